@@ -1,0 +1,85 @@
+import { and, count, desc, eq, inArray, like, sql } from 'drizzle-orm'
+import type { Db } from '../client'
+import { tokens } from '../schema'
+import type { Page } from './users'
+
+export type TokenRow = typeof tokens.$inferSelect
+export type NewToken = typeof tokens.$inferInsert
+export type TokenPatch = Partial<Omit<NewToken, 'id' | 'userId' | 'keyHash' | 'keyHint'>>
+
+/** Access tokens. Relay auth reads them by key hash from memory; every write here drops stale entries. */
+export function createTokenRepo(db: Db) {
+  const byHash = new Map<string, TokenRow | null>()
+  const MAX_NEGATIVE = 10_000 // unknown keys are remembered too, but only so many
+
+  function forgetId(id: number): void {
+    for (const [hash, row] of byHash) if (row?.id === id) byHash.delete(hash)
+  }
+
+  function forgetUser(userId: number): void {
+    for (const [hash, row] of byHash) if (row?.userId === userId) byHash.delete(hash)
+  }
+
+  return {
+    forgetUser,
+
+    findByKeyHash(hash: string): TokenRow | undefined {
+      const cached = byHash.get(hash)
+      if (cached !== undefined) return cached ?? undefined
+      const row = db.select().from(tokens).where(eq(tokens.keyHash, hash)).get()
+      if (row || byHash.size < MAX_NEGATIVE) byHash.set(hash, row ?? null)
+      return row
+    },
+
+    findById: (id: number) => db.select().from(tokens).where(eq(tokens.id, id)).get(),
+
+    findOwned: (id: number, userId: number) =>
+      db.select().from(tokens).where(and(eq(tokens.id, id), eq(tokens.userId, userId))).get(),
+
+    insert(token: NewToken): TokenRow {
+      const row = db.insert(tokens).values(token).returning().get()
+      byHash.delete(row.keyHash)
+      return row
+    },
+
+    update(id: number, userId: number, patch: TokenPatch): TokenRow | undefined {
+      const where = and(eq(tokens.id, id), eq(tokens.userId, userId))
+      const row = Object.keys(patch).length
+        ? db.update(tokens).set(patch).where(where).returning().get()
+        : db.select().from(tokens).where(where).get()
+      forgetId(id)
+      return row
+    },
+
+    deleteOwned(ids: number[], userId: number): number {
+      const result = db.delete(tokens).where(and(inArray(tokens.id, ids), eq(tokens.userId, userId))).returning({ id: tokens.id }).all()
+      for (const id of ids) forgetId(id)
+      return result.length
+    },
+
+    listOwned(userId: number, offset: number, limit: number, keyword?: string): Page<TokenRow> {
+      const where = and(eq(tokens.userId, userId), keyword ? like(tokens.name, `%${keyword}%`) : undefined)
+      const items = db.select().from(tokens).where(where).orderBy(desc(tokens.id)).limit(limit).offset(offset).all()
+      const total = db.select({ n: count() }).from(tokens).where(where).get()!.n
+      return { items, total }
+    },
+
+    /** Charge (positive) or refund (negative) a limited token atomically; a charge never overdraws. */
+    charge(id: number, amount: number): boolean {
+      const result = db
+        .update(tokens)
+        .set({ remainQuota: sql`${tokens.remainQuota} - ${amount}`, usedQuota: sql`${tokens.usedQuota} + ${amount}` })
+        .where(and(eq(tokens.id, id), amount > 0 ? sql`(${tokens.unlimitedQuota} = 1 OR ${tokens.remainQuota} >= ${amount})` : undefined))
+        .returning({ id: tokens.id })
+        .all()
+      forgetId(id)
+      return result.length > 0
+    },
+
+    touch(id: number, at: number): void {
+      db.update(tokens).set({ accessedTime: at }).where(eq(tokens.id, id)).run()
+    },
+  }
+}
+
+export type TokenRepo = ReturnType<typeof createTokenRepo>

@@ -1,0 +1,109 @@
+import { and, count, desc, eq, gte, like, lt, or, sql } from 'drizzle-orm'
+import type { Db } from '../client'
+import { users } from '../schema'
+
+export type UserRow = typeof users.$inferSelect
+export type NewUser = typeof users.$inferInsert
+export type UserPatch = Partial<Omit<NewUser, 'id'>>
+
+export interface Page<T> {
+  items: T[]
+  total: number
+}
+
+/** Users, with an id-keyed memory cache for the hot auth path; every write here refreshes it. */
+export function createUserRepo(db: Db) {
+  const byId = new Map<number, UserRow>()
+
+  function fresh(id: number): UserRow | undefined {
+    byId.delete(id)
+    return findById(id)
+  }
+
+  function findById(id: number): UserRow | undefined {
+    const cached = byId.get(id)
+    if (cached) return cached
+    const row = db.select().from(users).where(eq(users.id, id)).get()
+    if (row) byId.set(id, row)
+    return row
+  }
+
+  return {
+    findById,
+    forget: (id: number) => void byId.delete(id),
+
+    findByUsername: (username: string) => db.select().from(users).where(eq(users.username, username)).get(),
+    findByAffCode: (code: string) => db.select().from(users).where(eq(users.affCode, code)).get(),
+    findByAccessToken: (hash: string) => db.select().from(users).where(eq(users.accessToken, hash)).get(),
+    count: () => db.select({ n: count() }).from(users).get()!.n,
+
+    insert(user: NewUser): UserRow {
+      const row = db.insert(users).values(user).returning().get()
+      byId.set(row.id, row)
+      return row
+    },
+
+    update(id: number, patch: UserPatch): UserRow | undefined {
+      if (Object.keys(patch).length > 0) db.update(users).set(patch).where(eq(users.id, id)).run()
+      return fresh(id)
+    },
+
+    delete(id: number): boolean {
+      const result = db.delete(users).where(eq(users.id, id)).returning({ id: users.id }).all()
+      byId.delete(id)
+      return result.length > 0
+    },
+
+    list(offset: number, limit: number, keyword?: string, maxRole?: number): Page<UserRow> {
+      const filters = [
+        keyword
+          ? or(like(users.username, `%${keyword}%`), like(users.displayName, `%${keyword}%`), like(users.email, `%${keyword}%`), eq(users.id, Number(keyword) || -1))
+          : undefined,
+        maxRole !== undefined ? lt(users.role, maxRole + 1) : undefined,
+      ].filter(Boolean)
+      const where = filters.length ? and(...filters) : undefined
+      const items = db.select().from(users).where(where).orderBy(desc(users.id)).limit(limit).offset(offset).all()
+      const total = db.select({ n: count() }).from(users).where(where).get()!.n
+      return { items, total }
+    },
+
+    /** Add (or with a negative amount, take) quota; a take never drives the balance below zero. */
+    addQuota(id: number, amount: number): UserRow | undefined {
+      const where = amount < 0 ? and(eq(users.id, id), gte(users.quota, -amount)) : eq(users.id, id)
+      const result = db.update(users).set({ quota: sql`${users.quota} + ${amount}` }).where(where).returning({ id: users.id })
+        .all()
+      return result.length > 0 ? fresh(id) : undefined
+    },
+
+    /** Move invitation quota to the usable balance in one statement: concurrent moves cannot overdraw. */
+    transferAffQuota(id: number, amount: number): UserRow | undefined {
+      const result = db
+        .update(users)
+        .set({ affQuota: sql`${users.affQuota} - ${amount}`, quota: sql`${users.quota} + ${amount}` })
+        .where(and(eq(users.id, id), gte(users.affQuota, amount)))
+        .returning({ id: users.id })
+        .all()
+      return result.length > 0 ? fresh(id) : undefined
+    },
+
+    /** Credit the inviter of a new user: count, pending and lifetime invitation quota. */
+    creditInviter(id: number, reward: number): void {
+      db.update(users)
+        .set({
+          affCount: sql`${users.affCount} + 1`,
+          affQuota: sql`${users.affQuota} + ${reward}`,
+          affHistoryQuota: sql`${users.affHistoryQuota} + ${reward}`,
+        })
+        .where(eq(users.id, id))
+        .run()
+      byId.delete(id)
+    },
+
+    /** Run several repo calls as one transaction (bun:sqlite transactions are synchronous). */
+    transaction<T>(fn: () => T): T {
+      return db.$client.transaction(fn)()
+    },
+  }
+}
+
+export type UserRepo = ReturnType<typeof createUserRepo>

@@ -1,0 +1,5 @@
+export * from './users'
+export * from './tokens'
+export * from './options'
+export * from './logs'
+export * from './channels'

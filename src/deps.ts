@@ -1,0 +1,30 @@
+import type { Config } from './config'
+import type { Db } from './db/client'
+import { createRepos, type Repos } from './db/repos'
+import { createOptionStore, type OptionStore } from './options/store'
+import { loadOrCreateSecret } from './secrets'
+
+/** Everything a module needs, built once per app; tests build one per temp database. */
+export interface AppDeps {
+  config: Config
+  db: Db
+  repos: Repos
+  options: OptionStore
+  secrets: { session: string; crypto: string }
+  startedAt: number
+}
+
+export function createDeps(config: Config, db: Db): AppDeps {
+  const repos = createRepos(db)
+  return {
+    config,
+    db,
+    repos,
+    options: createOptionStore(repos.options),
+    secrets: {
+      session: loadOrCreateSecret(config.dataDir, 'session.secret', config.sessionSecret),
+      crypto: loadOrCreateSecret(config.dataDir, 'crypto.secret', config.cryptoSecret),
+    },
+    startedAt: Date.now(),
+  }
+}

@@ -1,0 +1,7 @@
+export * from './request.ts'
+export * from './response.ts'
+export * from './usage.ts'
+export * from './stream.ts'
+export * from './collect.ts'
+export * from './helpers.ts'
+export * from './warnings.ts'

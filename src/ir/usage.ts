@@ -1,0 +1,65 @@
+/**
+ * Token usage in one neutral shape. Input is split so that the three parts never overlap:
+ * `noCache + cacheRead + cacheWrite` is the whole prompt. Output is split so that
+ * `text + reasoning` is the whole completion.
+ *
+ * Vendors count differently; convert at the edge, never add twice:
+ * - Anthropic `input_tokens` excludes `cache_read_input_tokens` and `cache_creation_input_tokens`.
+ * - OpenAI `prompt_tokens` / `input_tokens` include `cached_tokens`; `completion_tokens` include `reasoning_tokens`.
+ * - Gemini `promptTokenCount` includes `cachedContentTokenCount`; `thoughtsTokenCount` is separate from
+ *   `candidatesTokenCount`.
+ */
+export interface Usage {
+  input: { noCache: number; cacheRead: number; cacheWrite: number }
+  output: { text: number; reasoning: number }
+}
+
+export function emptyUsage(): Usage {
+  return { input: { noCache: 0, cacheRead: 0, cacheWrite: 0 }, output: { text: 0, reasoning: 0 } }
+}
+
+export function inputTokens(u: Usage): number {
+  return u.input.noCache + u.input.cacheRead + u.input.cacheWrite
+}
+
+export function outputTokens(u: Usage): number {
+  return u.output.text + u.output.reasoning
+}
+
+export function totalTokens(u: Usage): number {
+  return inputTokens(u) + outputTokens(u)
+}
+
+/** Element-wise sum, for adding up several responses (not for cumulative stream counters). */
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input: {
+      noCache: a.input.noCache + b.input.noCache,
+      cacheRead: a.input.cacheRead + b.input.cacheRead,
+      cacheWrite: a.input.cacheWrite + b.input.cacheWrite,
+    },
+    output: { text: a.output.text + b.output.text, reasoning: a.output.reasoning + b.output.reasoning },
+  }
+}
+
+/** Non-negative integer from anything (undefined, null, strings, NaN → 0). */
+export function tokenCount(v: unknown): number {
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : 0
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0
+}
+
+/** Usage from "total prompt including cached" style counters (OpenAI, Gemini). */
+export function usageFromInclusive(args: {
+  prompt: number
+  cacheRead?: number
+  cacheWrite?: number
+  outputText: number
+  reasoning?: number
+}): Usage {
+  const cacheRead = args.cacheRead ?? 0
+  const cacheWrite = args.cacheWrite ?? 0
+  return {
+    input: { noCache: Math.max(0, args.prompt - cacheRead - cacheWrite), cacheRead, cacheWrite },
+    output: { text: Math.max(0, args.outputText), reasoning: args.reasoning ?? 0 },
+  }
+}

@@ -1,0 +1,18 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { ok } from '../../plugins/envelope'
+import { VERSION } from '../../version'
+
+/** Public facts a login page or client needs before anyone logs in. */
+export function statusModule(deps: AppDeps) {
+  return new Elysia({ name: 'status' }).get('/api/status', () =>
+    ok({
+      version: VERSION,
+      system_name: deps.options.get<string>('SystemName'),
+      setup: deps.repos.users.count() > 0,
+      register_enabled: deps.options.get<boolean>('RegisterEnabled'),
+      quota_per_unit: deps.options.get<number>('QuotaPerUnit'),
+      start_time: Math.floor(deps.startedAt / 1000),
+    }),
+  )
+}

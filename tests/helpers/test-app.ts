@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createApp } from '../../src/app'
+import { loadConfig, type Env } from '../../src/config'
+import { closeDatabase, openDatabase } from '../../src/db/client'
+import { migrate } from '../../src/db/migrate'
+import { createDeps, type AppDeps } from '../../src/deps'
+import { bootstrapRoot } from '../../src/modules/setup/bootstrap'
+
+export const ROOT_PASSWORD = 'root-password-123'
+
+export interface TestApp {
+  url: string
+  deps: AppDeps
+  dataDir: string
+  /** fetch relative to the app's URL */
+  fetch(path: string, init?: RequestInit): Promise<Response>
+  stop(): Promise<void>
+}
+
+/** A real app on loopback with a real SQLite file in a temp dir; root exists unless `env.ROOT_PASSWORD` is ''. */
+export async function startTestApp(env: Env = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-test-'))
+  const config = loadConfig({ ROOT_PASSWORD, ...env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' })
+  const db = openDatabase(config.sqlitePath)
+  migrate(db)
+  const deps = createDeps(config, db)
+  bootstrapRoot(deps)
+  const app = createApp(deps).listen({ port: 0, hostname: '127.0.0.1' })
+  const url = `http://127.0.0.1:${app.server!.port}`
+  return {
+    url,
+    deps,
+    dataDir,
+    fetch: (path, init) => fetch(url + path, init),
+    async stop() {
+      await app.stop(true)
+      closeDatabase(db)
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** JSON request helper: returns status and parsed body. */
+export async function call(
+  app: TestApp,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const response = await app.fetch(path, {
+    method,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  })
+  const text = await response.text()
+  let parsed: unknown = text
+  try {
+    parsed = JSON.parse(text)
+  } catch {}
+  return { status: response.status, body: parsed, headers: response.headers }
+}
