@@ -24,7 +24,8 @@ test('unknown /api routes get a 404 envelope', async () => {
 test('bodies over the limit get 413 in the envelope', async () => {
   const small = await startTestApp({ MAX_BODY_MB: '0.001' })
   try {
-    const res = await call(small, 'POST', '/api/status', 'x'.repeat(4096) // over 0.001 MiB, under Bun's own hard stop)
+    // 4 KiB: over the 0.001 MiB limit, under Bun's own hard stop
+    const res = await call(small, 'POST', '/api/status', 'x'.repeat(4096))
     expect(res.status).toBe(413)
     expect(res.body.success).toBe(false)
     expect(res.body.message).toContain('limit')
