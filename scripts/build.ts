@@ -1,0 +1,24 @@
+// Compile the gateway into one executable: dist/tollgate, with migrations (and later the UI) embedded.
+import { renderMigrationIndex } from './embed-migrations'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+const indexPath = join(import.meta.dir, '../src/db/migrations/index.ts')
+if (readFileSync(indexPath, 'utf8') !== renderMigrationIndex()) {
+  console.error('src/db/migrations/index.ts is stale: run `bun run db:generate` (or bun scripts/embed-migrations.ts)')
+  process.exit(1)
+}
+
+const outfile = process.argv[2] ?? 'dist/tollgate'
+const result = await Bun.build({
+  entrypoints: [join(import.meta.dir, '../src/index.ts')],
+  compile: { outfile },
+  minify: true,
+  sourcemap: 'linked',
+  bytecode: false,
+})
+if (!result.success) {
+  for (const log of result.logs) console.error(log)
+  process.exit(1)
+}
+console.log(`built ${outfile}`)

@@ -1,0 +1,32 @@
+import { expect, test } from 'bun:test'
+import { resolve } from 'node:path'
+import { ConfigError, loadConfig, parseCli } from '../src/config'
+
+test('defaults: port 3000, ./data, tollgate.db inside it, 32 MiB bodies', () => {
+  const config = loadConfig({})
+  expect(config.port).toBe(3000)
+  expect(config.dataDir).toBe(resolve('./data'))
+  expect(config.sqlitePath).toBe(resolve('./data/tollgate.db'))
+  expect(config.maxBodyBytes).toBe(32 * 1024 * 1024)
+  expect(config.rootUsername).toBe('root')
+  expect(config.rootPassword).toBeUndefined()
+  expect(Object.isFrozen(config)).toBe(true)
+})
+
+test('flags win over the environment; SQLITE_PATH overrides the data dir file', () => {
+  const action = parseCli(['--port', '4100', '--data-dir=/tmp/x'], { PORT: '5000', DATA_DIR: '/tmp/y', SQLITE_PATH: '/tmp/z/db.sqlite' })
+  expect(action.kind).toBe('serve')
+  if (action.kind !== 'serve') return
+  expect(action.config.port).toBe(4100)
+  expect(action.config.dataDir).toBe('/tmp/x')
+  expect(action.config.sqlitePath).toBe('/tmp/z/db.sqlite')
+})
+
+test('--help and --version; unknown flags and bad values are refused', () => {
+  expect(parseCli(['--help'], {}).kind).toBe('help')
+  expect(parseCli(['--version'], {}).kind).toBe('version')
+  expect(() => parseCli(['--bogus'], {})).toThrow(ConfigError)
+  expect(() => parseCli(['--port'], {})).toThrow('--port needs a value')
+  expect(() => loadConfig({ PORT: 'abc' })).toThrow('invalid port')
+  expect(() => loadConfig({ COOKIE_SECURE: 'maybe' })).toThrow('COOKIE_SECURE')
+})
