@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from './deps'
 import { statusModule } from './modules/status'
+import { tokensModule } from './modules/tokens'
 import { createErrorRouter } from './plugins/error-routes'
 import { requestContext } from './plugins/request-context'
 
@@ -13,6 +14,7 @@ export function createApp(deps: AppDeps) {
     )
     .use(requestContext(deps.config))
     .use(statusModule(deps))
+    .use(tokensModule(deps))
 }
 
 export type App = ReturnType<typeof createApp>

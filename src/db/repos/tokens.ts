@@ -76,6 +76,13 @@ export function createTokenRepo(db: Db) {
       return result.length > 0
     },
 
+    /** Move a token from one status to another only if it is still in the first; true when this call did it. */
+    setStatusIf(id: number, from: number, to: number): boolean {
+      const result = db.update(tokens).set({ status: to }).where(and(eq(tokens.id, id), eq(tokens.status, from))).returning({ id: tokens.id }).all()
+      forgetId(id)
+      return result.length > 0
+    },
+
     touch(id: number, at: number): void {
       db.update(tokens).set({ accessedTime: at }).where(eq(tokens.id, id)).run()
     },

@@ -1,0 +1,75 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { ok } from '../../plugins/envelope'
+import { PageQuery, pageOf, pageWindow } from '../../plugins/paging'
+import { Role, sessionPlugin } from '../../plugins/session'
+import {
+  createToken,
+  deleteToken,
+  deleteTokens,
+  listTokens,
+  ownedToken,
+  setTokenStatus,
+  updateToken,
+} from '../../services/tokens'
+import { BatchDeleteBody, CreateTokenBody, TokenIdParams, UpdateTokenBody, UpdateTokenQuery } from './schemas'
+import { tokenView } from './view'
+
+/** A user's API keys to the gateway (new-api `/api/token`). Everyone sees and changes only their own. */
+export function tokensModule(deps: AppDeps) {
+  return new Elysia({ name: 'tokens', prefix: '/api/token' })
+    .use(sessionPlugin(deps))
+    .get(
+      '/',
+      ({ user, query }) => {
+        const window = pageWindow(query)
+        const page = listTokens(deps, { user, window, keyword: query.keyword })
+        return ok(pageOf(page.items.map((row) => tokenView(row)), page.total, window))
+      },
+      { role: Role.user, query: PageQuery },
+    )
+    .get(
+      '/search',
+      ({ user, query }) => {
+        const window = pageWindow(query)
+        const page = listTokens(deps, { user, window, keyword: query.keyword })
+        return ok(pageOf(page.items.map((row) => tokenView(row)), page.total, window))
+      },
+      { role: Role.user, query: PageQuery },
+    )
+    .get('/:id', ({ user, params }) => ok(tokenView(ownedToken(deps, user, params.id))), {
+      role: Role.user,
+      params: TokenIdParams,
+    })
+    .post(
+      '/',
+      ({ user, body }) => {
+        const { token, key } = createToken(deps, { user, fields: body })
+        return ok(tokenView(token, key), 'copy the key now: it is shown only once')
+      },
+      { role: Role.user, body: CreateTokenBody },
+    )
+    .put(
+      '/',
+      ({ user, body, query }) => {
+        const { id, status, ...fields } = body
+        const token = query.status_only
+          ? setTokenStatus(deps, { user, id, status })
+          : updateToken(deps, { user, id, status, fields })
+        return ok(tokenView(token))
+      },
+      { role: Role.user, body: UpdateTokenBody, query: UpdateTokenQuery },
+    )
+    .delete(
+      '/:id',
+      ({ user, params }) => {
+        deleteToken(deps, { user, id: params.id })
+        return ok(null)
+      },
+      { role: Role.user, params: TokenIdParams },
+    )
+    .post('/batch', ({ user, body }) => ok(deleteTokens(deps, { user, ids: body.ids })), {
+      role: Role.user,
+      body: BatchDeleteBody,
+    })
+}

@@ -1,0 +1,8 @@
+export { createToken } from './create-token'
+export { deleteToken, deleteTokens } from './delete-tokens'
+export { listTokens, ownedToken } from './read-tokens'
+export { setTokenStatus, updateToken } from './update-token'
+export { tokenPatchFrom, type TokenFieldsInput } from './token-fields'
+export { effectiveGroup, isExhausted, isExpired, NEVER_EXPIRES, nowSeconds, TokenStatus } from './token-status'
+export { generateKeyBody, keyBodyOf, keyHash, keyHint, maskedKey, KEY_PREFIX } from './key'
+export { ipMatcher, normalizeIpList, parseIpEntry } from './ip-list'
