@@ -1,6 +1,10 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from './deps'
+import { authModule } from './modules/auth'
+import { optionsModule } from './modules/options'
+import { setupModule } from './modules/setup'
 import { statusModule } from './modules/status'
+import { usersModule } from './modules/users'
 import { tokensModule } from './modules/tokens'
 import { createErrorRouter } from './plugins/error-routes'
 import { requestContext } from './plugins/request-context'
@@ -14,6 +18,10 @@ export function createApp(deps: AppDeps) {
     )
     .use(requestContext(deps.config))
     .use(statusModule(deps))
+    .use(setupModule(deps))
+    .use(authModule(deps))
+    .use(usersModule(deps))
+    .use(optionsModule(deps))
     .use(tokensModule(deps))
 }
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, like, lt, or, sql } from 'drizzle-orm'
+import { and, count, desc, eq, gte, isNull, like, lt, or, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { users } from '../schema'
 
@@ -99,6 +99,29 @@ export function createUserRepo(db: Db) {
       byId.delete(id)
     },
 
+    /** Insert the first user only while the table is empty; concurrent callers get undefined, never a second row. */
+    insertFirst(user: NewUser): UserRow | undefined {
+      const row = db.$client
+        .transaction(() => (db.select({ n: count() }).from(users).get()!.n > 0 ? undefined : db.insert(users).values(user).returning().get()))
+        .immediate()
+      if (row) byId.set(row.id, row)
+      return row
+    },
+
+    rootExists: (rootRole: number) => db.select({ id: users.id }).from(users).where(gte(users.role, rootRole)).limit(1).get() !== undefined,
+
+    /** New password hash; bumping session_version revokes every cookie issued before. */
+    setPassword(id: number, hash: string): UserRow | undefined {
+      db.update(users).set({ password: hash, sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, id)).run()
+      return fresh(id)
+    },
+
+    /** Give a user an invite code unless one is set already; a taken code throws a unique violation. */
+    setAffCodeIfMissing(id: number, code: string): UserRow | undefined {
+      db.update(users).set({ affCode: code }).where(and(eq(users.id, id), isNull(users.affCode))).run()
+      return fresh(id)
+    },
+
     /** Run several repo calls as one transaction (bun:sqlite transactions are synchronous). */
     transaction<T>(fn: () => T): T {
       return db.$client.transaction(fn)()
@@ -107,3 +130,11 @@ export function createUserRepo(db: Db) {
 }
 
 export type UserRepo = ReturnType<typeof createUserRepo>
+
+/** True when SQLite refused a write because a UNIQUE column already holds the value. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (/UNIQUE constraint failed/i.test(e.message) || (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return true
+  }
+  return false
+}

@@ -1,0 +1,47 @@
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { ok } from '../../plugins/envelope'
+import { requestContext } from '../../plugins/request-context'
+import { isSecureRequest, Role, SESSION_COOKIE, sessionPlugin, startSession } from '../../plugins/session'
+import { Password, Username } from '../users/credentials'
+import { toLoginView, toUserView } from '../users/view'
+import { issueAccessToken } from './access-token'
+import { login } from './login'
+import { register } from './register'
+
+const LoginBody = t.Object({ username: t.String({ minLength: 1, maxLength: 64 }), password: t.String({ minLength: 1, maxLength: 128 }) })
+const RegisterBody = t.Object({ username: Username, password: Password, aff_code: t.Optional(t.String({ maxLength: 32 })) })
+
+/** Logging in and out, self-registration and the management access token. */
+export function authModule(deps: AppDeps) {
+  return new Elysia({ name: 'auth' })
+    .use(requestContext(deps.config))
+    .use(sessionPlugin(deps))
+    .post(
+      '/api/user/login',
+      async ({ body, clientIp, sessionJwt, cookie, request }) => {
+        const user = await login(deps, { ...body, ip: clientIp })
+        await startSession(sessionJwt, cookie[SESSION_COOKIE]!, user, isSecureRequest(deps, request))
+        return ok(toLoginView(user))
+      },
+      { body: LoginBody },
+    )
+    .get('/api/user/logout', ({ cookie, request }) => {
+      cookie[SESSION_COOKIE]!.set({
+        value: '',
+        maxAge: 0,
+        expires: new Date(0),
+        path: '/',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: isSecureRequest(deps, request),
+      })
+      return ok(null, 'logged out')
+    })
+    .post('/api/user/register', async ({ body }) => ok(toUserView(await register(deps, body)), 'registered'), {
+      body: RegisterBody,
+    })
+    .get('/api/user/token', ({ user }) => ok(issueAccessToken(deps, user.id), 'keep this token: it is shown only once'), {
+      role: Role.user,
+    })
+}

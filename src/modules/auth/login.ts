@@ -1,0 +1,23 @@
+import type { UserRow } from '../../db/repos'
+import type { AppDeps } from '../../deps'
+import { UnauthorizedError } from '../../errors'
+import { UserStatus } from '../../plugins/session'
+import { verifyPassword } from '../users/credentials'
+import { loginLimiter } from './login-limiter'
+
+export const LOGIN_FAILED = 'wrong username or password, or the user is disabled'
+
+/**
+ * Check credentials under the per-IP and per-username failure limit. Unknown users, wrong passwords
+ * and disabled users all take the same time and get the same message.
+ */
+export async function login(deps: AppDeps, input: { username: string; password: string; ip: string }): Promise<UserRow> {
+  const keys = [`ip:${input.ip}`, `user:${input.username.toLowerCase()}`]
+  const limiter = loginLimiter(deps)
+  limiter.attempt(keys)
+  const user = deps.repos.users.findByUsername(input.username)
+  const valid = await verifyPassword(input.password, user?.password)
+  if (!user || !valid || user.status !== UserStatus.enabled) throw new UnauthorizedError(LOGIN_FAILED, 'login_failed')
+  limiter.forgive(keys)
+  return user
+}

@@ -1,0 +1,20 @@
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { ok } from '../../plugins/envelope'
+import { Role, sessionPlugin } from '../../plugins/session'
+
+const OptionUpdate = t.Object({
+  key: t.String({ minLength: 1, maxLength: 100 }),
+  value: t.Union([t.String({ maxLength: 100_000 }), t.Number(), t.Boolean(), t.Record(t.String(), t.Unknown())]),
+})
+
+/** Runtime settings, root only; the option store types and checks every value. */
+export function optionsModule(deps: AppDeps) {
+  return new Elysia({ name: 'options' })
+    .use(sessionPlugin(deps))
+    .get('/api/option/', () => ok(deps.options.all()), { role: Role.root })
+    .put('/api/option/', ({ body }) => ok({ key: body.key, value: deps.options.set(body.key, body.value) }, `option ${body.key} saved`), {
+      role: Role.root,
+      body: OptionUpdate,
+    })
+}

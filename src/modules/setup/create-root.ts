@@ -1,0 +1,37 @@
+import type { UserRow } from '../../db/repos'
+import type { AppDeps } from '../../deps'
+import { BadRequestError, ConflictError } from '../../errors'
+import { Role } from '../../plugins/session'
+import { hashPassword } from '../users/credentials'
+import { ROOT_START_QUOTA } from './bootstrap'
+
+export interface SetupState {
+  status: boolean
+  root_init: boolean
+}
+
+/** Setup is done once a root user exists (from ROOT_PASSWORD at first start or from POST /api/setup). */
+export function setupState(deps: AppDeps): SetupState {
+  return { status: deps.repos.users.count() > 0, root_init: deps.repos.users.rootExists(Role.root) }
+}
+
+/** Create the root user once; concurrent or later calls are refused by the repo's guarded insert. */
+export async function createRoot(
+  deps: AppDeps,
+  input: { username: string; password: string; confirmPassword: string },
+): Promise<UserRow> {
+  if (input.password !== input.confirmPassword) {
+    throw new BadRequestError('field "confirmPassword": the two passwords do not match', 'confirmPassword')
+  }
+  if (setupState(deps).status) throw new ConflictError('setup is already done: a root user exists')
+  const row = deps.repos.users.insertFirst({
+    username: input.username,
+    password: await hashPassword(input.password),
+    displayName: 'Root',
+    role: Role.root,
+    quota: ROOT_START_QUOTA,
+  })
+  if (!row) throw new ConflictError('setup is already done: a root user exists')
+  console.log(`created root user "${row.username}" through /api/setup`)
+  return row
+}

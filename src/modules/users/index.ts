@@ -1,0 +1,60 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { ok } from '../../plugins/envelope'
+import { pageOf, pageWindow } from '../../plugins/paging'
+import { isSecureRequest, Role, SESSION_COOKIE, sessionPlugin, startSession } from '../../plugins/session'
+import { createUser, deleteUser, editUser, viewUser } from './admin'
+import { ensureAffCode, transferAffQuota } from './aff'
+import { manageUser } from './manage'
+import { AffTransferBody, IdParams, ManageBody, SearchQuery, SelfUpdate, UserCreate, UserEdit } from './schemas'
+import { updateSelf } from './self'
+import { toUserView } from './view'
+
+/** A user's own account and invitations, and user management for admins (new-api's /api/user paths). */
+export function usersModule(deps: AppDeps) {
+  const list = (query: typeof SearchQuery.static) => {
+    const window = pageWindow(query)
+    const page = deps.repos.users.list(window.offset, window.pageSize, query.keyword?.trim() || undefined)
+    return ok(pageOf(page.items.map(toUserView), page.total, window))
+  }
+
+  return new Elysia({ name: 'users' })
+    .use(sessionPlugin(deps))
+    .get('/api/user/self', ({ user }) => ok(toUserView(user)), { role: Role.user })
+    .put(
+      '/api/user/self',
+      async ({ user, body, sessionJwt, cookie, request }) => {
+        const result = await updateSelf(deps, user, body)
+        // the password change revoked every session, this one included: hand this browser a fresh cookie
+        if (result.passwordChanged) await startSession(sessionJwt, cookie[SESSION_COOKIE]!, result.user, isSecureRequest(deps, request))
+        return ok(toUserView(result.user), result.passwordChanged ? 'password changed: other sessions are logged out' : '')
+      },
+      { role: Role.user, body: SelfUpdate },
+    )
+    .get('/api/user/aff', ({ user }) => ok(ensureAffCode(deps, user)), { role: Role.user })
+    .post(
+      '/api/user/aff_transfer',
+      ({ user, body }) => {
+        const moved = transferAffQuota(deps, user, body.quota)
+        return ok(moved, `moved ${moved.quota_moved} invitation quota to your balance`)
+      },
+      { role: Role.user, body: AffTransferBody },
+    )
+    .get('/api/user/', ({ query }) => list(query), { role: Role.admin, query: SearchQuery })
+    .get('/api/user/search', ({ query }) => list(query), { role: Role.admin, query: SearchQuery })
+    .get('/api/user/:id', ({ user, params }) => ok(toUserView(viewUser(deps, user, params.id))), { role: Role.admin, params: IdParams })
+    .post('/api/user/', async ({ user, body }) => ok(toUserView(await createUser(deps, user, body)), 'user created'), {
+      role: Role.admin,
+      body: UserCreate,
+    })
+    .put('/api/user/', async ({ user, body }) => ok(toUserView(await editUser(deps, user, body))), { role: Role.admin, body: UserEdit })
+    .delete(
+      '/api/user/:id',
+      ({ user, params }) => {
+        deleteUser(deps, user, params.id)
+        return ok(null, 'user deleted')
+      },
+      { role: Role.admin, params: IdParams },
+    )
+    .post('/api/user/manage', ({ user, body }) => ok(manageUser(deps, user, body)), { role: Role.admin, body: ManageBody })
+}
