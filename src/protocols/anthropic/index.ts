@@ -1,0 +1,30 @@
+
+import type { Protocol } from '../types.ts'
+import { decodeRequest } from './decode-request.ts'
+import { decodeResponse } from './decode-response.ts'
+import { AnthropicStreamDecoder } from './decode-stream.ts'
+import { encodeRequest } from './encode-request.ts'
+import { encodeResponse } from './encode-response.ts'
+import { AnthropicStreamEncoder } from './encode-stream.ts'
+import { parseError, renderError, renderStreamError } from './errors.ts'
+import { AnthropicUsageTap, usageFromBody } from './usage-tap.ts'
+import { AnthropicRequest } from './wire.ts'
+
+export const anthropic: Protocol = {
+  id: 'anthropic',
+  requestSchema: AnthropicRequest,
+  decodeRequest,
+  encodeRequest,
+  decodeResponse,
+  encodeResponse: (res, req) => encodeResponse(res, req),
+  createStreamDecoder: () => new AnthropicStreamDecoder(),
+  createStreamEncoder: (opts) => new AnthropicStreamEncoder(opts),
+  renderError,
+  renderStreamError,
+  parseError,
+  createUsageTap: () => new AnthropicUsageTap(),
+  usageFromBody,
+}
+
+export { AnthropicRequest } from './wire.ts'
+export { wrapSignature, unwrapSignature } from './signature.ts'

@@ -1,0 +1,58 @@
+import type { TSchema } from '@sinclair/typebox'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { InvalidWireError, isRecord } from '../ir/index.ts'
+
+/** Compiles a wire schema once; `check(body)` throws `InvalidWireError` naming the first bad field. */
+export function validator(schema: TSchema): (body: unknown) => void {
+  const compiled = TypeCompiler.Compile(schema)
+  return (body) => {
+    if (compiled.Check(body)) return
+    const first = compiled.Errors(body).First()
+    const path = first?.path ? first.path.replace(/^\//, '').replace(/\//g, '.') : undefined
+    throw new InvalidWireError(first ? `${path || 'body'}: ${first.message}` : 'invalid request body', path || undefined)
+  }
+}
+
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined
+}
+
+export function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined
+}
+
+export function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : []
+}
+
+export function rec(v: unknown): Record<string, unknown> {
+  return isRecord(v) ? v : {}
+}
+
+/** Parses `data:<media>;base64,<data>` URLs. */
+export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
+  const m = /^data:([^;,]+)?(?:;[^;,]*)*;base64,(.*)$/s.exec(url)
+  if (!m) return undefined
+  return { mediaType: m[1] ?? 'application/octet-stream', data: m[2] ?? '' }
+}
+
+export function dataUrl(mediaType: string | undefined, data: string): string {
+  return `data:${mediaType ?? 'application/octet-stream'};base64,${data}`
+}
+
+/** Parses a JSON body that may arrive as text. */
+export function jsonBody(body: unknown): unknown {
+  if (typeof body === 'string') {
+    try {
+      return JSON.parse(body)
+    } catch {
+      return body
+    }
+  }
+  return body
+}
+
+/** Sets `obj[key] = value` only when value is not undefined. */
+export function put(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (value !== undefined) obj[key] = value
+}

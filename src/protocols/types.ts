@@ -1,0 +1,69 @@
+import type { TSchema } from '@sinclair/typebox'
+import type { Converted, IrRequest, IrResponse, StreamEvent, Usage } from '../ir/index.ts'
+import type { SseEvent } from './sse.ts'
+
+export type ProtocolId = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini'
+
+export const PROTOCOL_IDS: readonly ProtocolId[] = ['anthropic', 'openai-chat', 'openai-responses', 'gemini']
+
+/** An error to show a client, in neutral form; each protocol renders it as its own wire body. */
+export interface WireError {
+  status: number
+  /** Stable machine code (`invalid_request`, `rate_limited`, `upstream_error` …). */
+  code?: string
+  message: string
+  param?: string
+}
+
+/** Upstream → IR, event by event. Feed parsed SSE events; call `end()` when the upstream closes. */
+export interface StreamDecoder {
+  push(ev: SseEvent): StreamEvent[]
+  /** Closes open blocks and emits `finish` if the upstream never did. */
+  end(): StreamEvent[]
+}
+
+/** IR → client SSE frames, event by event. Never buffers the whole answer. */
+export interface StreamEncoder {
+  push(ev: StreamEvent): string[]
+  /** Closes the stream properly (terminal events) if the IR stream ended without `finish`. Idempotent. */
+  end(): string[]
+}
+
+export interface StreamEncoderOptions {
+  /** The client's decoded request: model name to echo, include-usage flag, tool/format settings. */
+  request?: IrRequest
+  /** Overrides the model name echoed to the client. */
+  model?: string
+}
+
+/** Extracts usage from a protocol's own stream or body without re-encoding (passthrough). */
+export interface UsageTap {
+  push(ev: SseEvent): void
+  /** Usage seen so far (cumulative), or undefined when the stream carried none. */
+  usage(): Usage | undefined
+}
+
+export interface Protocol {
+  id: ProtocolId
+  /** TypeBox schema of the request body the server side accepts. */
+  requestSchema: TSchema
+  /** Client wire request → IR. Throws `InvalidWireError` for bodies the spec forbids. */
+  decodeRequest(body: unknown): Converted<IrRequest>
+  /** IR → wire request body for an upstream of this protocol. Throws `UnsupportedFeatureError` naming the field. */
+  encodeRequest(req: IrRequest): Converted<Record<string, unknown>>
+  /** Upstream non-stream body → IR. */
+  decodeResponse(body: unknown): Converted<IrResponse>
+  /** IR → non-stream body for a client. `request` is the client's decoded request (for echoing settings). */
+  encodeResponse(res: IrResponse, request?: IrRequest): Converted<Record<string, unknown>>
+  createStreamDecoder(): StreamDecoder
+  createStreamEncoder(opts?: StreamEncoderOptions): StreamEncoder
+  /** Wire error body for a non-stream error response (send with `err.status`). */
+  renderError(err: WireError): Record<string, unknown>
+  /** The protocol's in-stream error frame(s) (after the first byte was sent). */
+  renderStreamError(err: WireError): string
+  /** Upstream error body (JSON or text) of this protocol → status and message. */
+  parseError(status: number, body: unknown): WireError
+  createUsageTap(): UsageTap
+  /** Usage of a non-stream body of this protocol. */
+  usageFromBody(body: unknown): Usage | undefined
+}
