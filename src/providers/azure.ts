@@ -1,0 +1,24 @@
+import { parseDataIds } from './model-lists'
+import type { Provider } from './types'
+
+/**
+ * Azure OpenAI: the channel base URL is the resource endpoint (`https://<name>.openai.azure.com`), the
+ * model is the deployment name, the api-version comes from the channel's `other` (default: latest GA).
+ */
+export const azure: Provider = {
+  type: 3,
+  id: 'azure',
+  name: 'Azure OpenAI',
+  protocols: ['openai-chat'],
+  endpoints: {
+    'openai-chat': { path: '/openai/deployments/{model}/chat/completions?api-version={apiVersion}', auth: 'api-key' },
+  },
+  defaultBaseUrl: '',
+  auth: 'api-key',
+  keyRequired: true,
+  defaultApiVersion: '2024-10-21',
+  modelList: { path: '/openai/models?api-version={apiVersion}', parse: parseDataIds },
+  testModel: 'gpt-4o-mini',
+  models: ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini', 'o4-mini'],
+  quirks: { maxTokensField: 'max_completion_tokens', streamUsageOption: true },
+}

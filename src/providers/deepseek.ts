@@ -1,0 +1,13 @@
+import { ANTHROPIC_MESSAGES, openAiCompatible } from './openai-compatible'
+
+/** DeepSeek: OpenAI-compatible, plus an Anthropic-compatible endpoint under /anthropic. */
+export const deepseek = openAiCompatible({
+  type: 43,
+  id: 'deepseek',
+  name: 'DeepSeek',
+  defaultBaseUrl: 'https://api.deepseek.com',
+  extra: { anthropic: { ...ANTHROPIC_MESSAGES, path: '/anthropic/v1/messages' } },
+  testModel: 'deepseek-chat',
+  models: ['deepseek-chat', 'deepseek-reasoner'],
+  quirks: { reasoningField: 'reasoning_content' },
+})

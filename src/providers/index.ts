@@ -1,0 +1,5 @@
+export type { AuthStyle, EndpointSpec, ModelListSpec, Provider, ProviderQuirks, ProtocolId } from './types'
+export { PROVIDERS, providerFor, supportedTypes } from './registry'
+export { authHeaders, modelListRequest, upstreamRequest, type UpstreamOptions, type UpstreamTarget } from './upstream'
+export { joinUrl, normalizeBaseUrl } from './url'
+export { probeBody, upstreamErrorMessage } from './probe-body'

@@ -1,0 +1,12 @@
+import { openAiCompatible } from './openai-compatible'
+
+/** Mistral La Plateforme; rejects unknown request fields, so no `stream_options`. */
+export const mistral = openAiCompatible({
+  type: 42,
+  id: 'mistral',
+  name: 'Mistral',
+  defaultBaseUrl: 'https://api.mistral.ai',
+  testModel: 'mistral-small-latest',
+  models: ['mistral-large-latest', 'mistral-medium-latest', 'mistral-small-latest', 'codestral-latest', 'ministral-8b-latest'],
+  quirks: { streamUsageOption: false },
+})

@@ -1,0 +1,63 @@
+import type { ProtocolId } from '../protocols/types'
+
+export type { ProtocolId }
+
+/** How a key is sent. Every style sends nothing for an empty key (keyless local servers). */
+export type AuthStyle = 'bearer' | 'x-api-key' | 'api-key' | 'x-goog-api-key'
+
+/**
+ * Where one protocol lives on a provider. Paths are relative to the provider root and may use
+ * `{model}` (URL-encoded upstream model) and `{apiVersion}` (channel `other`, else the provider default).
+ */
+export interface EndpointSpec {
+  path: string
+  /** Path for `stream: true` when it differs (Gemini's `:streamGenerateContent?alt=sse`). */
+  streamPath?: string
+  /** Overrides the provider's auth style for this protocol. */
+  auth?: AuthStyle
+  /** Extra fixed headers for this protocol (e.g. `anthropic-version`). */
+  headers?: Record<string, string>
+}
+
+export interface ModelListSpec {
+  /** Path relative to the provider root (templated like endpoint paths). */
+  path: string
+  /** Whose auth headers the list call uses; defaults to the provider's preferred protocol. */
+  protocol?: ProtocolId
+  parse(body: unknown): string[]
+}
+
+/** Small behaviours the protocol encoders/decoders may need to know about one vendor. */
+export interface ProviderQuirks {
+  /** openai-chat: the field that caps output (`max_completion_tokens` for OpenAI/Azure, else `max_tokens`). */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens'
+  /** openai-chat: upstream accepts `stream_options: {include_usage: true}`. Default true. */
+  streamUsageOption?: boolean
+  /** openai-chat: where reasoning text arrives in messages/deltas. */
+  reasoningField?: 'reasoning_content' | 'reasoning'
+}
+
+/** An upstream vendor as data. Channel `type` numbers follow new-api. */
+export interface Provider {
+  type: number
+  id: string
+  name: string
+  /** Protocols spoken, preferred first; each has an entry in `endpoints`. */
+  protocols: readonly ProtocolId[]
+  endpoints: Partial<Record<ProtocolId, EndpointSpec>>
+  /** Provider root as in new-api (`https://api.openai.com`); '' means the channel must set one. */
+  defaultBaseUrl: string
+  auth: AuthStyle
+  /** false for local servers (Ollama) that work without a key. */
+  keyRequired: boolean
+  /** Default for `{apiVersion}` when the channel's `other` gives none. */
+  defaultApiVersion?: string
+  /** Fixed headers sent on every call (attribution and the like). */
+  headers?: Record<string, string>
+  modelList?: ModelListSpec
+  /** Model used by the channel test when neither the request nor the channel names one. */
+  testModel: string
+  /** Well-known models offered in the back office. */
+  models: readonly string[]
+  quirks: ProviderQuirks
+}

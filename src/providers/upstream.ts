@@ -1,0 +1,93 @@
+import type { AuthStyle, Provider, ProtocolId } from './types'
+import { joinUrl } from './url'
+
+export interface UpstreamTarget {
+  url: string
+  headers: Record<string, string>
+}
+
+export interface UpstreamOptions {
+  /** The channel's `other` field: Azure takes its api-version from here (plain text or `{"api_version": …}`). */
+  other?: string
+}
+
+export function authHeaders(style: AuthStyle, key: string): Record<string, string> {
+  if (!key) return {}
+  switch (style) {
+    case 'bearer':
+      return { authorization: `Bearer ${key}` }
+    case 'x-api-key':
+      return { 'x-api-key': key }
+    case 'api-key':
+      return { 'api-key': key }
+    case 'x-goog-api-key':
+      return { 'x-goog-api-key': key }
+  }
+}
+
+/**
+ * URL and headers for one upstream call. Used by the relay and by channel test / fetch_models, so the
+ * two can never disagree. `baseUrl` '' means the provider's default root.
+ */
+export function upstreamRequest(
+  provider: Provider,
+  baseUrl: string,
+  protocol: ProtocolId,
+  model: string,
+  stream: boolean,
+  key: string,
+  options: UpstreamOptions = {},
+): UpstreamTarget {
+  const endpoint = provider.endpoints[protocol]
+  if (!endpoint || !provider.protocols.includes(protocol)) {
+    throw new Error(`provider ${provider.name} does not speak ${protocol}`)
+  }
+  const path = stream && endpoint.streamPath ? endpoint.streamPath : endpoint.path
+  return {
+    url: expand(joinUrl(rootOf(provider, baseUrl), path), provider, model, options),
+    headers: {
+      'content-type': 'application/json',
+      ...provider.headers,
+      ...endpoint.headers,
+      ...authHeaders(endpoint.auth ?? provider.auth, key),
+    },
+  }
+}
+
+/** URL and headers for the provider's model list (GET). */
+export function modelListRequest(provider: Provider, baseUrl: string, key: string, options: UpstreamOptions = {}): UpstreamTarget {
+  const spec = provider.modelList
+  if (!spec) throw new Error(`provider ${provider.name} has no model list endpoint`)
+  const protocol = spec.protocol ?? provider.protocols[0]!
+  const endpoint = provider.endpoints[protocol]
+  return {
+    url: expand(joinUrl(rootOf(provider, baseUrl), spec.path), provider, '', options),
+    headers: { ...provider.headers, ...endpoint?.headers, ...authHeaders(endpoint?.auth ?? provider.auth, key) },
+  }
+}
+
+export function rootOf(provider: Provider, baseUrl: string): string {
+  const root = baseUrl || provider.defaultBaseUrl
+  if (!root) throw new Error(`provider ${provider.name} needs a base URL`)
+  return root
+}
+
+/** The api-version a channel asks for: its `other` as plain text or JSON `{api_version}`, else the default. */
+export function apiVersionOf(provider: Provider, other = ''): string {
+  const text = other.trim()
+  if (text.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(text) as { api_version?: unknown }
+      if (typeof parsed.api_version === 'string' && parsed.api_version) return parsed.api_version
+    } catch {}
+  } else if (text) {
+    return text
+  }
+  return provider.defaultApiVersion ?? ''
+}
+
+function expand(url: string, provider: Provider, model: string, options: UpstreamOptions): string {
+  return url
+    .replaceAll('{model}', encodeURIComponent(model).replaceAll('%2F', '/'))
+    .replaceAll('{apiVersion}', encodeURIComponent(apiVersionOf(provider, options.other)))
+}
