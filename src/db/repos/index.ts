@@ -1,4 +1,5 @@
 import type { Db } from '../client'
+import { createChannelRepo } from './channels'
 import { createOptionRepo } from './options'
 import { createTokenRepo } from './tokens'
 import { createUserRepo } from './users'
@@ -8,9 +9,11 @@ export function createRepos(db: Db) {
     users: createUserRepo(db),
     tokens: createTokenRepo(db),
     options: createOptionRepo(db),
+    channels: createChannelRepo(db),
   }
 }
 
 export type Repos = ReturnType<typeof createRepos>
 export type { Page, UserRow } from './users'
 export type { TokenRow } from './tokens'
+export type { AbilityRow, ChannelRow } from './channels'
