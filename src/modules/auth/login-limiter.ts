@@ -24,7 +24,11 @@ export function createLoginLimiter(limit: () => number, windowSeconds: () => num
 
   function makeRoom(at: number): void {
     if (windows.size < MAX_KEYS) return
-    for (const [key, entry] of windows) if (entry.resetAt <= at) windows.delete(key)
+    // windows are inserted in time order, so the expired ones sit at the front
+    for (const [key, entry] of windows) {
+      if (entry.resetAt > at) break
+      windows.delete(key)
+    }
     while (windows.size >= MAX_KEYS) windows.delete(windows.keys().next().value!)
   }
 
