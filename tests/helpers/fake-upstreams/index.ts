@@ -1,0 +1,238 @@
+/**
+ * Fake LLM upstreams for the gateway's tests: one Bun server on 127.0.0.1 speaking the Anthropic Messages,
+ * OpenAI Chat Completions, OpenAI Responses and Gemini wire formats on their real paths, scripted per test.
+ *
+ *   const up = await startFakeUpstream({ keys: ['sk-test'] })
+ *   up.setBehavior({ text: 'Hi there', reasoning: 'thinking…', usage: { input: 7, output: 3 } })
+ *   … point a channel at up.url …
+ *   expect(up.requests[0]!.headers['x-api-key']).toBe('sk-test')
+ *   await up.stop()
+ */
+import * as anthropicModule from './anthropic'
+import { gemini, listModels as geminiModels } from './gemini'
+import { listModels as openaiModels, openaiChat } from './openai-chat'
+import { openaiResponses } from './openai-responses'
+import { json, makePlan, sleep } from './shared'
+import type { Behavior, Protocol, ProtocolName, RecordedRequest, Scenario } from './types'
+
+export type * from './types'
+export { split } from './shared'
+
+const { anthropic } = anthropicModule
+
+export interface FakeUpstreamOptions {
+  /** accepted API keys, checked in each vendor's own header; none given = no auth enforced */
+  keys?: string[]
+  /** model ids listed by GET /v1/models and GET /v1beta/models */
+  models?: string[]
+  /** initial behavior (default: a short text answer) */
+  behavior?: Behavior
+}
+
+export interface FakeUpstream {
+  /** http://127.0.0.1:PORT, no trailing slash and no /v1 */
+  url: string
+  port: number
+  /** every request received, in arrival order */
+  requests: RecordedRequest[]
+  /** script the next replies; resets the request counter used by failFirst and Scenario[] */
+  setBehavior(behavior: Behavior): void
+  setKeys(keys: string[]): void
+  /** how many clients went away before their response was complete */
+  readonly disconnects: number
+  /** resolves once `disconnects` reaches `count` (default 1); rejects after timeoutMs (default 5000) */
+  waitForDisconnect(count?: number, timeoutMs?: number): Promise<void>
+  /** clear recorded requests, disconnects and behavior */
+  reset(): void
+  stop(): Promise<void>
+}
+
+const PROTOCOLS: Record<ProtocolName, Protocol> = {
+  anthropic,
+  'openai-chat': openaiChat,
+  'openai-responses': openaiResponses,
+  gemini,
+}
+
+const DEFAULT_BEHAVIOR: Scenario = { text: 'Hello from the fake upstream.' }
+const DEFAULT_MODELS = ['gpt-4o-mini', 'claude-sonnet-4-5', 'gemini-2.5-flash']
+const GEMINI_PATH = /^\/(v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/
+const AZURE_PATH = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/
+
+/** Which protocol and kind a path belongs to (fills rec.protocol, rec.kind, rec.model). */
+function route(rec: RecordedRequest): boolean {
+  const { method, path } = rec
+  const set = (protocol: ProtocolName, kind: RecordedRequest['kind'], model?: unknown) => {
+    Object.assign(rec, { protocol, kind, model: typeof model === 'string' ? model : undefined })
+    return true
+  }
+  if (method === 'GET' && path === '/v1/models')
+    return set(rec.headers['anthropic-version'] ? 'anthropic' : 'openai-chat', 'models')
+  if (method === 'GET' && path === '/v1beta/models') return set('gemini', 'models')
+  if (method !== 'POST') return false
+  if (path === '/v1/messages') return set('anthropic', 'generate', rec.json?.model)
+  if (path === '/v1/messages/count_tokens') return set('anthropic', 'count_tokens', rec.json?.model)
+  if (path === '/v1/chat/completions') return set('openai-chat', 'generate', rec.json?.model)
+  if (path === '/v1/responses') return set('openai-responses', 'generate', rec.json?.model)
+  const azure = AZURE_PATH.exec(path)
+  if (azure) return set('openai-chat', 'generate', decodeURIComponent(azure[1]!))
+  const g = GEMINI_PATH.exec(path)
+  if (g) return set('gemini', g[3] === 'countTokens' ? 'count_tokens' : 'generate', decodeURIComponent(g[2]!))
+  return false
+}
+
+export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
+  const requests: RecordedRequest[] = []
+  let keys = options.keys ?? []
+  let behavior: Behavior = options.behavior ?? DEFAULT_BEHAVIOR
+  let counter = 0
+  let disconnects = 0
+  let waiters: { count: number; resolve: () => void }[] = []
+  const halt = Promise.withResolvers<void>()
+  const models = options.models ?? DEFAULT_MODELS
+
+  const markAborted = (rec: RecordedRequest) => {
+    if (rec.completed || rec.aborted) return
+    rec.aborted = true
+    disconnects++
+    waiters = waiters.filter((w) => (w.count <= disconnects ? (w.resolve(), false) : true))
+  }
+  const done = (rec: RecordedRequest, response: Response) => ((rec.completed = true), response)
+
+  function nextScenario(rec: RecordedRequest): Scenario {
+    const n = counter++
+    if (typeof behavior === 'function') return behavior(rec, n)
+    if (Array.isArray(behavior)) return behavior[Math.min(n, behavior.length - 1)] ?? DEFAULT_BEHAVIOR
+    return behavior
+  }
+
+  /** Send `chunks` one by one, honouring delayMs, stall and cutAfter; the client going away counts as a disconnect. */
+  function streamBody(rec: RecordedRequest, chunks: string[], s: Scenario, headers: Record<string, string>, stallAt?: number, cutAt?: number) {
+    const encoder = new TextEncoder()
+    let i = 0
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (cutAt !== undefined && i >= cutAt) {
+          await sleep(30) // let the frames already queued reach the socket first
+          rec.completed = true
+          controller.error(undefined) // resets the connection without a terminating chunk
+          return
+        }
+        if (stallAt !== undefined && i >= stallAt) return halt.promise
+        if (i >= chunks.length) {
+          rec.completed = true
+          controller.close()
+          return
+        }
+        if (i > 0 && s.delayMs) await sleep(s.delayMs)
+        if (rec.aborted) return
+        controller.enqueue(encoder.encode(chunks[i++]))
+      },
+      cancel: () => markAborted(rec),
+    })
+    return new Response(body, { status: 200, headers })
+  }
+
+  async function handle(req: Request): Promise<Response> {
+    const url = new URL(req.url)
+    const text = await req.text()
+    let parsed: unknown
+    try {
+      parsed = text ? JSON.parse(text) : undefined
+    } catch {
+      parsed = undefined
+    }
+    const received: Record<string, string> = {}
+    req.headers.forEach((value, name) => (received[name] = value))
+    const rec: RecordedRequest = {
+      method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams),
+      headers: received, body: text, json: parsed, completed: false, aborted: false, at: Date.now(),
+    }
+    requests.push(rec)
+    req.signal.addEventListener('abort', () => markAborted(rec))
+    if (!route(rec) || !rec.protocol) return done(rec, json({ error: { message: `no route for ${req.method} ${url.pathname}` } }, 404))
+    const protocol = PROTOCOLS[rec.protocol]
+    if (AZURE_PATH.test(rec.path) && !rec.query['api-version'])
+      return done(rec, json({ error: { code: '404', message: 'Resource not found' } }, 404))
+    const denied = protocol.auth(rec, keys)
+    if (denied) return done(rec, denied)
+
+    if (rec.kind === 'models') {
+      const list = rec.protocol === 'anthropic' ? anthropicModule.listModels : rec.protocol === 'gemini' ? geminiModels : openaiModels
+      return done(rec, list(models))
+    }
+    const invalid = protocol.validate(rec)
+    if (invalid) return done(rec, invalid)
+    if (rec.kind === 'count_tokens') {
+      const input = typeof behavior === 'object' && !Array.isArray(behavior) ? behavior.usage?.input : undefined
+      if (rec.protocol === 'gemini') return done(rec, json({ totalTokens: input ?? Math.ceil(text.length / 4) }))
+      return done(rec, anthropicModule.countTokens(rec, input))
+    }
+
+    const s = nextScenario(rec)
+    const n = counter - 1
+    const aborted = new Promise<void>((resolve) => req.signal.addEventListener('abort', () => resolve()))
+    if (s.firstByteDelayMs) await Promise.race([sleep(s.firstByteDelayMs), aborted])
+    if (s.stall === 'headers') await Promise.race([halt.promise, aborted])
+    if (rec.aborted || s.stall === 'headers') return done(rec, new Response(null, { status: 499 }))
+    if (s.error && (s.failFirst === undefined || n < s.failFirst))
+      return done(rec, protocol.error(s.error.status, s.error.type, s.error.message, s.error.headers))
+
+    const ctx = { rec, body: rec.json, plan: makePlan(s, rec.model ?? 'unknown'), stream: protocol.isStream(rec) }
+    const headers = { ...protocol.headers(), ...s.headers }
+    const stallAt = typeof s.stall === 'number' ? s.stall : undefined
+    if (ctx.stream) {
+      const frames = s.streamError ? protocol.streamError(ctx, s.streamError.type, s.streamError.message) : protocol.frames(ctx)
+      if (rec.protocol === 'gemini' && rec.query['alt'] !== 'sse') {
+        // without alt=sse Gemini streams one JSON array of the same chunks
+        const items = frames.map((f) => f.slice('data: '.length).trim())
+        const chunks = items.map((item, i) => (i === 0 ? '[' : ',\r\n') + item + (i === items.length - 1 ? ']' : ''))
+        return streamBody(rec, chunks, s, { 'content-type': 'application/json; charset=UTF-8', ...headers }, stallAt, s.cutAfter)
+      }
+      const sse = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...headers }
+      return streamBody(rec, frames, s, sse, stallAt, s.cutAfter)
+    }
+    const payload = JSON.stringify(protocol.body(ctx))
+    if (stallAt !== undefined || s.cutAfter !== undefined) {
+      const half = Math.floor(payload.length / 2)
+      const chunks = [payload.slice(0, half), payload.slice(half)]
+      return streamBody(rec, chunks, s, { 'content-type': 'application/json', ...headers }, stallAt === undefined ? undefined : 1, s.cutAfter === undefined ? undefined : 1)
+    }
+    return done(rec, new Response(payload, { status: 200, headers: { 'content-type': 'application/json', ...headers } }))
+  }
+
+  const server = Bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 0, fetch: handle })
+  const port = server.port!
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    setBehavior(b) {
+      behavior = b
+      counter = 0
+    },
+    setKeys(k) {
+      keys = k
+    },
+    get disconnects() {
+      return disconnects
+    },
+    waitForDisconnect(count = 1, timeoutMs = 5000) {
+      if (disconnects >= count) return Promise.resolve()
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`fake upstream: ${disconnects}/${count} disconnects after ${timeoutMs} ms`)), timeoutMs)
+        waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) })
+      })
+    },
+    reset() {
+      requests.length = 0
+      disconnects = 0
+      behavior = options.behavior ?? DEFAULT_BEHAVIOR
+      counter = 0
+    },
+    async stop() {
+      halt.resolve()
+      await server.stop(true)
+    },
+  }
+}
