@@ -1,0 +1,28 @@
+import type { Protocol } from '../types.ts'
+import { decodeRequest } from './decode-request.ts'
+import { decodeResponse } from './decode-response.ts'
+import { ChatStreamDecoder } from './decode-stream.ts'
+import { encodeRequest } from './encode-request.ts'
+import { encodeResponse } from './encode-response.ts'
+import { ChatStreamEncoder } from './encode-stream.ts'
+import { parseError, renderError, renderStreamError } from './errors.ts'
+import { ChatUsageTap, usageFromBody } from './usage-tap.ts'
+import { ChatRequest } from './wire.ts'
+
+export const openaiChat: Protocol = {
+  id: 'openai-chat',
+  requestSchema: ChatRequest,
+  decodeRequest,
+  encodeRequest,
+  decodeResponse,
+  encodeResponse: (res, req) => encodeResponse(res, req),
+  createStreamDecoder: () => new ChatStreamDecoder(),
+  createStreamEncoder: (opts) => new ChatStreamEncoder(opts),
+  renderError,
+  renderStreamError,
+  parseError,
+  createUsageTap: () => new ChatUsageTap(),
+  usageFromBody,
+}
+
+export { ChatRequest } from './wire.ts'
