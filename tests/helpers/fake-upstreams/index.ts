@@ -55,7 +55,7 @@ const PROTOCOLS: Record<ProtocolName, Protocol> = {
 }
 
 const DEFAULT_BEHAVIOR: Scenario = { text: 'Hello from the fake upstream.' }
-const DEFAULT_MODELS = ['gpt-4o-mini', 'claude-sonnet-4-5', 'gemini-2.5-flash']
+const DEFAULT_MODELS = ['gpt-4o-mini', 'claude-haiku-4-5', 'gemini-2.5-flash']
 const GEMINI_PATH = /^\/(v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/
 const AZURE_PATH = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/
 
@@ -66,8 +66,11 @@ function route(rec: RecordedRequest): boolean {
     Object.assign(rec, { protocol, kind, model: typeof model === 'string' ? model : undefined })
     return true
   }
-  if (method === 'GET' && path === '/v1/models')
+  if (method === 'GET' && path === '/v1/models') {
+    // the same path serves three shapes: tell them apart by the caller's headers
+    if (rec.headers['x-goog-api-key'] || rec.query['key']) return set('gemini', 'models')
     return set(rec.headers['anthropic-version'] ? 'anthropic' : 'openai-chat', 'models')
+  }
   if (method === 'GET' && path === '/v1beta/models') return set('gemini', 'models')
   if (method !== 'POST') return false
   if (path === '/v1/messages') return set('anthropic', 'generate', rec.json?.model)
