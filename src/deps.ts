@@ -2,6 +2,7 @@ import type { Config } from './config'
 import type { Db } from './db/client'
 import { createRepos, type Repos } from './db/repos'
 import { createOptionStore, type OptionStore } from './options/store'
+import { createRouting, type Routing } from './relay/routing'
 import { loadOrCreateSecret } from './secrets'
 
 /** Everything a module needs, built once per app; tests build one per temp database. */
@@ -12,11 +13,13 @@ export interface AppDeps {
   options: OptionStore
   secrets: { session: string; crypto: string }
   startedAt: number
+  /** Channel cache (keys decrypted), planRoute, health tracking, probe. */
+  routing: Routing
 }
 
 export function createDeps(config: Config, db: Db): AppDeps {
   const repos = createRepos(db)
-  return {
+  const deps: Omit<AppDeps, 'routing'> = {
     config,
     db,
     repos,
@@ -27,4 +30,5 @@ export function createDeps(config: Config, db: Db): AppDeps {
     },
     startedAt: Date.now(),
   }
+  return { ...deps, routing: createRouting({ repo: repos.channels, cryptoSecret: deps.secrets.crypto, options: deps.options }) }
 }

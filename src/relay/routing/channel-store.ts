@@ -1,0 +1,136 @@
+import type { ChannelPatch, ChannelRepo, ChannelRow, NewChannel } from '../../db/repos/channels'
+import type { SecretBox } from '../../crypto/secret-box'
+import { toChannel, type Channel } from './channel'
+
+/** A channel to insert, with its keys in plain text (sealed here before they reach the repo). */
+export type NewChannelInput = Omit<NewChannel, 'key' | 'id'> & { keyText: string }
+
+/**
+ * Channels in memory, keys decrypted once at load, plus the routing index (group+model → enabled
+ * channels). All channel writes go through here: seal keys → repo (channel + abilities in one
+ * transaction) → patch the cache → rebuild the index. The relay never reads the database per request.
+ */
+export function createChannelStore(repo: ChannelRepo, box: SecretBox) {
+  const byId = new Map<number, Channel>()
+  let index = new Map<string, Channel[]>()
+
+  function rebuildIndex(): void {
+    const next = new Map<string, Channel[]>()
+    for (const channel of byId.values()) {
+      if (channel.status !== 1) continue
+      for (const group of channel.groups) {
+        for (const model of channel.models) {
+          const key = indexKey(group, model)
+          const list = next.get(key)
+          if (list) list.push(channel)
+          else next.set(key, [channel])
+        }
+      }
+    }
+    index = next
+  }
+
+  /** Put written rows into the cache, reusing cached keys unless new key text is given. */
+  function absorb(rows: ChannelRow[], keyText?: string): Channel[] {
+    const out: Channel[] = []
+    for (const row of rows) {
+      const text = keyText ?? byId.get(row.id)?.keys.join('\n') ?? ''
+      const channel = toChannel(row, text)
+      if (channel) {
+        byId.set(row.id, channel)
+        out.push(channel)
+      } else {
+        byId.delete(row.id)
+      }
+    }
+    rebuildIndex()
+    return out
+  }
+
+  async function load(): Promise<void> {
+    const rows = repo.all()
+    const texts = await Promise.all(
+      rows.map((row) =>
+        box.decrypt(row.key).catch((error: unknown) => {
+          console.warn(`channel ${row.id}: cannot read its keys (${(error as Error).message}); it routes without keys`)
+          return ''
+        }),
+      ),
+    )
+    byId.clear()
+    rows.forEach((row, i) => {
+      const channel = toChannel(row, texts[i]!)
+      if (channel) byId.set(row.id, channel)
+    })
+    rebuildIndex()
+  }
+
+  const ready = load()
+
+  return {
+    /** Resolves once the channels are decrypted into memory (right after start). */
+    ready,
+
+    get: (id: number): Channel | undefined => byId.get(id),
+    all: (): Channel[] => [...byId.values()],
+    /** Enabled channels serving `model` in `group` (unordered). */
+    candidates: (group: string, model: string): readonly Channel[] => index.get(indexKey(group, model)) ?? [],
+
+    async create(inputs: NewChannelInput[]): Promise<Channel[]> {
+      await ready
+      const rows: NewChannel[] = await Promise.all(
+        inputs.map(async ({ keyText, ...rest }) => ({ ...rest, key: await box.encrypt(keyText) })),
+      )
+      const written = repo.insert(rows)
+      return written.flatMap((row, i) => absorb([row], inputs[i]!.keyText))
+    },
+
+    /** Update one channel; `keyText` undefined keeps the stored keys. */
+    async update(id: number, patch: ChannelPatch, keyText?: string): Promise<Channel | undefined> {
+      await ready
+      const sealed = keyText === undefined ? {} : { key: await box.encrypt(keyText) }
+      const row = repo.update(id, { ...patch, ...sealed })
+      return row ? absorb([row], keyText)[0] : undefined
+    },
+
+    async updateMany(ids: number[], patch: ChannelPatch): Promise<Channel[]> {
+      await ready
+      return absorb(repo.updateMany(ids, patch))
+    },
+
+    async updateByTag(tag: string, patch: ChannelPatch): Promise<Channel[]> {
+      await ready
+      return absorb(repo.updateByTag(tag, patch))
+    },
+
+    /** Returns the channels whose status changed. */
+    async setStatus(ids: number[], status: number): Promise<Channel[]> {
+      await ready
+      return absorb(repo.setStatus(ids, status))
+    },
+
+    async setStatusByTag(tag: string, status: number): Promise<Channel[]> {
+      await ready
+      return absorb(repo.setStatusByTag(tag, status))
+    },
+
+    /** Returns the ids deleted. */
+    async remove(ids: number[]): Promise<number[]> {
+      await ready
+      const removed = repo.delete(ids)
+      for (const id of removed) byId.delete(id)
+      rebuildIndex()
+      return removed
+    },
+
+    recordTest(id: number, responseTimeMs: number): void {
+      repo.recordTest(id, Math.round(responseTimeMs), Math.floor(Date.now() / 1000))
+    },
+  }
+}
+
+export type ChannelStore = ReturnType<typeof createChannelStore>
+
+function indexKey(group: string, model: string): string {
+  return `${group}\n${model}`
+}

@@ -1,0 +1,103 @@
+import { modelListRequest, upstreamRequest } from '../../providers/upstream'
+import { probeBody, upstreamErrorMessage } from '../../providers/probe-body'
+import type { Channel } from './channel'
+import { mapModel } from './model-mapping'
+
+export interface ChannelTestResult {
+  ok: boolean
+  /** Wall time of the upstream call in ms. */
+  timeMs: number
+  /** Upstream HTTP status (0 when no answer: network error or timeout). */
+  status: number
+  /** '' on success, else the upstream's error message. */
+  message: string
+  /** The model asked for (before mapping) and the one sent upstream. */
+  model: string
+  upstreamModel: string
+}
+
+export type Fetch = (input: string, init?: RequestInit) => Promise<Response>
+
+const TEST_TIMEOUT_MS = 30_000
+
+/** Which model a test uses: the one asked for, else the channel's test model, its first model, the provider's. */
+export function testModelOf(channel: Channel, requested?: string): string {
+  return requested?.trim() || channel.testModel || channel.models[0] || channel.provider.testModel
+}
+
+/**
+ * Send the smallest real request through the channel's provider (preferred protocol, first key, a few
+ * output tokens) and report success, time and the upstream error message. Never throws.
+ */
+export async function testChannel(channel: Channel, requestedModel?: string, fetchImpl: Fetch = fetch): Promise<ChannelTestResult> {
+  const model = testModelOf(channel, requestedModel)
+  const upstreamModel = mapModel(channel.modelMapping, model)
+  const protocol = channel.provider.protocols[0]!
+  const started = performance.now()
+  const result = (ok: boolean, status: number, message: string): ChannelTestResult => ({
+    ok,
+    timeMs: Math.round(performance.now() - started),
+    status,
+    message,
+    model,
+    upstreamModel,
+  })
+  try {
+    const target = upstreamRequest(channel.provider, channel.baseUrl, protocol, upstreamModel, false, channel.keys[0] ?? '', {
+      other: channel.other,
+    })
+    const body = probeBody(protocol, upstreamModel, channel.provider.quirks.maxTokensField)
+    const response = await fetchImpl(target.url, {
+      method: 'POST',
+      headers: target.headers,
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
+    })
+    const text = await response.text()
+    if (!response.ok) return result(false, response.status, upstreamErrorMessage(response.status, text))
+    try {
+      JSON.parse(text)
+    } catch {
+      return result(false, response.status, 'upstream answered 2xx but not with JSON')
+    }
+    return result(true, response.status, '')
+  } catch (error) {
+    return result(false, 0, describeFetchError(error))
+  }
+}
+
+/** The upstream's own model list through the provider's list endpoint. Throws with the upstream message. */
+export async function fetchUpstreamModels(channel: Channel, fetchImpl: Fetch = fetch): Promise<string[]> {
+  const target = modelListRequest(channel.provider, channel.baseUrl, channel.keys[0] ?? '', { other: channel.other })
+  let response: Response
+  let text: string
+  try {
+    response = await fetchImpl(target.url, { headers: target.headers, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) })
+    text = await response.text()
+  } catch (error) {
+    throw new UpstreamCallError(0, describeFetchError(error))
+  }
+  if (!response.ok) throw new UpstreamCallError(response.status, upstreamErrorMessage(response.status, text))
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    throw new UpstreamCallError(response.status, 'the model list is not JSON')
+  }
+  return [...new Set(channel.provider.modelList!.parse(body))]
+}
+
+export class UpstreamCallError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export function describeFetchError(error: unknown): string {
+  const e = error as { name?: string; message?: string }
+  if (e?.name === 'TimeoutError') return `no answer within ${TEST_TIMEOUT_MS / 1000} s`
+  return e?.message || 'cannot reach the upstream'
+}

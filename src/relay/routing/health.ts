@@ -1,0 +1,69 @@
+import { ChannelStatus } from '../../db/repos/channels'
+import type { ChannelStore } from './channel-store'
+
+/** What one upstream attempt through a channel came to. `status` is the upstream HTTP status, if any. */
+export type Outcome = { ok: true } | { ok: false; status?: number; message?: string }
+
+export interface HealthVerdict {
+  /** Consecutive failures so far (0 after a success). */
+  failures: number
+  /** True when this result auto-disabled the channel (status 3). */
+  disabled: boolean
+  reason?: string
+}
+
+/**
+ * Messages that mean the key or account is unusable, whatever the status code: waiting will not help.
+ * Drawn from what OpenAI, Anthropic, Gemini and compatibles send (and new-api's auto-disable list).
+ */
+const FATAL_MESSAGES = [
+  /invalid[ _-]?(x-)?api[ _-]?key/i,
+  /incorrect api key/i,
+  /api key (is )?(not valid|invalid|expired)/i,
+  /invalid[ _]authentication|authentication_error/i,
+  /insufficient[ _]quota|quota (has been )?(exhausted|exceeded)|exceeded your current quota/i,
+  /credit balance is too low|insufficient (balance|credits?)|balance is insufficient/i,
+  /account[ _](has been |is )?(deactivated|disabled|suspended|banned)/i,
+  /organization has been disabled|billing[ _]not[ _]active|permission[ _]denied/i,
+]
+
+/** A failure that disables at once (when auto_ban): 401/403, or a known dead-key / no-money message. */
+export function isFatalFailure(status: number | undefined, message = ''): boolean {
+  if (status === 401 || status === 403) return true
+  return FATAL_MESSAGES.some((pattern) => pattern.test(message))
+}
+
+/**
+ * Counts consecutive failures per channel. An auto_ban channel is set to status 3 (auto disabled; its
+ * abilities disabled too) after `threshold()` consecutive failures, or at once on a fatal failure.
+ * One ordinary error never disables a channel. A success resets the count.
+ */
+export function createHealthTracker(store: ChannelStore, threshold: () => number) {
+  const failures = new Map<number, number>()
+
+  return {
+    async recordResult(channelId: number, outcome: Outcome): Promise<HealthVerdict> {
+      if (outcome.ok) {
+        failures.delete(channelId)
+        return { failures: 0, disabled: false }
+      }
+      const count = (failures.get(channelId) ?? 0) + 1
+      failures.set(channelId, count)
+      const channel = store.get(channelId)
+      if (!channel || !channel.autoBan || channel.status !== ChannelStatus.enabled) return { failures: count, disabled: false }
+      const fatal = isFatalFailure(outcome.status, outcome.message)
+      if (!fatal && count < Math.max(1, threshold())) return { failures: count, disabled: false }
+      const reason = fatal
+        ? `upstream ${outcome.status ?? ''} ${outcome.message ?? ''}`.replace(/\s+/g, ' ').trim()
+        : `${count} consecutive failures`
+      const changed = await store.setStatus([channelId], ChannelStatus.autoDisabled)
+      if (changed.length > 0) console.warn(`channel ${channelId} (${channel.name}) auto-disabled: ${reason}`)
+      return { failures: count, disabled: changed.length > 0, reason }
+    },
+
+    failures: (channelId: number): number => failures.get(channelId) ?? 0,
+    reset: (channelId: number) => void failures.delete(channelId),
+  }
+}
+
+export type HealthTracker = ReturnType<typeof createHealthTracker>

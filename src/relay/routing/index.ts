@@ -1,0 +1,62 @@
+import type { ChannelRepo } from '../../db/repos/channels'
+import { createSecretBox } from '../../crypto/secret-box'
+import type { OptionStore } from '../../options/store'
+import { createChannelStore } from './channel-store'
+import type { Fetch } from './channel-test'
+import { createHealthTracker } from './health'
+import { createKeyRotation } from './key-rotation'
+import { planCandidates, type Random, type RouteCandidate } from './plan'
+import { createChannelProbe } from './probe'
+
+export type { Channel } from './channel'
+export type { ChannelStore, NewChannelInput } from './channel-store'
+export type { ChannelTestResult } from './channel-test'
+export type { HealthVerdict, Outcome } from './health'
+export type { ProbePass } from './probe'
+export type { RouteCandidate } from './plan'
+export { seededRandom } from './plan'
+export { isFatalFailure } from './health'
+
+export interface RoutingInput {
+  repo: ChannelRepo
+  cryptoSecret: string
+  options: Pick<OptionStore, 'get'>
+  random?: Random
+  fetch?: Fetch
+}
+
+/**
+ * Everything the relay needs to pick channels, built once per app:
+ * - `channels`: the in-memory channel cache + all channel writes (keys sealed, abilities kept in step)
+ * - `planRoute(group, model)`: ordered failover candidates, each with its mapped model and next key
+ * - `recordResult(channelId, outcome)`: health tracking and auto-disable
+ * - `probe`: periodic re-test of auto-disabled channels (start/stop/runOnce)
+ */
+export function createRouting(input: RoutingInput) {
+  const channels = createChannelStore(input.repo, createSecretBox(input.cryptoSecret))
+  const rotation = createKeyRotation()
+  const health = createHealthTracker(channels, () => input.options.get<number>('ChannelFailureThreshold'))
+  const probe = createChannelProbe(channels, health, () => input.options.get<number>('ChannelProbeIntervalSeconds'), input.fetch)
+  let random: Random = input.random ?? Math.random
+
+  return {
+    channels,
+    health,
+    probe,
+
+    /** Ordered candidates for `model` in `group`: enabled channels only, best first. Empty = no channel. */
+    async planRoute(group: string, model: string): Promise<RouteCandidate[]> {
+      await channels.ready
+      return planCandidates(channels.candidates(group, model), model, rotation, random)
+    },
+
+    recordResult: health.recordResult,
+
+    /** Tests: make the weighted order reproducible. */
+    setRandom(next: Random): void {
+      random = next
+    },
+  }
+}
+
+export type Routing = ReturnType<typeof createRouting>
