@@ -37,7 +37,7 @@ export function tokensModule(deps: AppDeps) {
       },
       { role: Role.user, query: PageQuery },
     )
-    .get('/:id', ({ user, params }) => ok(tokenView(ownedToken(deps, user, params.id))), {
+    .get('/:id', ({ user, params }) => ok(tokenView(ownedToken(deps, user, Number(params.id)))), {
       role: Role.user,
       params: TokenIdParams,
     })
@@ -63,7 +63,7 @@ export function tokensModule(deps: AppDeps) {
     .delete(
       '/:id',
       ({ user, params }) => {
-        deleteToken(deps, { user, id: params.id })
+        deleteToken(deps, { user, id: Number(params.id) })
         return ok(null)
       },
       { role: Role.user, params: TokenIdParams },

@@ -24,7 +24,11 @@ export const UpdateTokenBody = t.Object({
 
 export const UpdateTokenQuery = t.Object({ status_only: t.Optional(t.String({ maxLength: 10 })) })
 
-export const TokenIdParams = t.Object({ id: t.Numeric({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, multipleOf: 1 }) })
+/**
+ * A positive integer id, checked as text: Elysia drops the field name from errors raised after it coerces a
+ * number (`t.Numeric`, `t.Integer`), and a 400 should say which field was wrong. Handlers use `Number(id)`.
+ */
+export const TokenIdParams = t.Object({ id: t.String({ pattern: '^[1-9][0-9]{0,14}$' }) })
 
 export const BatchDeleteBody = t.Object({ ids: t.Array(t.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000 }) })
 

@@ -33,7 +33,7 @@ export function updateToken(deps: Pick<AppDeps, 'repos'>, input: UpdateTokenInpu
 
 /** `PUT /api/token/?status_only=1`: change the status and nothing else. */
 export function setTokenStatus(deps: Pick<AppDeps, 'repos'>, input: Omit<UpdateTokenInput, 'fields'>): TokenRow {
-  if (input.status === undefined) throw new BadRequestError('status is required with status_only', 'status')
+  if (input.status === undefined) throw new BadRequestError('status: required with status_only', 'status')
   return updateToken(deps, { ...input, fields: {} })
 }
 
