@@ -49,7 +49,7 @@ describe('anthropic via @anthropic-ai/sdk', () => {
   test('non-stream create, count_tokens, models', async () => {
     up.setBehavior({ text: 'Hi!', usage: { input: 3, output: 2 }, finish: 'length' })
     const msg = await client().messages.create(params)
-    expect(msg.content).toEqual([{ type: 'text', text: 'Hi!' }])
+    expect(msg.content).toMatchObject([{ type: 'text', text: 'Hi!' }])
     expect(msg.stop_reason).toBe('max_tokens')
     const count = await client().messages.countTokens({ model: 'claude-haiku-4-5', messages: params.messages })
     expect(count.input_tokens).toBe(3)
