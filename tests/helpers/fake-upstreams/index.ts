@@ -121,7 +121,12 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
           controller.error(undefined) // resets the connection without a terminating chunk
           return
         }
-        if (stallAt !== undefined && i >= stallAt) return halt.promise
+        if (stallAt !== undefined && i >= stallAt) {
+          await halt.promise // hang until stop(), then reset the connection
+          rec.completed = true
+          controller.error(undefined)
+          return
+        }
         if (i >= chunks.length) {
           rec.completed = true
           controller.close()
