@@ -95,7 +95,21 @@ export interface ToolMessage {
   content: ToolResultPart[]
   providerOptions?: ProviderOptions
 }
-export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage
+/**
+ * An input item only one protocol understands (Responses `additional_tools`, `configuration_update`,
+ * `web_search_call` …), kept verbatim at its position. The same protocol sends it on; other encoders refuse
+ * it (throw `UnsupportedFeatureError`) or drop it with a warning when that is harmless.
+ */
+export interface OpaqueMessage {
+  role: 'opaque'
+  /** Protocol id whose wire format `raw` is in. */
+  protocol: string
+  /** The wire item `type`. */
+  type: string
+  raw: Record<string, unknown>
+  providerOptions?: ProviderOptions
+}
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage | OpaqueMessage
 
 export type JsonSchema = Record<string, unknown>
 

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { InvalidWireError, isRecord } from '../ir/index.ts'
+import { InvalidWireError, isRecord, UnsupportedFeatureError } from '../ir/index.ts'
 
 /** Compiles a wire schema once; `check(body)` throws `InvalidWireError` naming the first bad field. */
 export function validator(schema: TSchema): (body: unknown) => void {
@@ -55,4 +55,16 @@ export function jsonBody(body: unknown): unknown {
 /** Sets `obj[key] = value` only when value is not undefined. */
 export function put(obj: Record<string, unknown>, key: string, value: unknown): void {
   if (value !== undefined) obj[key] = value
+}
+
+/** Opaque items that only record what a hosted tool did; dropping them loses nothing the model needs. */
+const DROPPABLE_ITEMS = new Set(['web_search_call', 'file_search_call', 'item_reference', 'image_generation_call', 'code_interpreter_call'])
+
+/** Handles an opaque item of another protocol: drop (warning) when harmless, else refuse naming the field. */
+export function foreignOpaque(m: { protocol: string; type: string }, where: string, target: string, warnings: string[]): void {
+  if (DROPPABLE_ITEMS.has(m.type)) {
+    warnings.push(`${where}: ${m.protocol} "${m.type}" item dropped`)
+    return
+  }
+  throw new UnsupportedFeatureError(`${where}: a ${m.protocol} "${m.type}" item cannot be sent to a ${target} upstream`, where, target)
 }

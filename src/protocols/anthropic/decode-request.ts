@@ -17,7 +17,7 @@ import {
   type UserPart,
 } from '../../ir/index.ts'
 import { arr, num, rec, str, validator } from '../shared.ts'
-import { unwrapSignature } from './signature.ts'
+import { unwrapSignature } from '../envelope.ts'
 import { AnthropicRequest } from './wire.ts'
 
 const check = validator(AnthropicRequest)

@@ -1,7 +1,7 @@
 import { converted, stringifyArguments, type AssistantPart, type Converted, type IrResponse } from '../../ir/index.ts'
 import { arr, rec, str } from '../shared.ts'
 import { finishFromAnthropic, usageFromAnthropic } from './maps.ts'
-import { unwrapSignature } from './signature.ts'
+import { unwrapSignature } from '../envelope.ts'
 
 /** Upstream Messages response → IR. */
 export function decodeResponse(body: unknown): Converted<IrResponse> {

@@ -3,7 +3,7 @@ import type { SseEvent } from '../sse.ts'
 import type { StreamDecoder } from '../types.ts'
 import { rec, str } from '../shared.ts'
 import { finishFromAnthropic, usageFromAnthropic } from './maps.ts'
-import { unwrapSignature } from './signature.ts'
+import { unwrapSignature } from '../envelope.ts'
 
 interface Block {
   kind: 'text' | 'reasoning' | 'tool' | 'ignored'

@@ -10,7 +10,7 @@ import {
   type Part,
   type TextPart,
 } from '../../ir/index.ts'
-import { parseDataUrl, rec } from '../shared.ts'
+import { foreignOpaque, parseDataUrl, rec } from '../shared.ts'
 
 const P = 'anthropic'
 /** Default `max_tokens` when the client did not say (the Messages API requires one). */
@@ -140,6 +140,10 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
         push('user', blocks)
         break
       }
+      case 'opaque':
+        if (m.protocol === P) push(String(m.raw.role ?? 'user'), [m.raw])
+        else foreignOpaque(m, where, P, warnings)
+        break
     }
   })
   body.messages = out

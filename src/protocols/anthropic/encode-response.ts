@@ -1,6 +1,6 @@
 import { converted, newId, parseArguments, type Converted, type IrRequest, type IrResponse } from '../../ir/index.ts'
 import { finishToAnthropic, usageToAnthropic } from './maps.ts'
-import { wrapSignature } from './signature.ts'
+import { wrapSignature } from '../envelope.ts'
 
 /** Thinking signature shown to an Anthropic client for a reasoning part (envelope for foreign reasoning). */
 export function clientSignature(p: { signature?: string; encrypted?: string; origin?: string; id?: string }): string {

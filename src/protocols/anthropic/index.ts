@@ -27,4 +27,4 @@ export const anthropic: Protocol = {
 }
 
 export { AnthropicRequest } from './wire.ts'
-export { wrapSignature, unwrapSignature } from './signature.ts'
+export { wrapSignature, unwrapSignature } from '../envelope.ts'

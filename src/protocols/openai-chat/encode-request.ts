@@ -8,7 +8,7 @@ import {
   type ReasoningEffort,
   type TextPart,
 } from '../../ir/index.ts'
-import { dataUrl, rec } from '../shared.ts'
+import { dataUrl, foreignOpaque, rec } from '../shared.ts'
 
 const P = 'openai-chat'
 const HOSTED_SEARCH = new Set(['web_search', 'web_search_preview', 'googleSearch', 'google_search'])
@@ -103,6 +103,10 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
           else if (r.isError && !content) content = 'Error'
           messages.push({ role: 'tool', tool_call_id: r.callId, content })
         })
+        break
+      case 'opaque':
+        if (m.protocol === P) messages.push(m.raw)
+        else foreignOpaque(m, where, P, warnings)
         break
     }
   })

@@ -1,6 +1,6 @@
 /**
- * Reasoning produced by another protocol (OpenAI encrypted_content, Gemini thoughtSignature, or none at all)
- * is shown to Anthropic clients as a thinking block whose signature is an envelope we can recognise when the
+ * Reasoning produced by another protocol (OpenAI encrypted_content, Anthropic signatures, Gemini thoughtSignature)
+ * is shown to clients as reasoning whose opaque field (Anthropic signature, Responses encrypted_content) is an envelope we can recognise when the
  * client sends the block back: `tollgate.1.<base64url(JSON)>`. Real Anthropic signatures never start so.
  * This keeps foreign reasoning round-tripping through Anthropic clients without ever sending it to
  * Anthropic upstreams (the Anthropic encoder drops reasoning whose origin is not `anthropic`).

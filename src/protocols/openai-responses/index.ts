@@ -1,0 +1,28 @@
+import type { Protocol } from '../types.ts'
+import { decodeRequest } from './decode-request.ts'
+import { decodeResponse } from './decode-response.ts'
+import { ResponsesStreamDecoder } from './decode-stream.ts'
+import { encodeRequest } from './encode-request.ts'
+import { encodeResponse } from './encode-response.ts'
+import { ResponsesStreamEncoder } from './encode-stream.ts'
+import { parseError, renderError, renderStreamError } from './errors.ts'
+import { ResponsesUsageTap, usageFromBody } from './usage-tap.ts'
+import { ResponsesRequest } from './wire.ts'
+
+export const openaiResponses: Protocol = {
+  id: 'openai-responses',
+  requestSchema: ResponsesRequest,
+  decodeRequest,
+  encodeRequest,
+  decodeResponse,
+  encodeResponse: (res, req) => encodeResponse(res, req),
+  createStreamDecoder: () => new ResponsesStreamDecoder(),
+  createStreamEncoder: (opts) => new ResponsesStreamEncoder(opts),
+  renderError,
+  renderStreamError,
+  parseError,
+  createUsageTap: () => new ResponsesUsageTap(),
+  usageFromBody,
+}
+
+export { ResponsesRequest } from './wire.ts'
