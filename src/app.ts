@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from './deps'
 import { authModule } from './modules/auth'
+import { channelsModule } from './modules/channels'
 import { optionsModule } from './modules/options'
 import { setupModule } from './modules/setup'
 import { statusModule } from './modules/status'
@@ -23,6 +24,7 @@ export function createApp(deps: AppDeps) {
     .use(usersModule(deps))
     .use(optionsModule(deps))
     .use(tokensModule(deps))
+    .use(channelsModule(deps))
 }
 
 export type App = ReturnType<typeof createApp>

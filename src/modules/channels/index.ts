@@ -1,0 +1,102 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { ok, type Envelope } from '../../plugins/envelope'
+import { pageOf, pageWindow } from '../../plugins/paging'
+import { Role, sessionPlugin } from '../../plugins/session'
+import { PROVIDERS } from '../../providers/registry'
+import { listUpstreamModels, runChannelTest } from './checks'
+import { BatchTagBody, ChannelEdit, CreateBody, IdParams, IdsBody, ListQuery, TagBody, TagEdit, TestQuery } from './schemas'
+import {
+  createChannels,
+  deleteChannel,
+  deleteChannels,
+  editChannel,
+  editTag,
+  findChannel,
+  setTagStatus,
+  tagChannels,
+  viewOf,
+} from './service'
+
+/** Channel management for admins (new-api's /api/channel paths). Keys are write-only: responses show a mask. */
+export function channelsModule(deps: AppDeps) {
+  const admin = { role: Role.admin }
+
+  const list = (query: ListQuery) => {
+    const window = pageWindow(query)
+    const { type, status, tag, group } = query
+    const page = deps.repos.channels.list({ type, status, tag, group, keyword: query.keyword }, window.offset, window.pageSize)
+    return ok(pageOf(page.items.map((row) => viewOf(deps, row)), page.total, window))
+  }
+
+  return new Elysia({ name: 'channels' })
+    .use(sessionPlugin(deps))
+    .onStart(() => deps.routing.probe.start())
+    .onStop(() => deps.routing.probe.stop())
+    .get('/api/channel/', ({ query }) => list(query), { ...admin, query: ListQuery })
+    .get('/api/channel/search', ({ query }) => list(query), { ...admin, query: ListQuery })
+    .get(
+      '/api/channel/models',
+      () =>
+        ok(
+          PROVIDERS.map((p) => ({
+            type: p.type,
+            name: p.name,
+            protocols: p.protocols,
+            default_base_url: p.defaultBaseUrl,
+            key_required: p.keyRequired,
+            test_model: p.testModel,
+            models: p.models,
+          })),
+        ),
+      admin,
+    )
+    .get('/api/channel/:id', ({ params }) => ok(viewOf(deps, findChannel(deps, Number(params.id)))), { ...admin, params: IdParams })
+    .post(
+      '/api/channel/',
+      async ({ body }) => {
+        const created = await createChannels(deps, body)
+        const batch = body.mode === 'batch'
+        return ok(batch ? created : created[0], `created ${created.length} channel${created.length === 1 ? '' : 's'}`)
+      },
+      { ...admin, body: CreateBody },
+    )
+    .put('/api/channel/', async ({ body }) => ok(await editChannel(deps, body)), { ...admin, body: ChannelEdit })
+    .delete(
+      '/api/channel/:id',
+      async ({ params }) => {
+        await deleteChannel(deps, Number(params.id))
+        return ok(null, 'channel deleted')
+      },
+      { ...admin, params: IdParams },
+    )
+    .post(
+      '/api/channel/batch',
+      async ({ body }) => {
+        const n = await deleteChannels(deps, body.ids)
+        return ok(n, `deleted ${n} channel${n === 1 ? '' : 's'}`)
+      },
+      { ...admin, body: IdsBody },
+    )
+    .post('/api/channel/batch/tag', async ({ body }) => ok(await tagChannels(deps, body.ids, body.tag)), { ...admin, body: BatchTagBody })
+    .post('/api/channel/tag/enabled', async ({ body }) => ok(await setTagStatus(deps, body.tag, true)), { ...admin, body: TagBody })
+    .post('/api/channel/tag/disabled', async ({ body }) => ok(await setTagStatus(deps, body.tag, false)), { ...admin, body: TagBody })
+    .put('/api/channel/tag', async ({ body }) => ok(await editTag(deps, body)), { ...admin, body: TagEdit })
+    .get(
+      '/api/channel/test/:id',
+      async ({ params, query }) => {
+        const r = await runChannelTest(deps, Number(params.id), query.model)
+        // new-api's shape: the envelope's success/message are the test's own verdict
+        return {
+          success: r.ok,
+          message: r.message,
+          data: { time: r.timeMs / 1000, time_ms: r.timeMs, status_code: r.status, model: r.model, upstream_model: r.upstreamModel },
+        } satisfies Envelope<unknown>
+      },
+      { ...admin, params: IdParams, query: TestQuery },
+    )
+    .get('/api/channel/fetch_models/:id', async ({ params }) => ok(await listUpstreamModels(deps, Number(params.id))), {
+      ...admin,
+      params: IdParams,
+    })
+}

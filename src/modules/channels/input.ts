@@ -1,0 +1,78 @@
+import { splitList, type ChannelPatch, type ChannelRow } from '../../db/repos/channels'
+import { BadRequestError } from '../../errors'
+import { providerFor, supportedTypes } from '../../providers/registry'
+import type { Provider } from '../../providers/types'
+import { normalizeBaseUrl } from '../../providers/url'
+import { splitKeys } from '../../relay/routing/channel'
+import { parseModelMapping } from '../../relay/routing/model-mapping'
+import type { ChannelCreate, ChannelEdit } from './schemas'
+
+type Fields = Partial<Omit<ChannelCreate, 'key'>> | Omit<ChannelEdit, 'id' | 'key' | 'key_mode'>
+
+export function providerOrThrow(type: number): Provider {
+  const provider = providerFor(type)
+  if (!provider) {
+    throw new BadRequestError(`type ${type} is not a supported channel type (supported: ${supportedTypes().join(', ')})`, 'type')
+  }
+  return provider
+}
+
+/** `a, b` or `['a','b']` → `a,b`, trimmed and deduplicated. */
+export function joinList(value: string | string[]): string {
+  return splitList(Array.isArray(value) ? value.join(',') : value).join(',')
+}
+
+/** Keys as stored: one per line, trimmed, blank lines dropped. */
+export function normalizeKeys(text: string): string {
+  return splitKeys(text).join('\n')
+}
+
+/**
+ * Check the channel fields that were sent and turn them into a column patch. `current` is the stored
+ * row on edit (its type and base URL count when the edit leaves them out). Every failure names its field.
+ */
+export function channelPatch(input: Fields, current?: ChannelRow): { patch: ChannelPatch; provider: Provider } {
+  const type = input.type ?? current?.type
+  if (type === undefined) throw new BadRequestError('type is required', 'type')
+  const provider = providerOrThrow(type)
+  const patch: ChannelPatch = {}
+  if (input.type !== undefined) patch.type = input.type
+  if (input.name !== undefined) {
+    patch.name = input.name.trim()
+    if (!patch.name) throw new BadRequestError('name must not be empty', 'name')
+  }
+  if (input.base_url !== undefined) patch.baseUrl = normalizeBaseUrl(input.base_url ?? '')
+  const baseUrl = patch.baseUrl ?? current?.baseUrl ?? ''
+  if (!baseUrl && !provider.defaultBaseUrl) throw new BadRequestError(`base_url is required for ${provider.name} channels`, 'base_url')
+  if (input.models !== undefined) patch.models = joinList(input.models)
+  if (input.group !== undefined) patch.group = joinList(input.group) || 'default'
+  if (input.priority !== undefined) patch.priority = input.priority ?? 0
+  if (input.weight !== undefined && input.weight !== null) patch.weight = input.weight
+  if (input.tag !== undefined) patch.tag = (input.tag ?? '').trim()
+  if (input.status !== undefined) patch.status = input.status
+  if (input.model_mapping !== undefined) patch.modelMapping = mappingText(input.model_mapping)
+  if (input.test_model !== undefined) patch.testModel = (input.test_model ?? '').trim()
+  if (input.auto_ban !== undefined) patch.autoBan = input.auto_ban === true || input.auto_ban === 1 ? 1 : 0
+  if (input.other !== undefined) patch.other = (input.other ?? '').trim()
+  if (input.setting !== undefined) patch.setting = jsonObjectText(input.setting, 'setting')
+  return { patch, provider }
+}
+
+export function mappingText(value: unknown): string {
+  const mapping = parseModelMapping(value)
+  return Object.keys(mapping).length ? JSON.stringify(mapping) : ''
+}
+
+function jsonObjectText(value: unknown, field: string): string {
+  let parsed = value
+  if (value === null || value === '') return ''
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value)
+    } catch {
+      throw new BadRequestError(`${field} is not valid JSON`, field)
+    }
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new BadRequestError(`${field} must be a JSON object`, field)
+  return Object.keys(parsed).length ? JSON.stringify(parsed) : ''
+}

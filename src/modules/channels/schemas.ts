@@ -1,0 +1,93 @@
+import type { TOptional } from '@sinclair/typebox'
+import { t, type TSchema } from 'elysia'
+import { PageQuery } from '../../plugins/paging'
+
+const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()])
+
+export const Id = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })
+const Weight = t.Integer({ minimum: 0, maximum: 1_000_000 })
+const Priority = t.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000 })
+const Tag = t.String({ maxLength: 100 })
+/** A comma list (`a,b`) or an array of names. */
+const NameList = t.Union([t.String({ maxLength: 100_000 }), t.Array(t.String({ maxLength: 500 }), { maxItems: 5000 })])
+/** JSON text or the object itself. */
+const JsonObject = nullable(t.Union([t.String({ maxLength: 100_000 }), t.Record(t.String(), t.Unknown())]))
+
+/** Every channel field new-api's forms send; optional here, required ones are checked by the create schema. */
+const channelFields = {
+  type: t.Integer({ minimum: 0, maximum: 10_000 }),
+  name: t.String({ minLength: 1, maxLength: 200 }),
+  /** One key per line. */
+  key: t.String({ maxLength: 200_000 }),
+  base_url: nullable(t.String({ maxLength: 2000 })),
+  models: NameList,
+  group: NameList,
+  priority: nullable(Priority),
+  weight: nullable(Weight),
+  tag: nullable(Tag),
+  status: t.Union([t.Literal(1), t.Literal(2), t.Literal(3)]),
+  model_mapping: JsonObject,
+  test_model: nullable(t.String({ maxLength: 200 })),
+  auto_ban: t.Union([t.Integer({ minimum: 0, maximum: 1 }), t.Boolean()]),
+  other: nullable(t.String({ maxLength: 10_000 })),
+  setting: JsonObject,
+}
+
+const optional = <T extends Record<string, TSchema>>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, t.Optional(v)])) as { [K in keyof T]: TOptional<T[K]> }
+
+export const ChannelCreate = t.Object({
+  ...optional(channelFields),
+  type: channelFields.type,
+  name: channelFields.name,
+  key: t.Optional(channelFields.key),
+})
+export type ChannelCreate = typeof ChannelCreate.static
+
+/**
+ * POST /api/channel/: the channel itself, or new-api's `{mode, channel}` wrapper. One object (not a
+ * union) so a bad field gets a 400 naming it; `type` and `name` of the bare form are checked by the service.
+ */
+export const CreateBody = t.Object({
+  ...optional(channelFields),
+  mode: t.Optional(t.UnionEnum(['single', 'batch', 'multi_to_single'])),
+  channel: t.Optional(ChannelCreate),
+})
+export type CreateBody = typeof CreateBody.static
+
+export const ChannelEdit = t.Object({
+  ...optional(channelFields),
+  id: Id,
+  /** 'append' adds the given key lines to the stored ones; default replaces (an empty key keeps them). */
+  key_mode: t.Optional(t.UnionEnum(['replace', 'append'])),
+})
+export type ChannelEdit = typeof ChannelEdit.static
+
+/** Checked as text so a bad id gets a 400 naming `id` (numeric unions give a vague message). */
+export const IdParams = t.Object({ id: t.String({ pattern: '^[1-9][0-9]{0,14}$' }) })
+
+export const ListQuery = t.Object({
+  ...PageQuery.properties,
+  type: t.Optional(t.Integer()),
+  status: t.Optional(t.Integer()),
+  tag: t.Optional(t.String({ maxLength: 100 })),
+  group: t.Optional(t.String({ maxLength: 100 })),
+})
+export type ListQuery = typeof ListQuery.static
+
+export const TestQuery = t.Object({ model: t.Optional(t.String({ maxLength: 200 })) })
+
+export const IdsBody = t.Object({ ids: t.Array(Id, { minItems: 1, maxItems: 1000 }) })
+export const BatchTagBody = t.Object({ ids: t.Array(Id, { minItems: 1, maxItems: 1000 }), tag: t.Optional(nullable(Tag)) })
+export const TagBody = t.Object({ tag: t.Optional(nullable(Tag)) })
+
+export const TagEdit = t.Object({
+  tag: t.Optional(nullable(Tag)),
+  new_tag: t.Optional(nullable(Tag)),
+  priority: t.Optional(nullable(Priority)),
+  weight: t.Optional(nullable(Weight)),
+  models: t.Optional(nullable(NameList)),
+  groups: t.Optional(nullable(NameList)),
+  model_mapping: t.Optional(JsonObject),
+})
+export type TagEdit = typeof TagEdit.static

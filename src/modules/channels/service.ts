@@ -1,0 +1,106 @@
+import { ChannelStatus, type ChannelPatch, type ChannelRow } from '../../db/repos/channels'
+import type { AppDeps } from '../../deps'
+import { BadRequestError, NotFoundError } from '../../errors'
+import type { NewChannelInput } from '../../relay/routing/channel-store'
+import { channelPatch, joinList, mappingText, normalizeKeys } from './input'
+import type { ChannelCreate, ChannelEdit, CreateBody, TagEdit } from './schemas'
+import { toChannelView, type ChannelView } from './view'
+
+export function viewOf(deps: AppDeps, row: ChannelRow): ChannelView {
+  return toChannelView(row, deps.routing.channels.get(row.id)?.keys ?? [])
+}
+
+export function findChannel(deps: AppDeps, id: number): ChannelRow {
+  const row = deps.repos.channels.findById(id)
+  if (!row) throw new NotFoundError(`channel ${id} not found`)
+  return row
+}
+
+/**
+ * Create from the channel object or new-api's `{mode, channel}` wrapper. `single` and
+ * `multi_to_single` make one channel holding every key line (used in turn); `batch` makes one
+ * channel per key line.
+ */
+export async function createChannels(deps: AppDeps, body: CreateBody): Promise<ChannelView[]> {
+  const { mode = 'single', channel: wrapped, ...bare } = body
+  const channel = wrapped ?? bareChannel(bare)
+  const base = newChannel(channel)
+  const keys = base.keyText.split('\n').filter(Boolean)
+  const inputs = mode === 'batch' && keys.length > 1 ? keys.map((key) => ({ ...base, keyText: key })) : [base]
+  const created = await deps.routing.channels.create(inputs)
+  return created.map((c) => viewOf(deps, findChannel(deps, c.id)))
+}
+
+function bareChannel(body: Omit<CreateBody, 'mode' | 'channel'>): ChannelCreate {
+  const { type, name } = body
+  if (type === undefined) throw new BadRequestError('type is required', 'type')
+  if (name === undefined) throw new BadRequestError('name is required', 'name')
+  return { ...body, type, name }
+}
+
+function newChannel(input: ChannelCreate): NewChannelInput {
+  const { patch, provider } = channelPatch(input)
+  const keyText = normalizeKeys(input.key ?? '')
+  if (!keyText && provider.keyRequired) throw new BadRequestError(`key is required for ${provider.name} channels`, 'key')
+  return {
+    ...patch,
+    type: input.type,
+    name: patch.name!,
+    group: patch.group ?? 'default',
+    keyText,
+  }
+}
+
+/** Edit by id. An empty or missing key keeps the stored keys; `key_mode: 'append'` adds lines to them. */
+export async function editChannel(deps: AppDeps, input: ChannelEdit): Promise<ChannelView> {
+  const current = findChannel(deps, input.id)
+  const { id, key, key_mode, ...fields } = input
+  const { patch } = channelPatch(fields, current)
+  let keyText: string | undefined = key === undefined ? undefined : normalizeKeys(key) || undefined
+  if (keyText !== undefined && key_mode === 'append') {
+    const stored = deps.routing.channels.get(id)?.keys ?? []
+    keyText = normalizeKeys([...stored, keyText].join('\n'))
+  }
+  const updated = await deps.routing.channels.update(id, patch, keyText)
+  if (!updated) throw new NotFoundError(`channel ${id} not found`)
+  return viewOf(deps, findChannel(deps, id))
+}
+
+export async function deleteChannel(deps: AppDeps, id: number): Promise<void> {
+  const removed = await deps.routing.channels.remove([id])
+  if (removed.length === 0) throw new NotFoundError(`channel ${id} not found`)
+}
+
+export async function deleteChannels(deps: AppDeps, ids: number[]): Promise<number> {
+  return (await deps.routing.channels.remove([...new Set(ids)])).length
+}
+
+export async function tagChannels(deps: AppDeps, ids: number[], tag: string | null | undefined): Promise<number> {
+  return (await deps.routing.channels.updateMany([...new Set(ids)], { tag: (tag ?? '').trim() })).length
+}
+
+function requireTag(tag: string | null | undefined): string {
+  const text = (tag ?? '').trim()
+  if (!text) throw new BadRequestError('tag is required', 'tag')
+  return text
+}
+
+/** Enable (status 1) or disable (status 2) every channel with the tag; returns how many changed. */
+export async function setTagStatus(deps: AppDeps, tag: string | null | undefined, enabled: boolean): Promise<number> {
+  const status = enabled ? ChannelStatus.enabled : ChannelStatus.manuallyDisabled
+  return (await deps.routing.channels.setStatusByTag(requireTag(tag), status)).length
+}
+
+/** Edit every channel with the tag: rename the tag, priority, weight, models, groups, model mapping. */
+export async function editTag(deps: AppDeps, input: TagEdit): Promise<number> {
+  const tag = requireTag(input.tag)
+  const patch: ChannelPatch = {}
+  if (input.new_tag !== undefined && input.new_tag !== null) patch.tag = input.new_tag.trim()
+  if (input.priority !== undefined && input.priority !== null) patch.priority = input.priority
+  if (input.weight !== undefined && input.weight !== null) patch.weight = input.weight
+  if (input.models !== undefined && input.models !== null) patch.models = joinList(input.models)
+  if (input.groups !== undefined && input.groups !== null) patch.group = joinList(input.groups) || 'default'
+  if (input.model_mapping !== undefined && input.model_mapping !== null) patch.modelMapping = mappingText(input.model_mapping)
+  if (Object.keys(patch).length === 0) throw new BadRequestError('nothing to change: send new_tag, priority, weight, models, groups or model_mapping')
+  return (await deps.routing.channels.updateByTag(tag, patch)).length
+}

@@ -1,0 +1,41 @@
+import type { ChannelRow } from '../../db/repos/channels'
+
+/** `sk-ab…wxyz (2 keys)`: enough to tell keys apart, never enough to use one. */
+export function maskKeys(keys: readonly string[]): string {
+  const first = keys[0]
+  if (!first) return ''
+  let mask: string
+  if (first.length >= 16) mask = `${first.slice(0, 5)}…${first.slice(-4)}`
+  else if (first.length >= 10) mask = `${first.slice(0, 2)}…${first.slice(-2)}`
+  else mask = '…'
+  return keys.length > 1 ? `${mask} (${keys.length} keys)` : mask
+}
+
+/** A channel as the API shows it. The key column (ciphertext) and plain keys never appear. */
+export function toChannelView(row: ChannelRow, keys: readonly string[]) {
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    key_mask: maskKeys(keys),
+    key_count: keys.length,
+    base_url: row.baseUrl,
+    models: row.models,
+    group: row.group,
+    priority: row.priority,
+    weight: row.weight,
+    tag: row.tag,
+    status: row.status,
+    model_mapping: row.modelMapping,
+    test_model: row.testModel,
+    auto_ban: row.autoBan,
+    other: row.other,
+    setting: row.setting,
+    used_quota: row.usedQuota,
+    response_time: row.responseTime,
+    test_time: row.testTime,
+    created_time: row.createdTime,
+  }
+}
+
+export type ChannelView = ReturnType<typeof toChannelView>
