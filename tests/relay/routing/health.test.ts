@@ -1,0 +1,124 @@
+import { afterEach, expect, test } from 'bun:test'
+import { isFatalFailure } from '../../../src/relay/routing'
+import { routingFixture, type RoutingFixture } from './helpers'
+
+let fx: RoutingFixture
+let servers: { stop(force?: boolean): void }[] = []
+afterEach(() => {
+  fx?.close()
+  for (const s of servers) s.stop(true)
+  servers = []
+})
+
+const status = (id: number) => fx.repo.findById(id)!.status
+const enabledAbilities = (id: number) => fx.repo.abilities(id).filter((a) => a.enabled).length
+
+test('one ordinary error never disables; the threshold of consecutive failures does (status 3, abilities off)', async () => {
+  fx = routingFixture()
+  const id = await fx.add({ models: 'm,n' })
+  const fail = { ok: false, status: 500, message: 'upstream overloaded' } as const
+  expect(await fx.routing.recordResult(id, fail)).toEqual({ failures: 1, disabled: false })
+  expect(await fx.routing.recordResult(id, fail)).toMatchObject({ failures: 2, disabled: false })
+  expect(status(id)).toBe(1)
+  expect(enabledAbilities(id)).toBe(2)
+  const third = await fx.routing.recordResult(id, fail)
+  expect(third).toMatchObject({ failures: 3, disabled: true, reason: '3 consecutive failures' })
+  expect(status(id)).toBe(3)
+  expect(enabledAbilities(id)).toBe(0)
+  expect(await fx.routing.planRoute('default', 'm')).toEqual([])
+})
+
+test('a success resets the count; the threshold is the ChannelFailureThreshold option', async () => {
+  fx = routingFixture()
+  const id = await fx.add({})
+  const fail = { ok: false, status: 502 } as const
+  await fx.routing.recordResult(id, fail)
+  await fx.routing.recordResult(id, fail)
+  await fx.routing.recordResult(id, { ok: true })
+  await fx.routing.recordResult(id, fail)
+  await fx.routing.recordResult(id, fail)
+  expect(status(id)).toBe(1)
+  fx.options.ChannelFailureThreshold = 5
+  await fx.routing.recordResult(id, fail)
+  await fx.routing.recordResult(id, fail)
+  expect(status(id)).toBe(1)
+  expect(fx.routing.health.failures(id)).toBe(4)
+  await fx.routing.recordResult(id, fail)
+  expect(status(id)).toBe(3)
+})
+
+test('401 / 403 or a dead-key / no-quota message disables at once', async () => {
+  fx = routingFixture()
+  const cases = [
+    { ok: false, status: 401, message: 'unauthorized' },
+    { ok: false, status: 403, message: '' },
+    { ok: false, status: 429, message: 'You exceeded your current quota, please check your plan and billing details.' },
+    { ok: false, status: 400, message: 'API key not valid. Please pass a valid API key.' },
+    { ok: false, status: 400, message: 'Your credit balance is too low to access the Anthropic API.' },
+    { ok: false, status: 400, message: 'This account has been deactivated' },
+  ] as const
+  for (const outcome of cases) {
+    const id = await fx.add({})
+    const verdict = await fx.routing.recordResult(id, outcome)
+    expect(verdict.disabled, JSON.stringify(outcome)).toBe(true)
+    expect(status(id)).toBe(3)
+  }
+  expect(isFatalFailure(429, 'Rate limit reached for requests')).toBe(false)
+  expect(isFatalFailure(500, 'internal error')).toBe(false)
+  expect(isFatalFailure(undefined, 'fetch failed')).toBe(false)
+})
+
+test('auto_ban off, or a manually disabled channel: never auto-disabled', async () => {
+  fx = routingFixture()
+  const noBan = await fx.add({ autoBan: 0 })
+  const manual = await fx.add({ status: 2 })
+  for (let i = 0; i < 5; i++) {
+    await fx.routing.recordResult(noBan, { ok: false, status: 401 })
+    await fx.routing.recordResult(manual, { ok: false, status: 401 })
+  }
+  expect(status(noBan)).toBe(1)
+  expect(status(manual)).toBe(2)
+})
+
+test('the probe re-tests auto-disabled channels and re-enables those that work again', async () => {
+  let healthy = false
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: () =>
+      healthy
+        ? Response.json({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' } }] })
+        : Response.json({ error: { message: 'down' } }, { status: 503 }),
+  })
+  servers.push(server)
+  fx = routingFixture()
+  const base = `http://127.0.0.1:${server.port}`
+  const dead = await fx.add({ type: 8, baseUrl: base })
+  const manual = await fx.add({ type: 8, baseUrl: base, status: 2 })
+  await fx.routing.recordResult(dead, { ok: false, status: 401 })
+  expect(status(dead)).toBe(3)
+
+  let pass = await fx.routing.probe.runOnce()
+  expect(pass).toEqual({ tested: 1, reenabled: [] })
+  expect(status(dead)).toBe(3)
+  expect(fx.repo.findById(dead)!.testTime).toBeGreaterThan(0)
+
+  healthy = true
+  pass = await fx.routing.probe.runOnce()
+  expect(pass).toEqual({ tested: 1, reenabled: [dead] })
+  expect(status(dead)).toBe(1)
+  expect(enabledAbilities(dead)).toBe(1)
+  expect(status(manual)).toBe(2) // manual disables are left alone
+  expect((await fx.routing.planRoute('default', 'm')).map((c) => c.channel.id)).toEqual([dead])
+  expect(fx.routing.health.failures(dead)).toBe(0)
+})
+
+test('probe start/stop manage one timer', () => {
+  fx = routingFixture()
+  expect(fx.routing.probe.running).toBe(false)
+  fx.routing.probe.start()
+  fx.routing.probe.start()
+  expect(fx.routing.probe.running).toBe(true)
+  fx.routing.probe.stop()
+  expect(fx.routing.probe.running).toBe(false)
+})

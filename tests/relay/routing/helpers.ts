@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { closeDatabase, openDatabase } from '../../../src/db/client'
+import { migrate } from '../../../src/db/migrate'
+import { createChannelRepo } from '../../../src/db/repos/channels'
+import { createRouting, type NewChannelInput, type Routing } from '../../../src/relay/routing'
+import type { Fetch } from '../../../src/relay/routing/channel-test'
+
+export interface RoutingFixture {
+  routing: Routing
+  repo: ReturnType<typeof createChannelRepo>
+  options: Record<string, number>
+  add(input: Partial<NewChannelInput>): Promise<number>
+  close(): void
+}
+
+/** Routing over a real SQLite file in a temp dir, without HTTP. */
+export function routingFixture(fetchImpl?: Fetch): RoutingFixture {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-routing-'))
+  const db = openDatabase(join(dir, 'test.db'))
+  migrate(db)
+  const repo = createChannelRepo(db)
+  const options: Record<string, number> = { ChannelFailureThreshold: 3, ChannelProbeIntervalSeconds: 300 }
+  const routing = createRouting({
+    repo,
+    cryptoSecret: 'test-secret-test-secret-test-secret',
+    options: { get: <T,>(key: string) => options[key] as T },
+    fetch: fetchImpl,
+  })
+  return {
+    routing,
+    repo,
+    options,
+    async add(input) {
+      const [channel] = await routing.channels.create([{ type: 1, name: 'c', models: 'm', group: 'default', keyText: 'k', ...input }])
+      return channel!.id
+    },
+    close() {
+      routing.probe.stop()
+      closeDatabase(db)
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
