@@ -54,7 +54,7 @@ export async function testChannel(channel: Channel, requestedModel?: string, fet
       signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
     })
     const text = await response.text()
-    if (!response.ok) return result(false, response.status, upstreamErrorMessage(response.status, text))
+    if (!response.ok) return result(false, response.status, hideKeys(upstreamErrorMessage(response.status, text), channel.keys))
     try {
       JSON.parse(text)
     } catch {
@@ -77,7 +77,7 @@ export async function fetchUpstreamModels(channel: Channel, fetchImpl: Fetch = f
   } catch (error) {
     throw new UpstreamCallError(0, describeFetchError(error))
   }
-  if (!response.ok) throw new UpstreamCallError(response.status, upstreamErrorMessage(response.status, text))
+  if (!response.ok) throw new UpstreamCallError(response.status, hideKeys(upstreamErrorMessage(response.status, text), channel.keys))
   let body: unknown
   try {
     body = JSON.parse(text)
@@ -94,6 +94,13 @@ export class UpstreamCallError extends Error {
   ) {
     super(message)
   }
+}
+
+/** Upstreams sometimes echo the key in their error text; never pass it on. */
+export function hideKeys(message: string, keys: readonly string[]): string {
+  let out = message
+  for (const key of keys) if (key.length >= 6) out = out.replaceAll(key, `${key.slice(0, 3)}…`)
+  return out
 }
 
 export function describeFetchError(error: unknown): string {

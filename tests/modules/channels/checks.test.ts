@@ -6,6 +6,7 @@ let app: TestApp
 let admin: Record<string, string>
 const upstream = fakeUpstream((req, url) => {
   const auth = req.headers.get('authorization') ?? req.headers.get('x-api-key') ?? req.headers.get('x-goog-api-key') ?? ''
+  if (auth.includes('echo')) return Response.json({ error: { message: `Incorrect API key provided: ${auth.replace('Bearer ', '')}` } }, { status: 401 })
   if (auth.includes('bad')) return Response.json({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }, { status: 401 })
   if (url.pathname.endsWith('/chat/completions')) {
     return Response.json({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'length' }] })
@@ -92,6 +93,11 @@ test('a failing test reports the upstream message; unreachable upstreams too; un
   expect(down.body.message).not.toBe('')
 
   expect((await call(app, 'GET', '/api/channel/test/424242', undefined, admin)).status).toBe(404)
+
+  const echo = await make({ type: 1, key: 'sk-echo-secret-123456', models: 'gpt-4o' })
+  const echoed = await call(app, 'GET', `/api/channel/test/${echo}`, undefined, admin)
+  expect(echoed.body.message).toContain('Incorrect API key provided')
+  expect(JSON.stringify(echoed.body)).not.toContain('secret-123456')
 })
 
 test('fetch_models lists the upstream models through the provider list endpoint', async () => {
