@@ -1,0 +1,27 @@
+import { anthropic } from './anthropic/index.ts'
+import { gemini } from './gemini/index.ts'
+import { openaiChat } from './openai-chat/index.ts'
+import { openaiResponses } from './openai-responses/index.ts'
+import type { Protocol, ProtocolId } from './types.ts'
+
+/** Every protocol by id: the relay looks codecs up here instead of special-casing pairs. */
+export const protocols: Readonly<Record<ProtocolId, Protocol>> = Object.freeze({
+  anthropic,
+  'openai-chat': openaiChat,
+  'openai-responses': openaiResponses,
+  gemini,
+})
+
+export function getProtocol(id: ProtocolId): Protocol {
+  return protocols[id]
+}
+
+export function isProtocolId(v: unknown): v is ProtocolId {
+  return typeof v === 'string' && Object.hasOwn(protocols, v)
+}
+
+export type { Protocol, ProtocolId, StreamDecoder, StreamEncoder, StreamEncoderOptions, UsageTap, WireError } from './types.ts'
+export { PROTOCOL_IDS } from './types.ts'
+export { SseParser, parseSseStream, parseSseText, encodeSse, sseEvent, sseData, SSE_DONE, type SseEvent } from './sse.ts'
+export { BlockSequencer } from './sequencer.ts'
+export { anthropic, gemini, openaiChat, openaiResponses }
