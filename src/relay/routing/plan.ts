@@ -19,12 +19,15 @@ export interface RouteCandidate {
 
 class Candidate implements RouteCandidate {
   #taken: { key: string; index: number } | undefined
+  readonly #rotation: KeyRotation
 
   constructor(
     readonly channel: Channel,
     readonly upstreamModel: string,
-    private readonly rotation: KeyRotation,
-  ) {}
+    rotation: KeyRotation,
+  ) {
+    this.#rotation = rotation
+  }
 
   get key(): string {
     return this.#take().key
@@ -35,7 +38,7 @@ class Candidate implements RouteCandidate {
   }
 
   #take() {
-    return (this.#taken ??= this.rotation.take(this.channel.id, this.channel.keys))
+    return (this.#taken ??= this.#rotation.take(this.channel.id, this.channel.keys))
   }
 }
 
