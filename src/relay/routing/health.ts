@@ -36,7 +36,8 @@ export function isFatalFailure(status: number | undefined, message = ''): boolea
 /**
  * Counts consecutive failures per channel. An auto_ban channel is set to status 3 (auto disabled; its
  * abilities disabled too) after `threshold()` consecutive failures, or at once on a fatal failure.
- * One ordinary error never disables a channel. A success resets the count.
+ * One ordinary error never disables a channel. A success resets the count. The promise never rejects,
+ * so the relay may call it without awaiting.
  */
 export function createHealthTracker(store: ChannelStore, threshold: () => number) {
   const failures = new Map<number, number>()
@@ -56,9 +57,15 @@ export function createHealthTracker(store: ChannelStore, threshold: () => number
       const reason = fatal
         ? `upstream ${outcome.status ?? ''} ${outcome.message ?? ''}`.replace(/\s+/g, ' ').trim()
         : `${count} consecutive failures`
-      const changed = await store.setStatus([channelId], ChannelStatus.autoDisabled)
-      if (changed.length > 0) console.warn(`channel ${channelId} (${channel.name}) auto-disabled: ${reason}`)
-      return { failures: count, disabled: changed.length > 0, reason }
+      try {
+        const changed = await store.setStatus([channelId], ChannelStatus.autoDisabled)
+        if (changed.length > 0) console.warn(`channel ${channelId} (${channel.name}) auto-disabled: ${reason}`)
+        return { failures: count, disabled: changed.length > 0, reason }
+      } catch (error) {
+        // callers may fire and forget: a failed write is logged, never an unhandled rejection
+        console.error(`channel ${channelId}: cannot auto-disable:`, error)
+        return { failures: count, disabled: false, reason }
+      }
     },
 
     failures: (channelId: number): number => failures.get(channelId) ?? 0,
