@@ -34,6 +34,10 @@ export interface StreamEncoderOptions {
   request?: IrRequest
   /** Overrides the model name echoed to the client. */
   model?: string
+  /** Id generator for ids the encoder invents (item ids, fallback message ids); deterministic in tests. */
+  newId?: (prefix: string) => string
+  /** Unix seconds for `created` fields when the upstream gave none; deterministic in tests. */
+  now?: () => number
 }
 
 /** Extracts usage from a protocol's own stream or body without re-encoding (passthrough). */

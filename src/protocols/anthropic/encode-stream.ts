@@ -27,9 +27,11 @@ export class AnthropicStreamEncoder implements StreamEncoder {
   private usage: Usage = emptyUsage()
   private id = ''
   private model: string
+  private readonly gen: (prefix: string) => string
 
   constructor(private readonly opts: StreamEncoderOptions = {}) {
     this.model = opts.model ?? opts.request?.model ?? ''
+    this.gen = opts.newId ?? newId
   }
 
   push(ev: StreamEvent): string[] {
@@ -50,7 +52,7 @@ export class AnthropicStreamEncoder implements StreamEncoder {
   private ensureStarted(out: string[]): void {
     if (this.started) return
     this.started = true
-    if (!this.id) this.id = newId('msg_')
+    if (!this.id) this.id = this.gen('msg_')
     out.push(
       sseEvent('message_start', {
         type: 'message_start',

@@ -14,6 +14,7 @@ export class ChatStreamEncoder implements StreamEncoder {
   private id = ''
   private created = Math.floor(Date.now() / 1000)
   private model: string
+  private readonly gen: (prefix: string) => string
   private started = false
   private finished = false
   private tools = new Map<string, number>()
@@ -21,6 +22,8 @@ export class ChatStreamEncoder implements StreamEncoder {
 
   constructor(private readonly opts: StreamEncoderOptions = {}) {
     this.model = opts.model ?? opts.request?.model ?? ''
+    this.gen = opts.newId ?? newId
+    if (opts.now) this.created = opts.now()
   }
 
   private chunk(delta: Record<string, unknown>, finish: string | null = null): string {
@@ -36,7 +39,7 @@ export class ChatStreamEncoder implements StreamEncoder {
   private ensureStarted(out: string[]): void {
     if (this.started) return
     this.started = true
-    if (!this.id) this.id = newId('chatcmpl-')
+    if (!this.id) this.id = this.gen('chatcmpl-')
     out.push(this.chunk({ role: 'assistant', content: '' }))
   }
 

@@ -29,6 +29,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private finished = false
   private id = ''
   private model: string
+  private readonly gen: (prefix: string) => string
   private created = Math.floor(Date.now() / 1000)
   private items = new Map<string, OpenItem>()
   private output: Record<string, unknown>[] = []
@@ -36,6 +37,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
 
   constructor(private readonly opts: StreamEncoderOptions = {}) {
     this.model = opts.model ?? opts.request?.model ?? ''
+    this.gen = opts.newId ?? newId
+    if (opts.now) this.created = opts.now()
   }
 
   private ev(type: string, payload: Record<string, unknown>): string {
@@ -64,7 +67,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private ensureStarted(out: string[]): void {
     if (this.started) return
     this.started = true
-    if (!this.id) this.id = newId('resp_')
+    if (!this.id) this.id = this.gen('resp_')
     const r = this.shell()
     out.push(this.ev('response.created', { response: r }))
     out.push(this.ev('response.in_progress', { response: r }))
@@ -79,7 +82,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   }
 
   private openMessage(key: string, out: string[]): OpenItem {
-    const id = newId('msg_')
+    const id = this.gen('msg_')
     const it = this.addItem(key, 'message', { id, type: 'message', status: 'in_progress', role: 'assistant', content: [] }, out)
     out.push(
       this.ev('response.content_part.added', {
@@ -93,7 +96,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   }
 
   private openReasoning(key: string, out: string[]): OpenItem {
-    const id = newId('rs_')
+    const id = this.gen('rs_')
     const it = this.addItem(key, 'reasoning', { id, type: 'reasoning', summary: [] }, out)
     out.push(
       this.ev('response.reasoning_summary_part.added', {
@@ -188,7 +191,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         return
       }
       case 'tool-input-start': {
-        const id = newId('fc_')
+        const id = this.gen('fc_')
         this.addItem(e.id, 'tool', functionCallItem(id, e.id, e.name, '', 'in_progress'), out, { callId: e.id, name: e.name })
         return
       }
