@@ -153,6 +153,7 @@ export function decodeRequest(body: unknown): Converted<IrRequest> {
         if (typeof item.id === 'string') extra.id = item.id
         if (type === 'custom_tool_call') extra.type = type
         if (typeof item.namespace === 'string') extra.namespace = item.namespace
+        if (typeof item.status === 'string') extra.status = item.status
         const part: AssistantPart = {
           type: 'tool-call',
           id: str(item.call_id) ?? str(item.id) ?? '',

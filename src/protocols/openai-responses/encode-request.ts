@@ -60,7 +60,13 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
   if (sys.length) body.instructions = sys.map((p) => p.text).join('\n\n')
 
   const input: Record<string, unknown>[] = []
-  const idOf = (po: Record<string, unknown> | undefined): Record<string, unknown> => (fromSelf && typeof po?.id === 'string' ? { id: po.id } : {})
+  const idOf = (po: Record<string, unknown> | undefined): Record<string, unknown> => {
+    if (!fromSelf) return {}
+    const out: Record<string, unknown> = {}
+    if (typeof po?.status === 'string') out.status = po.status
+    if (typeof po?.id === 'string') out.id = po.id
+    return out
+  }
   req.messages.forEach((m, mi) => {
     const where = `messages[${mi}]`
     switch (m.role) {
