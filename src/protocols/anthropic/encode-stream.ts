@@ -152,7 +152,7 @@ export class AnthropicStreamEncoder implements StreamEncoder {
           this.blocks.delete(e.id)
         }
         const index = b.index!
-        this.delta(index, { type: 'signature_delta', signature: clientSignature(e) }, out)
+        this.delta(index, { type: 'signature_delta', signature: clientSignature({ signature: e.signature, encrypted: e.encrypted, origin: e.origin, id: e.itemId }) }, out)
         this.stop(index, out)
         return
       }

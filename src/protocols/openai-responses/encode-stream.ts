@@ -34,6 +34,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private items = new Map<string, OpenItem>()
   private output: Record<string, unknown>[] = []
   private usage: Usage = emptyUsage()
+  /** Upstream reasoning item ids (rs_…) to reuse, so a client replaying the item sends the same id. */
+  private reasoningIds = new Map<string, string>()
 
   constructor(private readonly opts: StreamEncoderOptions = {}) {
     this.model = opts.model ?? opts.request?.model ?? ''
@@ -96,7 +98,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   }
 
   private openReasoning(key: string, out: string[]): OpenItem {
-    const id = this.gen('rs_')
+    const id = this.reasoningIds.get(key) ?? this.gen('rs_')
+    this.reasoningIds.delete(key)
     const it = this.addItem(key, 'reasoning', { id, type: 'reasoning', summary: [] }, out)
     out.push(
       this.ev('response.reasoning_summary_part.added', {
@@ -167,6 +170,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         return
       }
       case 'reasoning-start':
+        if (e.itemId?.startsWith('rs_')) this.reasoningIds.set(e.id, e.itemId)
         return // opened on the first delta or at the end
       case 'reasoning-delta': {
         if (!e.delta) return
@@ -185,7 +189,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         const base = { item_id: it.itemId, output_index: it.outputIndex, summary_index: 0 }
         out.push(this.ev('response.reasoning_summary_text.done', { ...base, text: it.text }))
         out.push(this.ev('response.reasoning_summary_part.done', { ...base, part: { type: 'summary_text', text: it.text } }))
-        const item = reasoningItem(it.itemId, it.text, e)
+        const item = reasoningItem(it.itemId, it.text, { signature: e.signature, encrypted: e.encrypted, origin: e.origin })
         this.output[it.outputIndex] = item
         out.push(this.ev('response.output_item.done', { output_index: it.outputIndex, item }))
         return
