@@ -8,14 +8,18 @@ import { statusModule } from './modules/status'
 import { usersModule } from './modules/users'
 import { tokensModule } from './modules/tokens'
 import { createErrorRouter } from './plugins/error-routes'
-import { requestContext } from './plugins/request-context'
+import { relayModule, rootProbeModule } from './modules/relay'
+import { registerRelayErrorShapes } from './modules/relay/error-shapes'
+import type { SettleHook } from './relay/pipeline'
+import { requestContext, requestIdOf } from './plugins/request-context'
 
 /** Compose plugins and feature modules. Tests call this with a temp database. */
-export function createApp(deps: AppDeps) {
+export function createApp(deps: AppDeps, settle: SettleHook = () => {}) {
   const errors = createErrorRouter()
+  registerRelayErrorShapes(errors)
   return new Elysia({ serve: { maxRequestBodySize: deps.config.maxBodyBytes + 1024 * 1024 } })
     .onError(({ code, error, path, request }) =>
-      errors.render(path, code, error, request.headers.get('x-request-id') ?? undefined),
+      errors.render(request, path, code, error, requestIdOf(request)),
     )
     .use(requestContext(deps.config))
     .use(statusModule(deps))
@@ -25,6 +29,8 @@ export function createApp(deps: AppDeps) {
     .use(optionsModule(deps))
     .use(tokensModule(deps))
     .use(channelsModule(deps))
+    .use(rootProbeModule())
+    .use(relayModule(deps, settle))
 }
 
 export type App = ReturnType<typeof createApp>

@@ -2,20 +2,34 @@ import { Elysia } from 'elysia'
 import type { Config } from '../config'
 import { PayloadTooLargeError } from '../errors'
 
+const requestIds = new WeakMap<Request, string>()
+
+/** The id given to a request on arrival; error rendering reads it even when parsing failed. */
+export function requestIdOf(request: Request): string | undefined {
+  return requestIds.get(request)
+}
+
 /** Per-request facts every module needs: a request id (echoed in a header), the client IP, the body limit. */
 export function requestContext(config: Pick<Config, 'maxBodyBytes' | 'trustProxy'>) {
   return new Elysia({ name: 'request-context' })
-    .onRequest(({ request }) => {
+    .onRequest(({ request, set }) => {
+      const requestId = newRequestId()
+      requestIds.set(request, requestId)
+      set.headers['x-request-id'] = requestId
       const length = Number(request.headers.get('content-length') ?? 0)
       if (length > config.maxBodyBytes) throw new PayloadTooLargeError(config.maxBodyBytes)
     })
-    .derive({ as: 'global' }, ({ request, server, set }) => {
-      const requestId = newRequestId()
-      set.headers['x-request-id'] = requestId
-      const forwarded = config.trustProxy ? request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() : undefined
-      const clientIp = forwarded || server?.requestIP(request)?.address || ''
-      return { requestId, clientIp: normalizeIp(clientIp) }
-    })
+    .derive({ as: 'global' }, ({ request, server }) => ({
+      requestId: requestIds.get(request) ?? newRequestId(),
+      clientIp: clientIpOf(request, server, config.trustProxy),
+    }))
+}
+
+type IpSource = { requestIP(request: Request): { address: string } | null } | null
+
+export function clientIpOf(request: Request, server: IpSource, trustProxy: boolean): string {
+  const forwarded = trustProxy ? request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() : undefined
+  return normalizeIp(forwarded || server?.requestIP(request)?.address || '')
 }
 
 export function newRequestId(): string {

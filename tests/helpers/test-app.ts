@@ -7,6 +7,7 @@ import { closeDatabase, openDatabase } from '../../src/db/client'
 import { migrate } from '../../src/db/migrate'
 import { createDeps, type AppDeps } from '../../src/deps'
 import { bootstrapRoot } from '../../src/modules/setup/bootstrap'
+import type { SettleHook } from '../../src/relay/pipeline'
 
 export const ROOT_PASSWORD = 'root-password-123'
 
@@ -20,14 +21,14 @@ export interface TestApp {
 }
 
 /** A real app on loopback with a real SQLite file in a temp dir; root exists unless `env.ROOT_PASSWORD` is ''. */
-export async function startTestApp(env: Env = {}): Promise<TestApp> {
+export async function startTestApp(env: Env = {}, settle?: SettleHook): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-test-'))
   const config = loadConfig({ ROOT_PASSWORD, ...env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' })
   const db = openDatabase(config.sqlitePath)
   migrate(db)
   const deps = createDeps(config, db)
   bootstrapRoot(deps)
-  const app = createApp(deps).listen({ port: 0, hostname: '127.0.0.1' })
+  const app = createApp(deps, settle).listen({ port: 0, hostname: '127.0.0.1' })
   const url = `http://127.0.0.1:${app.server!.port}`
   return {
     url,

@@ -1,0 +1,79 @@
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import type { ProtocolId } from '../../protocols/types'
+import { clientIpOf, requestIdOf } from '../../plugins/request-context'
+import { ANTHROPIC_KEY_SOURCES, verifyToken, type KeySource } from '../../relay/auth'
+import { relay, type SettleHook } from '../../relay/pipeline'
+import { protocolFor } from '../../relay/protocol-registry'
+import { countRequestTokens } from '../../relay/tokenize'
+import { NotFoundError } from '../../errors'
+import { modelList, modelObject, modelsForToken } from '../../relay/models'
+import { parseRawJson, rawBodyOf } from './raw-body'
+
+const AnthropicHeaders = t.Object(
+  { 'anthropic-version': t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', error: 'the anthropic-version header is required, as a date YYYY-MM-DD' }) },
+  { additionalProperties: true },
+)
+
+/** Key carriers per route: Bearer everywhere; x-api-key where Anthropic clients call. */
+function keySources(path: string): readonly KeySource[] {
+  return path.startsWith('/v1/messages') || path.startsWith('/v1/models') ? ANTHROPIC_KEY_SOURCES : []
+}
+
+/**
+ * The public relay surface. Auth runs in `derive` (before body validation), so a request without a valid
+ * key is told so first. Handlers only translate HTTP to the pipeline's input.
+ */
+export function relayModule(deps: AppDeps, settle: SettleHook) {
+  const handle = (protocol: ProtocolId) => {
+    return ({ body, request, caller, clientIp }: RelayContext) =>
+      relay(deps, {
+        protocol,
+        body: body as Record<string, unknown>,
+        rawBody: rawBodyOf(request),
+        headers: request.headers,
+        token: caller.token,
+        user: caller.user,
+        requestId: requestIdOf(request) ?? '',
+        clientIp,
+        signal: request.signal,
+      }, settle)
+  }
+
+  return new Elysia({ name: 'relay' })
+    .derive(({ request, server, path }) => {
+      const clientIp = clientIpOf(request, server, deps.config.trustProxy)
+      return { clientIp, caller: verifyToken(deps, { headers: request.headers, clientIp, url: request.url, sources: keySources(path) }) }
+    })
+    .post('/v1/chat/completions', handle('openai-chat'), { parse: parseRawJson, body: protocolFor('openai-chat').requestSchema })
+    .post('/v1/messages', handle('anthropic'), {
+      parse: parseRawJson,
+      body: protocolFor('anthropic').requestSchema,
+      headers: AnthropicHeaders,
+    })
+    .post(
+      '/v1/messages/count_tokens',
+      ({ body }) => ({ input_tokens: countRequestTokens(protocolFor('anthropic').decodeRequest({ max_tokens: 1, ...body }).value) }),
+      { parse: parseRawJson, headers: AnthropicHeaders, body: t.Object({ model: t.String(), messages: t.Array(t.Any()) }, { additionalProperties: true }) },
+    )
+    .get('/v1/models', ({ caller }) => modelList(modelsForToken(deps.routing.channels.all(), caller.token, caller.user)))
+    .get('/v1/models/:model', ({ caller, params }) => {
+      const model = modelsForToken(deps.routing.channels.all(), caller.token, caller.user).find((m) => m.id === params.model)
+      if (!model) throw new NotFoundError(`model not found: "${params.model}"`, 'model_not_found')
+      return modelObject(model)
+    }, { params: t.Object({ model: t.String() }) })
+}
+
+interface RelayContext {
+  body: unknown
+  request: Request
+  caller: ReturnType<typeof verifyToken>
+  clientIp: string
+}
+
+/** Clients probe the root before their first request (Claude Code sends HEAD /). */
+export function rootProbeModule() {
+  return new Elysia({ name: 'root-probe' })
+    .head('/', () => new Response(null, { status: 200 }))
+    .get('/', () => new Response('Tollgate is running. Point your client at this address.\n', { headers: { 'content-type': 'text/plain; charset=utf-8' } }))
+}

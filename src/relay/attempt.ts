@@ -1,0 +1,116 @@
+import type { AppDeps } from '../deps'
+import type { IrRequest } from '../ir'
+import type { Protocol } from '../protocols/types'
+import { isRetryableStatus, networkFailure, UpstreamFailure } from './failure'
+import { maskSecrets } from './mask'
+import type { AttemptPlan, RelayInput } from './pipeline'
+import type { RouteCandidate } from './routing'
+import { convertStream, passthroughStream, type StreamEnd } from './stream-pipe'
+import { peekStream } from './stream-peek'
+
+export interface AttemptInput extends AttemptPlan {
+  candidate: RouteCandidate
+  input: RelayInput
+  ir: IrRequest
+  client: Protocol
+  onEnd(end: StreamEnd & { firstByteAt: number | undefined }): void
+}
+
+export interface AttemptResult {
+  response: Response
+}
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' }
+
+/**
+ * One upstream call. Throws UpstreamFailure for anything that goes wrong before the client's first byte;
+ * after that, the stream carries the client protocol's own error event.
+ */
+export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<AttemptResult> {
+  const upstreamAbort = new AbortController()
+  const timeoutMs = deps.options.get<number>('RelayTimeoutSeconds') * 1000
+  const timer = setTimeout(() => upstreamAbort.abort(new DOMException('upstream timed out', 'TimeoutError')), timeoutMs)
+  const signal = AbortSignal.any([a.input.signal, upstreamAbort.signal])
+  const key = a.candidate.key
+  try {
+    let response: Response
+    try {
+      response = await fetch(a.url, { method: 'POST', headers: a.headers, body: a.body.text, signal })
+    } catch (error) {
+      if (a.input.signal.aborted) throw new UpstreamFailure(0, 'the client went away', false)
+      throw networkFailure(upstreamAbort.signal.aborted ? upstreamAbort.signal.reason : error)
+    }
+    if (!response.ok) throw await failureOf(a.upstreamProtocol, response, key)
+    const result = a.ir.stream ? await streamResult(a, response, upstreamAbort) : await bodyResult(a, response, key)
+    return result
+  } catch (error) {
+    if (error instanceof UpstreamFailure) throw error
+    if (upstreamAbort.signal.aborted && !a.input.signal.aborted) throw networkFailure(upstreamAbort.signal.reason)
+    throw new UpstreamFailure(0, maskSecrets((error as Error).message, key), !a.input.signal.aborted)
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function streamResult(a: AttemptInput, response: Response, upstreamAbort: AbortController): Promise<AttemptResult> {
+  if (!response.body) throw new UpstreamFailure(0, 'upstream sent no body', true)
+  const decoder = a.upstreamProtocol.createStreamDecoder()
+  const peeked = await peekStream(response.body, decoder)
+  const firstByteAt = performance.now()
+  const hooks = {
+    abortUpstream: () => upstreamAbort.abort(),
+    onEnd: (end: StreamEnd) => a.onEnd({ ...end, firstByteAt }),
+  }
+  const body = a.passthrough
+    ? passthroughStream(
+        peeked,
+        a.upstreamProtocol.createUsageTap(),
+        (message) => a.client.renderStreamError({ status: 502, code: 'upstream_error', message }),
+        hooks,
+        a.body.dropUsageChunk ? isUsageOnlyChunk : undefined,
+      )
+    : convertStream(peeked, decoder, a.client.createStreamEncoder({ request: a.ir, model: a.ir.model }), hooks)
+  return { response: new Response(body, { status: 200, headers: { ...SSE_HEADERS, 'x-request-id': a.input.requestId } }) }
+}
+
+async function bodyResult(a: AttemptInput, response: Response, key: string): Promise<AttemptResult> {
+  const text = await response.text()
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    throw new UpstreamFailure(0, `upstream sent a body that is not JSON: ${maskSecrets(text.slice(0, 200), key)}`, true)
+  }
+  const firstByteAt = performance.now()
+  const headers = { 'content-type': 'application/json', 'x-request-id': a.input.requestId }
+  if (a.passthrough) {
+    a.onEnd({ usage: a.upstreamProtocol.usageFromBody(json), aborted: false, firstByteAt })
+    return { response: new Response(text, { status: 200, headers }) }
+  }
+  const decoded = a.upstreamProtocol.decodeResponse(json)
+  const encoded = a.client.encodeResponse({ ...decoded.value, model: a.ir.model }, a.ir)
+  a.onEnd({ usage: decoded.value.usage, aborted: false, firstByteAt })
+  return { response: new Response(JSON.stringify(encoded.value), { status: 200, headers }) }
+}
+
+async function failureOf(protocol: Protocol, response: Response, key: string): Promise<UpstreamFailure> {
+  const text = await response.text().catch(() => '')
+  let body: unknown = text
+  try {
+    body = JSON.parse(text)
+  } catch {}
+  const wire = protocol.parseError(response.status, body)
+  const message = maskSecrets(wire.message || text.slice(0, 500) || response.statusText, key)
+  return new UpstreamFailure(response.status, `upstream ${response.status}: ${message}`, isRetryableStatus(response.status))
+}
+
+/** A chat chunk that only carries usage (`choices: []`), asked for by us, not by the client. */
+function isUsageOnlyChunk(event: { data: string }): boolean {
+  if (!event.data.includes('"usage"')) return false
+  try {
+    const chunk = JSON.parse(event.data) as { choices?: unknown[] }
+    return Array.isArray(chunk.choices) && chunk.choices.length === 0
+  } catch {
+    return false
+  }
+}

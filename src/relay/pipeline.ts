@@ -1,0 +1,124 @@
+import type { TokenRow, UserRow } from '../db/repos'
+import type { AppDeps } from '../deps'
+import { GatewayError, NotFoundError } from '../errors'
+import type { IrRequest, Usage } from '../ir'
+import type { Protocol, ProtocolId } from '../protocols/types'
+import { upstreamRequest } from '../providers'
+import { tokenAllowsModel } from './auth/model-allowed'
+import { UpstreamFailure } from './failure'
+import { protocolFor } from './protocol-registry'
+import type { RouteCandidate } from './routing'
+import { attemptUpstream, type AttemptResult } from './attempt'
+import { convertedBody, passthroughBody, type UpstreamBody } from './upstream-body'
+
+export interface RelayInput {
+  protocol: ProtocolId
+  body: Record<string, unknown>
+  rawBody: string
+  headers: Headers
+  token: TokenRow
+  user: UserRow
+  requestId: string
+  clientIp: string
+  /** aborted when the client goes away */
+  signal: AbortSignal
+  /** Gemini carries model and stream in the URL */
+  pathModel?: string
+  pathStream?: boolean
+}
+
+/** What happened, for settlement (quota, logs, channel health). */
+export interface RelayOutcome {
+  input: RelayInput
+  ir: IrRequest
+  channelId: number
+  upstreamModel: string
+  usage: Usage | undefined
+  ok: boolean
+  status: number
+  error?: string
+  aborted: boolean
+  startedAt: number
+  firstByteAt: number | undefined
+  endedAt: number
+  attempts: { channelId: number; status: number; error?: string }[]
+  warnings: string[]
+}
+
+export type SettleHook = (outcome: RelayOutcome) => void
+
+/**
+ * The one relay pipeline: decode → authorize the model → plan channels → for each candidate: build the
+ * upstream body (passthrough or conversion), send, and on a failure before the first byte try the next →
+ * stream or return the answer in the client's protocol → settle.
+ */
+export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook): Promise<Response> {
+  const startedAt = performance.now()
+  const client = protocolFor(input.protocol)
+  const decoded = client.decodeRequest(input.body)
+  const ir = withPathOverrides(decoded.value, input)
+  if (!ir.model) throw new GatewayError(400, 'invalid_request', 'model is required', 'model')
+  if (!tokenAllowsModel(input.token, ir.model)) throw modelNotFound(ir.model, 'this token may not use it')
+
+  const group = input.token.group || input.user.group
+  const candidates = await deps.routing.planRoute(group, ir.model)
+  if (candidates.length === 0) throw modelNotFound(ir.model, `no enabled channel serves it in group "${group}"`)
+
+  const maxAttempts = Math.max(1, deps.options.get<number>('RelayMaxAttempts'))
+  const attempts: RelayOutcome['attempts'] = []
+  let lastFailure: UpstreamFailure | undefined
+  for (const candidate of candidates.slice(0, maxAttempts)) {
+    const plan = planAttempt(input, ir, client, candidate)
+    const base = { input, ir, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, startedAt, attempts, warnings: [...decoded.warnings, ...plan.body.warnings] }
+    let result: AttemptResult
+    try {
+      result = await attemptUpstream(deps, { ...plan, candidate, input, ir, client, onEnd: (end) => {
+        deps.routing.recordResult(candidate.channel.id, end.error ? { ok: false, message: end.error } : { ok: true })
+        settle({ ...base, usage: end.usage, ok: !end.error, status: 200, error: end.error, aborted: end.aborted, firstByteAt: end.firstByteAt, endedAt: performance.now() })
+      } })
+    } catch (error) {
+      if (!(error instanceof UpstreamFailure)) throw error
+      attempts.push({ channelId: candidate.channel.id, status: error.status, error: error.message })
+      deps.routing.recordResult(candidate.channel.id, { ok: false, status: error.status || undefined, message: error.message })
+      lastFailure = error
+      if (!error.retryable || input.signal.aborted) break
+      continue
+    }
+    attempts.push({ channelId: candidate.channel.id, status: 200 })
+    return result.response
+  }
+  throw finalError(ir.model, lastFailure!)
+}
+
+export interface AttemptPlan {
+  upstreamProtocol: Protocol
+  passthrough: boolean
+  body: UpstreamBody
+  url: string
+  headers: Record<string, string>
+}
+
+function planAttempt(input: RelayInput, ir: IrRequest, client: Protocol, candidate: RouteCandidate): AttemptPlan {
+  const { channel } = candidate
+  const provider = channel.provider
+  const passthrough = provider.protocols.includes(input.protocol)
+  const upstreamProtocol = passthrough ? client : protocolFor(provider.protocols[0]!)
+  const bodyInput = { clientProtocol: input.protocol, body: input.body, rawBody: input.rawBody, clientHeaders: input.headers, ir, upstreamModel: candidate.upstreamModel, provider }
+  const body = passthrough ? passthroughBody(bodyInput) : convertedBody(bodyInput, upstreamProtocol)
+  const target = upstreamRequest(provider, channel.baseUrl, upstreamProtocol.id, candidate.upstreamModel, ir.stream, candidate.key, { other: channel.other })
+  return { upstreamProtocol, passthrough, body, url: target.url, headers: { ...target.headers, ...body.headers } }
+}
+
+function withPathOverrides(ir: IrRequest, input: RelayInput): IrRequest {
+  if (input.pathModel === undefined && input.pathStream === undefined) return ir
+  return { ...ir, model: input.pathModel ?? ir.model, stream: input.pathStream ?? ir.stream }
+}
+
+function modelNotFound(model: string, why: string): GatewayError {
+  return new NotFoundError(`model not found: "${model}" (${why})`, 'model_not_found')
+}
+
+function finalError(model: string, failure: UpstreamFailure): GatewayError {
+  if (!failure.retryable && failure.status >= 400) return new GatewayError(failure.status, 'upstream_error', failure.message)
+  return new GatewayError(503, 'upstream_unavailable', `all channels for model "${model}" failed; last error: ${failure.message}`)
+}

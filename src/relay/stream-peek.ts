@@ -1,0 +1,62 @@
+import type { StreamEvent } from '../ir'
+import { SseParser, type SseEvent } from '../protocols/sse'
+import type { StreamDecoder } from '../protocols/types'
+import { UpstreamFailure } from './failure'
+
+/** What was read from an upstream stream before committing to it. */
+export interface PeekedStream {
+  reader: ReadableStreamDefaultReader<Uint8Array>
+  parser: SseParser
+  /** raw chunks read so far, for passthrough */
+  chunks: Uint8Array[]
+  /** SSE events parsed so far */
+  events: SseEvent[]
+  /** IR events decoded so far, for conversion */
+  decoded: StreamEvent[]
+  /** the upstream closed during the peek (everything is in the buffers) */
+  ended: boolean
+}
+
+const CONTENT_EVENTS = new Set<StreamEvent['type']>([
+  'text-delta',
+  'reasoning-delta',
+  'reasoning-end',
+  'tool-input-start',
+  'finish',
+])
+
+/**
+ * Read until the first event that carries content (or the end), so an error the upstream sends inside a
+ * 200 stream before any content still counts as a failed attempt and the next channel can be tried.
+ * Holding these few events adds no delay: the first content event ends the peek.
+ */
+export async function peekStream(body: ReadableStream<Uint8Array>, decoder: StreamDecoder): Promise<PeekedStream> {
+  const peeked: PeekedStream = { reader: body.getReader(), parser: new SseParser(), chunks: [], events: [], decoded: [], ended: false }
+  try {
+    for (;;) {
+      const { done, value } = await peeked.reader.read()
+      const events = done ? peeked.parser.end() : peeked.parser.push(value)
+      if (!done) peeked.chunks.push(value)
+      // A chunk may hold many events: take them all, but an error counts only if it came before content.
+      let content = false
+      for (const event of events) {
+        peeked.events.push(event)
+        for (const decoded of decoder.push(event)) {
+          peeked.decoded.push(decoded)
+          if (decoded.type === 'error' && !content) throw new UpstreamFailure(decoded.error.status ?? 0, decoded.error.message, true)
+          if (CONTENT_EVENTS.has(decoded.type)) content = true
+        }
+      }
+      if (content && !done) return peeked
+      if (done) {
+        peeked.ended = true
+        if (peeked.events.length === 0) throw new UpstreamFailure(0, 'upstream closed the stream without sending anything', true)
+        return peeked
+      }
+    }
+  } catch (error) {
+    void peeked.reader.cancel().catch(() => {})
+    if (error instanceof UpstreamFailure) throw error
+    throw new UpstreamFailure(0, `upstream stream broke before any content: ${(error as Error).message}`, true)
+  }
+}

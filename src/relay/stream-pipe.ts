@@ -1,0 +1,154 @@
+import type { StreamEvent, Usage } from '../ir'
+import { encodeSse, type SseEvent } from '../protocols/sse'
+import type { StreamDecoder, StreamEncoder, UsageTap } from '../protocols/types'
+import type { PeekedStream } from './stream-peek'
+
+export interface StreamEnd {
+  usage: Usage | undefined
+  /** set when the upstream broke after the client got its first byte */
+  error?: string
+  /** the client went away before the end */
+  aborted: boolean
+}
+
+export interface PipeHooks {
+  /** aborts the upstream request (client gone) */
+  abortUpstream(): void
+  /** called exactly once, when the stream is over for any reason */
+  onEnd(end: StreamEnd): void
+}
+
+const encoder = new TextEncoder()
+
+/**
+ * Same protocol on both sides: the upstream bytes go to the client unchanged, chunk by chunk, while a
+ * usage tap reads the parsed events. With `dropEvent` (chat usage the client did not ask for) the stream
+ * is re-framed event by event instead, so that one event can be left out.
+ */
+export function passthroughStream(
+  peeked: PeekedStream,
+  tap: UsageTap,
+  errorFrame: (message: string) => string,
+  hooks: PipeHooks,
+  dropEvent?: (event: SseEvent) => boolean,
+): ReadableStream<Uint8Array> {
+  const reframe = (events: SseEvent[]) =>
+    encoder.encode(events.filter((e) => !dropEvent!(e)).map((e) => (e.data === '[DONE]' ? 'data: [DONE]\n\n' : encodeSse(e))).join(''))
+  for (const event of peeked.events) tap.push(event)
+  const held = dropEvent ? [reframe(peeked.events)] : peeked.chunks
+  return pipe(peeked, hooks, () => tap.usage(), held, {
+    chunk(value) {
+      const events = peeked.parser.push(value)
+      for (const event of events) tap.push(event)
+      return dropEvent ? reframe(events) : value
+    },
+    end() {
+      const events = peeked.parser.end()
+      for (const event of events) tap.push(event)
+      return dropEvent && events.length ? reframe(events) : undefined
+    },
+    error: (message) => encoder.encode(errorFrame(message)),
+  })
+}
+
+/** Different protocols: upstream SSE → IR events → client SSE, event by event. */
+export function convertStream(
+  peeked: PeekedStream,
+  decoder: StreamDecoder,
+  streamEncoder: StreamEncoder,
+  hooks: PipeHooks,
+): ReadableStream<Uint8Array> {
+  let usage: Usage | undefined
+  const encode = (events: StreamEvent[]): Uint8Array | undefined => {
+    let text = ''
+    for (const event of events) {
+      if (event.type === 'usage') usage = event.usage
+      else if (event.type === 'finish' && event.usage) usage = event.usage
+      for (const frame of streamEncoder.push(event)) text += frame
+    }
+    return text ? encoder.encode(text) : undefined
+  }
+  const first = encode(peeked.decoded)
+  return pipe(peeked, hooks, () => usage, first ? [first] : [], {
+    chunk(value) {
+      const events: StreamEvent[] = []
+      for (const sse of peeked.parser.push(value)) events.push(...decoder.push(sse))
+      return encode(events)
+    },
+    end() {
+      const events: StreamEvent[] = []
+      for (const sse of peeked.parser.end()) events.push(...decoder.push(sse))
+      events.push(...decoder.end())
+      const body = encode(events)
+      const tail = streamEncoder.end().join('')
+      return concat(body, tail ? encoder.encode(tail) : undefined)
+    },
+    error(message) {
+      const frames = streamEncoder.push({ type: 'error', error: { message } }).join('') + streamEncoder.end().join('')
+      return encoder.encode(frames)
+    },
+  })
+}
+
+interface Transform {
+  chunk(value: Uint8Array): Uint8Array | undefined
+  end(): Uint8Array | undefined
+  error(message: string): Uint8Array
+}
+
+function pipe(
+  peeked: PeekedStream,
+  hooks: PipeHooks,
+  usage: () => Usage | undefined,
+  held: Uint8Array[],
+  transform: Transform,
+): ReadableStream<Uint8Array> {
+  let finished = false
+  const finish = (end: Omit<StreamEnd, 'usage'>) => {
+    if (finished) return
+    finished = true
+    hooks.onEnd({ ...end, usage: usage() })
+  }
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of held) if (chunk.byteLength) controller.enqueue(chunk)
+    },
+    // A pull that enqueues nothing is not called again, so read until there is something to send.
+    async pull(controller) {
+      try {
+        for (;;) {
+          const { done, value } = peeked.ended ? { done: true as const, value: undefined } : await peeked.reader.read()
+          if (done) {
+            const tail = transform.end()
+            if (tail?.byteLength) controller.enqueue(tail)
+            controller.close()
+            finish({ aborted: false })
+            return
+          }
+          const out = transform.chunk(value)
+          if (out?.byteLength) return controller.enqueue(out)
+        }
+      } catch (error) {
+        if (finished) return
+        const message = `upstream stream broke: ${(error as Error).message}`
+        controller.enqueue(transform.error(message))
+        controller.close()
+        finish({ aborted: false, error: message })
+      }
+    },
+    cancel() {
+      hooks.abortUpstream()
+      void peeked.reader.cancel().catch(() => {})
+      finish({ aborted: true })
+    },
+  })
+}
+
+function concat(a: Uint8Array | undefined, b: Uint8Array | undefined): Uint8Array | undefined {
+  if (!a) return b
+  if (!b) return a
+  const out = new Uint8Array(a.byteLength + b.byteLength)
+  out.set(a)
+  out.set(b, a.byteLength)
+  return out
+}

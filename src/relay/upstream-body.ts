@@ -1,0 +1,74 @@
+import type { IrRequest } from '../ir'
+import type { Protocol, ProtocolId } from '../protocols/types'
+import type { Provider } from '../providers/types'
+
+export interface UpstreamBody {
+  text: string
+  /** client protocol's extra headers to forward (passthrough only) */
+  headers: Record<string, string>
+  /** the upstream was asked for stream usage the client did not request: drop that event again */
+  dropUsageChunk: boolean
+  warnings: string[]
+}
+
+export interface BodyInput {
+  clientProtocol: ProtocolId
+  body: Record<string, unknown>
+  rawBody: string
+  clientHeaders: Headers
+  ir: IrRequest
+  upstreamModel: string
+  provider: Provider
+}
+
+/** Headers a client sends that change what an Anthropic upstream accepts (betas, API version). */
+const ANTHROPIC_FORWARDED = ['anthropic-beta', 'anthropic-version']
+
+/**
+ * Same protocol: the client's bytes, unchanged unless the model is mapped, the chat stream needs usage
+ * asked for, or Claude Code sent back a thinking block without a signature (Anthropic rejects those).
+ */
+export function passthroughBody(input: BodyInput): UpstreamBody {
+  const { body, clientProtocol } = input
+  const patch: Record<string, unknown> = {}
+  const headers: Record<string, string> = {}
+  let dropUsageChunk = false
+  if (clientProtocol !== 'gemini' && body.model !== input.upstreamModel) patch.model = input.upstreamModel
+  if (clientProtocol === 'openai-chat' && body.stream === true && input.provider.quirks.streamUsageOption !== false) {
+    const options = (body.stream_options ?? {}) as Record<string, unknown>
+    if (options.include_usage !== true) {
+      patch.stream_options = { ...options, include_usage: true }
+      dropUsageChunk = true
+    }
+  }
+  const warnings: string[] = []
+  if (clientProtocol === 'anthropic') {
+    for (const name of ANTHROPIC_FORWARDED) {
+      const value = input.clientHeaders.get(name)
+      if (value) headers[name] = value
+    }
+    if (input.rawBody.includes('"signature":""') || input.rawBody.includes('"signature": ""')) {
+      patch.messages = dropUnsignedThinking(body.messages, warnings)
+    }
+  }
+  const text = Object.keys(patch).length ? JSON.stringify({ ...body, ...patch }) : input.rawBody
+  return { text, headers, dropUsageChunk, warnings }
+}
+
+/** Different protocols: encode the neutral request for the upstream's protocol. */
+export function convertedBody(input: BodyInput, upstream: Protocol): UpstreamBody {
+  const encoded = upstream.encodeRequest({ ...input.ir, model: input.upstreamModel })
+  return { text: JSON.stringify(encoded.value), headers: {}, dropUsageChunk: false, warnings: encoded.warnings }
+}
+
+function dropUnsignedThinking(messages: unknown, warnings: string[]): unknown {
+  if (!Array.isArray(messages)) return messages
+  return messages.map((message) => {
+    const content = (message as { content?: unknown }).content
+    if (!Array.isArray(content)) return message
+    const kept = content.filter((block) => !(block?.type === 'thinking' && !block.signature))
+    if (kept.length === content.length) return message
+    warnings.push('dropped a thinking block sent back without a signature')
+    return { ...message, content: kept }
+  })
+}
