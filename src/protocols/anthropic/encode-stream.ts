@@ -89,11 +89,12 @@ export class AnthropicStreamEncoder implements StreamEncoder {
   private encode(e: StreamEvent, out: string[]): void {
     switch (e.type) {
       case 'start':
+        // message_start waits for the first content (or the end) so it can carry the input usage that
+        // upstreams report right after their own start event; content is never delayed by this.
         if (!this.started) {
           this.id = anthropicMessageId(e.id)
           if (!this.model) this.model = e.model
         }
-        this.ensureStarted(out)
         return
       case 'usage':
         this.usage = e.usage

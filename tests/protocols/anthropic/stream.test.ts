@@ -154,3 +154,18 @@ describe('anthropic stream decoder', () => {
     expect(value.usage).toEqual({ input_tokens: 100, cache_creation_input_tokens: 10, cache_read_input_tokens: 50, output_tokens: 42, output_tokens_details: { thinking_tokens: 12 } })
   })
 })
+
+describe('anthropic message_start usage', () => {
+  test('input usage reported right after start lands in message_start', () => {
+    const frames = encodeAll(anthropic, [
+      { type: 'start', id: 'msg_q', model: 'm' },
+      { type: 'usage', usage: { input: { noCache: 9, cacheRead: 3, cacheWrite: 1 }, output: { text: 0, reasoning: 0 } } },
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: 'x' },
+      { type: 'text-end', id: 't' },
+      { type: 'finish', reason: { unified: 'stop' } },
+    ])
+    expect(frames[0]).toContain('"usage":{"input_tokens":9,"cache_creation_input_tokens":1,"cache_read_input_tokens":3,"output_tokens":0}')
+    expect(frames[1]).toStartWith('event: content_block_start')
+  })
+})
