@@ -16,6 +16,7 @@ export function sha256(text: string): string {
 }
 
 const plugins = new WeakMap<AppDeps, ReturnType<typeof build>>()
+const sessionUsers = new WeakMap<Request, UserRow>()
 
 /**
  * The management session: a signed JWT cookie, or `Authorization: Bearer <access token>`.
@@ -32,11 +33,13 @@ function build(deps: AppDeps) {
     .use(jwt({ name: 'sessionJwt', secret: deps.secrets.session, exp: `${SESSION_DAYS}d` }))
     .macro({
       role: (minRole: number) => ({
-        async resolve({ sessionJwt, cookie, request }) {
+        // transform runs before body validation: an anonymous caller learns nothing about a route's fields
+        async transform({ sessionJwt, cookie, request }) {
           const user = await findSessionUser(deps, request.headers, await readCookie(sessionJwt, cookie[SESSION_COOKIE]?.value))
           if (user.role < minRole) throw new ForbiddenError('this needs a higher role')
-          return { user }
+          sessionUsers.set(request, user)
         },
+        resolve: ({ request }) => ({ user: sessionUsers.get(request)! }),
       }),
     })
 }

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { createApp } from '../../../src/app'
+import { Role } from '../../../src/plugins/session'
+import { addUser, login } from '../../helpers/accounts'
+import { call, startTestApp, type TestApp } from '../../helpers/test-app'
+
+const PUBLIC = 0
+/** The lowest role each management route admits. A new /api route fails the first test until it is listed here. */
+const MIN_ROLE: Record<string, number> = {
+  'GET /api/status': PUBLIC,
+  'GET /api/setup': PUBLIC,
+  'POST /api/setup': PUBLIC,
+  'POST /api/user/login': PUBLIC,
+  'POST /api/user/register': PUBLIC,
+  'GET /api/user/logout': PUBLIC,
+  'GET /api/user/self': Role.user,
+  'PUT /api/user/self': Role.user,
+  'GET /api/user/token': Role.user,
+  'GET /api/user/aff': Role.user,
+  'POST /api/user/aff_transfer': Role.user,
+  'GET /api/token/': Role.user,
+  'POST /api/token/': Role.user,
+  'PUT /api/token/': Role.user,
+  'GET /api/token/search': Role.user,
+  'GET /api/token/:id': Role.user,
+  'DELETE /api/token/:id': Role.user,
+  'POST /api/token/batch': Role.user,
+  'GET /api/user/': Role.admin,
+  'POST /api/user/': Role.admin,
+  'PUT /api/user/': Role.admin,
+  'GET /api/user/search': Role.admin,
+  'GET /api/user/:id': Role.admin,
+  'DELETE /api/user/:id': Role.admin,
+  'POST /api/user/manage': Role.admin,
+  'GET /api/channel/': Role.admin,
+  'POST /api/channel/': Role.admin,
+  'PUT /api/channel/': Role.admin,
+  'GET /api/channel/search': Role.admin,
+  'GET /api/channel/models': Role.admin,
+  'GET /api/channel/:id': Role.admin,
+  'DELETE /api/channel/:id': Role.admin,
+  'POST /api/channel/batch': Role.admin,
+  'POST /api/channel/batch/tag': Role.admin,
+  'PUT /api/channel/tag': Role.admin,
+  'POST /api/channel/tag/enabled': Role.admin,
+  'POST /api/channel/tag/disabled': Role.admin,
+  'GET /api/channel/test/:id': Role.admin,
+  'GET /api/channel/fetch_models/:id': Role.admin,
+  'GET /api/option/': Role.root,
+  'PUT /api/option/': Role.root,
+}
+
+let app: TestApp
+const cookies: Record<string, string> = {}
+
+beforeAll(async () => {
+  app = await startTestApp()
+  addUser(app, { username: 'plain', role: Role.user })
+  addUser(app, { username: 'boss', role: Role.admin })
+  cookies.user = await login(app, 'plain')
+  cookies.admin = await login(app, 'boss')
+  cookies.root = await login(app, 'root')
+})
+afterAll(() => app.stop())
+
+test('every /api route has an entry in the matrix, and every entry is a route', () => {
+  const routes = createApp(app.deps)
+    .routes.filter((r) => r.path.startsWith('/api'))
+    .map((r) => `${r.method} ${r.path}`)
+  expect(routes.filter((r) => !(r in MIN_ROLE))).toEqual([])
+  expect(Object.keys(MIN_ROLE).filter((r) => !routes.includes(r))).toEqual([])
+})
+
+const callers = [
+  { name: 'anonymous', role: PUBLIC },
+  { name: 'user', role: Role.user },
+  { name: 'admin', role: Role.admin },
+  { name: 'root', role: Role.root },
+]
+
+describe.each(callers)('as $name', ({ name, role }) => {
+  for (const [route, min] of Object.entries(MIN_ROLE)) {
+    test(route, async () => {
+      const [method, path] = route.split(' ') as [string, string]
+      // ids that exist for nobody: the call proves access without touching real data
+      const target = path.replace(':id', '999999')
+      const body = method === 'GET' || method === 'DELETE' ? undefined : {}
+      const headers: Record<string, string> = name === 'anonymous' ? {} : { cookie: cookies[name]! }
+      const res = await call(app, method, target, body, headers)
+      expect(res.status).toBeLessThan(500)
+      expect(res.body?.success === undefined || typeof res.body.success === 'boolean').toBe(true)
+      if (role < min) {
+        expect(res.status).toBe(role === PUBLIC ? 401 : 403)
+        expect(res.body.success).toBe(false)
+      } else {
+        expect([401, 403]).not.toContain(res.status)
+      }
+    })
+  }
+})
