@@ -66,13 +66,23 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
 
   const maxAttempts = Math.max(1, deps.options.get<number>('RelayMaxAttempts'))
   const attempts: RelayOutcome['attempts'] = []
+  const warnings = [...decoded.warnings]
   let lastFailure: UpstreamFailure | undefined
+  let last: RouteCandidate | undefined
   for (const candidate of candidates.slice(0, maxAttempts)) {
+    last = candidate
     const plan = planAttempt(input, ir, client, candidate)
-    const base = { input, ir, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, startedAt, attempts, warnings: [...decoded.warnings, ...plan.body.warnings] }
+    const base = { input, ir, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, startedAt, attempts, warnings: [...warnings, ...plan.body.warnings] }
+    // The winning attempt is recorded before settle sees the list (non-stream answers settle before returning).
+    let recorded = false
+    const recordSuccess = () => {
+      if (!recorded) attempts.push({ channelId: candidate.channel.id, status: 200 })
+      recorded = true
+    }
     let result: AttemptResult
     try {
       result = await attemptUpstream(deps, { ...plan, candidate, input, ir, client, onEnd: (end) => {
+        recordSuccess()
         deps.routing.recordResult(candidate.channel.id, end.error ? { ok: false, message: end.error } : { ok: true })
         settle({ ...base, usage: end.usage, ok: !end.error, status: 200, error: end.error, aborted: end.aborted, firstByteAt: end.firstByteAt, endedAt: performance.now() })
       } })
@@ -84,10 +94,16 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
       if (!error.retryable || input.signal.aborted) break
       continue
     }
-    attempts.push({ channelId: candidate.channel.id, status: 200 })
+    recordSuccess()
     return result.response
   }
-  throw finalError(ir.model, lastFailure!)
+  const failure = finalError(ir.model, lastFailure!)
+  // Failed requests are settled too: logs and reservations must see them, with every attempt.
+  settle({
+    input, ir, channelId: last!.channel.id, upstreamModel: last!.upstreamModel, usage: undefined, ok: false, status: failure.status,
+    error: failure.message, aborted: input.signal.aborted, startedAt, firstByteAt: undefined, endedAt: performance.now(), attempts, warnings,
+  })
+  throw failure
 }
 
 export interface AttemptPlan {
