@@ -1,6 +1,7 @@
 import type { IrRequest } from '../ir'
 import type { Protocol, ProtocolId } from '../protocols/types'
 import type { Provider } from '../providers/types'
+import { patchTopLevel } from './raw-json-patch'
 
 export interface UpstreamBody {
   text: string
@@ -25,7 +26,7 @@ export interface BodyInput {
 const ANTHROPIC_FORWARDED = ['anthropic-beta', 'anthropic-version']
 
 /**
- * Same protocol: the client's bytes, unchanged unless the model is mapped, the chat stream needs usage
+ * Same protocol: the client's bytes, unchanged (only the patched top-level values are rewritten) unless the model is mapped, the chat stream needs usage
  * asked for, or Claude Code sent back a thinking block without a signature (Anthropic rejects those).
  */
 export function passthroughBody(input: BodyInput): UpstreamBody {
@@ -51,7 +52,7 @@ export function passthroughBody(input: BodyInput): UpstreamBody {
       patch.messages = dropUnsignedThinking(body.messages, warnings)
     }
   }
-  const text = Object.keys(patch).length ? JSON.stringify({ ...body, ...patch }) : input.rawBody
+  const text = Object.keys(patch).length ? (patchTopLevel(input.rawBody, patch) ?? JSON.stringify({ ...body, ...patch })) : input.rawBody
   return { text, headers, dropUsageChunk, warnings }
 }
 
