@@ -26,15 +26,21 @@ stop() {
 
 "$bin" --version
 start
-status=$(curl -fsS "$base/api/status")
+status=$(curl -fsS "$base/api/status") || { echo "status failed"; cat "$dir/log"; exit 1; }
 echo "$status" | grep -q '"success":true' || { echo "bad status: $status"; exit 1; }
-if curl -fsS -c "$dir/cookies" -H 'content-type: application/json' \
-  -d '{"username":"root","password":"smoke-password-1"}' "$base/api/user/login" >/dev/null 2>&1; then
-  stop
-  start
-  self=$(curl -fsS -b "$dir/cookies" "$base/api/user/self")
-  echo "$self" | grep -q '"username":"root"' || { echo "session lost after restart: $self"; exit 1; }
-  echo "login and session survive a restart"
-fi
+curl -fsS -c "$dir/cookies" -H 'content-type: application/json' \
+  -d '{"username":"root","password":"smoke-password-1"}' "$base/api/user/login" >/dev/null ||
+  { echo "root login failed"; cat "$dir/log"; exit 1; }
+stop
+start
+self=$(curl -fsS -b "$dir/cookies" "$base/api/user/self") || { echo "self failed after restart"; cat "$dir/log"; exit 1; }
+echo "$self" | grep -q '"username":"root"' || { echo "session lost after restart: $self"; exit 1; }
+echo "login and session survive a restart"
+created=$(curl -fsS -b "$dir/cookies" -H 'content-type: application/json' -d '{"name":"smoke","unlimited_quota":true}' "$base/api/token/")
+key=$(echo "$created" | grep -o '"key":"sk-[A-Za-z0-9]*"' | cut -d'"' -f4)
+[ -n "$key" ] || { echo "token creation failed: $created"; exit 1; }
+models=$(curl -fsS -H "authorization: Bearer $key" "$base/v1/models")
+echo "$models" | grep -q '"object":"list"' || { echo "relay /v1/models failed: $models"; exit 1; }
+echo "a new token reaches the relay"
 stop
 echo "smoke ok: $(echo "$status" | head -c 200)"

@@ -13,7 +13,8 @@ const outfile = process.argv[2] ?? 'dist/tollgate'
 const result = await Bun.build({
   entrypoints: [join(import.meta.dir, '../src/index.ts')],
   compile: { outfile },
-  minify: true,
+  // Elysia reads handler parameter names to decide what to parse (cookies, body): never rename identifiers.
+  minify: { whitespace: true, syntax: true, identifiers: false },
   sourcemap: 'linked',
   bytecode: false,
 })
