@@ -8,7 +8,7 @@ import { protocolFor } from '../../relay/protocol-registry'
 import { countRequestTokens } from '../../relay/tokenize'
 import { NotFoundError } from '../../errors'
 import { modelList, modelObject, modelsForToken } from '../../relay/models'
-import { parseRawJson, rawBodyOf } from './raw-body'
+import { assertJsonBody, parseRawJson, rawBodyOf } from './raw-body'
 
 const AnthropicHeaders = t.Object(
   { 'anthropic-version': t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', error: 'the anthropic-version header is required, as a date YYYY-MM-DD' }) },
@@ -43,9 +43,13 @@ export function relayModule(deps: AppDeps, settle: SettleHook) {
   return new Elysia({ name: 'relay' })
     .derive(({ request, server, path }) => {
       const clientIp = clientIpOf(request, server, deps.config.trustProxy)
-      return { clientIp, caller: verifyToken(deps, { headers: request.headers, clientIp, url: request.url, sources: keySources(path) }) }
+      const caller = verifyToken(deps, { headers: request.headers, clientIp, url: request.url, sources: keySources(path) })
+      // after the key, before schema validation: a body that is not a JSON object is named as such
+      if (request.method === 'POST') assertJsonBody(request)
+      return { clientIp, caller }
     })
     .post('/v1/chat/completions', handle('openai-chat'), { parse: parseRawJson, body: protocolFor('openai-chat').requestSchema })
+    .post('/v1/responses', handle('openai-responses'), { parse: parseRawJson, body: protocolFor('openai-responses').requestSchema })
     .post('/v1/messages', handle('anthropic'), {
       parse: parseRawJson,
       body: protocolFor('anthropic').requestSchema,
