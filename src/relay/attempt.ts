@@ -18,6 +18,8 @@ export interface AttemptInput extends AttemptPlan {
 
 export interface AttemptResult {
   response: Response
+  /** when the upstream's answer (non-stream) or first content (stream) had arrived */
+  upstreamDoneAt: number
 }
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' }
@@ -70,7 +72,7 @@ async function streamResult(a: AttemptInput, response: Response, upstreamAbort: 
         a.body.dropUsageChunk ? isUsageOnlyChunk : undefined,
       )
     : convertStream(peeked, decoder, a.client.createStreamEncoder({ request: a.ir, model: a.ir.model }), hooks)
-  return { response: new Response(body, { status: 200, headers: { ...SSE_HEADERS, 'x-request-id': a.input.requestId } }) }
+  return { response: new Response(body, { status: 200, headers: { ...SSE_HEADERS, 'x-request-id': a.input.requestId } }), upstreamDoneAt: firstByteAt }
 }
 
 async function bodyResult(a: AttemptInput, response: Response, key: string): Promise<AttemptResult> {
@@ -85,12 +87,12 @@ async function bodyResult(a: AttemptInput, response: Response, key: string): Pro
   const headers = { 'content-type': 'application/json', 'x-request-id': a.input.requestId }
   if (a.passthrough) {
     a.onEnd({ usage: a.upstreamProtocol.usageFromBody(json), aborted: false, firstByteAt })
-    return { response: new Response(text, { status: 200, headers }) }
+    return { response: new Response(text, { status: 200, headers }), upstreamDoneAt: firstByteAt }
   }
   const decoded = a.upstreamProtocol.decodeResponse(json)
   const encoded = a.client.encodeResponse({ ...decoded.value, model: a.ir.model }, a.ir)
   a.onEnd({ usage: decoded.value.usage, aborted: false, firstByteAt })
-  return { response: new Response(JSON.stringify(encoded.value), { status: 200, headers }) }
+  return { response: new Response(JSON.stringify(encoded.value), { status: 200, headers }), upstreamDoneAt: firstByteAt }
 }
 
 async function failureOf(protocol: Protocol, response: Response, key: string): Promise<UpstreamFailure> {

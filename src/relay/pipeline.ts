@@ -80,6 +80,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
       recorded = true
     }
     let result: AttemptResult
+    const sentAt = performance.now()
     try {
       result = await attemptUpstream(deps, { ...plan, candidate, input, ir, client, onEnd: (end) => {
         recordSuccess()
@@ -95,6 +96,8 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
       continue
     }
     recordSuccess()
+    // The gateway's own time for this request (from decode to headers), upstream wait of the winning attempt excluded.
+    result.response.headers.set('x-tollgate-overhead-ms', (performance.now() - startedAt - (result.upstreamDoneAt - sentAt)).toFixed(3))
     return result.response
   }
   const failure = finalError(ir.model, lastFailure!)
