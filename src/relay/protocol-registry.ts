@@ -1,12 +1,8 @@
-import { anthropic } from '../protocols/anthropic'
-import { openaiChat } from '../protocols/openai-chat'
+import { protocols } from '../protocols'
 import type { Protocol, ProtocolId } from '../protocols/types'
 
-/** Codecs by protocol id: the relay never names a protocol, it looks one up. */
-export const PROTOCOLS: Partial<Record<ProtocolId, Protocol>> = {
-  anthropic,
-  'openai-chat': openaiChat,
-}
+/** Codecs by protocol id (all four): the relay never names a protocol, it looks one up. */
+export const PROTOCOLS: Partial<Record<ProtocolId, Protocol>> = protocols
 
 export function protocolFor(id: ProtocolId): Protocol {
   const protocol = PROTOCOLS[id]
