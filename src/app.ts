@@ -9,6 +9,7 @@ import { usersModule } from './modules/users'
 import { tokensModule } from './modules/tokens'
 import { createErrorRouter } from './plugins/error-routes'
 import { relayModule, rootProbeModule } from './modules/relay'
+import { geminiRelayModule } from './modules/relay/gemini'
 import { registerRelayErrorShapes } from './modules/relay/error-shapes'
 import type { SettleHook } from './relay/pipeline'
 import { requestContext, requestIdOf } from './plugins/request-context'
@@ -31,6 +32,7 @@ export function createApp(deps: AppDeps, settle: SettleHook = () => {}) {
     .use(channelsModule(deps))
     .use(rootProbeModule())
     .use(relayModule(deps, settle))
+    .use(geminiRelayModule(deps, settle))
 }
 
 export type App = ReturnType<typeof createApp>

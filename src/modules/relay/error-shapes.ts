@@ -1,6 +1,7 @@
 import type { ErrorRouter } from '../../plugins/error-routes'
 import type { Protocol } from '../../protocols/types'
 import { protocolFor } from '../../relay/protocol-registry'
+import { isGeminiPath } from './gemini'
 
 /**
  * Relay errors in each client's own shape: Anthropic on /v1/messages (and on /v1/models when the caller
@@ -9,6 +10,7 @@ import { protocolFor } from '../../relay/protocol-registry'
 export function registerRelayErrorShapes(router: ErrorRouter): void {
   const anthropic = protocolFor('anthropic')
   const openai = protocolFor('openai-chat')
+  router.register(isGeminiPath, renderWith(protocolFor('gemini')))
   router.register((path, request) => path.startsWith('/v1/messages') || (path.startsWith('/v1/models') && request.headers.has('anthropic-version')), renderWith(anthropic))
   router.register((path) => path.startsWith('/v1/'), renderWith(openai))
 }

@@ -2,23 +2,26 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import type { ProtocolId } from '../../protocols/types'
 import { clientIpOf, requestIdOf } from '../../plugins/request-context'
-import { ANTHROPIC_KEY_SOURCES, verifyToken, type KeySource } from '../../relay/auth'
+import { ANTHROPIC_KEY_SOURCES, GEMINI_KEY_SOURCES, verifyToken, type KeySource } from '../../relay/auth'
 import { relay, type SettleHook } from '../../relay/pipeline'
 import { protocolFor } from '../../relay/protocol-registry'
 import { countRequestTokens } from '../../relay/tokenize'
 import { NotFoundError } from '../../errors'
 import { modelList, modelObject, modelsForToken } from '../../relay/models'
 import { assertJsonBody, parseRawJson, rawBodyOf } from './raw-body'
+import { geminiModelList, geminiModelObject, isGeminiCaller } from './gemini'
 
 const AnthropicHeaders = t.Object(
   { 'anthropic-version': t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', error: 'the anthropic-version header is required, as a date YYYY-MM-DD' }) },
   { additionalProperties: true },
 )
 
-/** Key carriers per route: Bearer everywhere; x-api-key where Anthropic clients call. */
+/** Key carriers per route: Bearer everywhere; x-api-key where Anthropic clients call; Gemini's on /v1/models (its SDK lists there). */
 function keySources(path: string): readonly KeySource[] {
-  return path.startsWith('/v1/messages') || path.startsWith('/v1/models') ? ANTHROPIC_KEY_SOURCES : []
+  if (path.startsWith('/v1/models')) return MODEL_LIST_KEY_SOURCES
+  return path.startsWith('/v1/messages') ? ANTHROPIC_KEY_SOURCES : []
 }
+const MODEL_LIST_KEY_SOURCES: readonly KeySource[] = [...ANTHROPIC_KEY_SOURCES, ...GEMINI_KEY_SOURCES]
 
 /**
  * The public relay surface. Auth runs in `derive` (before body validation), so a request without a valid
@@ -60,11 +63,16 @@ export function relayModule(deps: AppDeps, settle: SettleHook) {
       ({ body }) => ({ input_tokens: countRequestTokens(protocolFor('anthropic').decodeRequest({ max_tokens: 1, ...body }).value) }),
       { parse: parseRawJson, headers: AnthropicHeaders, body: t.Object({ model: t.String(), messages: t.Array(t.Any()) }, { additionalProperties: true }) },
     )
-    .get('/v1/models', ({ caller }) => modelList(modelsForToken(deps.routing.channels.all(), caller.token, caller.user)))
-    .get('/v1/models/:model', ({ caller, params }) => {
-      const model = modelsForToken(deps.routing.channels.all(), caller.token, caller.user).find((m) => m.id === params.model)
+    .get('/v1/models', ({ caller, request }) => {
+      const models = modelsForToken(deps.routing.channels.all(), caller.token, caller.user)
+      return isGeminiCaller(request) ? geminiModelList(models) : modelList(models)
+    })
+    .get('/v1/models/:model', ({ caller, params, request }) => {
+      const gemini = isGeminiCaller(request)
+      const id = gemini ? params.model.replace(/^models\//, '') : params.model
+      const model = modelsForToken(deps.routing.channels.all(), caller.token, caller.user).find((m) => m.id === id)
       if (!model) throw new NotFoundError(`model not found: "${params.model}"`, 'model_not_found')
-      return modelObject(model)
+      return gemini ? geminiModelObject(model) : modelObject(model)
     }, { params: t.Object({ model: t.String() }) })
 }
 

@@ -1,0 +1,157 @@
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { NotFoundError } from '../../errors'
+import { clientIpOf, requestIdOf } from '../../plugins/request-context'
+import { SseParser } from '../../protocols/sse'
+import { GEMINI_KEY_SOURCES, verifyToken } from '../../relay/auth'
+import { modelsForToken, type ListedModel } from '../../relay/models'
+import { relay, type SettleHook } from '../../relay/pipeline'
+import { protocolFor } from '../../relay/protocol-registry'
+import { assertJsonBody, parseRawJson, rawBodyOf } from './raw-body'
+
+/** The generation methods a Gemini client may call on a listed model (countTokens is not served). */
+const METHODS = ['generateContent', 'streamGenerateContent']
+
+/** A Gemini client: it sends its key as `x-goog-api-key` or `?key=` (the @google/genai SDK lists models on /v1/models). */
+export function isGeminiCaller(request: Request): boolean {
+  return request.headers.has('x-goog-api-key') || new URL(request.url).searchParams.has('key')
+}
+
+/** Paths the Gemini ingress serves (and /v1/models for Gemini callers): error bodies there take Gemini's shape. */
+export function isGeminiPath(path: string, request: Request): boolean {
+  if (path.startsWith('/v1beta/') || path === '/v1beta') return true
+  return path.startsWith('/v1/models') && (path.includes(':') || isGeminiCaller(request))
+}
+
+/** `gemini-2.5-flash:streamGenerateContent` → model and action; the model may hold dots, dashes and colons. */
+export function splitModelAction(param: string): { model: string; action: string } {
+  const decoded = safeDecode(param).replace(/^models\//, '')
+  const at = decoded.lastIndexOf(':')
+  if (at <= 0) throw new NotFoundError(`no such route: expected models/{model}:generateContent or :streamGenerateContent, got "${decoded}"`, 'not_found')
+  return { model: decoded.slice(0, at), action: decoded.slice(at + 1) }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/** One model in the shape `GET /v1beta/models` returns. */
+export function geminiModelObject(model: ListedModel) {
+  return {
+    name: `models/${model.id}`,
+    baseModelId: model.id,
+    version: '001',
+    displayName: model.id,
+    description: `${model.id} (served by Tollgate, owned by ${model.ownedBy})`,
+    supportedGenerationMethods: METHODS,
+  }
+}
+
+/** `GET /v1beta/models` (one page: no nextPageToken). */
+export function geminiModelList(models: ListedModel[]) {
+  return { models: models.map(geminiModelObject) }
+}
+
+/**
+ * The Gemini ingress: `POST /v1beta/models/{model}:generateContent` and `:streamGenerateContent` (SSE with
+ * `alt=sse`, else one JSON array streamed element by element, as Google does), the same under `/v1/models/`
+ * for clients configured with api version v1, and the model list. Keys come as Bearer, `x-goog-api-key` or
+ * `?key=`. The model and the stream flag live in the path; the pipeline takes them as `pathModel`/`pathStream`.
+ */
+export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
+  const generate = async ({ body, request, params, caller, clientIp }: GenerateContext) => {
+    const { model, action } = splitModelAction(params.model)
+    if (action !== 'generateContent' && action !== 'streamGenerateContent') {
+      throw new NotFoundError(`the method "${action}" is not served; use generateContent or streamGenerateContent`, 'not_found')
+    }
+    const stream = action === 'streamGenerateContent'
+    const response = await relay(deps, {
+      protocol: 'gemini',
+      body: body as Record<string, unknown>,
+      rawBody: rawBodyOf(request),
+      headers: request.headers,
+      token: caller.token,
+      user: caller.user,
+      requestId: requestIdOf(request) ?? '',
+      clientIp,
+      signal: request.signal,
+      pathModel: model,
+      pathStream: stream,
+    }, settle)
+    if (!stream || new URL(request.url).searchParams.get('alt') === 'sse' || !response.body) return response
+    return jsonArrayResponse(response)
+  }
+
+  const list = ({ caller }: { caller: ReturnType<typeof verifyToken> }) => geminiModelList(modelsForToken(deps.routing.channels.all(), caller.token, caller.user))
+  const get = ({ caller, params }: { caller: ReturnType<typeof verifyToken>; params: { model: string } }) => {
+    const id = safeDecode(params.model).replace(/^models\//, '')
+    const model = modelsForToken(deps.routing.channels.all(), caller.token, caller.user).find((m) => m.id === id)
+    if (!model) throw new NotFoundError(`model not found: "models/${id}"`, 'model_not_found')
+    return geminiModelObject(model)
+  }
+  const options = { parse: parseRawJson, body: protocolFor('gemini').requestSchema, params: t.Object({ model: t.String() }) }
+
+  return new Elysia({ name: 'relay-gemini' })
+    .derive(({ request, server }) => {
+      const clientIp = clientIpOf(request, server, deps.config.trustProxy)
+      const caller = verifyToken(deps, { headers: request.headers, clientIp, url: request.url, sources: GEMINI_KEY_SOURCES })
+      if (request.method === 'POST') assertJsonBody(request)
+      return { clientIp, caller }
+    })
+    .post('/v1beta/models/:model', generate, options)
+    .post('/v1/models/:model', generate, options)
+    .get('/v1beta/models', list)
+    .get('/v1beta/models/:model', get, { params: t.Object({ model: t.String() }) })
+}
+
+interface GenerateContext {
+  body: unknown
+  request: Request
+  params: { model: string }
+  caller: ReturnType<typeof verifyToken>
+  clientIp: string
+}
+
+/**
+ * `streamGenerateContent` without `alt=sse`: the same chunks as one JSON array (`[{…}\r\n,{…}]`), each element
+ * written as soon as its frame arrives. An error after the first byte is one more element `{error:{…}}`.
+ */
+function jsonArrayResponse(sse: Response): Response {
+  const reader = sse.body!.getReader()
+  const parser = new SseParser()
+  const encoder = new TextEncoder()
+  let count = 0
+  const elements = (events: { data: string }[]) => {
+    let out = ''
+    for (const event of events) {
+      if (!event.data || event.data === '[DONE]') continue
+      out += (count++ === 0 ? '[' : ',\r\n') + event.data
+    }
+    return out
+  }
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) {
+          const tail = elements(parser.end())
+          controller.enqueue(encoder.encode(tail + (count === 0 ? '[]' : ']')))
+          controller.close()
+          return
+        }
+        const out = elements(parser.push(value))
+        if (out) return controller.enqueue(encoder.encode(out))
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason)
+    },
+  })
+  const headers = new Headers(sse.headers)
+  headers.set('content-type', 'application/json; charset=utf-8')
+  return new Response(body, { status: sse.status, headers })
+}
