@@ -60,6 +60,8 @@ export interface ToolCallPart extends PartBase {
   name: string
   /** JSON text of the arguments (an object), exactly as produced. */
   arguments: string
+  /** Responses: the namespace tool `name` belongs to. Protocols without namespaces use `toolNames()` wire names. */
+  namespace?: string
 }
 
 export interface ToolResultPart extends PartBase {
@@ -119,6 +121,11 @@ export interface FunctionTool {
   description?: string
   parameters: JsonSchema
   strict?: boolean
+  /**
+   * Responses `namespace` tools are decoded into one function tool per member, each naming its namespace;
+   * protocols without namespaces send them under a flat name (`toolNames()` in tool-names.ts).
+   */
+  namespace?: string
   providerOptions?: ProviderOptions
 }
 

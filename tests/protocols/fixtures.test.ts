@@ -141,7 +141,9 @@ describe('fixture details', () => {
     expect(po.store).toBe(false)
     expect(po.include).toEqual(['reasoning.encrypted_content'])
     expect(po.prompt_cache_key).toBe('01a1fee0-5f85-7b10-ae5a-254bb19959d2')
-    expect(req.tools.filter((t) => t.kind === 'provider').map((t) => t.kind === 'provider' && t.type)).toEqual(['namespace', 'web_search'])
+    // the namespace's function tools become function tools that name their namespace
+    expect(req.tools.filter((t) => t.kind === 'provider').map((t) => t.kind === 'provider' && t.type)).toEqual(['web_search'])
+    expect(req.tools.filter((t) => t.kind === 'function' && t.namespace === 'multi_agent_v1').map((t) => t.name)).toEqual(['close_agent', 'resume_agent', 'send_input', 'spawn_agent', 'wait_agent'])
     // same protocol: byte-for-byte equal input items
     const out = protocols['openai-responses'].encodeRequest(req).value
     const f = load('codex-responses-first-request.json')
@@ -149,16 +151,13 @@ describe('fixture details', () => {
     expect(out.tools).toEqual(f.body.tools)
     expect(out.store).toBe(false)
     expect(out.prompt_cache_key).toBe(f.body.prompt_cache_key)
-    // other protocols: the namespace tool is refused, naming the field
-    for (const id of ['anthropic', 'openai-chat', 'gemini'] as const) {
-      expect(() => protocols[id].encodeRequest(req)).toThrow(UnsupportedFeatureError)
-      try {
-        protocols[id].encodeRequest(req)
-      } catch (e) {
-        expect((e as UnsupportedFeatureError).param).toBe('tools[4]')
-        expect((e as UnsupportedFeatureError).status).toBe(400)
-      }
-    }
+    // other protocols: namespace members are flat functions named <namespace>__<name>; hosted web_search is dropped
+    const chat = protocols['openai-chat'].encodeRequest(req)
+    const names = (chat.value.tools as { function: { name: string } }[]).map((t) => t.function.name)
+    expect(names).toContain('multi_agent_v1__spawn_agent')
+    expect(names).toContain('exec_command')
+    expect(chat.warnings).toContain('tools[8]: hosted web_search tool is not available on chat upstreams, dropped')
+    for (const id of ['anthropic', 'gemini'] as const) expect(JSON.stringify(protocols[id].encodeRequest(req).value)).toContain('"multi_agent_v1__spawn_agent"')
   })
 
   test('codex-responses-tool-followup: function_call + function_call_output', () => {

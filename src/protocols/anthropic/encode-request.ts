@@ -1,6 +1,8 @@
 import {
+  clientToolIndex,
   converted,
   parseArguments,
+  toolNames,
   splitLeadingSystem,
   UnsupportedFeatureError,
   type Converted,
@@ -59,6 +61,7 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
   const sys = system.filter((p) => p.text !== '').map(textBlock)
   if (sys.length) body.system = sys
 
+  const names = toolNames(req.tools)
   const keepSystemRole = own.__systemMessages === true
   const out: { role: string; content: Block[] }[] = []
   const push = (role: string, blocks: Block[]) => {
@@ -110,7 +113,7 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
               else warnings.push(`${at}: reasoning from ${p.origin ?? 'an unknown origin'} cannot be verified by Anthropic, dropped`)
               break
             case 'tool-call':
-              blocks.push({ type: 'tool_use', id: p.id, name: p.name, input: parseArguments(p.arguments), ...opts(p) })
+              blocks.push({ type: 'tool_use', id: p.id, name: names.call(p), input: parseArguments(p.arguments), ...opts(p) })
               break
             case 'image':
               warnings.push(`${at}: image in an assistant turn dropped`)
@@ -193,15 +196,18 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
   const tools: Block[] = []
   req.tools.forEach((t, i) => {
     if (t.kind === 'function') {
-      const tool: Block = { name: t.name }
+      const tool: Block = { name: names.wire(t.namespace, t.name) }
       if (t.description !== undefined) tool.description = t.description
       tool.input_schema = Object.keys(t.parameters).length ? t.parameters : { type: 'object', properties: {} }
       if (t.strict) tool.strict = true
       tools.push({ ...tool, ...opts(t) })
     } else if (t.protocol === P) tools.push(t.raw)
     else if (t.type === 'web_search' || t.type === 'web_search_preview' || t.type === 'googleSearch' || t.type === 'google_search')
-      warnings.push(`tools[${i}]: hosted ${t.type} tool is not available on Anthropic upstreams, dropped`)
-    else throw new UnsupportedFeatureError(`tools[${i}]: a ${t.protocol} "${t.type}" tool cannot be sent to an Anthropic upstream`, `tools[${i}]`, P)
+      warnings.push(`tools[${clientToolIndex(req.tools, i)}]: hosted ${t.type} tool is not available on Anthropic upstreams, dropped`)
+    else {
+      const where = `tools[${clientToolIndex(req.tools, i)}]`
+      throw new UnsupportedFeatureError(`${where}: a ${t.protocol} "${t.type}" tool cannot be sent to an Anthropic upstream`, where, P)
+    }
   })
   if (tools.length) body.tools = tools
 

@@ -1,8 +1,9 @@
 import {
+  clientToolIndex,
   converted,
   parseArguments,
   splitLeadingSystem,
-  toolNameIndex,
+  toolNames,
   UnsupportedFeatureError,
   type Converted,
   type FilePart,
@@ -40,7 +41,10 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
   const sys = system.filter((p) => p.text !== '').map((p) => ({ text: p.text }))
   if (sys.length) body.systemInstruction = { parts: sys }
 
-  const names = toolNameIndex(req.messages)
+  // Flat wire names (namespaced Responses tools become `<namespace>__<name>`); tool results name the call's function.
+  const wireNames = toolNames(req.tools)
+  const names = new Map<string, string>()
+  for (const m of req.messages) if (m.role === 'assistant') for (const p of m.content) if (p.type === 'tool-call') names.set(p.id, wireNames.call(p))
   const contents: { role: string; parts: GPart[] }[] = []
   const push = (role: string, parts: GPart[]) => {
     if (!parts.length) return
@@ -77,7 +81,7 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
                 warnings.push(`${where}.content[${pi}]: reasoning from ${p.origin ?? 'an unknown origin'} dropped`)
               break
             case 'tool-call':
-              parts.push({ functionCall: { name: p.name, args: parseArguments(p.arguments) }, ...sigOf(p) })
+              parts.push({ functionCall: { name: wireNames.call(p), args: parseArguments(p.arguments) }, ...sigOf(p) })
               break
             case 'image':
               parts.push(mediaPart(p))
@@ -113,7 +117,7 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
   const tools: GPart[] = []
   req.tools.forEach((t, i) => {
     if (t.kind === 'function') {
-      const d: GPart = { name: t.name }
+      const d: GPart = { name: wireNames.wire(t.namespace, t.name) }
       if (t.description !== undefined) d.description = t.description
       if (Object.keys(t.parameters).length) {
         const { $schema: _ignored, ...schema } = t.parameters
@@ -122,9 +126,17 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
       decls.push(d)
     } else if (t.protocol === P) tools.push(t.raw)
     else if (t.type.startsWith('web_search')) {
-      tools.push({ googleSearch: {} })
-      warnings.push(`tools[${i}]: ${t.protocol} ${t.type} mapped to googleSearch`)
-    } else throw new UnsupportedFeatureError(`tools[${i}]: a ${t.protocol} "${t.type}" tool cannot be sent to a Gemini upstream`, `tools[${i}]`, P)
+      // generateContent refuses googleSearch next to function declarations ("Tool use with function calling is
+      // unsupported"), so hosted search is only mapped when the request has no functions.
+      if (req.tools.some((x) => x.kind === 'function')) warnings.push(`tools[${clientToolIndex(req.tools, i)}]: hosted ${t.type} tool cannot be combined with functions on Gemini, dropped`)
+      else {
+        tools.push({ googleSearch: {} })
+        warnings.push(`tools[${clientToolIndex(req.tools, i)}]: ${t.protocol} ${t.type} mapped to googleSearch`)
+      }
+    } else {
+      const where = `tools[${clientToolIndex(req.tools, i)}]`
+      throw new UnsupportedFeatureError(`${where}: a ${t.protocol} "${t.type}" tool cannot be sent to a Gemini upstream`, where, P)
+    }
   })
   if (decls.length) tools.unshift({ functionDeclarations: decls })
   if (tools.length) body.tools = tools

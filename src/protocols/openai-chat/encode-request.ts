@@ -1,5 +1,7 @@
 import {
+  clientToolIndex,
   converted,
+  toolNames,
   UnsupportedFeatureError,
   type Converted,
   type FilePart,
@@ -44,6 +46,7 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
   for (const [k, v] of Object.entries(own)) if (!k.startsWith('__')) body[k] = v
   body.model = req.model
 
+  const names = toolNames(req.tools)
   const messages: Record<string, unknown>[] = []
   const sys = req.system.filter((p) => p.text !== '')
   if (sys.length) messages.push({ role: 'system', content: joinText(sys) })
@@ -81,7 +84,7 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
         let reasoning = ''
         m.content.forEach((p, pi) => {
           if (p.type === 'text') texts.push(p.text)
-          else if (p.type === 'tool-call') calls.push({ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments || '{}' } })
+          else if (p.type === 'tool-call') calls.push({ id: p.id, type: 'function', function: { name: names.call(p), arguments: p.arguments || '{}' } })
           else if (p.type === 'reasoning') {
             if (p.origin === P && p.text) reasoning += p.text
             else if (p.text || p.signature || p.encrypted) warnings.push(`${where}.content[${pi}]: reasoning from ${p.origin ?? 'an unknown origin'} dropped`)
@@ -115,14 +118,18 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
   const tools: Record<string, unknown>[] = []
   req.tools.forEach((t, i) => {
     if (t.kind === 'function') {
-      const fn: Record<string, unknown> = { name: t.name }
+      const fn: Record<string, unknown> = { name: names.wire(t.namespace, t.name) }
       if (t.description !== undefined) fn.description = t.description
       fn.parameters = Object.keys(t.parameters).length ? t.parameters : { type: 'object', properties: {} }
       if (t.strict !== undefined) fn.strict = t.strict
       tools.push({ type: 'function', function: fn })
     } else if (t.protocol === P) tools.push(t.raw)
-    else if (HOSTED_SEARCH.has(t.type) || t.type.startsWith('web_search_')) warnings.push(`tools[${i}]: hosted ${t.type} tool is not available on chat upstreams, dropped`)
-    else throw new UnsupportedFeatureError(`tools[${i}]: a ${t.protocol} "${t.type}" tool cannot be sent to a chat completions upstream`, `tools[${i}]`, P)
+    else if (HOSTED_SEARCH.has(t.type) || t.type.startsWith('web_search_'))
+      warnings.push(`tools[${clientToolIndex(req.tools, i)}]: hosted ${t.type} tool is not available on chat upstreams, dropped`)
+    else {
+      const where = `tools[${clientToolIndex(req.tools, i)}]`
+      throw new UnsupportedFeatureError(`${where}: a ${t.protocol} "${t.type}" tool cannot be sent to a chat completions upstream`, where, P)
+    }
   })
   if (tools.length) {
     body.tools = tools

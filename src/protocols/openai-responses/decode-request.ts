@@ -3,6 +3,7 @@ import {
   type AssistantMessage,
   type AssistantPart,
   type Converted,
+  type FunctionTool,
   type IrRequest,
   type Message,
   type ReasoningEffort,
@@ -68,18 +69,28 @@ export function decodeResponsesContent(content: unknown, where: string, warnings
   return out
 }
 
+function decodeFunctionTool(t: Record<string, unknown>): FunctionTool {
+  const tool: FunctionTool = { kind: 'function', name: str(t.name) ?? '', parameters: rec(t.parameters) }
+  if (typeof t.description === 'string') tool.description = t.description
+  if (typeof t.strict === 'boolean') tool.strict = t.strict
+  return tool
+}
+
 function decodeTools(tools: unknown[]): Tool[] {
-  return tools.map((raw): Tool => {
+  return tools.flatMap((raw): Tool[] => {
     const t = rec(raw)
-    if (t.type === 'function') {
-      const tool: Tool = { kind: 'function', name: str(t.name) ?? '', parameters: rec(t.parameters) }
-      if (typeof t.description === 'string') tool.description = t.description
-      if (typeof t.strict === 'boolean') tool.strict = t.strict
-      return tool
+    if (t.type === 'function') return [decodeFunctionTool(t)]
+    // A namespace of function tools becomes one function tool per member (protocols without namespaces send
+    // them under flat names); the namespace's own fields ride along so the Responses encoder can regroup them.
+    // A namespace holding anything else (custom grammar tools) stays one provider tool.
+    const members = arr(t.tools).map(rec)
+    if (t.type === 'namespace' && typeof t.name === 'string' && t.name && members.length && members.every((m) => m.type === 'function')) {
+      const { tools: _members, ...header } = t
+      return members.map((m) => ({ ...decodeFunctionTool(m), namespace: t.name as string, providerOptions: { [P]: { namespace: header } } }))
     }
     const tool: Tool = { kind: 'provider', protocol: P, type: str(t.type) ?? 'unknown', raw: t }
     if (typeof t.name === 'string') tool.name = t.name
-    return tool
+    return [tool]
   })
 }
 
@@ -152,7 +163,6 @@ export function decodeRequest(body: unknown): Converted<IrRequest> {
         const extra: Record<string, unknown> = {}
         if (typeof item.id === 'string') extra.id = item.id
         if (type === 'custom_tool_call') extra.type = type
-        if (typeof item.namespace === 'string') extra.namespace = item.namespace
         if (typeof item.status === 'string') extra.status = item.status
         const part: AssistantPart = {
           type: 'tool-call',
@@ -160,6 +170,7 @@ export function decodeRequest(body: unknown): Converted<IrRequest> {
           name: str(item.name) ?? '',
           arguments: (type === 'custom_tool_call' ? str(item.input) : str(item.arguments)) ?? '{}',
         }
+        if (typeof item.namespace === 'string' && item.namespace) part.namespace = item.namespace
         if (Object.keys(extra).length) part.providerOptions = { [P]: extra }
         toAssistant(part)
         break

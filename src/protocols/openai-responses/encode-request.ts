@@ -1,4 +1,5 @@
 import {
+  clientToolIndex,
   converted,
   UnsupportedFeatureError,
   type Converted,
@@ -114,7 +115,7 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
                   call_id: p.id,
                   name: p.name,
                   arguments: p.arguments || '{}',
-                  ...(typeof po.namespace === 'string' ? { namespace: po.namespace } : {}),
+                  ...(p.namespace ? { namespace: p.namespace } : {}),
                 })
               break
             case 'image':
@@ -144,6 +145,8 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
   body.input = input
 
   const tools: Record<string, unknown>[] = []
+  /** The namespace tool the previous function tool went into, so its fellow members join it. */
+  let group: { name: string; tools: Record<string, unknown>[] } | undefined
   req.tools.forEach((t, i) => {
     if (t.kind === 'function') {
       const tool: Record<string, unknown> = { type: 'function', name: t.name }
@@ -151,12 +154,25 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
       tool.parameters = Object.keys(t.parameters).length ? t.parameters : { type: 'object', properties: {} }
       // Responses defaults to strict; schemas from other protocols rarely meet its rules.
       tool.strict = t.strict ?? false
-      tools.push(tool)
-    } else if (t.protocol === P) tools.push(t.raw)
+      if (!t.namespace) {
+        group = undefined
+        tools.push(tool)
+      } else if (group?.name === t.namespace) group.tools.push(tool)
+      else {
+        group = { name: t.namespace, tools: [tool] }
+        tools.push({ type: 'namespace', description: '', ...rec(rec(t.providerOptions?.[P]).namespace), name: t.namespace, tools: group.tools })
+      }
+      return
+    }
+    group = undefined
+    if (t.protocol === P) tools.push(t.raw)
     else if (t.type.startsWith('web_search') || t.type === 'googleSearch' || t.type === 'google_search') {
       tools.push({ type: 'web_search' })
-      warnings.push(`tools[${i}]: ${t.protocol} ${t.type} mapped to the Responses web_search tool`)
-    } else throw new UnsupportedFeatureError(`tools[${i}]: a ${t.protocol} "${t.type}" tool cannot be sent to a Responses upstream`, `tools[${i}]`, P)
+      warnings.push(`tools[${clientToolIndex(req.tools, i)}]: ${t.protocol} ${t.type} mapped to the Responses web_search tool`)
+    } else {
+      const where = `tools[${clientToolIndex(req.tools, i)}]`
+      throw new UnsupportedFeatureError(`${where}: a ${t.protocol} "${t.type}" tool cannot be sent to a Responses upstream`, where, P)
+    }
   })
   if (tools.length) body.tools = tools
   const tc = req.toolChoice

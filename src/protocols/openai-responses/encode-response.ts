@@ -1,4 +1,4 @@
-import { converted, newId, type AssistantPart, type Converted, type IrRequest, type IrResponse } from '../../ir/index.ts'
+import { converted, newId, toolNames, type AssistantPart, type Converted, type IrRequest, type IrResponse } from '../../ir/index.ts'
 import { wrapSignature } from '../envelope.ts'
 import { rec } from '../shared.ts'
 import { statusForFinish, usageToResponses } from './maps.ts'
@@ -23,10 +23,15 @@ export function reasoningItem(id: string, text: string, p: Parameters<typeof cli
   return item
 }
 
-export function functionCallItem(itemId: string, callId: string, name: string, args: string, status = 'completed', custom = false): Record<string, unknown> {
+/**
+ * A tool call output item. `namespace`: the call targets a member of a `namespace` tool; the Responses API
+ * names such calls by the member's `name` plus the item's `namespace` field ("The namespace of the function
+ * to run", ResponseFunctionToolCall in the OpenAI API reference).
+ */
+export function functionCallItem(itemId: string, callId: string, name: string, args: string, status = 'completed', custom = false, namespace?: string): Record<string, unknown> {
   return custom
     ? { id: itemId, type: 'custom_tool_call', status, call_id: callId, name, input: args }
-    : { id: itemId, type: 'function_call', status, arguments: args, call_id: callId, name }
+    : { id: itemId, type: 'function_call', status, arguments: args, call_id: callId, name, ...(namespace ? { namespace } : {}) }
 }
 
 export function messageItem(id: string, text: string, status = 'completed'): Record<string, unknown> {
@@ -61,7 +66,9 @@ export function responseShell(id: string, model: string, created: number, reques
   }
 }
 
-export function outputItems(parts: AssistantPart[]): Record<string, unknown>[] {
+/** `request`: the client's request; tool calls an upstream made under flat names get their namespace back. */
+export function outputItems(parts: AssistantPart[], request?: IrRequest): Record<string, unknown>[] {
+  const names = toolNames(request?.tools ?? [])
   const out: Record<string, unknown>[] = []
   let msg: Record<string, unknown> | undefined
   for (const p of parts) {
@@ -80,9 +87,11 @@ export function outputItems(parts: AssistantPart[]): Record<string, unknown>[] {
       case 'reasoning':
         out.push(reasoningItem(p.origin === P && p.id ? p.id : newId('rs_'), p.text, p))
         break
-      case 'tool-call':
-        out.push(functionCallItem(typeof po.id === 'string' ? po.id : newId('fc_'), p.id, p.name, p.arguments, 'completed', po.type === 'custom_tool_call'))
+      case 'tool-call': {
+        const n = p.namespace ? { name: p.name, namespace: p.namespace } : names.parse(p.name)
+        out.push(functionCallItem(typeof po.id === 'string' ? po.id : newId('fc_'), p.id, n.name, p.arguments, 'completed', po.type === 'custom_tool_call', n.namespace))
         break
+      }
     }
   }
   return out
@@ -97,7 +106,7 @@ export function encodeResponse(res: IrResponse, request?: IrRequest): Converted<
   body.status = st.status
   if (st.incomplete) body.incomplete_details = { reason: st.incomplete }
   if (st.status === 'failed') body.error = { code: 'server_error', message: 'upstream failed' }
-  body.output = outputItems(res.parts)
+  body.output = outputItems(res.parts, request)
   body.usage = usageToResponses(res.usage)
   return converted(body, warnings)
 }

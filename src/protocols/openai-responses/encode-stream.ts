@@ -1,4 +1,4 @@
-import { emptyUsage, newId, type StreamEvent, type Usage } from '../../ir/index.ts'
+import { emptyUsage, newId, toolNames, type StreamEvent, type ToolNames, type Usage } from '../../ir/index.ts'
 import { BlockSequencer } from '../sequencer.ts'
 import { sseEvent } from '../sse.ts'
 import type { StreamEncoder, StreamEncoderOptions } from '../types.ts'
@@ -13,6 +13,7 @@ interface OpenItem {
   /** Tool call id and name. */
   callId?: string
   name?: string
+  namespace?: string
 }
 
 /**
@@ -36,10 +37,13 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private usage: Usage = emptyUsage()
   /** Upstream reasoning item ids (rs_…) to reuse, so a client replaying the item sends the same id. */
   private reasoningIds = new Map<string, string>()
+  /** Flat tool names an upstream without namespaces used → the client's namespaced tools. */
+  private readonly names: ToolNames
 
   constructor(private readonly opts: StreamEncoderOptions = {}) {
     this.model = opts.model ?? opts.request?.model ?? ''
     this.gen = opts.newId ?? newId
+    this.names = toolNames(opts.request?.tools ?? [])
     if (opts.now) this.created = opts.now()
   }
 
@@ -196,7 +200,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       }
       case 'tool-input-start': {
         const id = this.gen('fc_')
-        this.addItem(e.id, 'tool', functionCallItem(id, e.id, e.name, '', 'in_progress'), out, { callId: e.id, name: e.name })
+        const { name, namespace } = this.names.parse(e.name)
+        this.addItem(e.id, 'tool', functionCallItem(id, e.id, name, '', 'in_progress', false, namespace), out, { callId: e.id, name, namespace })
         return
       }
       case 'tool-input-delta': {
@@ -212,7 +217,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         this.items.delete(e.id)
         const args = it.text || '{}'
         out.push(this.ev('response.function_call_arguments.done', { item_id: it.itemId, output_index: it.outputIndex, name: it.name, arguments: args }))
-        const item = functionCallItem(it.itemId, it.callId ?? e.id, it.name ?? '', args)
+        const item = functionCallItem(it.itemId, it.callId ?? e.id, it.name ?? '', args, 'completed', false, it.namespace)
         this.output[it.outputIndex] = item
         out.push(this.ev('response.output_item.done', { output_index: it.outputIndex, item }))
         return
