@@ -1,0 +1,181 @@
+/** Small helpers shared by the bench: child processes that always die with us, ports, RSS, percentiles. */
+import { readFileSync } from 'node:fs'
+import type { Subprocess } from 'bun'
+
+const children = new Set<Subprocess>()
+let hooked = false
+
+function killAll(): void {
+  for (const child of children) {
+    try {
+      child.kill('SIGKILL')
+    } catch {}
+  }
+  children.clear()
+}
+
+/** Kill every child we started when this process ends, however it ends. */
+function hookExit(): void {
+  if (hooked) return
+  hooked = true
+  process.on('exit', killAll)
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      killAll()
+      process.exit(130)
+    })
+  }
+  process.on('uncaughtException', (error) => {
+    console.error(error)
+    killAll()
+    process.exit(1)
+  })
+  process.on('unhandledRejection', (error) => {
+    console.error(error)
+    killAll()
+    process.exit(1)
+  })
+}
+
+export interface Child {
+  proc: Subprocess<'ignore', 'pipe', 'pipe'>
+  pid: number
+  /** the first stdout line that parsed as JSON, or the first line that matched `ready` */
+  stop(): Promise<void>
+  /** everything it printed so far (kept short) */
+  output(): string
+}
+
+/** Start a child process; `ready` resolves once a line of its output satisfies `isReady` (or rejects on exit/timeout). */
+export async function spawnChild(
+  cmd: string[],
+  opts: { env?: Record<string, string | undefined>; cwd?: string; isReady: (line: string) => boolean; timeoutMs?: number; name: string },
+): Promise<Child & { readyLine: string }> {
+  hookExit()
+  const proc = Bun.spawn(cmd, { env: { ...process.env, ...opts.env }, cwd: opts.cwd, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' })
+  children.add(proc)
+  let log = ''
+  let readyLine: string | undefined
+  const ready = Promise.withResolvers<string>()
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder()
+    let pending = ''
+    for await (const chunk of stream) {
+      const text = decoder.decode(chunk, { stream: true })
+      if (log.length < 20_000) log += text
+      pending += text
+      let nl: number
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        const line = pending.slice(0, nl)
+        pending = pending.slice(nl + 1)
+        if (readyLine === undefined && opts.isReady(line)) {
+          readyLine = line
+          ready.resolve(line)
+        }
+      }
+      if (pending.length > 100_000) pending = ''
+    }
+  }
+  void pump(proc.stdout).catch(() => {})
+  void pump(proc.stderr).catch(() => {})
+  void proc.exited.then((code) => {
+    children.delete(proc)
+    ready.reject(new Error(`${opts.name} exited with ${code} before it was ready:\n${log.slice(-2000)}`))
+  })
+  const timer = setTimeout(() => ready.reject(new Error(`${opts.name} not ready after ${opts.timeoutMs ?? 20_000} ms:\n${log.slice(-2000)}`)), opts.timeoutMs ?? 20_000)
+  try {
+    readyLine = await ready.promise
+  } catch (error) {
+    proc.kill('SIGKILL')
+    throw error
+  } finally {
+    clearTimeout(timer)
+  }
+  return {
+    proc,
+    pid: proc.pid,
+    readyLine,
+    output: () => log,
+    async stop() {
+      if (proc.exitCode !== null || proc.signalCode !== null) return
+      proc.kill('SIGTERM')
+      const dead = await Promise.race([proc.exited.then(() => true), Bun.sleep(3000).then(() => false)])
+      if (!dead) proc.kill('SIGKILL')
+      children.delete(proc)
+    },
+  }
+}
+
+/** Run a child to completion and return its stdout (stderr is kept for errors). */
+export async function runChild(cmd: string[], opts: { env?: Record<string, string | undefined>; timeoutMs: number }): Promise<{ code: number; stdout: string; stderr: string }> {
+  hookExit()
+  const proc = Bun.spawn(cmd, { env: { ...process.env, ...opts.env }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' })
+  children.add(proc)
+  const timer = setTimeout(() => proc.kill('SIGKILL'), opts.timeoutMs)
+  try {
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+    return { code, stdout, stderr }
+  } finally {
+    clearTimeout(timer)
+    children.delete(proc)
+  }
+}
+
+export function freePort(): number {
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
+  const port = server.port!
+  server.stop(true)
+  return port
+}
+
+/** Resident set size of a process in MB, from /proc/<pid>/status (VmRSS); NaN when unreadable. */
+export function rssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(status)
+    return m ? Number(m[1]) / 1024 : NaN
+  } catch {
+    return NaN
+  }
+}
+
+/** Sample a process's RSS every `everyMs` until stopped. */
+export function rssSampler(pid: number, everyMs = 100) {
+  const samples: number[] = []
+  const timer = setInterval(() => {
+    const v = rssMb(pid)
+    if (Number.isFinite(v)) samples.push(v)
+  }, everyMs)
+  return {
+    samples,
+    stop() {
+      clearInterval(timer)
+      return { peak: samples.length ? Math.max(...samples) : rssMb(pid), samples }
+    },
+  }
+}
+
+/** Percentile (0–100) of unsorted numbers, nearest-rank. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  return sorted[rank]!
+}
+
+export function median(values: readonly number[]): number {
+  return percentile(values, 50)
+}
+
+export const round = (n: number, digits = 3) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null)
+
+export async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number, everyMs = 50): Promise<boolean> {
+  const end = performance.now() + timeoutMs
+  while (performance.now() < end) {
+    try {
+      if (await check()) return true
+    } catch {}
+    await Bun.sleep(everyMs)
+  }
+  return false
+}
