@@ -90,7 +90,8 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
     } catch (error) {
       if (!(error instanceof UpstreamFailure)) throw error
       attempts.push({ channelId: candidate.channel.id, status: error.status, error: error.message })
-      deps.routing.recordResult(candidate.channel.id, { ok: false, status: error.status || undefined, message: error.message })
+      // a client that went away says nothing about the channel: never count it toward auto-disable
+      if (!input.signal.aborted) deps.routing.recordResult(candidate.channel.id, { ok: false, status: error.status || undefined, message: error.message })
       lastFailure = error
       if (!error.retryable || input.signal.aborted) break
       continue

@@ -93,6 +93,18 @@ describe('a failing channel hands over to the next before the first byte', () =>
     await env.upstream.waitForDisconnect(1, 1000) // the stalled upstream call was abandoned, not left open
   })
 
+  test('timeout while peeking (headers and two frames, then silence before any content) → B answers', async () => {
+    env.app.deps.options.set('RelayTimeoutSeconds', 1)
+    const { a, b } = await pair('fo-peek-stall', 14)
+    env.upstream.setBehavior({ text: 'never', stall: 2 })
+    upB.setBehavior({ text: ['from', ' B'] })
+    const message = await anthropic.messages.stream({ model: 'fo-peek-stall', max_tokens: 32, messages: [{ role: 'user', content: 'hi' }] }).finalMessage()
+    expect(message.content[0]).toMatchObject({ type: 'text', text: 'from B' })
+    const outcome = env.outcomes[0]!
+    expect(outcome.attempts.map((x) => [x.channelId, x.status])).toEqual([[a, 0], [b, 200]])
+    expect(outcome.attempts[0]!.error).toContain('timed out')
+  })
+
   test('an error event inside a 200 stream before any content fails over too (anthropic stream)', async () => {
     const { a, b } = await pair('fo-stream-error', 14)
     env.upstream.setBehavior({ streamError: { type: 'overloaded_error', message: 'A overloaded mid-stream' } })

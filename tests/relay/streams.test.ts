@@ -80,6 +80,31 @@ describe('client disconnect aborts the upstream at once', () => {
   })
 })
 
+describe('client gone before the first byte', () => {
+  test('the upstream call is aborted, the outcome says aborted, and the channel is not blamed', async () => {
+    const id = await env.addChannel({ type: 1, name: 'patient', models: 'slow-model', autoBan: 1 })
+    for (let i = 1; i <= 3; i++) {
+      env.outcomes.length = 0
+      env.upstream.setBehavior({ text: 'late', firstByteDelayMs: 5000 })
+      const abort = new AbortController()
+      const pending = env.app.fetch('/v1/chat/completions', {
+        method: 'POST',
+        headers: chatHeaders(),
+        body: JSON.stringify({ model: 'slow-model', messages: [{ role: 'user', content: 'go' }] }),
+        signal: abort.signal,
+      }).catch((e) => e)
+      await Bun.sleep(100)
+      abort.abort()
+      await pending
+      await env.upstream.waitForDisconnect(i, 1000)
+      expect((await outcome()).aborted).toBe(true)
+    }
+    await Bun.sleep(50)
+    expect(env.app.deps.routing.health.failures(id)).toBe(0)
+    expect(env.app.deps.repos.channels.findById(id)!.status).toBe(1)
+  })
+})
+
 describe('the upstream cuts the stream after the first byte', () => {
   test('anthropic: the client gets an `event: error` and the stream ends', async () => {
     env.upstream.setBehavior({ text: ['one', 'two', 'three'], cutAfter: 4 })
