@@ -88,7 +88,10 @@ export async function stream(req: Req, expected: number, signal?: AbortSignal): 
     }
     const decoder = new TextDecoder()
     let buffer = ''
-    for await (const chunk of res.body) {
+    const reader = res.body.getReader()
+    for (;;) {
+      const { done, value: chunk } = await reader.read()
+      if (done) break
       const now = performance.now()
       buffer += decoder.decode(chunk, { stream: true })
       let end: number

@@ -60,7 +60,10 @@ export async function spawnChild(
   const pump = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder()
     let pending = ''
-    for await (const chunk of stream) {
+    const reader = stream.getReader()
+    for (;;) {
+      const { done, value: chunk } = await reader.read()
+      if (done) break
       const text = decoder.decode(chunk, { stream: true })
       if (log.length < 20_000) log += text
       pending += text
