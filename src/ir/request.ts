@@ -109,6 +109,8 @@ export interface OpaqueMessage {
   /** The wire item `type`. */
   type: string
   raw: Record<string, unknown>
+  /** Where the client sent it (e.g. `input[0]`), so a refusal names the client's own field. */
+  path?: string
   providerOptions?: ProviderOptions
 }
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage | OpaqueMessage

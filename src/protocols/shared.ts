@@ -61,7 +61,8 @@ export function put(obj: Record<string, unknown>, key: string, value: unknown): 
 const DROPPABLE_ITEMS = new Set(['web_search_call', 'file_search_call', 'item_reference', 'image_generation_call', 'code_interpreter_call'])
 
 /** Handles an opaque item of another protocol: drop (warning) when harmless, else refuse naming the field. */
-export function foreignOpaque(m: { protocol: string; type: string }, where: string, target: string, warnings: string[]): void {
+export function foreignOpaque(m: { protocol: string; type: string; path?: string }, at: string, target: string, warnings: string[]): void {
+  const where = m.path ?? at
   if (DROPPABLE_ITEMS.has(m.type)) {
     warnings.push(`${where}: ${m.protocol} "${m.type}" item dropped`)
     return

@@ -229,7 +229,7 @@ describe('fixture details', () => {
       throw new Error('should have thrown')
     } catch (e) {
       expect(e).toBeInstanceOf(UnsupportedFeatureError)
-      expect((e as UnsupportedFeatureError).param).toBe('messages[0]')
+      expect((e as UnsupportedFeatureError).param).toBe('input[0]')
       expect((e as Error).message).toContain('additional_tools')
     }
   })

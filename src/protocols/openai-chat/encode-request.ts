@@ -160,6 +160,12 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
     else if (r.enabled === false) body.reasoning_effort = 'none'
     else if (r.budgetTokens !== undefined) body.reasoning_effort = effortFromBudget(r.budgetTokens)
   }
+  // Reasoning models refuse max_tokens ("use max_completion_tokens instead"); a thinking budget from Anthropic
+  // also sets reasoning_effort, so the cap moves with it.
+  if (body.reasoning_effort !== undefined && body.max_tokens !== undefined) {
+    body.max_completion_tokens = body.max_tokens
+    delete body.max_tokens
+  }
 
   const rf = req.responseFormat
   if (rf?.type === 'json_schema') {

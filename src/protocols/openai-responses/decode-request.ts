@@ -190,7 +190,7 @@ export function decodeRequest(body: unknown): Converted<IrRequest> {
         break
       }
       default:
-        messages.push({ role: 'opaque', protocol: P, type: type ?? 'unknown', raw: item })
+        messages.push({ role: 'opaque', protocol: P, type: type ?? 'unknown', raw: item, path: where })
     }
   })
 

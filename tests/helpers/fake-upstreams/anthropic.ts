@@ -86,8 +86,10 @@ export const anthropic: Protocol = {
       return invalid('temperature: Input should be less than or equal to 1')
     if (b.thinking?.type === 'enabled' && !(b.thinking.budget_tokens < b.max_tokens))
       return invalid('`max_tokens` must be greater than `thinking.budget_tokens`')
+    // a system turn inside messages needs the mid-conversation-system beta (Claude Code sends it)
+    const systemTurns = (rec.headers['anthropic-beta'] ?? '').includes('mid-conversation-system')
     for (const [i, m] of b.messages.entries()) {
-      if (!isObject(m) || (m.role !== 'user' && m.role !== 'assistant'))
+      if (!isObject(m) || (m.role !== 'user' && m.role !== 'assistant' && !(m.role === 'system' && systemTurns)))
         return invalid(`messages.${i}.role: Input should be 'user' or 'assistant'`)
       if (!Array.isArray(m.content)) continue
       for (const [j, block] of m.content.entries()) {
