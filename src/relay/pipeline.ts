@@ -10,6 +10,7 @@ import { protocolFor } from './protocol-registry'
 import type { RouteCandidate } from './routing'
 import { attemptUpstream, type AttemptResult } from './attempt'
 import { convertedBody, passthroughBody, type UpstreamBody } from './upstream-body'
+import { upstreamProtocolFor } from './upstream-protocol'
 
 export interface RelayInput {
   protocol: ProtocolId
@@ -121,8 +122,8 @@ export interface AttemptPlan {
 function planAttempt(input: RelayInput, ir: IrRequest, client: Protocol, candidate: RouteCandidate): AttemptPlan {
   const { channel } = candidate
   const provider = channel.provider
-  const passthrough = provider.protocols.includes(input.protocol)
-  const upstreamProtocol = passthrough ? client : protocolFor(provider.protocols[0]!)
+  const { protocol, passthrough } = upstreamProtocolFor(channel, input.protocol)
+  const upstreamProtocol = passthrough ? client : protocolFor(protocol)
   const bodyInput = { clientProtocol: input.protocol, body: input.body, rawBody: input.rawBody, clientHeaders: input.headers, ir, upstreamModel: candidate.upstreamModel, provider }
   const body = passthrough ? passthroughBody(bodyInput) : convertedBody(bodyInput, upstreamProtocol)
   const target = upstreamRequest(provider, channel.baseUrl, upstreamProtocol.id, candidate.upstreamModel, ir.stream, candidate.key, { other: channel.other })
