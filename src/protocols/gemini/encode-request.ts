@@ -17,6 +17,9 @@ const EFFORT_BUDGET: Record<string, number> = { minimal: 512, low: 2048, medium:
 
 type GPart = Record<string, unknown>
 
+/** Google's documented dummy for function calls Gemini did not produce (https://ai.google.dev/gemini-api/docs/thought-signatures). */
+export const SKIP_SIGNATURE = 'skip_thought_signature_validator'
+
 function sigOf(p: { providerOptions?: Record<string, Record<string, unknown> | undefined> }): GPart {
   const sig = rec(p.providerOptions?.[P]).thoughtSignature
   return typeof sig === 'string' ? { thoughtSignature: sig } : {}
@@ -88,6 +91,13 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
               break
           }
         })
+        // Gemini 3 refuses a replayed model turn whose first functionCall has no thoughtSignature. Calls that
+        // came through another protocol's client lost theirs: send the documented validator bypass instead.
+        const firstCall = parts.find((part) => part.functionCall !== undefined)
+        if (firstCall && !firstCall.thoughtSignature) {
+          firstCall.thoughtSignature = SKIP_SIGNATURE
+          warnings.push(`${where}: function call without a Gemini thought signature, sent with the validator bypass`)
+        }
         push('model', parts)
         break
       }
