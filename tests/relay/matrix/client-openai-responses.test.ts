@@ -1,0 +1,3 @@
+import { defineMatrix } from './define'
+
+defineMatrix('openai-responses')

@@ -1,0 +1,93 @@
+/**
+ * The conversion matrix's shared ground: one gateway, one fake upstream, one channel per upstream protocol
+ * (each serving its own model name, so the model picks the upstream), the scenarios and the usage each
+ * client must see.
+ */
+import type { Usage } from '../../../src/ir'
+import type { ProtocolId } from '../../../src/protocols/types'
+import type { Scenario, ScenarioUsage } from '../../helpers/fake-upstreams'
+import { startRelayEnv, type RelayEnv } from '../../helpers/relay-env'
+
+export type Kind = 'text' | 'tool' | 'reasoning'
+export const KINDS: Kind[] = ['text', 'tool', 'reasoning']
+export const CLIENT_PROTOCOLS: ProtocolId[] = ['anthropic', 'openai-chat', 'openai-responses', 'gemini']
+
+export interface UpstreamCase {
+  protocol: ProtocolId
+  /** the model that routes to this upstream's channel */
+  model: string
+  /** the request path the fake must have seen */
+  path: (stream: boolean) => string
+}
+
+/**
+ * anthropic: type 14. openai-chat: a custom type 8 channel (speaks only chat). openai-responses: an OpenAI
+ * (type 1) channel pinned to Responses with `setting.upstream_protocol`, so every client is converted to
+ * Responses (the Responses client passes through). gemini: type 24 with a Gemini 3 model name, so the fake
+ * insists on thought signatures on replayed function calls.
+ */
+export const UPSTREAMS: UpstreamCase[] = [
+  { protocol: 'anthropic', model: 'claude-matrix-1', path: () => '/v1/messages' },
+  { protocol: 'openai-chat', model: 'chat-matrix-1', path: () => '/v1/chat/completions' },
+  { protocol: 'openai-responses', model: 'responses-matrix-1', path: () => '/v1/responses' },
+  { protocol: 'gemini', model: 'gemini-3-matrix', path: (s) => `/v1beta/models/gemini-3-matrix:${s ? 'streamGenerateContent' : 'generateContent'}` },
+]
+
+export async function startMatrixEnv(): Promise<RelayEnv> {
+  const env = await startRelayEnv()
+  await env.addChannel({ type: 14, models: 'claude-matrix-1' })
+  await env.addChannel({ type: 8, models: 'chat-matrix-1' })
+  await env.addChannel({ type: 1, models: 'responses-matrix-1', setting: JSON.stringify({ upstream_protocol: 'openai-responses' }) })
+  await env.addChannel({ type: 24, models: 'gemini-3-matrix' })
+  return env
+}
+
+/** Distinct numbers, so a field taken from the wrong counter (or summed twice) shows. */
+export const USAGE: Required<ScenarioUsage> = { input: 11, cacheRead: 7, cacheWrite: 5, output: 30, reasoning: 9 }
+
+export const TOOLS = [
+  { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  { name: 'get_time', description: 'Time in a zone', parameters: { type: 'object', properties: { tz: { type: 'string' } }, required: ['tz'] } },
+]
+export const CALLS = [
+  { name: 'get_weather', arguments: { city: 'Paris' } },
+  { name: 'get_time', arguments: { tz: 'Europe/Paris' } },
+]
+export const TEXT = 'Hello from the matrix.'
+export const REASONING = 'First, think it over.'
+export const AFTER_TOOLS = 'Sunny in Paris, nine o’clock.'
+
+export function scenario(kind: Kind): Scenario {
+  const usage = { ...USAGE, reasoning: kind === 'reasoning' ? USAGE.reasoning : 0 }
+  if (kind === 'tool') return { toolCalls: CALLS.map((c) => ({ ...c, fragments: 3 })), usage }
+  if (kind === 'reasoning') return { reasoning: REASONING, text: 'The answer is 42.', signature: 'sig-matrix-0001', usage }
+  return { text: TEXT, usage }
+}
+
+/** The neutral usage the gateway must derive from what each vendor reports for `scenario(kind)`. */
+export function expectedUsage(upstream: ProtocolId, kind: Kind): Usage {
+  const reasoning = kind === 'reasoning' ? USAGE.reasoning : 0
+  // Anthropic: input_tokens excludes cache reads and writes; output_tokens includes thinking, not split out.
+  if (upstream === 'anthropic')
+    return { input: { noCache: USAGE.input, cacheRead: USAGE.cacheRead, cacheWrite: USAGE.cacheWrite }, output: { text: USAGE.output, reasoning: 0 } }
+  // OpenAI / Gemini: the prompt count includes cached tokens (writes are not reported apart: plain input).
+  return {
+    input: { noCache: USAGE.input + USAGE.cacheWrite, cacheRead: USAGE.cacheRead, cacheWrite: 0 },
+    output: { text: USAGE.output - reasoning, reasoning },
+  }
+}
+
+/** The usage fields a client of `client` must read for neutral usage `u`, in its own names. */
+export function clientUsage(client: ProtocolId, u: Usage): Record<string, number | undefined> {
+  const prompt = u.input.noCache + u.input.cacheRead + u.input.cacheWrite
+  const output = u.output.text + u.output.reasoning
+  switch (client) {
+    case 'anthropic':
+      return { input: u.input.noCache, cacheRead: u.input.cacheRead, cacheWrite: u.input.cacheWrite, output }
+    case 'openai-chat':
+    case 'openai-responses':
+      return { input: prompt, cacheRead: u.input.cacheRead, output, reasoning: u.output.reasoning }
+    case 'gemini':
+      return { input: prompt, cacheRead: u.input.cacheRead || undefined, output: u.output.text, reasoning: u.output.reasoning || undefined }
+  }
+}
