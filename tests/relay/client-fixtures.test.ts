@@ -71,6 +71,7 @@ async function directStatus(f: Fixture, sentBody: string, path: string): Promise
   if (path.startsWith('/v1/messages')) {
     headers['x-api-key'] = UPSTREAM_KEY
     headers['anthropic-version'] = f.headers['anthropic-version'] ?? '2023-06-01'
+    if (f.headers['anthropic-beta']) headers['anthropic-beta'] = f.headers['anthropic-beta'] // the relay forwards it too
   } else headers.authorization = `Bearer ${UPSTREAM_KEY}`
   const res = await fetch(env.upstream.url + path, { method: 'POST', headers, body: sentBody })
   await res.text()
