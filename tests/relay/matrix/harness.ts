@@ -1,7 +1,7 @@
 /**
  * The conversion matrix's shared ground: one gateway, one fake upstream, one channel per upstream protocol
- * (each serving its own model name, so the model picks the upstream), the scenarios and the usage each
- * client must see.
+ * (each serving its own model name, so the model picks the upstream; names with list prices, so metering
+ * serves them), the scenarios and the usage each client must see.
  */
 import type { Usage } from '../../../src/ir'
 import type { ProtocolId } from '../../../src/protocols/types'
@@ -27,18 +27,19 @@ export interface UpstreamCase {
  * insists on thought signatures on replayed function calls.
  */
 export const UPSTREAMS: UpstreamCase[] = [
-  { protocol: 'anthropic', model: 'claude-matrix-1', path: () => '/v1/messages' },
-  { protocol: 'openai-chat', model: 'chat-matrix-1', path: () => '/v1/chat/completions' },
-  { protocol: 'openai-responses', model: 'responses-matrix-1', path: () => '/v1/responses' },
-  { protocol: 'gemini', model: 'gemini-3-matrix', path: (s) => `/v1beta/models/gemini-3-matrix:${s ? 'streamGenerateContent' : 'generateContent'}` },
+  { protocol: 'anthropic', model: 'claude-sonnet-4-5', path: () => '/v1/messages' },
+  { protocol: 'openai-chat', model: 'gpt-4.1-mini', path: () => '/v1/chat/completions' },
+  { protocol: 'openai-responses', model: 'gpt-5-mini', path: () => '/v1/responses' },
+  { protocol: 'gemini', model: 'gemini-3-pro-preview', path: (s) => `/v1beta/models/gemini-3-pro-preview:${s ? 'streamGenerateContent' : 'generateContent'}` },
 ]
 
 export async function startMatrixEnv(): Promise<RelayEnv> {
   const env = await startRelayEnv()
-  await env.addChannel({ type: 14, models: 'claude-matrix-1' })
-  await env.addChannel({ type: 8, models: 'chat-matrix-1' })
-  await env.addChannel({ type: 1, models: 'responses-matrix-1', setting: JSON.stringify({ upstream_protocol: 'openai-responses' }) })
-  await env.addChannel({ type: 24, models: 'gemini-3-matrix' })
+  // autoBan off: the cut-stream tests fail channels on purpose
+  await env.addChannel({ type: 14, models: 'claude-sonnet-4-5', autoBan: 0 })
+  await env.addChannel({ type: 8, models: 'gpt-4.1-mini', autoBan: 0 })
+  await env.addChannel({ type: 1, models: 'gpt-5-mini', autoBan: 0, setting: JSON.stringify({ upstream_protocol: 'openai-responses' }) })
+  await env.addChannel({ type: 24, models: 'gemini-3-pro-preview', autoBan: 0 })
   return env
 }
 
