@@ -22,14 +22,15 @@ export interface Turn {
 
 export interface MatrixClient {
   ask(model: string, stream: boolean, kind: Kind): Promise<Turn>
-  /** sends the first turn back with one result per tool call and asks again */
-  answer(model: string, stream: boolean, first: Turn, results: string[]): Promise<Turn>
+  /** sends the first turn back, with one result per tool call (or, without calls, a new user message), and asks again */
+  answer(model: string, stream: boolean, first: Turn, results: string[], kind?: Kind): Promise<Turn>
   /** what `finish` reads after a plain answer and after tool calls */
   finish: { stop: string; tool: string }
 }
 
 const PROMPT = 'What is the weather and time in Paris?'
 const SYSTEM = 'Be brief.'
+const GO_ON = 'Go on.'
 
 export function matrixClient(protocol: ProtocolId, url: string, key: string): MatrixClient {
   switch (protocol) {
@@ -66,11 +67,11 @@ function anthropicClient(sdk: Anthropic): MatrixClient {
   return {
     finish: { stop: 'end_turn', tool: 'tool_use' },
     ask: (model, stream, kind) => run(params(model, kind, first), stream),
-    answer: (model, stream, prev, results) =>
-      run(params(model, 'tool', [
+    answer: (model, stream, prev, results, kind = 'tool') =>
+      run(params(model, kind, [
         ...first,
         { role: 'assistant', content: prev.raw.content },
-        { role: 'user', content: prev.calls.map((c, i) => ({ type: 'tool_result' as const, tool_use_id: c.id, content: results[i]! })) },
+        { role: 'user', content: prev.calls.length ? prev.calls.map((c, i) => ({ type: 'tool_result' as const, tool_use_id: c.id, content: results[i]! })) : GO_ON },
       ]), stream),
   }
 }
@@ -109,12 +110,13 @@ function chatClient(sdk: OpenAI): MatrixClient {
   return {
     finish: { stop: 'stop', tool: 'tool_calls' },
     ask: (model, stream, kind) => run(params(model, kind, first), stream),
-    answer: (model, stream, prev, results) => {
+    answer: (model, stream, prev, results, kind = 'tool') => {
       const m = prev.raw.choices[0].message as OpenAI.ChatCompletionMessage
-      return run(params(model, 'tool', [
+      const reasoning = prev.reasoning ? { reasoning_content: prev.reasoning } : {}
+      return run(params(model, kind, [
         ...first,
-        { role: 'assistant', content: m.content, tool_calls: m.tool_calls },
-        ...prev.calls.map((c, i) => ({ role: 'tool' as const, tool_call_id: c.id, content: results[i]! })),
+        { role: 'assistant', content: m.content, ...(m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}), ...reasoning } as OpenAI.ChatCompletionAssistantMessageParam,
+        ...(prev.calls.length ? prev.calls.map((c, i) => ({ role: 'tool' as const, tool_call_id: c.id, content: results[i]! })) : [{ role: 'user' as const, content: GO_ON }]),
       ]), stream)
     },
   }
@@ -143,11 +145,11 @@ function responsesClient(sdk: OpenAI): MatrixClient {
   return {
     finish: { stop: 'completed', tool: 'completed' },
     ask: (model, stream, kind) => run(params(model, kind, first), stream),
-    answer: (model, stream, prev, results) =>
-      run(params(model, 'tool', [
+    answer: (model, stream, prev, results, kind = 'tool') =>
+      run(params(model, kind, [
         ...first,
         ...(prev.raw.output as OpenAI.Responses.ResponseInputItem[]),
-        ...prev.calls.map((c, i) => ({ type: 'function_call_output' as const, call_id: c.id, output: results[i]! })),
+        ...(prev.calls.length ? prev.calls.map((c, i) => ({ type: 'function_call_output' as const, call_id: c.id, output: results[i]! })) : [{ role: 'user' as const, content: GO_ON }]),
       ]), stream),
   }
 }
@@ -178,11 +180,11 @@ function geminiClient(sdk: GoogleGenAI): MatrixClient {
   return {
     finish: { stop: 'STOP', tool: 'STOP' },
     ask: (model, stream, kind) => run(model, kind, first, stream),
-    answer: (model, stream, prev, results) =>
-      run(model, 'tool', [
+    answer: (model, stream, prev, results, kind = 'tool') =>
+      run(model, kind, [
         ...first,
         { role: 'model', parts: prev.raw.parts },
-        { role: 'user', parts: prev.calls.map((c, i) => ({ functionResponse: { ...(c.id ? { id: c.id } : {}), name: c.name, response: { result: results[i] } } })) },
+        { role: 'user', parts: prev.calls.length ? prev.calls.map((c, i) => ({ functionResponse: { ...(c.id ? { id: c.id } : {}), name: c.name, response: { result: results[i] } } })) : [{ text: GO_ON }] },
       ], stream),
   }
 }

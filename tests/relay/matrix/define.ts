@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import type { ProtocolId } from '../../../src/protocols/types'
 import type { RelayEnv } from '../../helpers/relay-env'
 import { matrixClient, type MatrixClient } from './clients'
-import { AFTER_TOOLS, CALLS, clientUsage, expectedUsage, REASONING, scenario, startMatrixEnv, TEXT, UPSTREAMS, USAGE } from './harness'
+import { AFTER_TOOLS, CALLS, clientUsage, expectedUsage, REASONING, scenario, SIGNATURE, startMatrixEnv, TEXT, UPSTREAMS, USAGE } from './harness'
 
 const RESULTS = ['{"sky":"clear","celsius":21}', '{"time":"09:00"}']
 
@@ -77,8 +77,30 @@ export function defineMatrix(client: ProtocolId): void {
         await waitForOutcome(env)
         expect(env.outcomes[0]!.usage).toEqual(expectedUsage(up.protocol, 'reasoning'))
       })
+
+      test('reasoning replay: the signature goes back to its own vendor when the client can carry it, never an envelope or an empty one', async () => {
+        env.upstream.setBehavior([scenario('reasoning'), { text: 'Done.', usage: USAGE }])
+        const first = await sdk.ask(up.model, stream, 'reasoning')
+        const second = await sdk.answer(up.model, stream, first, [], 'reasoning')
+        expect(second.text).toBe('Done.')
+        const replay = checkUpstream(1)
+        expect(replay.body).not.toContain('tollgate.1.')
+        expect(replay.body).not.toMatch(/"(signature|thoughtSignature|encrypted_content)":""/)
+        if (carriesSignature(client, up.protocol)) expect(replay.body).toContain(SIGNATURE)
+      })
     })
   })
+}
+
+/**
+ * Whether the upstream's opaque reasoning survives a round trip through this client: Anthropic thinking
+ * signatures, Responses encrypted_content and Gemini thought signatures can carry any vendor's (in an envelope),
+ * chat has no field for it. Gemini signs the answer part, not the thought, so only a Gemini client keeps it.
+ */
+function carriesSignature(client: ProtocolId, upstream: ProtocolId): boolean {
+  if (upstream === 'openai-chat') return false
+  if (upstream === 'gemini') return client === 'gemini'
+  return client !== 'openai-chat'
 }
 
 /** Streams settle when the body is fully read, which the SDK may finish a moment before the pipe does. */

@@ -56,12 +56,13 @@ export const CALLS = [
 ]
 export const TEXT = 'Hello from the matrix.'
 export const REASONING = 'First, think it over.'
+export const SIGNATURE = 'sig-matrix-0001'
 export const AFTER_TOOLS = 'Sunny in Paris, nine o’clock.'
 
 export function scenario(kind: Kind): Scenario {
   const usage = { ...USAGE, reasoning: kind === 'reasoning' ? USAGE.reasoning : 0 }
   if (kind === 'tool') return { toolCalls: CALLS.map((c) => ({ ...c, fragments: 3 })), usage }
-  if (kind === 'reasoning') return { reasoning: REASONING, text: 'The answer is 42.', signature: 'sig-matrix-0001', usage }
+  if (kind === 'reasoning') return { reasoning: REASONING, text: 'The answer is 42.', signature: SIGNATURE, usage }
   return { text: TEXT, usage }
 }
 
