@@ -32,10 +32,55 @@ export function describeError(code: string | number, error: unknown): ErrorView 
 }
 
 function describeValidation(error: ValidationError): ErrorView {
-  const first = error.all[0] as { path?: string; message?: string; summary?: string } | undefined
+  const first = error.all[0] as ValueIssue | undefined
   const field = first?.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : ''
   const where = error.type === 'query' ? 'query parameter' : error.type === 'headers' ? 'header' : 'field'
-  const detail = first?.message ?? 'invalid value'
-  const message = field ? `${where} "${field}": ${detail.toLowerCase()}` : `invalid ${error.type}: ${detail.toLowerCase()}`
+  const message = field ? `${where} "${field}" ${explain(first!)}` : `invalid ${error.type}: ${explain(first)}`
   return { status: 400, code: 'invalid_request', message, param: field || undefined }
+}
+
+interface ValueIssue {
+  path?: string
+  message?: string
+  value?: unknown
+  schema?: Schema
+}
+
+interface Schema {
+  type?: string
+  minimum?: number
+  maximum?: number
+  minLength?: number
+  maxLength?: number
+  pattern?: string
+  anyOf?: Schema[]
+  error?: unknown
+}
+
+/** Say what was expected in words: Elysia's own text for coerced numbers is only "Expected union value". */
+function explain(issue: ValueIssue | undefined): string {
+  if (!issue) return 'is invalid'
+  if (issue.message === 'Expected required property' || issue.value === undefined) return `is required${expectation(issue.schema)}`
+  const schema = issue.schema?.anyOf?.find((s) => s.type && s.type !== 'string' && s.type !== 'undefined') ?? issue.schema
+  if (typeof schema?.error === 'string') return `is invalid: ${schema.error}`
+  const expected = expectation(schema)
+  return expected ? `must be${expected.replace(/^: /, ' ')}, got ${preview(issue.value)}` : `${(issue.message ?? 'is invalid').toLowerCase()}, got ${preview(issue.value)}`
+}
+
+function expectation(schema: Schema | undefined): string {
+  if (!schema?.type) return ''
+  const noun = { integer: 'an integer', number: 'a number', string: 'a string', boolean: 'true or false', array: 'an array', object: 'an object', null: 'null' }[schema.type] ?? schema.type
+  const bounds = [
+    schema.minimum !== undefined ? `≥ ${schema.minimum}` : '',
+    schema.maximum !== undefined ? `≤ ${schema.maximum}` : '',
+    schema.minLength ? `of at least ${schema.minLength} characters` : '',
+    schema.maxLength !== undefined ? `of at most ${schema.maxLength} characters` : '',
+    schema.pattern ? `matching ${schema.pattern}` : '',
+  ].filter(Boolean)
+  return `: ${noun}${bounds.length ? ' ' + bounds.join(' and ') : ''}`
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text
 }
