@@ -87,7 +87,7 @@ function chatClient(sdk: OpenAI): MatrixClient {
     let reasoning = ''
     let c: OpenAI.ChatCompletion
     if (stream) {
-      const s = sdk.chat.completions.stream({ ...p, stream_options: { include_usage: true } })
+      const s = sdk.chat.completions.stream({ ...(p as Omit<Params, 'stream'>), stream_options: { include_usage: true } })
       // the helper keeps only the last reasoning_content delta (unknown fields are assigned, not joined)
       s.on('chunk', (chunk) => (reasoning += (chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? ''))
       c = await s.finalChatCompletion()
@@ -130,7 +130,7 @@ function responsesClient(sdk: OpenAI): MatrixClient {
     ...(kind === 'reasoning' ? { reasoning: { effort: 'medium' as const, summary: 'auto' as const }, include: ['reasoning.encrypted_content' as const] } : {}),
   })
   const run = async (p: Params, stream: boolean): Promise<Turn> => {
-    const r = stream ? await sdk.responses.stream(p).finalResponse() : await sdk.responses.create(p)
+    const r = stream ? await sdk.responses.stream(p as Omit<Params, 'stream'>).finalResponse() : await sdk.responses.create(p)
     const u = r.usage
     return {
       text: r.output.flatMap((o) => (o.type === 'message' ? o.content.map((c) => (c.type === 'output_text' ? c.text : '')) : [])).join(''),
