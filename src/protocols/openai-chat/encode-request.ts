@@ -175,7 +175,11 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
     body.response_format = { type: 'json_schema', json_schema: js }
   } else if (rf) body.response_format = { type: rf.type }
 
-  if (req.user) body.user = req.user
+  // A chat client's own `user` goes on as sent; another protocol's end-user id (Claude Code's metadata.user_id
+  // is a ~150-character JSON text) is dropped when longer than 64 characters: OpenRouter refuses more than 128
+  // and OpenAI has been seen refusing more than 64 (the Responses encoder applies the same rule).
+  if (req.user && (req.providerOptions[P] !== undefined || req.user.length <= 64)) body.user = req.user
+  else if (req.user) warnings.push(`user: an end-user id of ${req.user.length} characters is too long for chat upstreams, dropped`)
   body.stream = req.stream
   // The gateway bills from usage, so always ask a streaming upstream for it.
   if (req.stream) body.stream_options = { ...rec(own.stream_options), include_usage: true }
