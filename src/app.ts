@@ -12,10 +12,13 @@ import { relayModule, rootProbeModule } from './modules/relay'
 import { geminiRelayModule } from './modules/relay/gemini'
 import { registerRelayErrorShapes } from './modules/relay/error-shapes'
 import type { SettleHook } from './relay/pipeline'
+import { meteredHooks } from './metering/hooks'
+import { logsModule } from './modules/logs'
 import { requestContext, requestIdOf } from './plugins/request-context'
 
-/** Compose plugins and feature modules. Tests call this with a temp database. */
-export function createApp(deps: AppDeps, settle: SettleHook = () => {}) {
+/** Compose plugins and feature modules. Tests call this with a temp database; `observe` sees every settled relay request. */
+export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
+  const settle = meteredHooks(deps.metering, observe)
   const errors = createErrorRouter()
   registerRelayErrorShapes(errors)
   return new Elysia({ serve: { maxRequestBodySize: deps.config.maxBodyBytes + 1024 * 1024 } })
@@ -30,6 +33,7 @@ export function createApp(deps: AppDeps, settle: SettleHook = () => {}) {
     .use(optionsModule(deps))
     .use(tokensModule(deps))
     .use(channelsModule(deps))
+    .use(logsModule(deps))
     .use(rootProbeModule())
     .use(relayModule(deps, settle))
     .use(geminiRelayModule(deps, settle))

@@ -1,6 +1,7 @@
 import type { Config } from './config'
 import type { Db } from './db/client'
 import { createRepos, type Repos } from './db/repos'
+import { createMetering, type Metering } from './metering'
 import { createOptionStore, type OptionStore } from './options/store'
 import { createRouting, type Routing } from './relay/routing'
 import { loadOrCreateSecret } from './secrets'
@@ -15,11 +16,13 @@ export interface AppDeps {
   startedAt: number
   /** Channel cache (keys decrypted), planRoute, health tracking, probe. */
   routing: Routing
+  /** Prices, quota reservation and settlement, rate limits, the usage log writer, log retention. */
+  metering: Metering
 }
 
 export function createDeps(config: Config, db: Db): AppDeps {
   const repos = createRepos(db)
-  const deps: Omit<AppDeps, 'routing'> = {
+  const deps: Omit<AppDeps, 'routing' | 'metering'> = {
     config,
     db,
     repos,
@@ -30,5 +33,9 @@ export function createDeps(config: Config, db: Db): AppDeps {
     },
     startedAt: Date.now(),
   }
-  return { ...deps, routing: createRouting({ repo: repos.channels, cryptoSecret: deps.secrets.crypto, options: deps.options }) }
+  return {
+    ...deps,
+    routing: createRouting({ repo: repos.channels, cryptoSecret: deps.secrets.crypto, options: deps.options }),
+    metering: createMetering({ options: deps.options, repos }),
+  }
 }

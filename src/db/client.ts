@@ -10,6 +10,8 @@ export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database }
 export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const sqlite = new Database(path, { create: true, strict: true })
+  // Takes effect on a new file (before the first table): log retention can then hand freed pages back.
+  sqlite.exec('PRAGMA auto_vacuum = INCREMENTAL')
   sqlite.exec('PRAGMA journal_mode = WAL')
   sqlite.exec('PRAGMA busy_timeout = 5000')
   sqlite.exec('PRAGMA foreign_keys = ON')

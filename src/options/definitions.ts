@@ -11,6 +11,26 @@ export interface OptionDefinition {
 
 const nonNegative = (value: unknown) => ((value as number) < 0 ? 'must not be negative' : undefined)
 const positive = (value: unknown) => ((value as number) < 1 ? 'must be at least 1' : undefined)
+/** A JSON object of model (or group) name → non-negative number. */
+const priceTable = (value: unknown) => {
+  for (const [name, n] of Object.entries(value as Record<string, unknown>)) {
+    if (!name.trim()) return 'has an empty name'
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) return `"${name}" must be a non-negative number`
+  }
+  return undefined
+}
+const RATE_LIMIT_KEYS = ['token_rpm', 'token_tpm', 'token_concurrency', 'user_rpm', 'user_tpm', 'user_concurrency']
+/** `{ "<group>": { "token_rpm": 60, … } }` with non-negative integers; unknown keys are refused. */
+const groupRateLimits = (value: unknown) => {
+  for (const [group, limits] of Object.entries(value as Record<string, unknown>)) {
+    if (limits === null || typeof limits !== 'object' || Array.isArray(limits)) return `"${group}" must be an object`
+    for (const [key, n] of Object.entries(limits)) {
+      if (!RATE_LIMIT_KEYS.includes(key)) return `"${group}.${key}" is not one of ${RATE_LIMIT_KEYS.join(', ')}`
+      if (!Number.isSafeInteger(n) || (n as number) < 0) return `"${group}.${key}" must be a non-negative integer`
+    }
+  }
+  return undefined
+}
 
 export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   SystemName: { type: 'string', default: 'Tollgate', description: 'name shown in the UI and /api/status' },
@@ -25,4 +45,22 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   RelayTimeoutSeconds: { type: 'integer', default: '300', description: 'time an upstream has to start answering (stream: first content)', check: positive },
   ChannelFailureThreshold: { type: 'integer', default: '3', description: 'consecutive failures that auto-disable an auto_ban channel', check: positive },
   ChannelProbeIntervalSeconds: { type: 'integer', default: '300', description: 'how often auto-disabled channels are re-tested', check: positive },
+  // Metering (src/metering/). Price tables override the shipped defaults model by model.
+  ModelRatio: { type: 'json', default: '{}', description: 'model → input price ratio (1 = US$2 per 1M input tokens); overrides the shipped table', check: priceTable },
+  CompletionRatio: { type: 'json', default: '{}', description: 'model → output price as a multiple of its input price', check: priceTable },
+  CacheRatio: { type: 'json', default: '{}', description: 'model → cache-read price as a multiple of its input price', check: priceTable },
+  CreateCacheRatio: { type: 'json', default: '{}', description: 'model → cache-write price as a multiple of its input price', check: priceTable },
+  ModelPrice: { type: 'json', default: '{}', description: 'model → fixed US$ per call (wins over token prices)', check: priceTable },
+  GroupRatio: { type: 'json', default: '{"default":1}', description: 'group → price multiplier (missing group = 1)', check: priceTable },
+  SelfUseModeEnabled: { type: 'boolean', default: 'false', description: 'serve models without a price for free instead of refusing them' },
+  DefaultMaxOutputTokens: { type: 'integer', default: '4096', description: 'output tokens reserved when a request sets no maximum', check: positive },
+  LogConsumeEnabled: { type: 'boolean', default: 'true', description: 'write a usage log row for every relay request' },
+  LogRetentionDays: { type: 'integer', default: '0', description: 'delete usage logs older than this many days (0 = keep forever)', check: nonNegative },
+  TokenRpmLimit: { type: 'integer', default: '0', description: 'requests per minute per API key (0 = no limit)', check: nonNegative },
+  TokenTpmLimit: { type: 'integer', default: '0', description: 'tokens per minute per API key (0 = no limit)', check: nonNegative },
+  TokenConcurrencyLimit: { type: 'integer', default: '0', description: 'requests in flight per API key (0 = no limit)', check: nonNegative },
+  UserRpmLimit: { type: 'integer', default: '0', description: 'requests per minute per user (0 = no limit)', check: nonNegative },
+  UserTpmLimit: { type: 'integer', default: '0', description: 'tokens per minute per user (0 = no limit)', check: nonNegative },
+  UserConcurrencyLimit: { type: 'integer', default: '0', description: 'requests in flight per user (0 = no limit)', check: nonNegative },
+  GroupRateLimits: { type: 'json', default: '{}', description: `group → overrides of the limits above: { "vip": { "token_rpm": 600 } } (keys ${RATE_LIMIT_KEYS.join(', ')})`, check: groupRateLimits },
 }

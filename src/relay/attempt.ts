@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps'
-import type { IrRequest } from '../ir'
+import type { AssistantPart, IrRequest } from '../ir'
 import type { Protocol } from '../protocols/types'
 import { isRetryableStatus, networkFailure, UpstreamFailure } from './failure'
 import { maskSecrets } from './mask'
@@ -70,6 +70,7 @@ async function streamResult(a: AttemptInput, response: Response, upstreamAbort: 
         (message) => a.client.renderStreamError({ status: 502, code: 'upstream_error', message }),
         hooks,
         a.body.dropUsageChunk ? isUsageOnlyChunk : undefined,
+        decoder,
       )
     : convertStream(peeked, decoder, a.client.createStreamEncoder({ request: a.ir, model: a.ir.model }), hooks)
   return { response: new Response(body, { status: 200, headers: { ...SSE_HEADERS, 'x-request-id': a.input.requestId } }), upstreamDoneAt: firstByteAt }
@@ -86,13 +87,27 @@ async function bodyResult(a: AttemptInput, response: Response, key: string): Pro
   const firstByteAt = performance.now()
   const headers = { 'content-type': 'application/json', 'x-request-id': a.input.requestId }
   if (a.passthrough) {
-    a.onEnd({ usage: a.upstreamProtocol.usageFromBody(json), aborted: false, firstByteAt })
+    const usage = a.upstreamProtocol.usageFromBody(json)
+    a.onEnd({ usage, aborted: false, firstByteAt, output: usage ? undefined : outputOf(a.upstreamProtocol, json) })
     return { response: new Response(text, { status: 200, headers }), upstreamDoneAt: firstByteAt }
   }
   const decoded = a.upstreamProtocol.decodeResponse(json)
   const encoded = a.client.encodeResponse({ ...decoded.value, model: a.ir.model }, a.ir)
-  a.onEnd({ usage: decoded.value.usage, aborted: false, firstByteAt })
+  a.onEnd({ usage: decoded.value.usage, aborted: false, firstByteAt, output: textOf(decoded.value.parts) })
   return { response: new Response(JSON.stringify(encoded.value), { status: 200, headers }), upstreamDoneAt: firstByteAt }
+}
+
+/** What a non-stream answer gave the client, for metering when the upstream reported no usage. */
+function textOf(parts: AssistantPart[]): string {
+  return parts.map((p) => (p.type === 'text' || p.type === 'reasoning' ? p.text : p.type === 'tool-call' ? p.name + p.arguments : '')).join('')
+}
+
+function outputOf(protocol: Protocol, json: unknown): string {
+  try {
+    return textOf(protocol.decodeResponse(json).value.parts)
+  } catch {
+    return ''
+  }
 }
 
 async function failureOf(protocol: Protocol, response: Response, key: string): Promise<UpstreamFailure> {

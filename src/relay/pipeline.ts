@@ -44,9 +44,20 @@ export interface RelayOutcome {
   endedAt: number
   attempts: { channelId: number; status: number; error?: string }[]
   warnings: string[]
+  /** what the settle hook's `reserve` returned for this request */
+  reservation?: unknown
+  /** text the client received (text, reasoning, tool arguments): the usage estimate when the upstream reported none */
+  output?: string
 }
 
-export type SettleHook = (outcome: RelayOutcome) => void
+/**
+ * Runs once per request after the model is authorized and routable, before the first upstream attempt;
+ * throws to refuse the request (metering: price, rate limits, quota). Its result reaches settle.
+ */
+export type ReserveHook = (ir: IrRequest, input: RelayInput, group: string) => unknown
+
+/** Called once per request that passed `reserve`, when it is over (failures too). */
+export type SettleHook = ((outcome: RelayOutcome) => void) & { reserve?: ReserveHook }
 
 /**
  * The one relay pipeline: decode → authorize the model → plan channels → for each candidate: build the
@@ -64,16 +75,31 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
   const group = input.token.group || input.user.group
   const candidates = await deps.routing.planRoute(group, ir.model)
   if (candidates.length === 0) throw modelNotFound(ir.model, `no enabled channel serves it in group "${group}"`)
+  const reservation = settle.reserve?.(ir, input, group)
 
   const maxAttempts = Math.max(1, deps.options.get<number>('RelayMaxAttempts'))
   const attempts: RelayOutcome['attempts'] = []
   const warnings = [...decoded.warnings]
   let lastFailure: UpstreamFailure | undefined
   let last: RouteCandidate | undefined
+  // Anything thrown after the reservation still settles it (a full refund) before it reaches the client.
+  const abandon = (error: unknown, candidate: RouteCandidate): unknown => {
+    settle({
+      input, ir, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, usage: undefined, ok: false,
+      status: error instanceof GatewayError ? error.status : 500, error: error instanceof Error ? error.message : String(error),
+      aborted: input.signal.aborted, startedAt, firstByteAt: undefined, endedAt: performance.now(), attempts, warnings,
+    })
+    return error
+  }
   for (const candidate of candidates.slice(0, maxAttempts)) {
     last = candidate
-    const plan = planAttempt(input, ir, client, candidate)
-    const base = { input, ir, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, startedAt, attempts, warnings: [...warnings, ...plan.body.warnings] }
+    let plan: AttemptPlan
+    try {
+      plan = planAttempt(input, ir, client, candidate)
+    } catch (error) {
+      throw abandon(error, candidate)
+    }
+    const base = { input, ir, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, startedAt, attempts, warnings: [...warnings, ...plan.body.warnings] }
     // The winning attempt is recorded before settle sees the list (non-stream answers settle before returning).
     let recorded = false
     const recordSuccess = () => {
@@ -86,10 +112,10 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
       result = await attemptUpstream(deps, { ...plan, candidate, input, ir, client, onEnd: (end) => {
         recordSuccess()
         deps.routing.recordResult(candidate.channel.id, end.error ? { ok: false, message: end.error } : { ok: true })
-        settle({ ...base, usage: end.usage, ok: !end.error, status: 200, error: end.error, aborted: end.aborted, firstByteAt: end.firstByteAt, endedAt: performance.now() })
+        settle({ ...base, usage: end.usage, ok: !end.error, status: 200, error: end.error, aborted: end.aborted, firstByteAt: end.firstByteAt, endedAt: performance.now(), output: end.output })
       } })
     } catch (error) {
-      if (!(error instanceof UpstreamFailure)) throw error
+      if (!(error instanceof UpstreamFailure)) throw abandon(error, candidate)
       attempts.push({ channelId: candidate.channel.id, status: error.status, error: error.message })
       // a client that went away says nothing about the channel: never count it toward auto-disable
       if (!input.signal.aborted) deps.routing.recordResult(candidate.channel.id, { ok: false, status: error.status || undefined, message: error.message })
@@ -105,7 +131,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
   const failure = finalError(ir.model, lastFailure!)
   // Failed requests are settled too: logs and reservations must see them, with every attempt.
   settle({
-    input, ir, channelId: last!.channel.id, upstreamModel: last!.upstreamModel, usage: undefined, ok: false, status: failure.status,
+    input, ir, reservation, channelId: last!.channel.id, upstreamModel: last!.upstreamModel, usage: undefined, ok: false, status: failure.status,
     error: failure.message, aborted: input.signal.aborted, startedAt, firstByteAt: undefined, endedAt: performance.now(), attempts, warnings,
   })
   throw failure

@@ -9,6 +9,13 @@ export interface StreamEnd {
   error?: string
   /** the client went away before the end */
   aborted: boolean
+  /** the text, reasoning and tool arguments sent to the client (metering estimates usage from it when none was reported) */
+  output?: string
+}
+
+/** Append what an event gives the client to `out`. */
+function collectOutput(event: StreamEvent, out: string[]): void {
+  if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-input-delta') out.push(event.delta)
 }
 
 export interface PipeHooks {
@@ -31,7 +38,15 @@ export function passthroughStream(
   errorFrame: (message: string) => string,
   hooks: PipeHooks,
   dropEvent?: (event: SseEvent) => boolean,
+  /** the decoder the peek used; when given, the produced text is collected for `StreamEnd.output` */
+  decoder?: StreamDecoder,
 ): ReadableStream<Uint8Array> {
+  const produced: string[] = []
+  const observe = (event: SseEvent) => {
+    tap.push(event)
+    if (decoder) for (const decoded of decoder.push(event)) collectOutput(decoded, produced)
+  }
+  if (decoder) for (const decoded of peeked.decoded) collectOutput(decoded, produced)
   const reframe = (events: SseEvent[]) =>
     encoder.encode(events.filter((e) => !dropEvent!(e)).map((e) => (e.data === '[DONE]' ? 'data: [DONE]\n\n' : encodeSse(e))).join(''))
   for (const event of peeked.events) tap.push(event)
@@ -39,16 +54,16 @@ export function passthroughStream(
   return pipe(peeked, hooks, () => tap.usage(), held, {
     chunk(value) {
       const events = peeked.parser.push(value)
-      for (const event of events) tap.push(event)
+      for (const event of events) observe(event)
       return dropEvent ? reframe(events) : value
     },
     end() {
       const events = peeked.parser.end()
-      for (const event of events) tap.push(event)
+      for (const event of events) observe(event)
       return dropEvent && events.length ? reframe(events) : undefined
     },
     error: (message) => encoder.encode(errorFrame(message)),
-  })
+  }, () => produced.join(''))
 }
 
 /** Different protocols: upstream SSE → IR events → client SSE, event by event. */
@@ -59,9 +74,11 @@ export function convertStream(
   hooks: PipeHooks,
 ): ReadableStream<Uint8Array> {
   let usage: Usage | undefined
+  const produced: string[] = []
   const encode = (events: StreamEvent[]): Uint8Array | undefined => {
     let text = ''
     for (const event of events) {
+      collectOutput(event, produced)
       if (event.type === 'usage') usage = event.usage
       else if (event.type === 'finish' && event.usage) usage = event.usage
       for (const frame of streamEncoder.push(event)) text += frame
@@ -87,7 +104,7 @@ export function convertStream(
       const frames = streamEncoder.push({ type: 'error', error: { message } }).join('') + streamEncoder.end().join('')
       return encoder.encode(frames)
     },
-  })
+  }, () => produced.join(''))
 }
 
 interface Transform {
@@ -102,12 +119,13 @@ function pipe(
   usage: () => Usage | undefined,
   held: Uint8Array[],
   transform: Transform,
+  output?: () => string,
 ): ReadableStream<Uint8Array> {
   let finished = false
   const finish = (end: Omit<StreamEnd, 'usage'>) => {
     if (finished) return
     finished = true
-    hooks.onEnd({ ...end, usage: usage() })
+    hooks.onEnd({ ...end, usage: usage(), output: output?.() })
   }
   return new ReadableStream<Uint8Array>({
     start(controller) {

@@ -27,6 +27,8 @@ export async function startTestApp(env: Env = {}, settle?: SettleHook): Promise<
   const db = openDatabase(config.sqlitePath)
   migrate(db)
   const deps = createDeps(config, db)
+  // Most tests route made-up model names: serve them free. Metering tests turn this off to see prices.
+  deps.options.set('SelfUseModeEnabled', true)
   bootstrapRoot(deps)
   const app = createApp(deps, settle).listen({ port: 0, hostname: '127.0.0.1' })
   const url = `http://127.0.0.1:${app.server!.port}`

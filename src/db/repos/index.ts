@@ -1,5 +1,8 @@
 import type { Db } from '../client'
 import { createChannelRepo } from './channels'
+import { createLogRepo } from './logs'
+import { createQuotaRepo } from './quota'
+import { createRedemptionRepo } from './redemptions'
 import { createOptionRepo } from './options'
 import { createTokenRepo } from './tokens'
 import { createUserRepo } from './users'
@@ -10,6 +13,9 @@ export function createRepos(db: Db) {
     tokens: createTokenRepo(db),
     options: createOptionRepo(db),
     channels: createChannelRepo(db),
+    logs: createLogRepo(db),
+    quota: createQuotaRepo(db),
+    redemptions: createRedemptionRepo(db),
   }
 }
 

@@ -22,6 +22,8 @@ export function createTokenRepo(db: Db) {
 
   return {
     forgetUser,
+    /** Drop a token from the key cache after a write made elsewhere (quota moves). */
+    forget: forgetId,
 
     findByKeyHash(hash: string): TokenRow | undefined {
       const cached = byHash.get(hash)

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 /** Usage and audit rows. No foreign keys: a log outlives the user, token or channel it names. */
 export const logs = sqliteTable(
@@ -38,4 +38,22 @@ export const logs = sqliteTable(
     index('logs_model_created_idx').on(table.modelName, table.createdAt),
     index('logs_request_idx').on(table.requestId),
   ],
+)
+
+/**
+ * Hourly usage per user and model, for dashboards. Upserted in the same transaction as the log rows it
+ * sums, so charts never disagree with logs, and they outlive log retention.
+ */
+export const usageHourly = sqliteTable(
+  'usage_hourly',
+  {
+    userId: integer('user_id').notNull(),
+    username: text('username').notNull().default(''),
+    modelName: text('model_name').notNull(),
+    hour: integer('hour').notNull(), // unix seconds at the start of the hour
+    count: integer('count').notNull().default(0),
+    quota: integer('quota').notNull().default(0),
+    tokenUsed: integer('token_used').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.modelName, table.hour] }), index('usage_hourly_hour_idx').on(table.hour)],
 )

@@ -5,6 +5,8 @@ import { addUser, login } from '../../helpers/accounts'
 import { call, startTestApp, type TestApp } from '../../helpers/test-app'
 
 const PUBLIC = 0
+/** Authenticated by an API key (`sk-…`), not by a session: every session caller without a key gets 401. */
+const API_KEY = -1
 /** The lowest role each management route admits. A new /api route fails the first test until it is listed here. */
 const MIN_ROLE: Record<string, number> = {
   'GET /api/status': PUBLIC,
@@ -48,6 +50,11 @@ const MIN_ROLE: Record<string, number> = {
   'GET /api/channel/fetch_models/:id': Role.admin,
   'GET /api/option/': Role.root,
   'PUT /api/option/': Role.root,
+  'GET /api/log/': Role.admin,
+  'GET /api/log/self': Role.user,
+  'GET /api/log/stat': Role.admin,
+  'GET /api/log/self/stat': Role.user,
+  'GET /api/usage/token/': API_KEY,
 }
 
 let app: TestApp
@@ -89,7 +96,10 @@ describe.each(callers)('as $name', ({ name, role }) => {
       const res = await call(app, method, target, body, headers)
       expect(res.status).toBeLessThan(500)
       expect(res.body?.success === undefined || typeof res.body.success === 'boolean').toBe(true)
-      if (role < min) {
+      if (min === API_KEY) {
+        expect(res.status).toBe(401)
+        expect(res.body.success).toBe(false)
+      } else if (role < min) {
         expect(res.status).toBe(role === PUBLIC ? 401 : 403)
         expect(res.body.success).toBe(false)
       } else {

@@ -1,0 +1,59 @@
+/**
+ * The shipped price table: US$ per million tokens as each vendor lists them (input, output, cache read,
+ * cache write). Converted to new-api ratios in prices.ts; the options ModelRatio, CompletionRatio,
+ * CacheRatio, CreateCacheRatio and ModelPrice override it model by model.
+ * A missing cache price means cache tokens cost what input tokens cost.
+ */
+export interface ListPrice {
+  input: number
+  output: number
+  cacheRead?: number
+  cacheWrite?: number
+}
+
+const openai = (input: number, output: number, cacheRead?: number): ListPrice => ({ input, output, cacheRead })
+// Anthropic: cache reads 0.1×, 5-minute cache writes 1.25× the input price
+const anthropic = (input: number, output: number): ListPrice => ({ input, output, cacheRead: input * 0.1, cacheWrite: input * 1.25 })
+const gemini = (input: number, output: number, cacheRead?: number): ListPrice => ({ input, output, cacheRead })
+
+export const DEFAULT_PRICES: Record<string, ListPrice> = {
+  // OpenAI
+  'gpt-5': openai(1.25, 10, 0.125),
+  'gpt-5-mini': openai(0.25, 2, 0.025),
+  'gpt-5-nano': openai(0.05, 0.4, 0.005),
+  'gpt-5-chat-latest': openai(1.25, 10, 0.125),
+  'gpt-4.1': openai(2, 8, 0.5),
+  'gpt-4.1-mini': openai(0.4, 1.6, 0.1),
+  'gpt-4.1-nano': openai(0.1, 0.4, 0.025),
+  'gpt-4o': openai(2.5, 10, 1.25),
+  'gpt-4o-mini': openai(0.15, 0.6, 0.075),
+  'gpt-4-turbo': openai(10, 30),
+  'gpt-4': openai(30, 60),
+  'gpt-3.5-turbo': openai(0.5, 1.5),
+  o1: openai(15, 60, 7.5),
+  o3: openai(2, 8, 0.5),
+  'o3-mini': openai(1.1, 4.4, 0.55),
+  'o4-mini': openai(1.1, 4.4, 0.275),
+  'text-embedding-3-small': openai(0.02, 0.02),
+  'text-embedding-3-large': openai(0.13, 0.13),
+  // Anthropic
+  'claude-opus-4-5': anthropic(5, 25),
+  'claude-opus-4-1': anthropic(15, 75),
+  'claude-opus-4': anthropic(15, 75),
+  'claude-sonnet-4-5': anthropic(3, 15),
+  'claude-sonnet-4': anthropic(3, 15),
+  'claude-3-7-sonnet': anthropic(3, 15),
+  'claude-haiku-4-5': anthropic(1, 5),
+  'claude-3-5-haiku': anthropic(0.8, 4),
+  'claude-3-haiku': anthropic(0.25, 1.25),
+  // Google Gemini (prompts up to 200k tokens)
+  'gemini-3-pro-preview': gemini(2, 12, 0.2),
+  'gemini-2.5-pro': gemini(1.25, 10, 0.3125),
+  'gemini-2.5-flash': gemini(0.3, 2.5, 0.075),
+  'gemini-2.5-flash-lite': gemini(0.1, 0.4, 0.025),
+  'gemini-2.0-flash': gemini(0.1, 0.4, 0.025),
+  'gemini-2.0-flash-lite': gemini(0.075, 0.3),
+  // DeepSeek (V3.2)
+  'deepseek-chat': openai(0.28, 0.42, 0.028),
+  'deepseek-reasoner': openai(0.28, 0.42, 0.028),
+}

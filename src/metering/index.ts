@@ -1,0 +1,39 @@
+import type { Repos } from '../db/repos'
+import type { IrRequest } from '../ir'
+import type { OptionStore } from '../options/store'
+import type { RelayInput, RelayOutcome } from '../relay/pipeline'
+import { createLogWriter, type LogWriterOptions } from './log-writer'
+import { createRateLimiter } from './rate-limit'
+import { reserve } from './reserve'
+import { createRetentionJob } from './retention'
+import { settle } from './settle'
+
+export { recordManageLog, type ManageLogInput } from './manage-log'
+export type { Reservation } from './reserve'
+
+/**
+ * Prices, quota, rate limits and usage logs, hung on the relay pipeline's two hooks: `reserve` before the
+ * first upstream attempt and `settle` once the request is over (failures included).
+ */
+export function createMetering(deps: { options: OptionStore; repos: Repos }, writerOptions?: LogWriterOptions) {
+  const limiter = createRateLimiter()
+  const logs = createLogWriter(deps.repos.logs, writerOptions)
+  const retention = createRetentionJob({ options: deps.options, logs: deps.repos.logs })
+  return {
+    limiter,
+    logs,
+    retention,
+    reserve: (ir: IrRequest, input: RelayInput, group: string) => reserve({ ...deps, limiter }, ir, input, group),
+    settle: (outcome: RelayOutcome) => settle({ ...deps, logs }, outcome),
+    start(): void {
+      retention.start()
+    },
+    /** Graceful stop: no more scheduled work, every queued log row written. */
+    stop(): void {
+      retention.stop()
+      logs.flush()
+    },
+  }
+}
+
+export type Metering = ReturnType<typeof createMetering>

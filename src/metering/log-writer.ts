@@ -1,0 +1,67 @@
+import type { LogRepo, NewLog } from '../db/repos/logs'
+
+export interface LogWriterOptions {
+  /** flush at least this often while rows wait (default 200 ms) */
+  intervalMs?: number
+  /** flush as soon as this many rows wait (default 500) */
+  batchRows?: number
+}
+
+/**
+ * Log rows leave the request path through this queue and reach SQLite in batched transactions: every
+ * `intervalMs`, or as soon as `batchRows` are waiting, and on stop. A failed write keeps its rows for the
+ * next flush, so a busy database delays rows but never drops them; a crash loses at most one interval.
+ */
+export function createLogWriter(repo: Pick<LogRepo, 'insertMany'>, options: LogWriterOptions = {}) {
+  const intervalMs = options.intervalMs ?? 200
+  const batchRows = options.batchRows ?? 500
+  let queue: NewLog[] = []
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let soon = false
+  let written = 0
+
+  function flush(): number {
+    if (timer) clearTimeout(timer)
+    timer = undefined
+    soon = false
+    if (queue.length === 0) return 0
+    const rows = queue
+    queue = []
+    try {
+      repo.insertMany(rows)
+      written += rows.length
+      return rows.length
+    } catch (error) {
+      console.error(`log writer: ${rows.length} rows not written yet (${(error as Error).message}); retrying`)
+      queue = rows.concat(queue)
+      schedule()
+      return 0
+    }
+  }
+
+  function schedule(): void {
+    if (timer) return
+    timer = setTimeout(flush, intervalMs)
+    timer.unref?.()
+  }
+
+  return {
+    push(row: NewLog): void {
+      queue.push(row)
+      if (queue.length >= batchRows && !soon) {
+        soon = true
+        setImmediate(flush)
+      } else schedule()
+    },
+    /** Write everything waiting now (graceful stop, tests); returns the rows written. */
+    flush,
+    get pending(): number {
+      return queue.length
+    },
+    get written(): number {
+      return written
+    },
+  }
+}
+
+export type LogWriter = ReturnType<typeof createLogWriter>

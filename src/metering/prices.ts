@@ -1,0 +1,138 @@
+import { GatewayError } from '../errors'
+import type { Usage } from '../ir'
+import type { OptionStore } from '../options/store'
+import { DEFAULT_PRICES, type ListPrice } from './default-prices'
+
+/** How one model is billed in one group. Ratios follow new-api: quota per input token = ratio × group. */
+export type Price =
+  | { mode: 'ratio'; model: string; ratio: number; completion: number; cacheRead: number; cacheWrite: number; group: number }
+  | { mode: 'call'; model: string; usd: number; group: number }
+  | { mode: 'free'; model: string; group: number }
+
+type Table = Record<string, number>
+interface Tables {
+  ratio: Table
+  completion: Table
+  cacheRead: Table
+  cacheWrite: Table
+  price: Table
+  group: Table
+}
+
+type Options = Pick<OptionStore, 'get'>
+
+const round9 = (n: number) => Math.round(n * 1e9) / 1e9
+const DEFAULT_TABLES = fromListPrices(DEFAULT_PRICES)
+
+function fromListPrices(list: Record<string, ListPrice>): Omit<Tables, 'price' | 'group'> {
+  const t: Omit<Tables, 'price' | 'group'> = { ratio: {}, completion: {}, cacheRead: {}, cacheWrite: {} }
+  for (const [model, p] of Object.entries(list)) {
+    t.ratio[model] = round9(p.input / 2)
+    if (p.input > 0) {
+      t.completion[model] = round9(p.output / p.input)
+      if (p.cacheRead !== undefined) t.cacheRead[model] = round9(p.cacheRead / p.input)
+      if (p.cacheWrite !== undefined) t.cacheWrite[model] = round9(p.cacheWrite / p.input)
+    }
+  }
+  return t
+}
+
+let cached: { key: unknown[]; tables: Tables } | undefined
+
+/** The effective tables: shipped defaults with the option tables laid over them. Rebuilt only when an option object changes. */
+export function priceTables(options: Options): Tables {
+  const key = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio'].map((k) => options.get<object>(k))
+  if (cached && cached.key.every((v, i) => v === key[i])) return cached.tables
+  const [ratio, completion, cacheRead, cacheWrite, price, group] = key as Table[]
+  const tables: Tables = {
+    ratio: { ...DEFAULT_TABLES.ratio, ...ratio },
+    completion: { ...DEFAULT_TABLES.completion, ...completion },
+    cacheRead: { ...DEFAULT_TABLES.cacheRead, ...cacheRead },
+    cacheWrite: { ...DEFAULT_TABLES.cacheWrite, ...cacheWrite },
+    price: { ...price },
+    group: { ...group },
+  }
+  cached = { key, tables }
+  return tables
+}
+
+/** Names to try for a model: as given, without a vendor prefix, without a date or `-latest` suffix. */
+function namesOf(model: string): string[] {
+  const names = [model]
+  const bare = model.replace(/^(models|openai|anthropic|google|deepseek)\//, '')
+  const undated = bare.replace(/-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$/, '')
+  for (const n of [bare, undated]) if (!names.includes(n)) names.push(n)
+  return names
+}
+
+function lookup(table: Table, names: string[]): number | undefined {
+  for (const name of names) if (Object.hasOwn(table, name)) return table[name]
+  return undefined
+}
+
+export function groupRatio(options: Options, group: string): number {
+  const table = priceTables(options).group
+  return Object.hasOwn(table, group) ? table[group]! : 1
+}
+
+/** The model's price in the group, or undefined when nothing prices it. */
+export function findPrice(options: Options, model: string, group: string): Price | undefined {
+  const tables = priceTables(options)
+  const names = namesOf(model)
+  const g = groupRatio(options, group)
+  const usd = lookup(tables.price, names)
+  if (usd !== undefined) return { mode: 'call', model, usd, group: g }
+  const ratio = lookup(tables.ratio, names)
+  if (ratio === undefined) return undefined
+  return {
+    mode: 'ratio',
+    model,
+    ratio,
+    completion: lookup(tables.completion, names) ?? 1,
+    cacheRead: lookup(tables.cacheRead, names) ?? 1,
+    cacheWrite: lookup(tables.cacheWrite, names) ?? 1,
+    group: g,
+  }
+}
+
+/** The price, or free in self-use mode; otherwise a 400 the client's protocol renders. */
+export function requirePrice(options: Options, model: string, group: string): Price {
+  const price = findPrice(options, model, group)
+  if (price) return price
+  if (options.get<boolean>('SelfUseModeEnabled')) return { mode: 'free', model, group: groupRatio(options, group) }
+  throw new GatewayError(
+    400,
+    'model_price_error',
+    `model "${model}" has no price: an administrator must set ModelRatio or ModelPrice for it (or enable SelfUseModeEnabled)`,
+    'model',
+  )
+}
+
+/** Quota for a usage. Cache reads, cache writes and output are priced by their own ratios; reasoning is output. */
+export function quotaFor(price: Price, usage: Usage, quotaPerUnit: number): number {
+  if (price.mode === 'free') return 0
+  if (price.mode === 'call') return Math.round(price.usd * quotaPerUnit * price.group)
+  const { noCache, cacheRead, cacheWrite } = usage.input
+  const weighted = noCache + cacheRead * price.cacheRead + cacheWrite * price.cacheWrite + (usage.output.text + usage.output.reasoning) * price.completion
+  const quota = Math.round(round9(weighted * price.ratio * price.group))
+  const anyTokens = noCache + cacheRead + cacheWrite + usage.output.text + usage.output.reasoning > 0
+  return quota === 0 && anyTokens && price.ratio > 0 && price.group > 0 ? 1 : quota
+}
+
+/** The most a request can cost: every prompt token at the full input price plus the whole output allowance. */
+export function estimateQuota(price: Price, promptTokens: number, maxOutputTokens: number, quotaPerUnit: number): number {
+  return quotaFor(price, { input: { noCache: promptTokens, cacheRead: 0, cacheWrite: 0 }, output: { text: maxOutputTokens, reasoning: 0 } }, quotaPerUnit)
+}
+
+/** US$ per million tokens (token prices) or per call, for display. */
+export function priceInUsd(price: Price, quotaPerUnit: number) {
+  if (price.mode !== 'ratio') return { mode: price.mode, per_call: price.mode === 'call' ? round9(price.usd * price.group) : 0 }
+  const input = (price.ratio * price.group * 1_000_000) / quotaPerUnit
+  return {
+    mode: price.mode,
+    input: round9(input),
+    output: round9(input * price.completion),
+    cache_read: round9(input * price.cacheRead),
+    cache_write: round9(input * price.cacheWrite),
+  }
+}

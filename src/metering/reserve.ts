@@ -1,0 +1,68 @@
+import type { Repos } from '../db/repos'
+import { ForbiddenError } from '../errors'
+import type { IrRequest } from '../ir'
+import type { OptionStore } from '../options/store'
+import type { RelayInput } from '../relay/pipeline'
+import { countRequestTokens } from '../relay/tokenize'
+import { limitsFor } from './limits'
+import { estimateQuota, requirePrice, type Price } from './prices'
+import type { RateLimiter, Release } from './rate-limit'
+
+/** What a request holds between the reservation and its settlement. */
+export interface Reservation {
+  price: Price
+  group: string
+  /** prompt tokens by the tokenizer: the input estimate when the upstream reports none */
+  promptTokens: number
+  maxOutputTokens: number
+  /** quota taken from the user (and the token, when limited) */
+  reserved: number
+  tokenLimited: boolean
+  quotaPerUnit: number
+  release: Release
+  settled: boolean
+}
+
+export interface ReserveDeps {
+  options: Pick<OptionStore, 'get'>
+  repos: Pick<Repos, 'quota' | 'users' | 'tokens'>
+  limiter: RateLimiter
+}
+
+/**
+ * Before the first upstream attempt: price the model (refused without a price), apply the rate limits,
+ * and reserve the most the request can cost from the token and the user, both or neither.
+ */
+export function reserve(deps: ReserveDeps, ir: IrRequest, input: RelayInput, group: string): Reservation {
+  const { token, user } = input
+  const price = requirePrice(deps.options, ir.model, group)
+  const quotaPerUnit = deps.options.get<number>('QuotaPerUnit')
+  const promptTokens = countRequestTokens(ir)
+  const maxOutputTokens = ir.maxOutputTokens ?? deps.options.get<number>('DefaultMaxOutputTokens')
+  const limits = limitsFor(deps.options, group)
+  const release = deps.limiter.acquire(
+    [
+      { key: `t:${token.id}`, label: 'API key', limits: limits.token },
+      { key: `u:${user.id}`, label: 'user', limits: limits.user },
+    ],
+    promptTokens + maxOutputTokens,
+  )
+  const amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit)
+  const tokenLimited = !token.unlimitedQuota
+  if (amount > 0) {
+    const result = deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
+    deps.repos.users.forget(user.id)
+    deps.repos.tokens.forget(token.id)
+    if (!result.ok) {
+      release(0)
+      throw insufficient(amount, quotaPerUnit, result.userQuota ?? 0, result.tokenRemain)
+    }
+  }
+  return { price, group, promptTokens, maxOutputTokens, reserved: amount, tokenLimited, quotaPerUnit, release, settled: false }
+}
+
+function insufficient(amount: number, quotaPerUnit: number, userQuota: number, tokenRemain: number | undefined): ForbiddenError {
+  const usd = (q: number) => `$${(q / quotaPerUnit).toFixed(6)}`
+  const short = tokenRemain !== undefined && tokenRemain < amount ? `this API key has ${tokenRemain} left (${usd(tokenRemain)})` : `the balance is ${userQuota} (${usd(userQuota)})`
+  return new ForbiddenError(`insufficient quota: this request may cost up to ${amount} (${usd(amount)}), but ${short}`, 'insufficient_quota')
+}

@@ -1,0 +1,111 @@
+import type { Repos } from '../db/repos'
+import { LogType, type NewLog } from '../db/repos/logs'
+import { emptyUsage, inputTokens, outputTokens, totalTokens, type Usage } from '../ir'
+import type { OptionStore } from '../options/store'
+import type { RelayOutcome } from '../relay/pipeline'
+import { countTextTokens } from '../relay/tokenize'
+import type { LogWriter } from './log-writer'
+import { quotaFor } from './prices'
+import type { Reservation } from './reserve'
+
+export interface SettleDeps {
+  options: Pick<OptionStore, 'get'>
+  repos: Pick<Repos, 'quota' | 'users' | 'tokens'>
+  logs: Pick<LogWriter, 'push'>
+}
+
+/**
+ * After a request: bill what the client received, refund the rest of the reservation, count usage, and
+ * queue the log row. A request that never delivered a byte costs nothing. Runs once per reservation.
+ */
+export function settle(deps: SettleDeps, outcome: RelayOutcome): void {
+  const r = outcome.reservation as Reservation | undefined
+  if (!r || r.settled) return
+  r.settled = true
+  const { input } = outcome
+  const delivered = outcome.ok || outcome.firstByteAt !== undefined
+  const billed = delivered ? billedUsage(outcome, r) : { usage: emptyUsage(), estimated: false }
+  const actual = delivered ? quotaFor(r.price, billed.usage, r.quotaPerUnit) : 0
+  const now = Math.floor(Date.now() / 1000)
+  const charged = deps.repos.quota.settle({
+    userId: input.user.id,
+    tokenId: input.token.id,
+    tokenLimited: r.tokenLimited && r.reserved > 0,
+    channelId: delivered ? outcome.channelId : 0,
+    reserved: r.reserved,
+    actual,
+    now,
+  })
+  deps.repos.users.forget(input.user.id)
+  deps.repos.tokens.forget(input.token.id)
+  r.release(delivered ? totalTokens(billed.usage) : 0)
+  if (!deps.options.get<boolean>('LogConsumeEnabled')) return
+  deps.logs.push(logRow(outcome, r, billed, delivered, actual, charged, now))
+}
+
+/**
+ * The usage to bill. A finished request: what the upstream reported. A stream that was cut (client gone
+ * or upstream broke): never less output than the text the client got. Nothing reported: the prompt
+ * estimate plus the tokens of the produced text.
+ */
+function billedUsage(outcome: RelayOutcome, r: Reservation): { usage: Usage; estimated: boolean } {
+  const reported = outcome.usage && totalTokens(outcome.usage) > 0 ? outcome.usage : undefined
+  const complete = outcome.ok && !outcome.aborted
+  if (reported && complete) return { usage: reported, estimated: false }
+  const producedTokens = countTextTokens(outcome.output ?? '')
+  if (!reported) {
+    return { usage: { input: { noCache: r.promptTokens, cacheRead: 0, cacheWrite: 0 }, output: { text: producedTokens, reasoning: 0 } }, estimated: true }
+  }
+  const usage: Usage = { input: { ...reported.input }, output: { ...reported.output } }
+  if (inputTokens(usage) === 0) usage.input.noCache = r.promptTokens
+  if (outputTokens(usage) < producedTokens) usage.output.text = producedTokens - usage.output.reasoning
+  return { usage, estimated: inputTokens(reported) === 0 || outputTokens(reported) < producedTokens }
+}
+
+function logRow(
+  outcome: RelayOutcome,
+  r: Reservation,
+  billed: { usage: Usage; estimated: boolean },
+  delivered: boolean,
+  actual: number,
+  charged: number,
+  now: number,
+): NewLog {
+  const { input, usage } = { input: outcome.input, usage: billed.usage }
+  const other: Record<string, unknown> = {
+    attempts: outcome.attempts,
+    price: r.price,
+    reserved: r.reserved,
+  }
+  if (billed.estimated) other.estimated = true
+  if (outcome.aborted) other.aborted = true
+  if (actual !== charged) other.unpaid = actual - charged
+  if (outcome.error) other.error = outcome.error
+  if (outcome.warnings.length) other.warnings = outcome.warnings
+  return {
+    createdAt: now,
+    type: delivered ? LogType.consume : LogType.error,
+    userId: input.user.id,
+    username: input.user.username,
+    tokenId: input.token.id,
+    tokenName: input.token.name,
+    modelName: outcome.ir.model,
+    upstreamModel: outcome.upstreamModel,
+    channelId: outcome.channelId,
+    group: r.group,
+    promptTokens: inputTokens(usage),
+    completionTokens: outputTokens(usage),
+    cacheReadTokens: usage.input.cacheRead,
+    cacheWriteTokens: usage.input.cacheWrite,
+    reasoningTokens: usage.output.reasoning,
+    quota: charged,
+    useTimeMs: Math.round(outcome.endedAt - outcome.startedAt),
+    firstTokenMs: outcome.firstByteAt !== undefined ? Math.round(outcome.firstByteAt - outcome.startedAt) : 0,
+    isStream: outcome.ir.stream,
+    statusCode: outcome.status,
+    ip: input.clientIp,
+    requestId: input.requestId,
+    content: outcome.error ?? '',
+    other: JSON.stringify(other),
+  }
+}

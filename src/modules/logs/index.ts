@@ -1,0 +1,43 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { ok } from '../../plugins/envelope'
+import { pageOf, pageWindow } from '../../plugins/paging'
+import { clientIpOf } from '../../plugins/request-context'
+import { Role, sessionPlugin } from '../../plugins/session'
+import { AdminLogQuery, SelfLogQuery } from './schemas'
+import { filterOf, listLogs, logStat } from './service'
+import { tokenUsage } from './token-usage'
+
+/**
+ * Usage logs (new-api's /api/log paths): admins query everyone's, users their own. Also owns the metering
+ * lifecycle: the retention job starts with the server, and stopping the server writes every queued row.
+ */
+export function logsModule(deps: AppDeps) {
+  return new Elysia({ name: 'logs' })
+    .use(sessionPlugin(deps))
+    .onStart(() => deps.metering.start())
+    .onStop(() => deps.metering.stop())
+    .get(
+      '/api/log/',
+      ({ query }) => {
+        const window = pageWindow(query)
+        const page = listLogs(deps, filterOf(deps, query), window, true)
+        return ok(pageOf(page.items, page.total, window))
+      },
+      { role: Role.admin, query: AdminLogQuery },
+    )
+    .get(
+      '/api/log/self',
+      ({ query, user }) => {
+        const window = pageWindow(query)
+        const page = listLogs(deps, filterOf(deps, query, user), window, false)
+        return ok(pageOf(page.items, page.total, window))
+      },
+      { role: Role.user, query: SelfLogQuery },
+    )
+    .get('/api/log/stat', ({ query }) => ok(logStat(deps, filterOf(deps, query))), { role: Role.admin, query: AdminLogQuery })
+    .get('/api/log/self/stat', ({ query, user }) => ok(logStat(deps, filterOf(deps, query, user))), { role: Role.user, query: SelfLogQuery })
+    .get('/api/usage/token/', ({ request, server }) =>
+      ok(tokenUsage(deps, request.headers, clientIpOf(request, server, deps.config.trustProxy), request.url)),
+    )
+}
