@@ -1,6 +1,7 @@
 import {
   clientToolIndex,
   converted,
+  splitLeadingSystem,
   UnsupportedFeatureError,
   type Converted,
   type FilePart,
@@ -57,7 +58,10 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
   for (const [k, v] of Object.entries(rec(own))) if (!k.startsWith('__') && k !== 'reasoning' && k !== 'text' && k !== 'tool_choice') body[k] = v
   body.model = req.model
 
-  const sys = req.system.filter((p) => p.text !== '')
+  // Another protocol's leading system turns (chat `system` messages) are the Responses `instructions`; a
+  // Responses client's own input items stay where it put them.
+  const { system, messages } = fromSelf ? { system: req.system, messages: req.messages } : splitLeadingSystem(req)
+  const sys = system.filter((p) => p.text !== '')
   if (sys.length) body.instructions = sys.map((p) => p.text).join('\n\n')
 
   const input: Record<string, unknown>[] = []
@@ -68,8 +72,8 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
     if (typeof po?.id === 'string') out.id = po.id
     return out
   }
-  req.messages.forEach((m, mi) => {
-    const where = `messages[${mi}]`
+  messages.forEach((m, mi) => {
+    const where = `messages[${mi + req.messages.length - messages.length}]`
     switch (m.role) {
       case 'system': {
         const po = rec(m.providerOptions?.[P])
