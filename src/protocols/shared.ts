@@ -36,6 +36,32 @@ export function parseDataUrl(url: string): { mediaType: string; data: string } |
   return { mediaType: m[1] ?? 'application/octet-stream', data: m[2] ?? '' }
 }
 
+/**
+ * Whose storage a media URL points into, when only that vendor can read it: Gemini Files API and Cloud Storage
+ * URIs need Google credentials, OpenAI `file-…` ids need OpenAI's. Other vendors cannot fetch them, so encoders
+ * refuse them naming the field instead of letting the upstream fail opaquely. Plain http(s) and data URLs: undefined.
+ */
+export function privateMediaOwner(url: string): 'gemini' | 'openai' | undefined {
+  if (url.startsWith('gs://') || /^https:\/\/generativelanguage\.googleapis\.com\/[^?#]*files\//.test(url)) return 'gemini'
+  if (/^file[-_][A-Za-z0-9]/.test(url)) return 'openai'
+  return undefined
+}
+
+/** Throws naming `where` when `url` is another vendor's private media (see privateMediaOwner); `own` is the target's. */
+export function refusePrivateMedia(url: string, where: string, target: string, own?: 'gemini' | 'openai'): void {
+  const owner = privateMediaOwner(url)
+  if (!owner || owner === own) return
+  const what = owner === 'gemini' ? 'a Gemini file URI' : 'an OpenAI file id'
+  throw new UnsupportedFeatureError(`${where}: ${url} is ${what}, which a ${target} upstream cannot fetch; send the media inline (base64) or by a public URL`, where, target)
+}
+
+/** The image type a URL's file extension names (Gemini fileData wants a mimeType), if any. */
+export function imageTypeFromUrl(url: string): string | undefined {
+  const ext = /\.([a-z0-9]+)(?:[?#]|$)/i.exec(url)?.[1]?.toLowerCase()
+  const types: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif', heic: 'image/heic', heif: 'image/heif' }
+  return ext ? types[ext] : undefined
+}
+
 export function dataUrl(mediaType: string | undefined, data: string): string {
   return `data:${mediaType ?? 'application/octet-stream'};base64,${data}`
 }

@@ -12,7 +12,7 @@ import {
   type Part,
   type TextPart,
 } from '../../ir/index.ts'
-import { foreignOpaque, parseDataUrl, rec } from '../shared.ts'
+import { foreignOpaque, parseDataUrl, rec, refusePrivateMedia } from '../shared.ts'
 
 const P = 'anthropic'
 /** Default `max_tokens` when the client did not say (the Messages API requires one). */
@@ -32,6 +32,7 @@ function textBlock(p: TextPart): Block {
 function mediaBlock(p: ImagePart | FilePart, where: string, warnings: string[]): Block | undefined {
   let source: Block
   if (p.source.kind === 'url') {
+    refusePrivateMedia(p.source.url, where, 'Anthropic')
     const data = parseDataUrl(p.source.url)
     source = data ? { type: 'base64', media_type: data.mediaType, data: data.data } : { type: 'url', url: p.source.url }
   } else source = { type: 'base64', media_type: p.mediaType ?? (p.type === 'image' ? 'image/png' : 'application/pdf'), data: p.source.data }

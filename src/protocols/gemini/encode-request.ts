@@ -10,7 +10,7 @@ import {
   type ImagePart,
   type IrRequest,
 } from '../../ir/index.ts'
-import { foreignOpaque, parseDataUrl, rec } from '../shared.ts'
+import { foreignOpaque, imageTypeFromUrl, parseDataUrl, rec, refusePrivateMedia } from '../shared.ts'
 
 const P = 'gemini'
 const EFFORT_BUDGET: Record<string, number> = { minimal: 512, low: 2048, medium: 8192, high: 24576, xhigh: 32768, max: 32768 }
@@ -25,11 +25,17 @@ function sigOf(p: { providerOptions?: Record<string, Record<string, unknown> | u
   return typeof sig === 'string' ? { thoughtSignature: sig } : {}
 }
 
-function mediaPart(p: ImagePart | FilePart): GPart {
+/**
+ * Media by URL goes as fileData: Gemini fetches public http(s) URLs itself since January 2026
+ * (https://ai.google.dev/gemini-api/docs/file-input-methods), and its own file/Cloud Storage URIs.
+ */
+function mediaPart(p: ImagePart | FilePart, where: string): GPart {
   if (p.source.kind === 'url') {
     const data = parseDataUrl(p.source.url)
     if (data) return { inlineData: { mimeType: data.mediaType, data: data.data } }
-    return { fileData: { mimeType: p.mediaType ?? (p.type === 'image' ? 'image/jpeg' : 'application/pdf'), fileUri: p.source.url } }
+    refusePrivateMedia(p.source.url, where, 'Gemini', 'gemini')
+    const guess = p.type === 'image' ? (imageTypeFromUrl(p.source.url) ?? 'image/jpeg') : 'application/pdf'
+    return { fileData: { mimeType: p.mediaType ?? guess, fileUri: p.source.url } }
   }
   return { inlineData: { mimeType: p.mediaType ?? (p.type === 'image' ? 'image/png' : 'application/octet-stream'), data: p.source.data } }
 }
@@ -68,7 +74,7 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
       case 'user':
         push(
           'user',
-          m.content.flatMap((p) => (p.type === 'text' ? (p.text !== '' ? [{ text: p.text }] : []) : [mediaPart(p)])),
+          m.content.flatMap((p, pi) => (p.type === 'text' ? (p.text !== '' ? [{ text: p.text }] : []) : [mediaPart(p, `${where}.content[${pi}]`)])),
         )
         break
       case 'assistant': {
@@ -87,7 +93,7 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
               parts.push({ functionCall: { name: wireNames.call(p), args: parseArguments(p.arguments) }, ...sigOf(p) })
               break
             case 'image':
-              parts.push(mediaPart(p))
+              parts.push(mediaPart(p, `${where}.content[${pi}]`))
               break
           }
         })

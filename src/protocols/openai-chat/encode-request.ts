@@ -10,7 +10,7 @@ import {
   type ReasoningEffort,
   type TextPart,
 } from '../../ir/index.ts'
-import { dataUrl, foreignOpaque, rec } from '../shared.ts'
+import { dataUrl, foreignOpaque, rec, refusePrivateMedia } from '../shared.ts'
 
 const P = 'openai-chat'
 const HOSTED_SEARCH = new Set(['web_search', 'web_search_preview', 'googleSearch', 'google_search'])
@@ -24,6 +24,8 @@ export function effortFromBudget(budget: number): ReasoningEffort {
 
 export function chatMediaPart(p: ImagePart | FilePart, where: string, warnings: string[]): Record<string, unknown> | undefined {
   const url = p.source.kind === 'url' ? p.source.url : dataUrl(p.mediaType ?? (p.type === 'image' ? 'image/png' : undefined), p.source.data)
+  // image_url takes http(s) and data URLs only; a file part may name an OpenAI file id
+  if (p.source.kind === 'url') refusePrivateMedia(url, where, 'chat completions', p.type === 'image' ? undefined : 'openai')
   if (p.type === 'image') return { type: 'image_url', image_url: p.detail ? { url, detail: p.detail } : { url } }
   if (p.mediaType?.startsWith('audio/') && p.source.kind === 'base64')
     return { type: 'input_audio', input_audio: { data: p.source.data, format: p.mediaType.slice(6) } }

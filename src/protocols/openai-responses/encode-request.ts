@@ -10,11 +10,12 @@ import {
   type TextPart,
 } from '../../ir/index.ts'
 import { effortFromBudget } from '../openai-chat/encode-request.ts'
-import { dataUrl, foreignOpaque, rec } from '../shared.ts'
+import { dataUrl, foreignOpaque, rec, refusePrivateMedia } from '../shared.ts'
 
 const P = 'openai-responses'
 
 function mediaPart(p: ImagePart | FilePart, where: string, warnings: string[]): Record<string, unknown> | undefined {
+  if (p.source.kind === 'url') refusePrivateMedia(p.source.url, where, 'Responses', 'openai')
   if (p.type === 'image') {
     const part: Record<string, unknown> =
       p.source.kind === 'url'
