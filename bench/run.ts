@@ -174,13 +174,17 @@ async function laneStreaming(t: Targets) {
   for (const c of cases) {
     const names = Object.keys(c.reqs)
     const all: Record<string, StreamResult[]> = Object.fromEntries(names.map((n) => [n, []]))
-    for (const name of names) await stream(c.reqs[name]!, deltas) // warm-up
+    // A batch is `concurrent` streams started one pace/concurrent apart: a burst of simultaneous starts would
+    // measure queueing in whichever server answers them, not the time each stream's first token takes.
+    const batch = (req: Req) =>
+      Promise.all(Array.from({ length: concurrent }, async (_, i) => {
+        await Bun.sleep((i * S.streaming.paceMs) / concurrent)
+        return stream(req, deltas)
+      }))
+    for (const name of names) await batch(c.reqs[name]!) // warm-up
     for (let r = 0; r < rounds; r++) {
       const order = names.map((_, i) => names[(i + r) % names.length]!)
-      for (const name of order) {
-        const batch = await Promise.all(Array.from({ length: concurrent }, () => stream(c.reqs[name]!, deltas)))
-        all[name]!.push(...batch)
-      }
+      for (const name of order) all[name]!.push(...(await batch(c.reqs[name]!)))
     }
     const stat = (name: string) => {
       const list = all[name]!

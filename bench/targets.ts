@@ -104,6 +104,11 @@ async function setUp(url: string, rootPassword: string, fake: Fake, models: { op
   await call('POST', '/api/channel/', { type: 1, name: 'bench-openai', key: UPSTREAM_KEY, base_url: fake.url, models: models.openai.join(','), group: 'default', auto_ban: 0 }, root)
   // type 8 (custom OpenAI-compatible) speaks only chat: responses → chat conversion
   await call('POST', '/api/channel/', { type: 8, name: 'bench-chat-only', key: UPSTREAM_KEY, base_url: fake.url, models: models.chatOnly.join(','), group: 'default', auto_ban: 0 }, root)
+  // metering on: every bench model has a token price (input like gpt-4o, output 4×), so each request is
+  // priced, reserved and settled against the user's quota as in production
+  const all = [...models.openai, ...models.chatOnly]
+  await call('PUT', '/api/option/', { key: 'ModelRatio', value: Object.fromEntries(all.map((m) => [m, 1.25])) }, root)
+  await call('PUT', '/api/option/', { key: 'CompletionRatio', value: Object.fromEntries(all.map((m) => [m, 4])) }, root)
   const user = (await call('POST', '/api/user/login', { username: 'bench', password: 'bench-password-1' })).cookie!
   const token = await call('POST', '/api/token/', { name: 'bench', unlimited_quota: true, expired_time: -1 }, user)
   const key = String(token.json.data.key)
