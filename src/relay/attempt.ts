@@ -43,7 +43,7 @@ export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<A
       throw networkFailure(upstreamAbort.signal.aborted ? upstreamAbort.signal.reason : error)
     }
     if (!response.ok) throw await failureOf(a.upstreamProtocol, response, key)
-    const result = a.ir.stream ? await streamResult(a, response, upstreamAbort) : await bodyResult(a, response, key)
+    const result = a.ir.stream ? await streamResult(deps, a, response, upstreamAbort) : await bodyResult(a, response, key)
     return result
   } catch (error) {
     if (error instanceof UpstreamFailure) throw error
@@ -54,13 +54,14 @@ export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<A
   }
 }
 
-async function streamResult(a: AttemptInput, response: Response, upstreamAbort: AbortController): Promise<AttemptResult> {
+async function streamResult(deps: AppDeps, a: AttemptInput, response: Response, upstreamAbort: AbortController): Promise<AttemptResult> {
   if (!response.body) throw new UpstreamFailure(0, 'upstream sent no body', true)
   const decoder = a.upstreamProtocol.createStreamDecoder()
   const peeked = await peekStream(response.body, decoder)
   const firstByteAt = performance.now()
   const hooks = {
-    abortUpstream: () => upstreamAbort.abort(),
+    abortUpstream: (reason?: Error) => upstreamAbort.abort(reason),
+    idleMs: deps.options.get<number>('RelayStreamIdleSeconds') * 1000,
     onEnd: (end: StreamEnd) => a.onEnd({ ...end, firstByteAt }),
   }
   const body = a.passthrough

@@ -19,8 +19,10 @@ function collectOutput(event: StreamEvent, out: string[]): void {
 }
 
 export interface PipeHooks {
-  /** aborts the upstream request (client gone) */
-  abortUpstream(): void
+  /** aborts the upstream request (client gone, or the upstream fell silent) */
+  abortUpstream(reason?: Error): void
+  /** an upstream silent this long after its first content is given up on */
+  idleMs: number
   /** called exactly once, when the stream is over for any reason */
   onEnd(end: StreamEnd): void
 }
@@ -122,9 +124,19 @@ function pipe(
   output?: () => string,
 ): ReadableStream<Uint8Array> {
   let finished = false
+  let lastChunkAt = performance.now()
+  // One timer per stream, re-armed only when it fires: no per-chunk timer churn.
+  let idleTimer: ReturnType<typeof setTimeout> | undefined
+  const watchIdle = () => {
+    const silent = performance.now() - lastChunkAt
+    if (silent >= hooks.idleMs) hooks.abortUpstream(new Error(`no data from the upstream for ${Math.round(silent / 1000)} s`))
+    else idleTimer = setTimeout(watchIdle, hooks.idleMs - silent)
+  }
+  idleTimer = setTimeout(watchIdle, hooks.idleMs)
   const finish = (end: Omit<StreamEnd, 'usage'>) => {
     if (finished) return
     finished = true
+    clearTimeout(idleTimer)
     hooks.onEnd({ ...end, usage: usage(), output: output?.() })
   }
   return new ReadableStream<Uint8Array>({
@@ -143,6 +155,7 @@ function pipe(
             finish({ aborted: false })
             return
           }
+          lastChunkAt = performance.now()
           const out = transform.chunk(value)
           if (out?.byteLength) return controller.enqueue(out)
         }
