@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps'
-import type { AssistantPart, IrRequest } from '../ir'
+import { totalTokens, type AssistantPart, type IrRequest } from '../ir'
 import type { Protocol } from '../protocols/types'
 import { isRetryableStatus, networkFailure, UpstreamFailure } from './failure'
 import { maskSecrets } from './mask'
@@ -89,7 +89,7 @@ async function bodyResult(a: AttemptInput, response: Response, key: string): Pro
   const headers = { 'content-type': 'application/json', 'x-request-id': a.input.requestId }
   if (a.passthrough) {
     const usage = a.upstreamProtocol.usageFromBody(json)
-    a.onEnd({ usage, aborted: false, firstByteAt, output: usage ? undefined : outputOf(a.upstreamProtocol, json) })
+    a.onEnd({ usage, aborted: false, firstByteAt, output: usage && totalTokens(usage) > 0 ? undefined : outputOf(a.upstreamProtocol, json) })
     return { response: new Response(text, { status: 200, headers }), upstreamDoneAt: firstByteAt }
   }
   const decoded = a.upstreamProtocol.decodeResponse(json)
