@@ -33,6 +33,7 @@ function main(): void {
   const stop = async (signal: string) => {
     console.log(`${signal}: stopping`)
     await app.stop()
+    deps.metering.stop() // every queued log row reaches the database before it closes
     closeDatabase(db)
     process.exit(0)
   }

@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { LogType, type NewLog } from '../../src/db/repos/logs'
+import { pruneLogs } from '../../src/metering/retention'
+import { startTestApp, type TestApp } from '../helpers/test-app'
+
+let app: TestApp
+beforeAll(async () => {
+  app = await startTestApp()
+})
+afterAll(() => app.stop())
+
+const DAY = 86_400
+
+test('rows older than LogRetentionDays are deleted (in batches), newer ones stay, and the file gives the space back', async () => {
+  const now = Math.floor(Date.now() / 1000)
+  const padding = 'x'.repeat(500)
+  const rows: NewLog[] = []
+  for (let i = 0; i < 12_000; i++) rows.push({ type: LogType.consume, createdAt: now - 40 * DAY + i, modelName: 'old', content: padding })
+  for (let i = 0; i < 300; i++) rows.push({ type: LogType.consume, createdAt: now - DAY + i, modelName: 'new', content: padding })
+  app.deps.repos.logs.insertMany(rows)
+  const sqlite = app.deps.db.$client
+  const pages = () => (sqlite.query('PRAGMA page_count').get() as { page_count: number }).page_count
+  const before = pages()
+
+  app.deps.options.set('LogRetentionDays', 0)
+  expect(await pruneLogs({ options: app.deps.options, logs: app.deps.repos.logs }, now)).toBe(0) // 0 keeps everything
+
+  app.deps.options.set('LogRetentionDays', 30)
+  expect(await app.deps.metering.retention.runOnce()).toBe(12_000)
+  expect(app.deps.repos.logs.count({})).toBe(300)
+  expect(app.deps.repos.logs.count({ modelName: 'old' })).toBe(0)
+  expect((sqlite.query('PRAGMA auto_vacuum').get() as { auto_vacuum: number }).auto_vacuum).toBe(2) // incremental
+  expect((sqlite.query('PRAGMA freelist_count').get() as { freelist_count: number }).freelist_count).toBe(0)
+  expect(pages()).toBeLessThan(before / 5)
+  // the hourly usage the dashboards read outlives the rows
+  const old = app.deps.repos.logs.hourly({ start: now - 41 * DAY, end: now }).filter((h) => h.modelName === 'old')
+  expect(old.reduce((sum, h) => sum + h.count, 0)).toBe(12_000)
+})
