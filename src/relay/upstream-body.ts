@@ -59,7 +59,13 @@ export function passthroughBody(input: BodyInput): UpstreamBody {
 /** Different protocols: encode the neutral request for the upstream's protocol. */
 export function convertedBody(input: BodyInput, upstream: Protocol): UpstreamBody {
   const encoded = upstream.encodeRequest({ ...input.ir, model: input.upstreamModel })
-  return { text: JSON.stringify(encoded.value), headers: {}, dropUsageChunk: false, warnings: encoded.warnings }
+  const value = encoded.value
+  // OpenAI and Azure chat refuse max_tokens on reasoning models: the provider names the field it takes.
+  if (upstream.id === 'openai-chat' && input.provider.quirks.maxTokensField === 'max_completion_tokens' && value.max_tokens !== undefined) {
+    value.max_completion_tokens = value.max_tokens
+    delete value.max_tokens
+  }
+  return { text: JSON.stringify(value), headers: {}, dropUsageChunk: false, warnings: encoded.warnings }
 }
 
 function dropUnsignedThinking(messages: unknown, warnings: string[]): unknown {

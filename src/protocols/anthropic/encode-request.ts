@@ -17,6 +17,8 @@ import { foreignOpaque, parseDataUrl, rec, refusePrivateMedia } from '../shared.
 const P = 'anthropic'
 /** Default `max_tokens` when the client did not say (the Messages API requires one). */
 export const DEFAULT_MAX_TOKENS = 8192
+/** Appended to the system prompt for a `json_object` response format (Anthropic has no schema-less JSON mode). */
+export const JSON_OBJECT_INSTRUCTION = 'Respond with a single valid JSON object only: no prose before or after it, no code fences.'
 const EFFORT_BUDGET: Record<string, number> = { minimal: 1024, low: 4096, medium: 10000, high: 24000, xhigh: 32000, max: 48000 }
 
 type Block = Record<string, unknown>
@@ -226,7 +228,12 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
 
   const rf = req.responseFormat
   if (rf?.type === 'json_schema') outputConfig.format = { type: 'json_schema', schema: rf.schema }
-  else if (rf?.type === 'json_object') warnings.push('response_format: json_object has no Anthropic equivalent, dropped')
+  else if (rf?.type === 'json_object') {
+    // No schema-less JSON mode: output_config.format needs a schema whose objects are closed. Ask in the system
+    // prompt instead, as Anthropic's guide to consistent output suggests, and say so.
+    body.system = [...((body.system as Block[] | undefined) ?? []), { type: 'text', text: JSON_OBJECT_INSTRUCTION }]
+    warnings.push('response_format: json_object has no Anthropic equivalent, asked for in the system prompt')
+  }
   if (Object.keys(outputConfig).length) body.output_config = outputConfig
 
   if (req.user && body.metadata === undefined) body.metadata = { user_id: req.user }

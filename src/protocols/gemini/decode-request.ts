@@ -50,6 +50,29 @@ export class CallIds {
   }
 }
 
+/**
+ * Gemini's own schema dialect (`parameters`, `responseSchema`: an OpenAPI subset with upper-case `type` values
+ * such as `OBJECT`, `nullable`, `propertyOrdering`) → JSON Schema, which every other vendor expects
+ * (`parametersJsonSchema` / `responseJsonSchema` already are JSON Schema and are kept as sent).
+ */
+export function jsonSchemaFromGemini(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(jsonSchemaFromGemini)
+  if (typeof v !== 'object' || v === null) return v
+  const s = v as Record<string, unknown>
+  const out: Record<string, unknown> = {}
+  for (const [k, x] of Object.entries(s)) {
+    if (k === 'nullable' || k === 'propertyOrdering' || k === 'example') continue
+    if (k === 'type' && typeof x === 'string') {
+      if (x.toUpperCase() !== 'TYPE_UNSPECIFIED') out.type = x.toLowerCase()
+    } else if (k === 'properties' && typeof x === 'object' && x !== null)
+      out.properties = Object.fromEntries(Object.entries(x).map(([name, p]) => [name, jsonSchemaFromGemini(p)]))
+    else if (k === 'items' || k === 'anyOf') out[k] = jsonSchemaFromGemini(x)
+    else out[k] = x
+  }
+  if (s.nullable === true && typeof out.type === 'string') out.type = [out.type, 'null']
+  return out
+}
+
 export function signatureOptions(part: Record<string, unknown>): { gemini: { thoughtSignature: string } } | undefined {
   const sig = str(part.thoughtSignature)
   return sig ? { gemini: { thoughtSignature: sig } } : undefined
@@ -172,7 +195,8 @@ export function decodeRequest(body: unknown): Converted<IrRequest> {
     const decls = arr(t.functionDeclarations ?? t.function_declarations)
     for (const d of decls) {
       const f = rec(d)
-      const tool: Tool = { kind: 'function', name: str(f.name) ?? '', parameters: rec(f.parametersJsonSchema ?? f.parameters) }
+      const parameters = f.parametersJsonSchema !== undefined ? rec(f.parametersJsonSchema) : rec(jsonSchemaFromGemini(f.parameters))
+      const tool: Tool = { kind: 'function', name: str(f.name) ?? '', parameters }
       if (typeof f.description === 'string') tool.description = f.description
       tools.push(tool)
     }
@@ -213,7 +237,7 @@ export function decodeRequest(body: unknown): Converted<IrRequest> {
   const max = num(gc.maxOutputTokens)
   if (max !== undefined) req.maxOutputTokens = max
 
-  const schema = gc.responseJsonSchema ?? gc.responseSchema
+  const schema = gc.responseJsonSchema ?? (gc.responseSchema === undefined ? undefined : jsonSchemaFromGemini(gc.responseSchema))
   if (schema !== undefined) req.responseFormat = { type: 'json_schema', name: 'output', schema: rec(schema) }
   else if (gc.responseMimeType === 'application/json') req.responseFormat = { type: 'json_object' }
 
