@@ -14,6 +14,9 @@ import { registerRelayErrorShapes } from './modules/relay/error-shapes'
 import type { SettleHook } from './relay/pipeline'
 import { meteredHooks } from './metering/hooks'
 import { logsModule } from './modules/logs'
+import { dataModule } from './modules/data'
+import { pricingModule } from './modules/pricing'
+import { redemptionsModule } from './modules/redemptions'
 import { requestContext, requestIdOf } from './plugins/request-context'
 
 /** Compose plugins and feature modules. Tests call this with a temp database; `observe` sees every settled relay request. */
@@ -34,6 +37,9 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(tokensModule(deps))
     .use(channelsModule(deps))
     .use(logsModule(deps))
+    .use(pricingModule(deps))
+    .use(dataModule(deps))
+    .use(redemptionsModule(deps))
     .use(rootProbeModule())
     .use(relayModule(deps, settle))
     .use(geminiRelayModule(deps, settle))

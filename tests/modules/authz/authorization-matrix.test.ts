@@ -55,6 +55,17 @@ const MIN_ROLE: Record<string, number> = {
   'GET /api/log/stat': Role.admin,
   'GET /api/log/self/stat': Role.user,
   'GET /api/usage/token/': API_KEY,
+  'GET /api/pricing': Role.user,
+  'GET /api/data/': Role.admin,
+  'GET /api/data/self': Role.user,
+  'GET /api/redemption/': Role.admin,
+  'POST /api/redemption/': Role.admin,
+  'PUT /api/redemption/': Role.admin,
+  'GET /api/redemption/search': Role.admin,
+  'GET /api/redemption/:id': Role.admin,
+  'DELETE /api/redemption/:id': Role.admin,
+  'DELETE /api/redemption/invalid': Role.admin,
+  'POST /api/user/topup': Role.user,
 }
 
 let app: TestApp
