@@ -15,6 +15,16 @@ import { dataUrl, foreignOpaque, rec, refusePrivateMedia } from '../shared.ts'
 const P = 'openai-chat'
 const HOSTED_SEARCH = new Set(['web_search', 'web_search_preview', 'googleSearch', 'google_search'])
 
+/** Added when JSON mode is asked for by a prompt that never says "json" (OpenAI refuses that request). */
+export const JSON_MODE_INSTRUCTION = 'Respond in JSON.'
+
+/** Whether any message text (string content, text parts, tool outputs) says "json". */
+export function mentionsJson(items: Record<string, unknown>[]): boolean {
+  const texts = (v: unknown): string =>
+    typeof v === 'string' ? v : Array.isArray(v) ? v.map((p) => (typeof p?.text === 'string' ? p.text : '')).join(' ') : ''
+  return items.some((m) => /json/i.test(`${texts(m.content)} ${texts(m.output)}`))
+}
+
 /** Anthropic-style thinking budget → an effort level. */
 export function effortFromBudget(budget: number): ReasoningEffort {
   if (budget <= 4096) return 'low'
@@ -176,6 +186,11 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
     if (rf.description !== undefined) js.description = rf.description
     body.response_format = { type: 'json_schema', json_schema: js }
   } else if (rf) body.response_format = { type: rf.type }
+  // OpenAI refuses JSON mode unless the messages mention "json" (other protocols' clients need not): say it.
+  if (rf?.type === 'json_object' && !mentionsJson(messages)) {
+    messages.unshift({ role: 'system', content: JSON_MODE_INSTRUCTION })
+    warnings.push('response_format: json_object needs the word JSON in the messages, a system instruction was added')
+  }
 
   // A chat client's own `user` goes on as sent; another protocol's end-user id (Claude Code's metadata.user_id
   // is a ~150-character JSON text) is dropped when longer than 64 characters: OpenRouter refuses more than 128

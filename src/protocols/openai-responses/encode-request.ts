@@ -9,7 +9,7 @@ import {
   type IrRequest,
   type TextPart,
 } from '../../ir/index.ts'
-import { effortFromBudget } from '../openai-chat/encode-request.ts'
+import { effortFromBudget, JSON_MODE_INSTRUCTION, mentionsJson } from '../openai-chat/encode-request.ts'
 import { dataUrl, foreignOpaque, rec, refusePrivateMedia } from '../shared.ts'
 
 const P = 'openai-responses'
@@ -219,6 +219,11 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
     text.format = f
   } else if (rf) text.format = { type: rf.type }
   if (Object.keys(text).length) body.text = text
+  // OpenAI refuses JSON mode unless the input mentions "json" (other protocols' clients need not): say it.
+  if (rf?.type === 'json_object' && !mentionsJson([{ content: body.instructions }, ...input])) {
+    body.instructions = typeof body.instructions === 'string' ? `${body.instructions}\n\n${JSON_MODE_INSTRUCTION}` : JSON_MODE_INSTRUCTION
+    warnings.push('text.format: json_object needs the word JSON in the input, an instruction was added')
+  }
 
   if (req.user && (fromSelf || req.user.length <= 64)) body.user = req.user
   body.stream = req.stream

@@ -93,6 +93,19 @@ describe.each(UPSTREAMS)('→ $protocol upstream', (up) => {
       }
     })
 
+    // OpenAI refuses JSON mode when the prompt never says "json"; a Gemini client need not say it
+    test.skipIf(client === 'anthropic' || client === up.protocol || (up.protocol !== 'openai-chat' && up.protocol !== 'openai-responses'))(
+      'JSON mode from a prompt that never says json: an OpenAI upstream is told, with a warning',
+      async () => {
+        const a = await ask(env, client, up.model, { messages: [{ role: 'user', text: 'Weather in Paris?' }], format: { type: 'json_object' } }, stream)
+        expect(a.status).toBe(200)
+        const b = sentTo(env, up.protocol).json
+        if (up.protocol === 'openai-chat') expect(b.messages[0]).toEqual({ role: 'system', content: 'Respond in JSON.' })
+        else expect(b.instructions).toBe('Respond in JSON.')
+        expect((await settled(env)).join()).toContain('json_object needs the word JSON')
+      },
+    )
+
     test('sampling and the output cap in the vendor field names', async () => {
       const topK = client === 'anthropic' || client === 'gemini' ? 40 : undefined
       const a = await ask(env, client, up.model, { messages: Q, temperature: 0.3, topP: 0.9, topK, maxTokens: 321 }, stream)
