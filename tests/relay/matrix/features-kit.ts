@@ -28,6 +28,8 @@ export interface Spec {
   messages: Msg[]
   tools?: typeof TOOLS
   toolChoice?: ToolChoice
+  /** false: one call at most (Anthropic disable_parallel_tool_use, OpenAI parallel_tool_calls; Gemini has none) */
+  parallel?: false
   stop?: string[]
   format?: Format
   temperature?: number
@@ -84,6 +86,7 @@ function anthropicBody(model: string, s: Spec, stream: boolean) {
     ...(s.system ? { system: s.system } : {}),
     ...(s.tools ? { tools: s.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })) } : {}),
     ...(tc ? { tool_choice: typeof tc === 'object' ? { type: 'tool', name: tc.name } : { type: tc === 'required' ? 'any' : tc } } : {}),
+    ...(s.parallel === false ? { tool_choice: { type: 'auto', disable_parallel_tool_use: true } } : {}),
     ...(s.stop ? { stop_sequences: s.stop } : {}),
     ...(s.format?.type === 'json_schema' ? { output_config: { format: { type: 'json_schema', schema: s.format.schema } } } : {}),
     ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
@@ -109,6 +112,7 @@ function chatBody(model: string, s: Spec, stream: boolean) {
     ...(s.maxTokens !== undefined ? { max_completion_tokens: s.maxTokens } : {}),
     ...(s.tools ? { tools: s.tools.map((t) => ({ type: 'function', function: t })) } : {}),
     ...(tc ? { tool_choice: typeof tc === 'object' ? { type: 'function', function: { name: tc.name } } : tc } : {}),
+    ...(s.parallel === false ? { parallel_tool_calls: false } : {}),
     ...(s.stop ? { stop: s.stop } : {}),
     ...(f ? { response_format: f.type === 'json_schema' ? { type: 'json_schema', json_schema: { name: f.name, schema: f.schema } } : { type: 'json_object' } } : {}),
     ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
@@ -135,6 +139,7 @@ function responsesBody(model: string, s: Spec, stream: boolean) {
     ...(s.maxTokens !== undefined ? { max_output_tokens: s.maxTokens } : {}),
     ...(s.tools ? { tools: s.tools.map((t) => ({ type: 'function', strict: false, ...t })) } : {}),
     ...(tc ? { tool_choice: typeof tc === 'object' ? { type: 'function', name: tc.name } : tc } : {}),
+    ...(s.parallel === false ? { parallel_tool_calls: false } : {}),
     ...(f ? { text: { format: f.type === 'json_schema' ? { type: 'json_schema', name: f.name, schema: f.schema } : { type: 'json_object' } } } : {}),
     ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
     ...(s.topP !== undefined ? { top_p: s.topP } : {}),

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import type { ProtocolId } from '../../../src/protocols/types'
 import type { RelayEnv } from '../../helpers/relay-env'
-import { ask, FINISH, PAIRS, sentTo, type Spec, type ToolChoice } from './features-kit'
+import { ask, FINISH, PAIRS, sentTo, settled, type Spec, type ToolChoice } from './features-kit'
 import { startMatrixEnv, UPSTREAMS } from './harness'
 
 let env: RelayEnv
@@ -138,6 +138,16 @@ describe.each(UPSTREAMS)('→ $protocol upstream', (up) => {
       const a = await ask(env, client, up.model, { ...ASK, toolChoice: choice }, stream)
       expect(a.status).toBe(200)
       expect(choiceOf(up.protocol, sentTo(env, up.protocol).json)).toEqual(wire[up.protocol])
+    })
+
+    test.skipIf(client === 'gemini')('one call at most: the vendor switch (Gemini has none: a warning)', async () => {
+      env.upstream.setBehavior({ text: 'Ok.' })
+      const a = await ask(env, client, up.model, { ...ASK, parallel: false }, stream)
+      expect(a.status).toBe(200)
+      const b = sentTo(env, up.protocol).json
+      if (up.protocol === 'anthropic') expect(b.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true })
+      if (up.protocol === 'openai-chat' || up.protocol === 'openai-responses') expect(b.parallel_tool_calls).toBe(false)
+      if (up.protocol === 'gemini') expect((await settled(env)).join()).toContain('Gemini has no switch for parallel calls')
     })
 
     test('a single tool call comes back with its name and arguments and the tool stop reason', async () => {
