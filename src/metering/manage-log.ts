@@ -1,4 +1,5 @@
 import { LogType } from '../db/repos/logs'
+import { requestIdOf } from '../plugins/request-context'
 import type { LogWriter } from './log-writer'
 
 export interface ManageLogInput {
@@ -24,4 +25,50 @@ export function recordManageLog(deps: { metering: { logs: Pick<LogWriter, 'push'
     requestId: input.requestId ?? '',
     other: input.details ? JSON.stringify(input.details) : '',
   })
+}
+
+const SECRET_FIELD = /^(key|keys|key_text|password|original_password|access_token|secret)$/i
+
+/** The changed fields of a request body, safe to store: secrets redacted, long text cut, nested values summarized. */
+export function summarizeBody(body: unknown, keepKey = false): Record<string, unknown> | undefined {
+  if (Array.isArray(body)) return { items: body.length }
+  if (!body || typeof body !== 'object') return undefined
+  const out: Record<string, unknown> = {}
+  for (const [field, value] of Object.entries(body)) {
+    if (SECRET_FIELD.test(field) && !(keepKey && field === 'key')) out[field] = '[redacted]'
+    else if (typeof value === 'string') out[field] = value.length > 200 ? `${value.slice(0, 200)}…` : value
+    else if (Array.isArray(value)) out[field] = value.length <= 20 && value.every((v) => typeof v !== 'object') ? value : `[${value.length} items]`
+    else if (value && typeof value === 'object') out[field] = '[object]'
+    else out[field] = value
+  }
+  return out
+}
+
+interface HookContext {
+  request: Request
+  path: string
+  body?: unknown
+  params?: Record<string, unknown>
+  user?: { id: number; username: string }
+  /** derived for every request by plugins/request-context */
+  clientIp?: string
+}
+
+/**
+ * An `onAfterHandle` hook for a management module: every successful change (any method but GET) is a
+ * manage log row naming who did what to which record. Failed requests never reach after-handle.
+ */
+export function manageLogHook(deps: { metering: { logs: Pick<LogWriter, 'push'> } }, area: string) {
+  return (ctx: HookContext): void => {
+    const method = ctx.request.method
+    if (method === 'GET' || method === 'HEAD' || !ctx.user) return
+    const details = { ...summarizeBody(ctx.body, area === 'option'), ...(ctx.params && Object.keys(ctx.params).length ? { params: ctx.params } : {}) }
+    recordManageLog(deps, {
+      actor: ctx.user,
+      content: `${area}: ${method} ${ctx.path}`,
+      ip: ctx.clientIp,
+      requestId: requestIdOf(ctx.request),
+      details,
+    })
+  }
 }

@@ -32,7 +32,9 @@ export function rawPost(baseUrl: string, path: string, headers: Record<string, s
           chunks.push(Buffer.from(data))
         },
         close: finish,
-        end: (socket) => socket.end(),
+        end(socket) {
+          socket.end()
+        },
         error(_socket, error) {
           if (!settled) ((settled = true), reject(error))
         },

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps'
 import { ok, type Envelope } from '../../plugins/envelope'
 import { pageOf, pageWindow } from '../../plugins/paging'
 import { Role, sessionPlugin } from '../../plugins/session'
+import { manageLogHook } from '../../metering/manage-log'
 import { PROVIDERS } from '../../providers/registry'
 import { listUpstreamModels, runChannelTest } from './checks'
 import { BatchTagBody, ChannelEdit, CreateBody, IdParams, IdsBody, ListQuery, TagBody, TagEdit, TestQuery } from './schemas'
@@ -33,6 +34,7 @@ export function channelsModule(deps: AppDeps) {
     .use(sessionPlugin(deps))
     .onStart(() => deps.routing.probe.start())
     .onStop(() => deps.routing.probe.stop())
+    .onAfterHandle(manageLogHook(deps, 'channel'))
     .get('/api/channel/', ({ query }) => list(query), { ...admin, query: ListQuery })
     .get('/api/channel/search', ({ query }) => list(query), { ...admin, query: ListQuery })
     .get(

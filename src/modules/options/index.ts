@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { Role, sessionPlugin } from '../../plugins/session'
+import { manageLogHook } from '../../metering/manage-log'
 
 const OptionUpdate = t.Object({
   key: t.String({ minLength: 1, maxLength: 100 }),
@@ -12,6 +13,7 @@ const OptionUpdate = t.Object({
 export function optionsModule(deps: AppDeps) {
   return new Elysia({ name: 'options' })
     .use(sessionPlugin(deps))
+    .onAfterHandle(manageLogHook(deps, 'option'))
     .get('/api/option/', () => ok(deps.options.all()), { role: Role.root })
     .put('/api/option/', ({ body }) => ok({ key: body.key, value: deps.options.set(body.key, body.value) }, `option ${body.key} saved`), {
       role: Role.root,

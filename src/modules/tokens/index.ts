@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { PageQuery, pageOf, pageWindow } from '../../plugins/paging'
 import { Role, sessionPlugin } from '../../plugins/session'
+import { manageLogHook } from '../../metering/manage-log'
 import {
   createToken,
   deleteToken,
@@ -19,6 +20,7 @@ import { tokenView } from './view'
 export function tokensModule(deps: AppDeps) {
   return new Elysia({ name: 'tokens', prefix: '/api/token' })
     .use(sessionPlugin(deps))
+    .onAfterHandle(manageLogHook(deps, 'token'))
     .get(
       '/',
       ({ user, query }) => {

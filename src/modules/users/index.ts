@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { pageOf, pageWindow } from '../../plugins/paging'
 import { isSecureRequest, Role, SESSION_COOKIE, sessionPlugin, startSession } from '../../plugins/session'
+import { manageLogHook } from '../../metering/manage-log'
 import { createUser, deleteUser, editUser, viewUser } from './admin'
 import { ensureAffCode, transferAffQuota } from './aff'
 import { manageUser } from './manage'
@@ -20,6 +21,7 @@ export function usersModule(deps: AppDeps) {
 
   return new Elysia({ name: 'users' })
     .use(sessionPlugin(deps))
+    .onAfterHandle(manageLogHook(deps, 'user'))
     .get('/api/user/self', ({ user }) => ok(toUserView(user)), { role: Role.user })
     .put(
       '/api/user/self',

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { Role } from '../../../src/plugins/session'
+import { addUser, login } from '../../helpers/accounts'
+import { call, startTestApp, type TestApp } from '../../helpers/test-app'
+
+/** Admin actions on channels, users, options (and a user's own tokens) are written as manage logs (type 3). */
+let app: TestApp
+let root: string
+let user: string
+let userId: number
+beforeAll(async () => {
+  app = await startTestApp()
+  root = await login(app, 'root')
+  userId = addUser(app, { username: 'dave' }).id
+  user = await login(app, 'dave')
+})
+afterAll(() => app.stop())
+
+async function manageLogs() {
+  const res = await call(app, 'GET', '/api/log/?type=3&page_size=100', undefined, { cookie: root })
+  return res.body.data.items as any[]
+}
+
+test('channel, user, option and token changes each leave a row naming actor, action and target; secrets never', async () => {
+  const secret = 'sk-upstream-very-secret-0000000000'
+  const created = await call(app, 'POST', '/api/channel/', { name: 'audited', type: 1, key: secret, models: 'gpt-4o' }, { cookie: root })
+  expect(created.status).toBe(200)
+  expect((await call(app, 'PUT', '/api/user/', { id: userId, quota: 1234 }, { cookie: root })).status).toBe(200)
+  expect((await call(app, 'POST', '/api/user/manage', { id: userId, action: 'disable' }, { cookie: root })).status).toBe(200)
+  expect((await call(app, 'PUT', '/api/option/', { key: 'LogRetentionDays', value: 30 }, { cookie: root })).status).toBe(200)
+  expect((await call(app, 'POST', '/api/token/', { name: 'mine' }, { cookie: root })).status).toBe(200)
+
+  const logs = await manageLogs()
+  const contents = logs.map((l) => l.content)
+  expect(contents).toContain('channel: POST /api/channel/')
+  expect(contents).toContain('user: PUT /api/user/')
+  expect(contents).toContain('user: POST /api/user/manage')
+  expect(contents).toContain('option: PUT /api/option/')
+  expect(contents).toContain('token: POST /api/token/')
+  for (const log of logs) expect(log).toMatchObject({ type: 3, username: 'root', ip: '127.0.0.1' })
+  expect(JSON.stringify(logs)).not.toContain(secret)
+  const channel = logs.find((l) => l.content === 'channel: POST /api/channel/')
+  expect(channel.other).toMatchObject({ name: 'audited', key: '[redacted]' })
+  expect(logs.find((l) => l.content === 'user: PUT /api/user/').other).toMatchObject({ id: userId, quota: 1234 })
+  expect(logs.find((l) => l.content === 'option: PUT /api/option/').other).toEqual({ key: 'LogRetentionDays', value: 30 })
+})
+
+test('reads and refused changes leave no row', async () => {
+  const before = (await manageLogs()).length
+  await call(app, 'GET', '/api/channel/', undefined, { cookie: root })
+  expect((await call(app, 'PUT', '/api/option/', { key: 'LogRetentionDays', value: -1 }, { cookie: root })).status).toBe(400)
+  expect((await call(app, 'PUT', '/api/option/', { key: 'LogRetentionDays', value: 1 }, { cookie: user })).status).toBeGreaterThanOrEqual(401)
+  expect((await manageLogs()).length).toBe(before)
+})
