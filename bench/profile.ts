@@ -1,0 +1,55 @@
+/**
+ * Where does the gateway spend its time? Runs Tollgate from source under `bun --cpu-prof --cpu-prof-md`,
+ * sends one kind of request at it for a while, stops it cleanly and prints the profile's top functions.
+ *
+ *   bun bench/profile.ts [--case=chat|messages|responses|stream] [--seconds=10] [--connections=8]
+ *
+ * The full profile (Markdown, grep-friendly) stays in the printed directory.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { sequential, stream, type Req } from './clients'
+import { ROOT, startFake, startGateway, tempDir } from './targets'
+
+const option = (name: string, fallback: string) => Bun.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback
+const kind = option('case', 'chat')
+const seconds = Number(option('seconds', '10'))
+const connections = Number(option('connections', '8'))
+
+const dir = tempDir()
+const fake = await startFake()
+const gw = await startGateway(
+  ['bun', '--cpu-prof', '--cpu-prof-md', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=100', join(ROOT, 'src/index.ts')],
+  'bun --cpu-prof src/index.ts',
+  fake,
+  { openai: ['bench-d16', 'bench-d64-p0'], chatOnly: ['chatonly-d16'] },
+)
+const json = { 'content-type': 'application/json' }
+const prompt = 'Say hello in a few words.'
+const reqs: Record<string, Req> = {
+  chat: { url: `${gw.url}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${gw.key}` }, body: JSON.stringify({ model: 'bench-d16', messages: [{ role: 'user', content: prompt }], max_tokens: 64 }), wire: 'chat' },
+  messages: { url: `${gw.url}/v1/messages`, headers: { ...json, 'x-api-key': gw.key, 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ model: 'bench-d16', max_tokens: 64, messages: [{ role: 'user', content: prompt }] }), wire: 'messages' },
+  responses: { url: `${gw.url}/v1/responses`, headers: { ...json, authorization: `Bearer ${gw.key}` }, body: JSON.stringify({ model: 'chatonly-d16', input: prompt }), wire: 'responses' },
+  stream: { url: `${gw.url}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${gw.key}` }, body: JSON.stringify({ model: 'bench-d64-p0', messages: [{ role: 'user', content: prompt }], stream: true, stream_options: { include_usage: true } }), wire: 'chat' },
+}
+const req = reqs[kind]
+if (!req) throw new Error(`unknown --case=${kind}`)
+const end = performance.now() + seconds * 1000
+let done = 0
+await Promise.all(
+  Array.from({ length: connections }, async () => {
+    while (performance.now() < end) {
+      if (kind === 'stream') await stream(req, 64)
+      else await sequential(req, 20)
+      done += kind === 'stream' ? 1 : 20
+    }
+  }),
+)
+await gw.child.stop()
+await fake.child.stop()
+console.error(`${done} requests; profile in ${dir}`)
+const md = readdirSync(dir).find((f) => f.endsWith('.md'))
+if (md) {
+  const text = readFileSync(join(dir, md), 'utf8')
+  console.log(text.slice(0, 12_000))
+}
