@@ -5,7 +5,7 @@ const BATCH = 5_000
 
 export interface RetentionDeps {
   options: Pick<OptionStore, 'get'>
-  logs: Pick<LogRepo, 'deleteBefore' | 'compact'>
+  logs: Pick<LogRepo, 'deleteBefore' | 'compact' | 'optimize'>
 }
 
 /**
@@ -14,7 +14,10 @@ export interface RetentionDeps {
  */
 export async function pruneLogs(deps: RetentionDeps, now = Math.floor(Date.now() / 1000)): Promise<number> {
   const days = deps.options.get<number>('LogRetentionDays')
-  if (days <= 0) return 0
+  if (days <= 0) {
+    deps.logs.optimize()
+    return 0
+  }
   const before = now - days * 86_400
   let total = 0
   for (;;) {
@@ -24,6 +27,7 @@ export async function pruneLogs(deps: RetentionDeps, now = Math.floor(Date.now()
     await new Promise((resolve) => setTimeout(resolve, 0)) // let requests in between batches
   }
   if (total > 0) deps.logs.compact()
+  deps.logs.optimize()
   return total
 }
 

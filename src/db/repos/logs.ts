@@ -36,11 +36,10 @@ export interface LogStat {
   tpm: number
 }
 
-const ROWS_PER_INSERT = 400 // 25 columns × 400 rows stays far below SQLite's bound-parameter limit
-
 function whereOf(f: LogFilter): SQL | undefined {
   return and(
-    f.type !== undefined ? eq(logs.type, f.type) : undefined,
+    // `+type` keeps SQLite off the (type, created_at) index when a far more selective one applies
+    f.type !== undefined ? (f.userId !== undefined || f.modelName !== undefined || f.requestId !== undefined ? sql`+${logs.type} = ${f.type}` : eq(logs.type, f.type)) : undefined,
     f.userId !== undefined ? eq(logs.userId, f.userId) : undefined,
     f.username !== undefined ? eq(logs.username, f.username) : undefined,
     f.tokenName !== undefined ? eq(logs.tokenName, f.tokenName) : undefined,
@@ -53,54 +52,65 @@ function whereOf(f: LogFilter): SQL | undefined {
   )
 }
 
+const COLUMNS = [
+  ['created_at', 'createdAt'], ['type', 'type'], ['user_id', 'userId'], ['username', 'username'], ['token_id', 'tokenId'],
+  ['token_name', 'tokenName'], ['model_name', 'modelName'], ['upstream_model', 'upstreamModel'], ['channel_id', 'channelId'],
+  ['"group"', 'group'], ['prompt_tokens', 'promptTokens'], ['completion_tokens', 'completionTokens'],
+  ['cache_read_tokens', 'cacheReadTokens'], ['cache_write_tokens', 'cacheWriteTokens'], ['reasoning_tokens', 'reasoningTokens'],
+  ['quota', 'quota'], ['use_time_ms', 'useTimeMs'], ['first_token_ms', 'firstTokenMs'], ['is_stream', 'isStream'],
+  ['status_code', 'statusCode'], ['ip', 'ip'], ['request_id', 'requestId'], ['content', 'content'], ['other', 'other'],
+] as const
+
 /** Usage and audit logs, plus the hourly usage table the dashboards read. */
 export function createLogRepo(db: Db) {
-  /** Hourly sums of the consume rows in `rows`, upserted into usage_hourly. */
-  function addHourly(tx: Pick<Db, 'insert'>, rows: NewLog[]): void {
-    const sums = new Map<string, typeof usageHourly.$inferInsert>()
+  // The batch insert is the hot write: one prepared statement run per row inside one transaction is several
+  // times cheaper than building a multi-row statement through the query builder.
+  const insertRow = db.$client.prepare(
+    `INSERT INTO logs (${COLUMNS.map(([c]) => c).join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
+  )
+  const addHour = db.$client.prepare(
+    `INSERT INTO usage_hourly (user_id, username, model_name, hour, count, quota, token_used) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+     ON CONFLICT (user_id, model_name, hour) DO UPDATE SET count = count + excluded.count, quota = quota + excluded.quota,
+       token_used = token_used + excluded.token_used, username = excluded.username`,
+  )
+  const now = () => Math.floor(Date.now() / 1000)
+  const TEXT = new Set<string>(['username', 'tokenName', 'modelName', 'upstreamModel', 'group', 'ip', 'requestId', 'content', 'other'])
+  // column defaults as the schema declares them: '' for text, 0 for numbers, now for created_at
+  const valuesOf = (row: NewLog): (string | number)[] =>
+    COLUMNS.map(([, field]) => {
+      const v = row[field]
+      if (field === 'createdAt') return (v as number | undefined) ?? now()
+      if (field === 'isStream') return v ? 1 : 0
+      return (v ?? (TEXT.has(field) ? '' : 0)) as string | number
+    })
+  const insertTx = db.$client.transaction((rows: NewLog[]) => {
+    for (const row of rows) insertRow.run(...valuesOf(row))
+    const sums = new Map<string, [number, string, string, number, number, number, number]>()
     for (const row of rows) {
       if (row.type !== LogType.consume) continue
-      const hour = Math.floor((row.createdAt ?? Math.floor(Date.now() / 1000)) / 3600) * 3600
+      const hour = Math.floor((row.createdAt ?? now()) / 3600) * 3600
       const key = `${row.userId}\u0000${row.modelName}\u0000${hour}`
       const tokens = (row.promptTokens ?? 0) + (row.completionTokens ?? 0)
       const s = sums.get(key)
       if (s) {
-        s.count! += 1
-        s.quota! += row.quota ?? 0
-        s.tokenUsed! += tokens
-      } else {
-        sums.set(key, { userId: row.userId ?? 0, username: row.username ?? '', modelName: row.modelName ?? '', hour, count: 1, quota: row.quota ?? 0, tokenUsed: tokens })
-      }
+        s[4] += 1
+        s[5] += row.quota ?? 0
+        s[6] += tokens
+      } else sums.set(key, [row.userId ?? 0, row.username ?? '', row.modelName ?? '', hour, 1, row.quota ?? 0, tokens])
     }
-    for (const s of sums.values()) {
-      tx.insert(usageHourly)
-        .values(s)
-        .onConflictDoUpdate({
-          target: [usageHourly.userId, usageHourly.modelName, usageHourly.hour],
-          set: {
-            count: sql`${usageHourly.count} + excluded.count`,
-            quota: sql`${usageHourly.quota} + excluded.quota`,
-            tokenUsed: sql`${usageHourly.tokenUsed} + excluded.token_used`,
-            username: sql`excluded.username`,
-          },
-        })
-        .run()
-    }
-  }
+    for (const s of sums.values()) addHour.run(...s)
+  })
 
   return {
     /** Insert rows (and their hourly sums) in one transaction: all of them or none. */
     insertMany(rows: NewLog[]): void {
-      if (rows.length === 0) return
-      db.transaction((tx) => {
-        for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) tx.insert(logs).values(rows.slice(i, i + ROWS_PER_INSERT)).run()
-        addHourly(tx, rows)
-      })
+      if (rows.length > 0) insertTx(rows)
     },
 
     list(filter: LogFilter, offset: number, limit: number): Page<LogRow> {
       const where = whereOf(filter)
-      const items = db.select().from(logs).where(where).orderBy(desc(logs.id)).limit(limit).offset(offset).all()
+      // newest first by created_at, then id: every (…, created_at) index (rowid last) serves this order without a sort
+      const items = db.select().from(logs).where(where).orderBy(desc(logs.createdAt), desc(logs.id)).limit(limit).offset(offset).all()
       const total = db.select({ n: count() }).from(logs).where(where).get()!.n
       return { items, total }
     },
@@ -126,6 +136,11 @@ export function createLogRepo(db: Db) {
     /** Hand free pages back to the file system (needs auto_vacuum = INCREMENTAL; a no-op otherwise). */
     compact(pages = 0): void {
       db.$client.run(pages > 0 ? `PRAGMA incremental_vacuum(${Math.floor(pages)})` : 'PRAGMA incremental_vacuum')
+    },
+
+    /** Refresh the planner's statistics where they drifted (cheap; SQLite decides what to analyze). */
+    optimize(): void {
+      db.$client.run('PRAGMA optimize')
     },
 
     /** Hourly usage by model between two unix times (inclusive), for one user or everyone. */
