@@ -51,9 +51,13 @@ export function reserve(deps: ReserveDeps, ir: IrRequest, input: RelayInput, gro
   const tokenLimited = !token.unlimitedQuota
   if (amount > 0) {
     const result = deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
-    deps.repos.users.forget(user.id)
-    deps.repos.tokens.forget(token.id)
-    if (!result.ok) {
+    if (result.ok) {
+      // the cached rows follow the stored balances in place: the next auth reads no database
+      deps.repos.users.patchCached(user.id, { quota: result.userQuota })
+      if (tokenLimited) deps.repos.tokens.patchCached(token.id, { remainQuota: result.tokenRemain })
+    } else {
+      deps.repos.users.forget(user.id)
+      deps.repos.tokens.forget(token.id)
       release(0)
       throw insufficient(amount, quotaPerUnit, result.userQuota ?? 0, result.tokenRemain)
     }

@@ -27,7 +27,7 @@ export function settle(deps: SettleDeps, outcome: RelayOutcome): void {
   const billed = delivered ? billedUsage(outcome, r) : { usage: emptyUsage(), estimated: false }
   const actual = delivered ? quotaFor(r.price, billed.usage, r.quotaPerUnit) : 0
   const now = Math.floor(Date.now() / 1000)
-  const charged = deps.repos.quota.settle({
+  const settled = deps.repos.quota.settle({
     userId: input.user.id,
     tokenId: input.token.id,
     tokenLimited: r.tokenLimited && r.reserved > 0,
@@ -36,8 +36,9 @@ export function settle(deps: SettleDeps, outcome: RelayOutcome): void {
     actual,
     now,
   })
-  deps.repos.users.forget(input.user.id)
-  deps.repos.tokens.forget(input.token.id)
+  const charged = settled.charged
+  if (settled.user) deps.repos.users.patchCached(input.user.id, settled.user)
+  if (settled.token) deps.repos.tokens.patchCached(input.token.id, settled.token)
   r.release(delivered ? totalTokens(billed.usage) : 0)
   if (!deps.options.get<boolean>('LogConsumeEnabled')) return
   deps.logs.push(logRow(outcome, r, billed, delivered, actual, charged, now))

@@ -2,9 +2,17 @@ import type { Db } from '../client'
 
 export interface ReserveResult {
   ok: boolean
-  /** balances at the time of a refusal, for the error message */
+  /** balances after the reservation, or at the time of a refusal (for the error message) */
   userQuota?: number
   tokenRemain?: number
+}
+
+/** The balances a settlement left, so the repos' cached rows can be brought up to date without a read. */
+export interface SettleResult {
+  /** the quota charged */
+  charged: number
+  user?: { quota: number; usedQuota: number; requestCount: number }
+  token?: { remainQuota: number; usedQuota: number; accessedTime: number }
 }
 
 export interface SettleInput {
@@ -27,31 +35,37 @@ export interface SettleInput {
  */
 export function createQuotaRepo(db: Db) {
   const sqlite = db.$client
-  const takeUser = sqlite.prepare('UPDATE users SET quota = quota - ?1 WHERE id = ?2 AND quota >= ?1')
-  const takeToken = sqlite.prepare('UPDATE tokens SET remain_quota = remain_quota - ?1 WHERE id = ?2 AND remain_quota >= ?1')
+  const takeUser = sqlite.prepare<{ quota: number }, [number, number]>('UPDATE users SET quota = quota - ?1 WHERE id = ?2 AND quota >= ?1 RETURNING quota')
+  const takeToken = sqlite.prepare<{ remain_quota: number }, [number, number]>(
+    'UPDATE tokens SET remain_quota = remain_quota - ?1 WHERE id = ?2 AND remain_quota >= ?1 RETURNING remain_quota',
+  )
   const userQuota = sqlite.prepare<{ quota: number }, [number]>('SELECT quota FROM users WHERE id = ?1')
   const tokenRemain = sqlite.prepare<{ remain_quota: number }, [number]>('SELECT remain_quota FROM tokens WHERE id = ?1')
-  const settleUser = sqlite.prepare(
-    'UPDATE users SET quota = quota + ?1, used_quota = used_quota + ?2, request_count = request_count + 1 WHERE id = ?3',
+  const settleUser = sqlite.prepare<{ quota: number; used_quota: number; request_count: number }, [number, number, number]>(
+    'UPDATE users SET quota = quota + ?1, used_quota = used_quota + ?2, request_count = request_count + 1 WHERE id = ?3 RETURNING quota, used_quota, request_count',
   )
-  const settleToken = sqlite.prepare(
-    'UPDATE tokens SET remain_quota = remain_quota + ?1, used_quota = used_quota + ?2, accessed_time = ?3 WHERE id = ?4',
+  const settleToken = sqlite.prepare<{ remain_quota: number; used_quota: number; accessed_time: number }, [number, number, number, number]>(
+    'UPDATE tokens SET remain_quota = remain_quota + ?1, used_quota = used_quota + ?2, accessed_time = ?3 WHERE id = ?4 RETURNING remain_quota, used_quota, accessed_time',
   )
-  const settleUnlimitedToken = sqlite.prepare('UPDATE tokens SET used_quota = used_quota + ?1, accessed_time = ?2 WHERE id = ?3')
+  const settleUnlimitedToken = sqlite.prepare<{ remain_quota: number; used_quota: number; accessed_time: number }, [number, number, number]>(
+    'UPDATE tokens SET used_quota = used_quota + ?1, accessed_time = ?2 WHERE id = ?3 RETURNING remain_quota, used_quota, accessed_time',
+  )
   const channelUsed = sqlite.prepare('UPDATE channels SET used_quota = used_quota + ?1 WHERE id = ?2')
 
   const reserveTx = sqlite.transaction((userId: number, tokenId: number, tokenLimited: boolean, amount: number): ReserveResult => {
-    if (tokenLimited && takeToken.run(amount, tokenId).changes === 0) {
+    const token = tokenLimited ? takeToken.get(amount, tokenId) : undefined
+    if (tokenLimited && !token) {
       return { ok: false, tokenRemain: tokenRemain.get(tokenId)?.remain_quota ?? 0, userQuota: userQuota.get(userId)?.quota ?? 0 }
     }
-    if (takeUser.run(amount, userId).changes === 0) {
+    const user = takeUser.get(amount, userId)
+    if (!user) {
       // throwing rolls the token's part back too
       throw new Refused({ ok: false, userQuota: userQuota.get(userId)?.quota ?? 0, tokenRemain: tokenLimited ? tokenRemain.get(tokenId)?.remain_quota : undefined })
     }
-    return { ok: true }
+    return { ok: true, userQuota: user.quota, tokenRemain: token?.remain_quota }
   })
 
-  const settleTx = sqlite.transaction((s: SettleInput): number => {
+  const settleTx = sqlite.transaction((s: SettleInput): SettleResult => {
     let charged = s.actual
     if (s.actual > s.reserved) {
       // the estimate was short: take the rest only as far as the balances reach, never below zero
@@ -63,11 +77,14 @@ export function createQuotaRepo(db: Db) {
       charged = s.reserved + Math.max(0, extra)
     }
     const refund = s.reserved - charged // negative when an extra charge was taken
-    settleUser.run(refund, charged, s.userId)
-    if (s.tokenLimited) settleToken.run(refund, charged, s.now, s.tokenId)
-    else settleUnlimitedToken.run(charged, s.now, s.tokenId)
+    const user = settleUser.get(refund, charged, s.userId)
+    const token = s.tokenLimited ? settleToken.get(refund, charged, s.now, s.tokenId) : settleUnlimitedToken.get(charged, s.now, s.tokenId)
     if (charged > 0 && s.channelId > 0) channelUsed.run(charged, s.channelId)
-    return charged
+    return {
+      charged,
+      user: user ? { quota: user.quota, usedQuota: user.used_quota, requestCount: user.request_count } : undefined,
+      token: token ? { remainQuota: token.remain_quota, usedQuota: token.used_quota, accessedTime: token.accessed_time } : undefined,
+    }
   })
 
   return {
@@ -80,8 +97,8 @@ export function createQuotaRepo(db: Db) {
         throw error
       }
     },
-    /** Settle a reservation: refund what was not used (or take what was short), count usage; returns the quota charged. */
-    settle: (input: SettleInput): number => settleTx(input),
+    /** Settle a reservation: refund what was not used (or take what was short), count usage; returns the quota charged and the new balances. */
+    settle: (input: SettleInput): SettleResult => settleTx(input),
   }
 }
 

@@ -10,25 +10,47 @@ export type TokenPatch = Partial<Omit<NewToken, 'id' | 'userId' | 'keyHash' | 'k
 /** Access tokens. Relay auth reads them by key hash from memory; every write here drops stale entries. */
 export function createTokenRepo(db: Db) {
   const byHash = new Map<string, TokenRow | null>()
+  // id → key hash of the cached rows, so dropping or patching one token never walks the whole cache
+  const hashById = new Map<number, string>()
   const MAX_NEGATIVE = 10_000 // unknown keys are remembered too, but only so many
 
   function forgetId(id: number): void {
-    for (const [hash, row] of byHash) if (row?.id === id) byHash.delete(hash)
+    const hash = hashById.get(id)
+    if (hash === undefined) return
+    hashById.delete(id)
+    byHash.delete(hash)
   }
 
   function forgetUser(userId: number): void {
-    for (const [hash, row] of byHash) if (row?.userId === userId) byHash.delete(hash)
+    for (const [hash, row] of byHash) {
+      if (row?.userId !== userId) continue
+      byHash.delete(hash)
+      hashById.delete(row.id)
+    }
   }
 
   return {
     forgetUser,
-    /** Drop a token from the key cache after a write made elsewhere (quota moves). */
+    /** Drop a token from the key cache after a write made elsewhere. */
     forget: forgetId,
+    /**
+     * Bring a cached token up to date in place after a quota move made elsewhere (metering's reserve and
+     * settle, which know the new values from `UPDATE … RETURNING`), so the auth path stays off the database.
+     */
+    patchCached(id: number, fields: Partial<Pick<TokenRow, 'remainQuota' | 'usedQuota' | 'accessedTime'>>): void {
+      const hash = hashById.get(id)
+      const row = hash === undefined ? undefined : byHash.get(hash)
+      if (row) Object.assign(row, fields)
+    },
 
     findByKeyHash(hash: string): TokenRow | undefined {
       const cached = byHash.get(hash)
       if (cached !== undefined) return cached ?? undefined
       const row = db.select().from(tokens).where(eq(tokens.keyHash, hash)).get()
+      if (row) {
+        forgetId(row.id)
+        hashById.set(row.id, hash)
+      }
       if (row || byHash.size < MAX_NEGATIVE) byHash.set(hash, row ?? null)
       return row
     },
@@ -40,7 +62,7 @@ export function createTokenRepo(db: Db) {
 
     insert(token: NewToken): TokenRow {
       const row = db.insert(tokens).values(token).returning().get()
-      byHash.delete(row.keyHash)
+      byHash.delete(row.keyHash) // a remembered unknown key
       return row
     },
 

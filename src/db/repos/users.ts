@@ -31,6 +31,14 @@ export function createUserRepo(db: Db) {
   return {
     findById,
     forget: (id: number) => void byId.delete(id),
+    /**
+     * Bring a cached user up to date in place after a quota move made elsewhere (metering's reserve and
+     * settle, which know the new values from `UPDATE … RETURNING`), so the auth path stays off the database.
+     */
+    patchCached(id: number, fields: Partial<Pick<UserRow, 'quota' | 'usedQuota' | 'requestCount'>>): void {
+      const row = byId.get(id)
+      if (row) Object.assign(row, fields)
+    },
 
     findByUsername: (username: string) => db.select().from(users).where(eq(users.username, username)).get(),
     findByAffCode: (code: string) => db.select().from(users).where(eq(users.affCode, code)).get(),
