@@ -4,12 +4,14 @@ import type { OptionStore } from '../options/store'
 import type { RelayInput, RelayOutcome } from '../relay/pipeline'
 import { createLogWriter, type LogWriterOptions } from './log-writer'
 import { createRateLimiter } from './rate-limit'
+import { logRefusal, type Refusal } from './refusal'
 import { reserve } from './reserve'
 import { createRetentionJob } from './retention'
 import { settle } from './settle'
 
 export { recordManageLog, type ManageLogInput } from './manage-log'
 export type { Reservation } from './reserve'
+export type { Refusal } from './refusal'
 
 /**
  * Prices, quota, rate limits and usage logs, hung on the relay pipeline's two hooks: `reserve` before the
@@ -25,6 +27,8 @@ export function createMetering(deps: { options: OptionStore; repos: Repos }, wri
     retention,
     reserve: (ir: IrRequest, input: RelayInput, group: string) => reserve({ ...deps, limiter }, ir, input, group),
     settle: (outcome: RelayOutcome) => settle({ ...deps, logs }, outcome),
+    /** the error row of a request refused before `reserve` succeeded (settle logs all the others) */
+    refused: (refusal: Refusal) => logRefusal({ options: deps.options, logs }, refusal),
     start(): void {
       retention.start()
     },

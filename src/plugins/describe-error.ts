@@ -9,8 +9,11 @@ export interface ErrorView {
   headers?: Record<string, string>
 }
 
-/** Turn anything thrown in a request into a status + message, so every edge renders the same facts. */
-export function describeError(code: string | number, error: unknown): ErrorView {
+/**
+ * Turn anything thrown in a request into a status + message, so every edge renders the same facts.
+ * An unexpected error is printed once, where it is rendered; other readers pass `report = false`.
+ */
+export function describeError(code: string | number, error: unknown, report = true): ErrorView {
   if (error instanceof GatewayError) {
     return { status: error.status, code: error.code, message: error.message, param: error.param, headers: error.headers }
   }
@@ -27,7 +30,7 @@ export function describeError(code: string | number, error: unknown): ErrorView 
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return { status, code: 'invalid_request', message: (error as Error).message || 'bad request' }
   }
-  console.error('unhandled error:', error)
+  if (report) console.error('unhandled error:', error)
   return { status: 500, code: 'internal_error', message: 'internal error' }
 }
 

@@ -59,6 +59,16 @@ export type ReserveHook = (ir: IrRequest, input: RelayInput, group: string) => u
 /** Called once per request that passed `reserve`, when it is over (failures too). */
 export type SettleHook = ((outcome: RelayOutcome) => void) & { reserve?: ReserveHook }
 
+const settledErrors = new WeakSet<object>()
+/** Whether `error` was thrown by a request that settle already saw (and logged): refusals before it were not. */
+export function wasSettled(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && settledErrors.has(error)
+}
+function markSettled<T>(error: T): T {
+  if (typeof error === 'object' && error !== null) settledErrors.add(error)
+  return error
+}
+
 /**
  * The one relay pipeline: decode → authorize the model → plan channels → for each candidate: build the
  * upstream body (passthrough or conversion), send, and on a failure before the first byte try the next →
@@ -89,7 +99,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
       status: error instanceof GatewayError ? error.status : 500, error: error instanceof Error ? error.message : String(error),
       aborted: input.signal.aborted, startedAt, firstByteAt: undefined, endedAt: performance.now(), attempts, warnings,
     })
-    return error
+    return markSettled(error)
   }
   for (const candidate of candidates.slice(0, maxAttempts)) {
     last = candidate
@@ -134,7 +144,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
     input, ir, reservation, channelId: last!.channel.id, upstreamModel: last!.upstreamModel, usage: undefined, ok: false, status: failure.status,
     error: failure.message, aborted: input.signal.aborted, startedAt, firstByteAt: undefined, endedAt: performance.now(), attempts, warnings,
   })
-  throw failure
+  throw markSettled(failure)
 }
 
 export interface AttemptPlan {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { RelayEnv } from '../helpers/relay-env'
-import { account, chatBody, logsOf, settled, startMeteredEnv, userRow } from './env'
+import { account, chatBody, logsOf, logsWhen, settled, startMeteredEnv, userRow } from './env'
 import { rawPost } from './raw-http'
 
 /**
@@ -38,8 +38,11 @@ test('fixed price per call: a balance for exactly 100 calls serves exactly 100 o
   const after = userRow(env, user.id)
   expect(after.quota).toBe(0)
   expect(after.usedQuota).toBe(100_000)
-  const logs = logsOf(env, user.id)
-  expect(logs).toHaveLength(100)
+  // one row per request: 100 charged, 900 refusals (403, nothing charged)
+  const logs = await logsWhen(env, user.id, N)
+  expect(logs).toHaveLength(N)
+  expect(logs.filter((l) => l.type === 2)).toHaveLength(100)
+  expect(logs.filter((l) => l.type === 5 && l.statusCode === 403 && l.quota === 0)).toHaveLength(N - 100)
   expect(logs.reduce((sum, l) => sum + l.quota, 0)).toBe(100_000)
   env.app.deps.options.set('ModelPrice', {})
 }, 30_000)

@@ -30,6 +30,16 @@ export function logsOf(env: RelayEnv, userId: number): LogRow[] {
   return env.app.deps.repos.logs.list({ userId }, 0, 100_000).items.reverse()
 }
 
+/** Every log row of a user once there are `count` (refusals are logged just after their response is sent). */
+export async function logsWhen(env: RelayEnv, userId: number, count: number, timeoutMs = 5000): Promise<LogRow[]> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const rows = logsOf(env, userId)
+    if (rows.length >= count || Date.now() > until) return rows
+    await Bun.sleep(5)
+  }
+}
+
 export const chatBody = (model: string, extra: Record<string, unknown> = {}) => ({
   model,
   max_tokens: 100,

@@ -8,6 +8,7 @@ import { modelsForToken, type ListedModel } from '../../relay/models'
 import { relay, type SettleHook } from '../../relay/pipeline'
 import { protocolFor } from '../../relay/protocol-registry'
 import { assertJsonBody, parseRawJson, rawBodyOf } from './raw-body'
+import { logRefusedRequest, type RelayAfterContext } from './refusals'
 
 /** The generation methods a Gemini client may call on a listed model (countTokens is not served). */
 const METHODS = ['generateContent', 'streamGenerateContent']
@@ -99,13 +100,26 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
     .derive(({ request, server }) => {
       const clientIp = clientIpOf(request, server, deps.config.trustProxy)
       const caller = verifyToken(deps, { headers: request.headers, clientIp, url: request.url, sources: GEMINI_KEY_SOURCES })
-      if (request.method === 'POST') assertJsonBody(request)
       return { clientIp, caller }
     })
+    .onTransform(({ request }) => {
+      if (request.method === 'POST') assertJsonBody(request)
+    })
+    .onAfterResponse((ctx) => logRefusedRequest(deps, ctx, pathModel))
     .post('/v1beta/models/:model', generate, options)
     .post('/v1/models/:model', generate, options)
     .get('/v1beta/models', list)
     .get('/v1beta/models/:model', get, { params: t.Object({ model: t.String() }) })
+}
+
+/** The model and stream flag a Gemini request's path names (the body carries neither). */
+function pathModel(ctx: RelayAfterContext): { model: string; stream: boolean } {
+  try {
+    const { model, action } = splitModelAction(ctx.params?.model ?? '')
+    return { model, stream: action === 'streamGenerateContent' }
+  } catch {
+    return { model: '', stream: false }
+  }
 }
 
 interface GenerateContext {

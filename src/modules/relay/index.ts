@@ -9,6 +9,7 @@ import { countRequestTokens } from '../../relay/tokenize'
 import { NotFoundError } from '../../errors'
 import { modelList, modelObject, modelsForToken } from '../../relay/models'
 import { assertJsonBody, parseRawJson, rawBodyOf } from './raw-body'
+import { bodyModel, logRefusedRequest } from './refusals'
 import { geminiModelList, geminiModelObject, isGeminiCaller } from './gemini'
 
 const AnthropicHeaders = t.Object(
@@ -47,10 +48,13 @@ export function relayModule(deps: AppDeps, settle: SettleHook) {
     .derive(({ request, server, path }) => {
       const clientIp = clientIpOf(request, server, deps.config.trustProxy)
       const caller = verifyToken(deps, { headers: request.headers, clientIp, url: request.url, sources: keySources(path) })
-      // after the key, before schema validation: a body that is not a JSON object is named as such
-      if (request.method === 'POST') assertJsonBody(request)
       return { clientIp, caller }
     })
+    // after the key (so a refusal is logged against it), before schema validation: a body that is not a JSON object is named as such
+    .onTransform(({ request }) => {
+      if (request.method === 'POST') assertJsonBody(request)
+    })
+    .onAfterResponse((ctx) => logRefusedRequest(deps, ctx, bodyModel))
     .post('/v1/chat/completions', handle('openai-chat'), { parse: parseRawJson, body: protocolFor('openai-chat').requestSchema })
     .post('/v1/responses', handle('openai-responses'), { parse: parseRawJson, body: protocolFor('openai-responses').requestSchema })
     .post('/v1/messages', handle('anthropic'), {
