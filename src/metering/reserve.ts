@@ -3,7 +3,7 @@ import { ForbiddenError } from '../errors'
 import type { IrRequest } from '../ir'
 import type { OptionStore } from '../options/store'
 import type { RelayInput } from '../relay/pipeline'
-import { countRequestTokens } from '../relay/tokenize'
+import { estimateRequestTokens } from '../relay/tokenize'
 import { limitsFor } from './limits'
 import { estimateQuota, requirePrice, type Price } from './prices'
 import type { RateLimiter, Release } from './rate-limit'
@@ -12,8 +12,10 @@ import type { RateLimiter, Release } from './rate-limit'
 export interface Reservation {
   price: Price
   group: string
-  /** prompt tokens by the tokenizer: the input estimate when the upstream reports none */
+  /** prompt tokens by the tokenizer, or for a long prompt an upper bound (see estimateRequestTokens) */
   promptTokens: number
+  /** false when promptTokens is the upper bound: settlement tokenizes the prompt if it needs an estimate */
+  promptExact: boolean
   maxOutputTokens: number
   /** quota taken from the user (and the token, when limited) */
   reserved: number
@@ -37,7 +39,7 @@ export function reserve(deps: ReserveDeps, ir: IrRequest, input: RelayInput, gro
   const { token, user } = input
   const price = requirePrice(deps.options, ir.model, group)
   const quotaPerUnit = deps.options.get<number>('QuotaPerUnit')
-  const promptTokens = countRequestTokens(ir)
+  const { tokens: promptTokens, exact: promptExact } = estimateRequestTokens(ir)
   const maxOutputTokens = ir.maxOutputTokens ?? deps.options.get<number>('DefaultMaxOutputTokens')
   const limits = limitsFor(deps.options, group)
   const release = deps.limiter.acquire(
@@ -62,7 +64,7 @@ export function reserve(deps: ReserveDeps, ir: IrRequest, input: RelayInput, gro
       throw insufficient(amount, quotaPerUnit, result.userQuota ?? 0, result.tokenRemain)
     }
   }
-  return { price, group, promptTokens, maxOutputTokens, reserved: amount, tokenLimited, quotaPerUnit, release, settled: false }
+  return { price, group, promptTokens, promptExact, maxOutputTokens, reserved: amount, tokenLimited, quotaPerUnit, release, settled: false }
 }
 
 function insufficient(amount: number, quotaPerUnit: number, userQuota: number, tokenRemain: number | undefined): ForbiddenError {

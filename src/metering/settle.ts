@@ -3,7 +3,7 @@ import { LogType, type NewLog } from '../db/repos/logs'
 import { emptyUsage, inputTokens, outputTokens, totalTokens, type Usage } from '../ir'
 import type { OptionStore } from '../options/store'
 import type { RelayOutcome } from '../relay/pipeline'
-import { countTextTokens } from '../relay/tokenize'
+import { countRequestTokens, countTextTokens } from '../relay/tokenize'
 import type { LogWriter } from './log-writer'
 import { quotaFor } from './prices'
 import type { Reservation } from './reserve'
@@ -54,11 +54,12 @@ function billedUsage(outcome: RelayOutcome, r: Reservation): { usage: Usage; est
   const complete = outcome.ok && !outcome.aborted
   if (reported && complete) return { usage: reported, estimated: false }
   const producedTokens = countTextTokens(outcome.output ?? '')
+  const promptTokens = () => (r.promptExact ? r.promptTokens : countRequestTokens(outcome.ir))
   if (!reported) {
-    return { usage: { input: { noCache: r.promptTokens, cacheRead: 0, cacheWrite: 0 }, output: { text: producedTokens, reasoning: 0 } }, estimated: true }
+    return { usage: { input: { noCache: promptTokens(), cacheRead: 0, cacheWrite: 0 }, output: { text: producedTokens, reasoning: 0 } }, estimated: true }
   }
   const usage: Usage = { input: { ...reported.input }, output: { ...reported.output } }
-  if (inputTokens(usage) === 0) usage.input.noCache = r.promptTokens
+  if (inputTokens(usage) === 0) usage.input.noCache = promptTokens()
   if (outputTokens(usage) < producedTokens) usage.output.text = producedTokens - usage.output.reasoning
   return { usage, estimated: inputTokens(reported) === 0 || outputTokens(reported) < producedTokens }
 }

@@ -1,5 +1,16 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import type { IrRequest, Part } from '../ir'
+
+type Counter = (text: string) => number
+let counter: Counter | undefined
+
+/**
+ * o200k_base, loaded on first use: its tables cost ~50–90 MB of RSS and ~0.7 s to load, and a gateway
+ * whose requests all fit the fast estimate below never needs them.
+ */
+function countTokens(text: string): number {
+  counter ??= (require('gpt-tokenizer/encoding/o200k_base') as typeof import('gpt-tokenizer/encoding/o200k_base')).countTokens
+  return counter(text)
+}
 
 /** Tokens an image costs when its size is unknown (about a 1092×1092 image at Anthropic's area / 750). */
 const IMAGE_TOKENS = 1600
@@ -42,5 +53,55 @@ function partTokens(part: Part): number {
       return countTokens(part.name) + countTokens(part.arguments)
     case 'tool-result':
       return part.content.reduce((sum, inner) => sum + partTokens(inner), 0)
+  }
+}
+
+/**
+ * Prompts up to this many UTF-8 bytes are tokenized exactly for the reservation (≤ ~1 ms); longer ones
+ * (100 KB takes ~4 ms, 1 MB ~50 ms) reserve their byte count instead.
+ */
+export const EXACT_ESTIMATE_BYTES = 32 * 1024
+
+/**
+ * The reservation's input estimate. Short prompts: the tokenizer's count (`exact`). Long prompts: an upper
+ * bound without tokenizing, one token per UTF-8 byte of text (a byte-level BPE token is never shorter than
+ * a byte), so the reservation still covers the worst case; settlement uses the upstream's usage, and only
+ * tokenizes (countRequestTokens) if the upstream reported none.
+ */
+export function estimateRequestTokens(ir: IrRequest): { tokens: number; exact: boolean } {
+  const bound = requestBytesBound(ir)
+  if (bound <= EXACT_ESTIMATE_BYTES) return { tokens: countRequestTokens(ir), exact: true }
+  return { tokens: bound, exact: false }
+}
+
+function requestBytesBound(ir: IrRequest): number {
+  const bytes = (text: string) => Buffer.byteLength(text)
+  let total = 0
+  for (const part of ir.system) total += bytes(part.text)
+  for (const message of ir.messages) {
+    total += PER_MESSAGE
+    if (message.role === 'opaque') total += bytes(JSON.stringify(message.raw))
+    else for (const part of message.content) total += partBytes(part, bytes)
+  }
+  for (const tool of ir.tools) {
+    total += tool.kind === 'function'
+      ? bytes(`${tool.name}\n${tool.description ?? ''}\n${JSON.stringify(tool.parameters)}`)
+      : bytes(JSON.stringify(tool.raw))
+  }
+  return total
+}
+
+function partBytes(part: Part, bytes: (text: string) => number): number {
+  switch (part.type) {
+    case 'text':
+    case 'reasoning':
+      return bytes(part.text)
+    case 'image':
+    case 'file':
+      return IMAGE_TOKENS
+    case 'tool-call':
+      return bytes(part.name) + bytes(part.arguments)
+    case 'tool-result':
+      return part.content.reduce((sum, inner) => sum + partBytes(inner, bytes), 0)
   }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
-import { countTextTokens } from '../../src/relay/tokenize'
+import { countRequestTokens, countTextTokens, EXACT_ESTIMATE_BYTES } from '../../src/relay/tokenize'
+import { protocolFor } from '../../src/relay/protocol-registry'
 import type { RelayEnv } from '../helpers/relay-env'
 import { account, chat, chatBody, logsOf, messages, settled, startMeteredEnv, userRow } from './env'
 
@@ -100,4 +101,18 @@ test('an answer whose upstream reported no usage is billed from the prompt estim
   expect(log!.completionTokens).toBe(countTextTokens(words.join('')))
   expect(log!.quota).toBe(Math.round((log!.promptTokens + log!.completionTokens * 4) * 1.25))
   expect(JSON.parse(log!.other).estimated).toBe(true)
+})
+
+test('a long prompt reserves an upper bound, but a missing usage is still billed by the tokenizer, not the bound', async () => {
+  const { user, key } = account(env, 100_000_000)
+  env.upstream.setBehavior({ text: words, usage: { input: 0, output: 0 } })
+  const body = chatBody('gpt-4o', { messages: [{ role: 'user', content: 'The quick brown fox jumps over the lazy dog. '.repeat(Math.ceil((EXACT_ESTIMATE_BYTES * 2) / 45)) }] })
+  expect((await chat(env, key, body)).status).toBe(200)
+  const [log] = logsOf(env, user.id)
+  const exact = countRequestTokens(protocolFor('openai-chat').decodeRequest(body).value)
+  expect(log!.promptTokens).toBe(exact)
+  const other = JSON.parse(log!.other)
+  expect(other.reserved).toBeGreaterThan(Math.round((exact + 100 * 4) * 1.25)) // the bound, refunded at settle
+  expect(log!.quota).toBe(Math.round((exact + log!.completionTokens * 4) * 1.25))
+  expect(userRow(env, user.id).quota).toBe(100_000_000 - log!.quota)
 })

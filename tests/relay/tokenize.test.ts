@@ -1,0 +1,20 @@
+import { expect, test } from 'bun:test'
+import { protocolFor } from '../../src/relay/protocol-registry'
+import { countRequestTokens, estimateRequestTokens, EXACT_ESTIMATE_BYTES } from '../../src/relay/tokenize'
+
+const irOf = (content: string) =>
+  protocolFor('openai-chat').decodeRequest({ model: 'm', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content }] }).value
+
+test('a short prompt is tokenized exactly for the reservation', () => {
+  const ir = irOf('Say hello in a few words.')
+  expect(estimateRequestTokens(ir)).toEqual({ tokens: countRequestTokens(ir), exact: true })
+})
+
+test('a long prompt reserves an upper bound (its UTF-8 bytes) without tokenizing', () => {
+  for (const text of ['The quick brown fox jumps over the lazy dog. ', 'é中文🙂 ', 'a1B2c3~!@#$%^&*()_+ ']) {
+    const ir = irOf(text.repeat(Math.ceil((EXACT_ESTIMATE_BYTES * 2) / text.length)))
+    const estimate = estimateRequestTokens(ir)
+    expect(estimate.exact).toBe(false)
+    expect(estimate.tokens).toBeGreaterThanOrEqual(countRequestTokens(ir))
+  }
+})
