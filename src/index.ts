@@ -3,6 +3,7 @@ import { ConfigError, HELP, parseCli } from './config'
 import { closeDatabase, openDatabase } from './db/client'
 import { migrate, NewerDatabaseError } from './db/migrate'
 import { createDeps } from './deps'
+import { ensureMaxHttpRequests } from './launch/max-http-requests'
 import { bootstrapRoot } from './modules/setup/bootstrap'
 import { VERSION } from './version'
 
@@ -17,6 +18,8 @@ function main(): void {
   if (action.kind === 'help') return void console.log(HELP)
   if (action.kind === 'version') return void console.log(VERSION)
 
+  // before any fetch: lifts Bun's 256 concurrent upstream requests (re-executes this process once if needed)
+  ensureMaxHttpRequests()
   const { config } = action
   const db = openDatabase(config.sqlitePath)
   try {
