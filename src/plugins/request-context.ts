@@ -3,6 +3,12 @@ import type { Config } from '../config'
 import { PayloadTooLargeError } from '../errors'
 
 const requestIds = new WeakMap<Request, string>()
+const arrivals = new WeakMap<Request, number>()
+
+/** performance.now() when the request reached the app's first hook (routing, auth and parsing come after). */
+export function arrivedAt(request: Request): number | undefined {
+  return arrivals.get(request)
+}
 
 /** The id given to a request on arrival; error rendering reads it even when parsing failed. */
 export function requestIdOf(request: Request): string | undefined {
@@ -13,6 +19,7 @@ export function requestIdOf(request: Request): string | undefined {
 export function requestContext(config: Pick<Config, 'maxBodyBytes' | 'trustProxy'>) {
   return new Elysia({ name: 'request-context' })
     .onRequest(({ request, set }) => {
+      arrivals.set(request, performance.now())
       const requestId = newRequestId()
       requestIds.set(request, requestId)
       set.headers['x-request-id'] = requestId

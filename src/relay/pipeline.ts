@@ -23,6 +23,8 @@ export interface RelayInput {
   clientIp: string
   /** aborted when the client goes away */
   signal: AbortSignal
+  /** performance.now() when the request arrived (before routing, auth and body parsing), for x-tollgate-overhead-ms */
+  receivedAt?: number
   /** Gemini carries model and stream in the URL */
   pathModel?: string
   pathStream?: boolean
@@ -134,8 +136,10 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
       continue
     }
     recordSuccess()
-    // The gateway's own time for this request (from decode to headers), upstream wait of the winning attempt excluded.
-    result.response.headers.set('x-tollgate-overhead-ms', (performance.now() - startedAt - (result.upstreamDoneAt - sentAt)).toFixed(3))
+    // The gateway's own time for this request, from its arrival (routing, auth, body parsing included) to the
+    // response headers, the upstream wait of the winning attempt (to its answer, or a stream's first content) excluded.
+    const since = input.receivedAt ?? startedAt
+    result.response.headers.set('x-tollgate-overhead-ms', (performance.now() - since - (result.upstreamDoneAt - sentAt)).toFixed(3))
     return result.response
   }
   const failure = finalError(ir.model, lastFailure!)

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { NotFoundError } from '../../errors'
-import { clientIpOf, requestIdOf } from '../../plugins/request-context'
+import { arrivedAt, clientIpOf, requestIdOf } from '../../plugins/request-context'
 import { SseParser } from '../../protocols/sse'
 import { GEMINI_KEY_SOURCES, verifyToken } from '../../relay/auth'
 import { modelsForToken, type ListedModel } from '../../relay/models'
@@ -78,6 +78,7 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
       token: caller.token,
       user: caller.user,
       requestId: requestIdOf(request) ?? '',
+      receivedAt: arrivedAt(request),
       clientIp,
       signal: request.signal,
       pathModel: model,

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import type { ProtocolId } from '../../protocols/types'
-import { clientIpOf, requestIdOf } from '../../plugins/request-context'
+import { arrivedAt, clientIpOf, requestIdOf } from '../../plugins/request-context'
 import { ANTHROPIC_KEY_SOURCES, GEMINI_KEY_SOURCES, verifyToken, type KeySource } from '../../relay/auth'
 import { relay, type SettleHook } from '../../relay/pipeline'
 import { protocolFor } from '../../relay/protocol-registry'
@@ -39,6 +39,7 @@ export function relayModule(deps: AppDeps, settle: SettleHook) {
         token: caller.token,
         user: caller.user,
         requestId: requestIdOf(request) ?? '',
+        receivedAt: arrivedAt(request),
         clientIp,
         signal: request.signal,
       }, settle)
