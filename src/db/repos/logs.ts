@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, lt, lte, sql, sum, type SQL } from 'drizzle-orm'
 import type { Db } from '../client'
-import { logs, usageHourly } from '../schema'
+import { logs, usageHourly, usageHourlyModel } from '../schema'
 import type { Page } from './users'
 
 export type LogRow = typeof logs.$inferSelect
@@ -73,6 +73,12 @@ export function createLogRepo(db: Db) {
      ON CONFLICT (user_id, model_name, hour) DO UPDATE SET count = count + excluded.count, quota = quota + excluded.quota,
        token_used = token_used + excluded.token_used, username = excluded.username`,
   )
+  const addModelHour = db.$client.prepare(
+    `INSERT INTO usage_hourly_model (hour, model_name, count, quota, token_used) VALUES (?1, ?2, ?3, ?4, ?5)
+     ON CONFLICT (hour, model_name) DO UPDATE SET count = count + excluded.count, quota = quota + excluded.quota,
+       token_used = token_used + excluded.token_used`,
+  )
+  const oldestLog = db.$client.prepare<{ t: number | null }, []>('SELECT min(created_at) AS t FROM logs')
   const now = () => Math.floor(Date.now() / 1000)
   const TEXT = new Set<string>(['username', 'tokenName', 'modelName', 'upstreamModel', 'group', 'ip', 'requestId', 'content', 'other'])
   // column defaults as the schema declares them: '' for text, 0 for numbers, now for created_at
@@ -99,7 +105,55 @@ export function createLogRepo(db: Db) {
       } else sums.set(key, [row.userId ?? 0, row.username ?? '', row.modelName ?? '', hour, 1, row.quota ?? 0, tokens])
     }
     for (const s of sums.values()) addHour.run(...s)
+    const models = new Map<string, [number, string, number, number, number]>()
+    for (const [, , model, hour, n, quota, tokens] of sums.values()) {
+      const key = `${model}\u0000${hour}`
+      const m = models.get(key)
+      if (m) {
+        m[2] += n
+        m[3] += quota
+        m[4] += tokens
+      } else models.set(key, [hour, model, n, quota, tokens])
+    }
+    for (const m of models.values()) addModelHour.run(...m)
   })
+
+  const sumLogQuota = (f: LogFilter): number =>
+    Number(db.select({ q: sum(logs.quota) }).from(logs).where(whereOf({ ...f, type: LogType.consume })).get()!.q ?? 0)
+
+  /** Quota of the consume rows in whole hours [from, to) from the hourly tables: per user, or per model for everyone. */
+  const sumHourQuota = (f: LogFilter, from: number, to: number | undefined): number => {
+    const table = f.userId !== undefined ? usageHourly : usageHourlyModel
+    const where = and(
+      f.userId !== undefined ? eq(usageHourly.userId, f.userId) : undefined,
+      f.modelName !== undefined ? eq(table.modelName, f.modelName) : undefined,
+      gte(table.hour, from),
+      to !== undefined ? lt(table.hour, to) : undefined,
+    )
+    return Number(db.select({ q: sum(table.quota) }).from(table).where(where).get()!.q ?? 0)
+  }
+
+  /**
+   * The stat's quota for a filter of user, model and time only, without summing every row: whole hours come
+   * from the hourly tables, the partial hours at either end from the logs. Hours before the oldest log row
+   * are left out, so the answer matches the logs after retention (the hourly tables keep older hours); the
+   * oldest second itself is read from the logs too, since retention may have taken part of it.
+   */
+  const aggregatedQuota = (f: LogFilter): number => {
+    const oldest = oldestLog.get()?.t
+    if (oldest === null || oldest === undefined) return 0
+    const from = Math.max(f.start ?? 0, oldest)
+    if (f.end !== undefined && from > f.end) return 0
+    const firstHour = Math.ceil(Math.max(from, oldest + 1) / 3600) * 3600
+    const endHour = f.end !== undefined ? Math.floor((f.end + 1) / 3600) * 3600 : undefined // exclusive
+    if (endHour !== undefined && firstHour >= endHour) return sumLogQuota({ ...f, start: from })
+    const head = firstHour > from ? sumLogQuota({ ...f, start: from, end: firstHour - 1 }) : 0
+    const tail = endHour !== undefined && f.end! >= endHour ? sumLogQuota({ ...f, start: endHour }) : 0
+    return head + sumHourQuota(f, firstHour, endHour) + tail
+  }
+  /** Filters the hourly tables can answer: user, model and time. */
+  const aggregatable = (f: LogFilter) =>
+    f.username === undefined && f.tokenName === undefined && f.channelId === undefined && f.group === undefined && f.requestId === undefined
 
   return {
     /** Insert rows (and their hourly sums) in one transaction: all of them or none. */
@@ -118,13 +172,13 @@ export function createLogRepo(db: Db) {
     /** Quota of the consume rows matching the filter; rpm and tpm over the minute before `now`. */
     stat(filter: LogFilter, now: number): LogStat {
       const consume = { ...filter, type: LogType.consume }
-      const quota = db.select({ q: sum(logs.quota) }).from(logs).where(whereOf(consume)).get()!.q
+      const quota = aggregatable(filter) ? aggregatedQuota(filter) : sumLogQuota(filter)
       const recent = db
         .select({ n: count(), t: sum(sql`${logs.promptTokens} + ${logs.completionTokens}`) })
         .from(logs)
         .where(whereOf({ ...consume, start: Math.max(filter.start ?? 0, now - 60) }))
         .get()!
-      return { quota: Number(quota ?? 0), rpm: recent.n, tpm: Number(recent.t ?? 0) }
+      return { quota, rpm: recent.n, tpm: Number(recent.t ?? 0) }
     },
 
     /** Delete up to `batch` rows created before `before` (unix seconds); returns how many went. */
@@ -145,6 +199,16 @@ export function createLogRepo(db: Db) {
 
     /** Hourly usage by model between two unix times (inclusive), for one user or everyone. */
     hourly(filter: { userId?: number; username?: string; start: number; end: number }): HourlyUsage[] {
+      if (filter.userId === undefined && filter.username === undefined) {
+        // everyone: the per-model table has a few rows per hour, the per-user one a row per user and model
+        return db
+          .select({ hour: usageHourlyModel.hour, modelName: usageHourlyModel.modelName, count: usageHourlyModel.count, quota: usageHourlyModel.quota, tokenUsed: usageHourlyModel.tokenUsed })
+          .from(usageHourlyModel)
+          .where(and(gte(usageHourlyModel.hour, Math.floor(filter.start / 3600) * 3600), lte(usageHourlyModel.hour, filter.end)))
+          .orderBy(usageHourlyModel.hour, usageHourlyModel.modelName)
+          .limit(100_000)
+          .all()
+      }
       const where = and(
         filter.userId !== undefined ? eq(usageHourly.userId, filter.userId) : undefined,
         filter.username !== undefined ? eq(usageHourly.username, filter.username) : undefined,

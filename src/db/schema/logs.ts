@@ -36,6 +36,8 @@ export const logs = sqliteTable(
     index('logs_user_created_idx').on(table.userId, table.createdAt),
     index('logs_type_created_idx').on(table.type, table.createdAt),
     index('logs_model_created_idx').on(table.modelName, table.createdAt),
+    index('logs_token_name_created_idx').on(table.tokenName, table.createdAt),
+    index('logs_channel_created_idx').on(table.channelId, table.createdAt),
     index('logs_request_idx').on(table.requestId),
   ],
 )
@@ -56,4 +58,20 @@ export const usageHourly = sqliteTable(
     tokenUsed: integer('token_used').notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.userId, table.modelName, table.hour] }), index('usage_hourly_hour_idx').on(table.hour)],
+)
+
+/**
+ * Hourly usage per model over all users: the everyone-wide dashboard and the all-time stat read a few rows
+ * per hour here instead of summing every user's. Written with `usage_hourly`, in the same transaction.
+ */
+export const usageHourlyModel = sqliteTable(
+  'usage_hourly_model',
+  {
+    hour: integer('hour').notNull(), // unix seconds at the start of the hour
+    modelName: text('model_name').notNull(),
+    count: integer('count').notNull().default(0),
+    quota: integer('quota').notNull().default(0),
+    tokenUsed: integer('token_used').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.hour, table.modelName] })],
 )
