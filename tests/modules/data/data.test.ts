@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, setSystemTime, test } from 'bun:test'
 import { Role } from '../../../src/plugins/session'
 import { addUser, login } from '../../helpers/accounts'
 import type { RelayEnv } from '../../helpers/relay-env'
@@ -9,7 +9,12 @@ let env: RelayEnv
 let admin: string
 let payer: { id: number; username: string; cookie: string }
 
+// The clock stands still in the middle of the current hour, so the requests and the expected bucket share
+// one hour even when the suite runs across an hour boundary.
+const FROZEN = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 1_800_000
+
 beforeAll(async () => {
+  setSystemTime(new Date(FROZEN))
   env = await startMeteredEnv()
   await env.addChannel({ type: 1, models: 'gpt-4o,gpt-4o-mini' })
   addUser(env.app, { username: 'boss', role: Role.admin })
@@ -23,9 +28,13 @@ beforeAll(async () => {
   await chat(env, a.key, chatBody('gpt-4o-mini'))
   await chat(env, other.key, chatBody('gpt-4o'))
 })
-afterAll(() => env.stop())
+afterAll(async () => {
+  await env.stop()
+  setSystemTime()
+})
 
 const hour = () => Math.floor(Date.now() / 1000 / 3600) * 3600
+test('the clock is frozen for this file', () => expect(hour()).toBe((FROZEN - 1_800_000) / 1000))
 const perCall = (100 + 20 * 4) * 1.25
 
 test('/api/data/self: the caller’s requests, quota and tokens per model per hour', async () => {
