@@ -42,5 +42,9 @@ key=$(echo "$created" | grep -o '"key":"sk-[A-Za-z0-9]*"' | cut -d'"' -f4)
 models=$(curl -fsS -H "authorization: Bearer $key" "$base/v1/models")
 echo "$models" | grep -q '"object":"list"' || { echo "relay /v1/models failed: $models"; exit 1; }
 echo "a new token reaches the relay"
+relayed=$(curl -sS -H "authorization: Bearer $key" -H 'content-type: application/json' \
+  -d '{"model":"no-such-model","messages":[{"role":"user","content":"hi"}]}' "$base/v1/chat/completions")
+echo "$relayed" | grep -q 'model not found' || { echo "relay POST did not reach the pipeline: $relayed"; cat "$dir/log"; exit 1; }
+echo "a relay POST is parsed, authorized and routed"
 stop
 echo "smoke ok: $(echo "$status" | head -c 200)"

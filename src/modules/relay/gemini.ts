@@ -1,13 +1,14 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { NotFoundError } from '../../errors'
-import { arrivedAt, clientIpOf, requestIdOf } from '../../plugins/request-context'
+import { clientIpOf } from '../../plugins/request-context'
 import { SseParser } from '../../protocols/sse'
 import { GEMINI_KEY_SOURCES, verifyToken } from '../../relay/auth'
 import { modelsForToken, type ListedModel } from '../../relay/models'
 import { relay, type SettleHook } from '../../relay/pipeline'
 import { protocolFor } from '../../relay/protocol-registry'
-import { assertJsonBody, parseRawJson, rawBodyOf } from './raw-body'
+import { assertJsonBody, parseRawJson } from './raw-body'
+import { relayInputOf } from './relay-input'
 import { logRefusedRequest, type RelayAfterContext } from './refusals'
 
 /** The generation methods a Gemini client may call on a listed model (countTokens is not served). */
@@ -70,20 +71,8 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
       throw new NotFoundError(`the method "${action}" is not served; use generateContent or streamGenerateContent`, 'not_found')
     }
     const stream = action === 'streamGenerateContent'
-    const response = await relay(deps, {
-      protocol: 'gemini',
-      body: body as Record<string, unknown>,
-      rawBody: rawBodyOf(request),
-      headers: request.headers,
-      token: caller.token,
-      user: caller.user,
-      requestId: requestIdOf(request) ?? '',
-      receivedAt: arrivedAt(request),
-      clientIp,
-      signal: request.signal,
-      pathModel: model,
-      pathStream: stream,
-    }, settle)
+    const input = relayInputOf('gemini', { body, request, caller, clientIp })
+    const response = await relay(deps, { ...input, pathModel: model, pathStream: stream }, settle)
     if (!stream || new URL(request.url).searchParams.get('alt') === 'sse' || !response.body) return response
     return jsonArrayResponse(response)
   }

@@ -1,14 +1,15 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import type { ProtocolId } from '../../protocols/types'
-import { arrivedAt, clientIpOf, requestIdOf } from '../../plugins/request-context'
+import { clientIpOf } from '../../plugins/request-context'
 import { ANTHROPIC_KEY_SOURCES, GEMINI_KEY_SOURCES, verifyToken, type KeySource } from '../../relay/auth'
 import { relay, type SettleHook } from '../../relay/pipeline'
 import { protocolFor } from '../../relay/protocol-registry'
 import { countRequestTokens } from '../../relay/tokenize'
 import { NotFoundError } from '../../errors'
 import { modelList, modelObject, modelsForToken } from '../../relay/models'
-import { assertJsonBody, parseRawJson, rawBodyOf } from './raw-body'
+import { assertJsonBody, parseRawJson } from './raw-body'
+import { relayInputOf, type RelayRequestContext } from './relay-input'
 import { bodyModel, logRefusedRequest } from './refusals'
 import { geminiModelList, geminiModelObject, isGeminiCaller } from './gemini'
 
@@ -30,19 +31,9 @@ const MODEL_LIST_KEY_SOURCES: readonly KeySource[] = [...ANTHROPIC_KEY_SOURCES, 
  */
 export function relayModule(deps: AppDeps, settle: SettleHook) {
   const handle = (protocol: ProtocolId) => {
-    return ({ body, request, caller, clientIp }: RelayContext) =>
-      relay(deps, {
-        protocol,
-        body: body as Record<string, unknown>,
-        rawBody: rawBodyOf(request),
-        headers: request.headers,
-        token: caller.token,
-        user: caller.user,
-        requestId: requestIdOf(request) ?? '',
-        receivedAt: arrivedAt(request),
-        clientIp,
-        signal: request.signal,
-      }, settle)
+    // destructured on purpose: Elysia reads handler parameters to decide what to parse
+    return ({ body, request, caller, clientIp }: RelayRequestContext) =>
+      relay(deps, relayInputOf(protocol, { body, request, caller, clientIp }), settle)
   }
 
   return new Elysia({ name: 'relay' })
@@ -79,13 +70,6 @@ export function relayModule(deps: AppDeps, settle: SettleHook) {
       if (!model) throw new NotFoundError(`model not found: "${params.model}"`, 'model_not_found')
       return gemini ? geminiModelObject(model) : modelObject(model)
     }, { params: t.Object({ model: t.String() }) })
-}
-
-interface RelayContext {
-  body: unknown
-  request: Request
-  caller: ReturnType<typeof verifyToken>
-  clientIp: string
 }
 
 /** Clients probe the root before their first request (Claude Code sends HEAD /). */
