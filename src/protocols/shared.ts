@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { InvalidWireError, isRecord, UnsupportedFeatureError } from '../ir/index.ts'
+import { InvalidWireError, isRecord, UnsupportedFeatureError, type Sampling } from '../ir/index.ts'
 
 /** Compiles a wire schema once; `check(body)` throws `InvalidWireError` naming the first bad field. */
 export function validator(schema: TSchema): (body: unknown) => void {
@@ -94,4 +94,22 @@ export function foreignOpaque(m: { protocol: string; type: string; path?: string
     return
   }
   throw new UnsupportedFeatureError(`${where}: a ${m.protocol} "${m.type}" item cannot be sent to a ${target} upstream`, where, target)
+}
+
+type NumericSampling = 'temperature' | 'topP' | 'topK' | 'seed' | 'presencePenalty' | 'frequencyPenalty'
+
+/** The wire field names one protocol uses for the neutral sampling settings. */
+export type SamplingFields = Partial<Record<NumericSampling | 'stop', string>>
+
+/** Sampling settings from a wire object, by that protocol's field names; a stop list keeps only strings. */
+export function decodeSampling(src: Record<string, unknown>, fields: SamplingFields): Sampling {
+  const sampling: Sampling = {}
+  for (const key of ['temperature', 'topP', 'topK', 'seed', 'presencePenalty', 'frequencyPenalty'] as const) {
+    const field = fields[key]
+    const value = field === undefined ? undefined : num(src[field])
+    if (value !== undefined) sampling[key] = value
+  }
+  const stop = fields.stop === undefined ? undefined : src[fields.stop]
+  if (Array.isArray(stop) && stop.length) sampling.stop = stop.filter((x): x is string => typeof x === 'string')
+  return sampling
 }

@@ -16,7 +16,7 @@ import {
   type ToolResultPart,
   type UserPart,
 } from '../../ir/index.ts'
-import { arr, num, rec, str, validator } from '../shared.ts'
+import { arr, num, rec, str, validator, decodeSampling } from '../shared.ts'
 import { unwrapSignature } from '../envelope.ts'
 import { AnthropicRequest } from './wire.ts'
 
@@ -273,13 +273,7 @@ export function decodeRequest(body: unknown): Converted<IrRequest> {
     providerOptions: { [P]: providerOptions },
   }
   if (messages.some((m) => m.role === 'system')) providerOptions.__systemMessages = true
-  const temperature = num(b.temperature)
-  if (temperature !== undefined) req.sampling.temperature = temperature
-  const topP = num(b.top_p)
-  if (topP !== undefined) req.sampling.topP = topP
-  const topK = num(b.top_k)
-  if (topK !== undefined) req.sampling.topK = topK
-  if (Array.isArray(b.stop_sequences) && b.stop_sequences.length) req.sampling.stop = b.stop_sequences.filter((s): s is string => typeof s === 'string')
+  req.sampling = decodeSampling(b, { temperature: 'temperature', topP: 'top_p', topK: 'top_k', stop: 'stop_sequences' })
 
   if (b.tool_choice !== undefined) {
     const { choice, parallel } = decodeToolChoice(b.tool_choice)

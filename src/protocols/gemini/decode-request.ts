@@ -10,7 +10,7 @@ import {
   type UserPart,
 } from '../../ir/index.ts'
 import { unwrapSignature } from '../envelope.ts'
-import { arr, num, rec, str, validator } from '../shared.ts'
+import { arr, num, rec, str, validator, decodeSampling } from '../shared.ts'
 import { GeminiRequest } from './wire.ts'
 
 const check = validator(GeminiRequest)
@@ -220,20 +220,10 @@ export function decodeRequest(body: unknown): Converted<IrRequest> {
     stream: false,
     providerOptions: { [P]: providerOptions },
   }
-  const s = req.sampling
-  const temperature = num(gc.temperature)
-  if (temperature !== undefined) s.temperature = temperature
-  const topP = num(gc.topP)
-  if (topP !== undefined) s.topP = topP
-  const topK = num(gc.topK)
-  if (topK !== undefined) s.topK = topK
-  if (Array.isArray(gc.stopSequences) && gc.stopSequences.length) s.stop = gc.stopSequences.filter((x): x is string => typeof x === 'string')
-  const seed = num(gc.seed)
-  if (seed !== undefined) s.seed = seed
-  const pp = num(gc.presencePenalty)
-  if (pp !== undefined) s.presencePenalty = pp
-  const fp = num(gc.frequencyPenalty)
-  if (fp !== undefined) s.frequencyPenalty = fp
+  req.sampling = decodeSampling(gc, {
+    temperature: 'temperature', topP: 'topP', topK: 'topK', stop: 'stopSequences', seed: 'seed',
+    presencePenalty: 'presencePenalty', frequencyPenalty: 'frequencyPenalty',
+  })
   const max = num(gc.maxOutputTokens)
   if (max !== undefined) req.maxOutputTokens = max
 

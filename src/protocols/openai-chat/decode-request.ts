@@ -11,7 +11,7 @@ import {
   type ToolResultPart,
   type UserPart,
 } from '../../ir/index.ts'
-import { arr, num, parseDataUrl, rec, str, validator } from '../shared.ts'
+import { arr, num, parseDataUrl, rec, str, validator, decodeSampling } from '../shared.ts'
 import { ChatRequest } from './wire.ts'
 
 const check = validator(ChatRequest)
@@ -164,21 +164,11 @@ export function decodeRequest(body: unknown): Converted<IrRequest> {
   }
   const max = num(b.max_completion_tokens) ?? num(b.max_tokens)
   if (max !== undefined) req.maxOutputTokens = max
-  const s = req.sampling
-  const temperature = num(b.temperature)
-  if (temperature !== undefined) s.temperature = temperature
-  const topP = num(b.top_p)
-  if (topP !== undefined) s.topP = topP
-  const topK = num(b.top_k)
-  if (topK !== undefined) s.topK = topK
-  if (typeof b.stop === 'string') s.stop = [b.stop]
-  else if (Array.isArray(b.stop) && b.stop.length) s.stop = b.stop.filter((x): x is string => typeof x === 'string')
-  const seed = num(b.seed)
-  if (seed !== undefined) s.seed = seed
-  const fp = num(b.frequency_penalty)
-  if (fp !== undefined) s.frequencyPenalty = fp
-  const pp = num(b.presence_penalty)
-  if (pp !== undefined) s.presencePenalty = pp
+  req.sampling = decodeSampling(b, {
+    temperature: 'temperature', topP: 'top_p', topK: 'top_k', stop: 'stop', seed: 'seed',
+    presencePenalty: 'presence_penalty', frequencyPenalty: 'frequency_penalty',
+  })
+  if (typeof b.stop === 'string') req.sampling.stop = [b.stop]
 
   const tc = decodeChatToolChoice(b.tool_choice)
   if (tc) req.toolChoice = tc

@@ -13,7 +13,7 @@ import {
   type UserPart,
 } from '../../ir/index.ts'
 import { unwrapSignature } from '../envelope.ts'
-import { arr, num, parseDataUrl, rec, str, validator } from '../shared.ts'
+import { arr, num, parseDataUrl, rec, str, validator, decodeSampling } from '../shared.ts'
 import { ResponsesRequest } from './wire.ts'
 
 const check = validator(ResponsesRequest)
@@ -208,12 +208,7 @@ export function decodeRequest(body: unknown): Converted<IrRequest> {
   }
   const max = num(b.max_output_tokens)
   if (max !== undefined) req.maxOutputTokens = max
-  const temperature = num(b.temperature)
-  if (temperature !== undefined) req.sampling.temperature = temperature
-  const topP = num(b.top_p)
-  if (topP !== undefined) req.sampling.topP = topP
-  const topK = num(b.top_k)
-  if (topK !== undefined) req.sampling.topK = topK
+  req.sampling = decodeSampling(b, { temperature: 'temperature', topP: 'top_p', topK: 'top_k' })
 
   const tc = b.tool_choice
   if (tc === 'auto' || tc === 'none' || tc === 'required') req.toolChoice = { type: tc }
