@@ -23,6 +23,8 @@ const gw = await startGateway(
   'bun --cpu-prof src/index.ts',
   fake,
   { openai: ['bench-d16', 'bench-d64-p0'], chatOnly: ['chatonly-d16'] },
+  // set up front: the gateway's own re-exec to raise the fetch cap does not survive --cpu-prof
+  { BUN_CONFIG_MAX_HTTP_REQUESTS: '65535' },
 )
 const json = { 'content-type': 'application/json' }
 const prompt = 'Say hello in a few words.'

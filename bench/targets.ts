@@ -62,6 +62,7 @@ export async function startGateway(
   how: string,
   fake: Fake,
   models: { openai: string[]; chatOnly: string[] },
+  env: Record<string, string> = {},
 ): Promise<Gateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'))
   const port = freePort()
@@ -69,7 +70,7 @@ export async function startGateway(
   const child = await spawnChild([...cmd, '--port', String(port), '--data-dir', dataDir], {
     name: 'tollgate',
     cwd: dataDir,
-    env: { ROOT_PASSWORD: password, HOST: '127.0.0.1' },
+    env: { ROOT_PASSWORD: password, HOST: '127.0.0.1', ...env },
     isReady: (line) => line.includes('listening on'),
   })
   const url = `http://127.0.0.1:${port}`
