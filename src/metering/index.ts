@@ -19,7 +19,9 @@ export type { Refusal } from './refusal'
  */
 export function createMetering(deps: { options: OptionStore; repos: Repos }, writerOptions?: LogWriterOptions) {
   const limiter = createRateLimiter()
-  const logs = createLogWriter(deps.repos.logs, writerOptions)
+  const logs = createLogWriter(deps.repos, writerOptions)
+  // quota deltas ride with the next batch of log rows
+  deps.repos.quota.onDirty(logs.wake)
   const retention = createRetentionJob({ options: deps.options, logs: deps.repos.logs })
   return {
     limiter,

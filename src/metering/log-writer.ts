@@ -1,4 +1,4 @@
-import type { LogRepo, NewLog } from '../db/repos/logs'
+import type { NewLog } from '../db/repos/logs'
 
 export interface LogWriterOptions {
   /** flush at least this often while rows wait (default 200 ms) */
@@ -7,28 +7,36 @@ export interface LogWriterOptions {
   batchRows?: number
 }
 
+/** Where a batch goes: log rows, with the quota ledger's pending deltas in the same transaction. */
+export interface MeteringSink {
+  commitMetering(rows: NewLog[]): void
+}
+
 /**
- * Log rows leave the request path through this queue and reach SQLite in batched transactions: every
- * `intervalMs`, or as soon as `batchRows` are waiting, and on stop. A failed write keeps its rows for the
- * next flush, so a busy database delays rows but never drops them; a crash loses at most one interval.
+ * Log rows (and the quota ledger's deltas, which call `wake`) leave the request path through this queue
+ * and reach SQLite in batched transactions: every `intervalMs`, or as soon as `batchRows` are waiting, and
+ * on stop. A failed write keeps its rows for the next flush, so a busy database delays rows but never
+ * drops them; a crash loses at most one interval of rows and charges, together.
  */
-export function createLogWriter(repo: Pick<LogRepo, 'insertMany'>, options: LogWriterOptions = {}) {
+export function createLogWriter(sink: MeteringSink, options: LogWriterOptions = {}) {
   const intervalMs = options.intervalMs ?? 200
   const batchRows = options.batchRows ?? 500
   let queue: NewLog[] = []
   let timer: ReturnType<typeof setTimeout> | undefined
   let soon = false
+  let woken = false
   let written = 0
 
   function flush(): number {
     if (timer) clearTimeout(timer)
     timer = undefined
     soon = false
-    if (queue.length === 0) return 0
+    if (queue.length === 0 && !woken) return 0
     const rows = queue
     queue = []
     try {
-      repo.insertMany(rows)
+      sink.commitMetering(rows)
+      woken = false
       written += rows.length
       return rows.length
     } catch (error) {
@@ -52,6 +60,11 @@ export function createLogWriter(repo: Pick<LogRepo, 'insertMany'>, options: LogW
         soon = true
         setImmediate(flush)
       } else schedule()
+    },
+    /** Something besides a row waits (a quota delta): write it with the next batch. */
+    wake(): void {
+      woken = true
+      schedule()
     },
     /** Write everything waiting now (graceful stop, tests); returns the rows written. */
     flush,

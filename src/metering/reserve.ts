@@ -27,7 +27,7 @@ export interface Reservation {
 
 export interface ReserveDeps {
   options: Pick<OptionStore, 'get'>
-  repos: Pick<Repos, 'quota' | 'users' | 'tokens'>
+  repos: Pick<Repos, 'quota'>
   limiter: RateLimiter
 }
 
@@ -53,13 +53,7 @@ export function reserve(deps: ReserveDeps, ir: IrRequest, input: RelayInput, gro
   const tokenLimited = !token.unlimitedQuota
   if (amount > 0) {
     const result = deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
-    if (result.ok) {
-      // the cached rows follow the stored balances in place: the next auth reads no database
-      deps.repos.users.patchCached(user.id, { quota: result.userQuota })
-      if (tokenLimited) deps.repos.tokens.patchCached(token.id, { remainQuota: result.tokenRemain })
-    } else {
-      deps.repos.users.forget(user.id)
-      deps.repos.tokens.forget(token.id)
+    if (!result.ok) {
       release(0)
       throw insufficient(amount, quotaPerUnit, result.userQuota ?? 0, result.tokenRemain)
     }

@@ -10,7 +10,7 @@ import type { Reservation } from './reserve'
 
 export interface SettleDeps {
   options: Pick<OptionStore, 'get'>
-  repos: Pick<Repos, 'quota' | 'users' | 'tokens'>
+  repos: Pick<Repos, 'quota'>
   logs: Pick<LogWriter, 'push'>
 }
 
@@ -37,8 +37,6 @@ export function settle(deps: SettleDeps, outcome: RelayOutcome): void {
     now,
   })
   const charged = settled.charged
-  if (settled.user) deps.repos.users.patchCached(input.user.id, settled.user)
-  if (settled.token) deps.repos.tokens.patchCached(input.token.id, settled.token)
   r.release(delivered ? totalTokens(billed.usage) : 0)
   if (!deps.options.get<boolean>('LogConsumeEnabled')) return
   deps.logs.push(logRow(outcome, r, billed, delivered, actual, charged, now))

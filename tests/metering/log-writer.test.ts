@@ -6,7 +6,7 @@ const row = (i: number): NewLog => ({ type: 2, content: String(i) })
 
 test('rows wait off the request path and reach the database in one batch per interval', async () => {
   const batches: NewLog[][] = []
-  const writer = createLogWriter({ insertMany: (rows) => void batches.push(rows) }, { intervalMs: 30, batchRows: 1000 })
+  const writer = createLogWriter({ commitMetering: (rows) => void batches.push(rows) }, { intervalMs: 30, batchRows: 1000 })
   for (let i = 0; i < 10; i++) writer.push(row(i))
   expect(batches).toHaveLength(0)
   await Bun.sleep(60)
@@ -16,7 +16,7 @@ test('rows wait off the request path and reach the database in one batch per int
 
 test('a full batch is written at once, without waiting for the interval', async () => {
   const batches: NewLog[][] = []
-  const writer = createLogWriter({ insertMany: (rows) => void batches.push(rows) }, { intervalMs: 10_000, batchRows: 5 })
+  const writer = createLogWriter({ commitMetering: (rows) => void batches.push(rows) }, { intervalMs: 10_000, batchRows: 5 })
   for (let i = 0; i < 5; i++) writer.push(row(i))
   await Bun.sleep(5)
   expect(batches.map((b) => b.length)).toEqual([5])
@@ -27,7 +27,7 @@ test('a failed write keeps its rows, in order, for the next flush: nothing is dr
   const written: NewLog[] = []
   const writer = createLogWriter(
     {
-      insertMany: (rows) => {
+      commitMetering: (rows) => {
         if (fail) throw new Error('database is locked')
         written.push(...rows)
       },

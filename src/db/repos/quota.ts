@@ -1,4 +1,6 @@
 import type { Db } from '../client'
+import type { TokenRow } from './tokens'
+import type { UserRow } from './users'
 
 export interface ReserveResult {
   ok: boolean
@@ -7,7 +9,7 @@ export interface ReserveResult {
   tokenRemain?: number
 }
 
-/** The balances a settlement left, so the repos' cached rows can be brought up to date without a read. */
+/** The balances a settlement left. */
 export interface SettleResult {
   /** the quota charged */
   charged: number
@@ -28,83 +30,151 @@ export interface SettleInput {
   now: number
 }
 
+/** Where the ledger reads live balances: the repos' cached rows, loaded (after a flush) on a miss. */
+export interface BalanceRows {
+  user(id: number): UserRow | undefined
+  token(id: number): TokenRow | undefined
+}
+
+interface UserDelta {
+  quota: number
+  usedQuota: number
+  requestCount: number
+}
+interface TokenDelta {
+  remainQuota: number
+  usedQuota: number
+  accessedTime: number
+}
+
 /**
- * Quota moves of the relay: a reservation before the upstream call and its settlement after. Every move
- * is a conditional UPDATE inside one transaction, so concurrent requests can never drive a user's or a
- * token's balance below zero, and a reservation is taken from both or from neither.
+ * The relay's quota moves, decided in memory and written behind. A reservation and its settlement change
+ * the cached user and token rows in place (relay auth reads those) and add to a pending delta per row; the
+ * deltas reach SQLite in one transaction with the next batch of log rows (`write`), or at once (`flush`)
+ * before any other repo reads or writes these tables. So the request path runs no SQL, and the database
+ * plus the pending deltas always equals the cached rows.
+ *
+ * One process owns the database: balances are checked here, not by conditional UPDATEs, so a second
+ * gateway on the same file could overspend. Being synchronous JavaScript, concurrent requests in this
+ * process can never drive a balance below zero, and a reservation is taken from both or from neither.
  */
-export function createQuotaRepo(db: Db) {
+export function createQuotaRepo(db: Db, rows: BalanceRows) {
   const sqlite = db.$client
-  const takeUser = sqlite.prepare<{ quota: number }, [number, number]>('UPDATE users SET quota = quota - ?1 WHERE id = ?2 AND quota >= ?1 RETURNING quota')
-  const takeToken = sqlite.prepare<{ remain_quota: number }, [number, number]>(
-    'UPDATE tokens SET remain_quota = remain_quota - ?1 WHERE id = ?2 AND remain_quota >= ?1 RETURNING remain_quota',
-  )
-  const userQuota = sqlite.prepare<{ quota: number }, [number]>('SELECT quota FROM users WHERE id = ?1')
-  const tokenRemain = sqlite.prepare<{ remain_quota: number }, [number]>('SELECT remain_quota FROM tokens WHERE id = ?1')
-  const settleUser = sqlite.prepare<{ quota: number; used_quota: number; request_count: number }, [number, number, number]>(
-    'UPDATE users SET quota = quota + ?1, used_quota = used_quota + ?2, request_count = request_count + 1 WHERE id = ?3 RETURNING quota, used_quota, request_count',
-  )
-  const settleToken = sqlite.prepare<{ remain_quota: number; used_quota: number; accessed_time: number }, [number, number, number, number]>(
-    'UPDATE tokens SET remain_quota = remain_quota + ?1, used_quota = used_quota + ?2, accessed_time = ?3 WHERE id = ?4 RETURNING remain_quota, used_quota, accessed_time',
-  )
-  const settleUnlimitedToken = sqlite.prepare<{ remain_quota: number; used_quota: number; accessed_time: number }, [number, number, number]>(
-    'UPDATE tokens SET used_quota = used_quota + ?1, accessed_time = ?2 WHERE id = ?3 RETURNING remain_quota, used_quota, accessed_time',
-  )
-  const channelUsed = sqlite.prepare('UPDATE channels SET used_quota = used_quota + ?1 WHERE id = ?2')
+  const users = new Map<number, UserDelta>()
+  const tokens = new Map<number, TokenDelta>()
+  const channels = new Map<number, number>()
+  let onDirty: () => void = () => {}
 
-  const reserveTx = sqlite.transaction((userId: number, tokenId: number, tokenLimited: boolean, amount: number): ReserveResult => {
-    const token = tokenLimited ? takeToken.get(amount, tokenId) : undefined
-    if (tokenLimited && !token) {
-      return { ok: false, tokenRemain: tokenRemain.get(tokenId)?.remain_quota ?? 0, userQuota: userQuota.get(userId)?.quota ?? 0 }
-    }
-    const user = takeUser.get(amount, userId)
-    if (!user) {
-      // throwing rolls the token's part back too
-      throw new Refused({ ok: false, userQuota: userQuota.get(userId)?.quota ?? 0, tokenRemain: tokenLimited ? tokenRemain.get(tokenId)?.remain_quota : undefined })
-    }
-    return { ok: true, userQuota: user.quota, tokenRemain: token?.remain_quota }
-  })
+  const userUpdate = sqlite.prepare('UPDATE users SET quota = quota + ?1, used_quota = used_quota + ?2, request_count = request_count + ?3 WHERE id = ?4')
+  const tokenUpdate = sqlite.prepare(
+    'UPDATE tokens SET remain_quota = remain_quota + ?1, used_quota = used_quota + ?2, accessed_time = max(accessed_time, ?3) WHERE id = ?4',
+  )
+  const channelUpdate = sqlite.prepare('UPDATE channels SET used_quota = used_quota + ?1 WHERE id = ?2')
 
-  const settleTx = sqlite.transaction((s: SettleInput): SettleResult => {
-    let charged = s.actual
-    if (s.actual > s.reserved) {
-      // the estimate was short: take the rest only as far as the balances reach, never below zero
-      const extra = Math.min(
-        s.actual - s.reserved,
-        userQuota.get(s.userId)?.quota ?? 0,
-        s.tokenLimited ? (tokenRemain.get(s.tokenId)?.remain_quota ?? 0) : Number.MAX_SAFE_INTEGER,
-      )
-      charged = s.reserved + Math.max(0, extra)
+  const dirty = () => users.size + tokens.size + channels.size > 0
+  function markDirty(): void {
+    if (!dirty()) onDirty()
+  }
+
+  // the row is read first: reading may flush (on a cache miss), which must not see this move's delta
+  function moveUser(id: number, quota: number, usedQuota: number, requestCount: number): UserRow | undefined {
+    const row = rows.user(id)
+    markDirty()
+    const d = users.get(id) ?? { quota: 0, usedQuota: 0, requestCount: 0 }
+    d.quota += quota
+    d.usedQuota += usedQuota
+    d.requestCount += requestCount
+    users.set(id, d)
+    if (row) {
+      row.quota += quota
+      row.usedQuota += usedQuota
+      row.requestCount += requestCount
     }
-    const refund = s.reserved - charged // negative when an extra charge was taken
-    const user = settleUser.get(refund, charged, s.userId)
-    const token = s.tokenLimited ? settleToken.get(refund, charged, s.now, s.tokenId) : settleUnlimitedToken.get(charged, s.now, s.tokenId)
-    if (charged > 0 && s.channelId > 0) channelUsed.run(charged, s.channelId)
-    return {
-      charged,
-      user: user ? { quota: user.quota, usedQuota: user.used_quota, requestCount: user.request_count } : undefined,
-      token: token ? { remainQuota: token.remain_quota, usedQuota: token.used_quota, accessedTime: token.accessed_time } : undefined,
+    return row
+  }
+
+  function moveToken(id: number, remainQuota: number, usedQuota: number, accessedTime: number): TokenRow | undefined {
+    const row = rows.token(id)
+    markDirty()
+    const d = tokens.get(id) ?? { remainQuota: 0, usedQuota: 0, accessedTime: 0 }
+    d.remainQuota += remainQuota
+    d.usedQuota += usedQuota
+    d.accessedTime = Math.max(d.accessedTime, accessedTime)
+    tokens.set(id, d)
+    if (row) {
+      row.remainQuota += remainQuota
+      row.usedQuota += usedQuota
+      row.accessedTime = Math.max(row.accessedTime, accessedTime)
     }
-  })
+    return row
+  }
+
+  /** The pending deltas as UPDATEs, in the caller's transaction; forgotten only once they ran. */
+  function writePending(): void {
+    for (const [id, d] of users) userUpdate.run(d.quota, d.usedQuota, d.requestCount, id)
+    for (const [id, d] of tokens) tokenUpdate.run(d.remainQuota, d.usedQuota, d.accessedTime, id)
+    for (const [id, amount] of channels) channelUpdate.run(amount, id)
+  }
+  function clearPending(): void {
+    users.clear()
+    tokens.clear()
+    channels.clear()
+  }
+  const flushTx = sqlite.transaction(writePending)
 
   return {
     /** Take `amount` from the token (when limited) and the user, both or neither. */
     reserve(userId: number, tokenId: number, tokenLimited: boolean, amount: number): ReserveResult {
-      try {
-        return reserveTx(userId, tokenId, tokenLimited, amount)
-      } catch (error) {
-        if (error instanceof Refused) return error.result
-        throw error
+      const user = rows.user(userId)
+      const token = tokenLimited ? rows.token(tokenId) : undefined
+      const userQuota = user?.quota ?? 0
+      const tokenRemain = tokenLimited ? (token?.remainQuota ?? 0) : undefined
+      if (userQuota < amount || (tokenRemain !== undefined && tokenRemain < amount)) return { ok: false, userQuota, tokenRemain }
+      const after = moveUser(userId, -amount, 0, 0)
+      const afterToken = tokenLimited ? moveToken(tokenId, -amount, 0, 0) : undefined
+      return { ok: true, userQuota: after?.quota, tokenRemain: afterToken?.remainQuota }
+    },
+
+    /** Settle a reservation: refund what was not used (or take what was short), count usage; returns the quota charged and the new balances. */
+    settle(s: SettleInput): SettleResult {
+      let charged = s.actual
+      if (s.actual > s.reserved) {
+        // the estimate was short: take the rest only as far as the balances reach, never below zero
+        const tokenRemain = s.tokenLimited ? (rows.token(s.tokenId)?.remainQuota ?? 0) : Number.MAX_SAFE_INTEGER
+        const extra = Math.min(s.actual - s.reserved, rows.user(s.userId)?.quota ?? 0, tokenRemain)
+        charged = s.reserved + Math.max(0, extra)
+      }
+      const refund = s.reserved - charged // negative when an extra charge was taken
+      const user = moveUser(s.userId, refund, charged, 1)
+      const token = moveToken(s.tokenId, s.tokenLimited ? refund : 0, charged, s.now)
+      if (charged > 0 && s.channelId > 0) {
+        markDirty()
+        channels.set(s.channelId, (channels.get(s.channelId) ?? 0) + charged)
+      }
+      return {
+        charged,
+        user: user && { quota: user.quota, usedQuota: user.usedQuota, requestCount: user.requestCount },
+        token: token && { remainQuota: token.remainQuota, usedQuota: token.usedQuota, accessedTime: token.accessedTime },
       }
     },
-    /** Settle a reservation: refund what was not used (or take what was short), count usage; returns the quota charged and the new balances. */
-    settle: (input: SettleInput): SettleResult => settleTx(input),
-  }
-}
 
-class Refused extends Error {
-  constructor(readonly result: ReserveResult) {
-    super('refused')
+    /** True while deltas wait to be written. */
+    get dirty(): boolean {
+      return dirty()
+    },
+    /** Called when the first delta after a write arrives, so a writer can schedule the next batch. */
+    onDirty(callback: () => void): void {
+      onDirty = callback
+    },
+    /** Write the pending deltas inside a transaction the caller holds (the log batch); call `written` after it commits. */
+    writePending,
+    written: clearPending,
+    /** Write the pending deltas now, in their own transaction; a no-op when there are none. */
+    flush(): void {
+      if (!dirty()) return
+      flushTx()
+      clearPending()
+    },
   }
 }
 

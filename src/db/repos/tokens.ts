@@ -1,14 +1,18 @@
 import { and, count, desc, eq, inArray, like, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { tokens } from '../schema'
+import { syncedBefore } from './synced'
 import type { Page } from './users'
 
 export type TokenRow = typeof tokens.$inferSelect
 export type NewToken = typeof tokens.$inferInsert
 export type TokenPatch = Partial<Omit<NewToken, 'id' | 'userId' | 'keyHash' | 'keyHint'>>
 
-/** Access tokens. Relay auth reads them by key hash from memory; every write here drops stale entries. */
-export function createTokenRepo(db: Db) {
+/**
+ * Access tokens. Relay auth reads them by key hash from memory; every write here drops stale entries.
+ * `sync` writes the quota ledger's pending deltas; it runs before every database read.
+ */
+export function createTokenRepo(db: Db, sync: () => void = () => {}) {
   const byHash = new Map<string, TokenRow | null>()
   // id → key hash of the cached rows, so dropping or patching one token never walks the whole cache
   const hashById = new Map<number, string>()
@@ -29,23 +33,24 @@ export function createTokenRepo(db: Db) {
     }
   }
 
-  return {
+  const repo = {
     forgetUser,
     /** Drop a token from the key cache after a write made elsewhere. */
     forget: forgetId,
-    /**
-     * Bring a cached token up to date in place after a quota move made elsewhere (metering's reserve and
-     * settle, which know the new values from `UPDATE … RETURNING`), so the auth path stays off the database.
-     */
-    patchCached(id: number, fields: Partial<Pick<TokenRow, 'remainQuota' | 'usedQuota' | 'accessedTime'>>): void {
+
+    /** The cached row (the quota ledger changes it in place), or else the stored one. */
+    liveById(id: number): TokenRow | undefined {
       const hash = hashById.get(id)
-      const row = hash === undefined ? undefined : byHash.get(hash)
-      if (row) Object.assign(row, fields)
+      const cached = hash === undefined ? undefined : byHash.get(hash)
+      if (cached) return cached
+      sync()
+      return db.select().from(tokens).where(eq(tokens.id, id)).get()
     },
 
     findByKeyHash(hash: string): TokenRow | undefined {
       const cached = byHash.get(hash)
       if (cached !== undefined) return cached ?? undefined
+      sync()
       const row = db.select().from(tokens).where(eq(tokens.keyHash, hash)).get()
       if (row) {
         forgetId(row.id)
@@ -111,6 +116,7 @@ export function createTokenRepo(db: Db) {
       db.update(tokens).set({ accessedTime: at }).where(eq(tokens.id, id)).run()
     },
   }
+  return syncedBefore(repo, sync, ['forgetUser', 'forget', 'liveById', 'findByKeyHash'])
 }
 
 export type TokenRepo = ReturnType<typeof createTokenRepo>

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, isNull, like, lt, or, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { users } from '../schema'
+import { syncedBefore } from './synced'
 
 export type UserRow = typeof users.$inferSelect
 export type NewUser = typeof users.$inferInsert
@@ -11,8 +12,11 @@ export interface Page<T> {
   total: number
 }
 
-/** Users, with an id-keyed memory cache for the hot auth path; every write here refreshes it. */
-export function createUserRepo(db: Db) {
+/**
+ * Users, with an id-keyed memory cache for the hot auth path; every write here refreshes it. `sync` writes
+ * the quota ledger's pending deltas; it runs before every database read, so a loaded row is never behind.
+ */
+export function createUserRepo(db: Db, sync: () => void = () => {}) {
   const byId = new Map<number, UserRow>()
 
   function fresh(id: number): UserRow | undefined {
@@ -23,22 +27,16 @@ export function createUserRepo(db: Db) {
   function findById(id: number): UserRow | undefined {
     const cached = byId.get(id)
     if (cached) return cached
+    sync()
     const row = db.select().from(users).where(eq(users.id, id)).get()
     if (row) byId.set(id, row)
     return row
   }
 
-  return {
+  const repo = {
+    /** The cached row (the quota ledger changes it in place), or loaded and cached. */
     findById,
     forget: (id: number) => void byId.delete(id),
-    /**
-     * Bring a cached user up to date in place after a quota move made elsewhere (metering's reserve and
-     * settle, which know the new values from `UPDATE … RETURNING`), so the auth path stays off the database.
-     */
-    patchCached(id: number, fields: Partial<Pick<UserRow, 'quota' | 'usedQuota' | 'requestCount'>>): void {
-      const row = byId.get(id)
-      if (row) Object.assign(row, fields)
-    },
 
     findByUsername: (username: string) => db.select().from(users).where(eq(users.username, username)).get(),
     findByAffCode: (code: string) => db.select().from(users).where(eq(users.affCode, code)).get(),
@@ -135,6 +133,7 @@ export function createUserRepo(db: Db) {
       return db.$client.transaction(fn)()
     },
   }
+  return syncedBefore(repo, sync, ['findById', 'forget'])
 }
 
 export type UserRepo = ReturnType<typeof createUserRepo>
