@@ -1,11 +1,12 @@
 /**
  * Tollgate benchmarks: overhead, streaming, throughput, many open streams and memory, each lane comparing
- * Tollgate with direct-to-upstream (and the Portkey gateway on lanes 1a, 2 and 3) in the same run.
+ * Tollgate with direct-to-upstream (and the Portkey gateway, and a bare Bun proxy as the floor, on lanes
+ * 1a, 2a and 3) in the same run.
  *
  *   bun bench/run.ts            full run (~6–8 minutes on 2 cores); prints the table, writes bench/results/<ts>.json
  *   bun bench/run.ts --quick    seconds: tiny counts, gateway from source (what CI runs)
  *
- * Flags: --gateway=build|binary|source|<path>  --no-portkey  --lanes=1,2,3,4,5  --settle-seconds=N
+ * Flags: --gateway=build|binary|source|<path>  --no-portkey  --no-floor  --lanes=1,2,3,4,5  --settle-seconds=N
  *        --out=<file.json>  --readme (write the table into bench/README.md)
  * See bench/README.md.
  */
@@ -14,7 +15,7 @@ import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { sequential, stream, type Req, type SequentialResult, type StreamResult } from './clients'
 import { median, percentile, round, rssMb, rssSampler, runChild } from './lib'
-import { portkeyHeaders, resolveGatewayCommand, ROOT, startFake, startGateway, startPortkey, tempDir, type Fake, type Gateway, type Portkey } from './targets'
+import { portkeyHeaders, resolveGatewayCommand, ROOT, startFake, startFloor, startGateway, startPortkey, tempDir, type Fake, type Gateway, type Portkey } from './targets'
 
 // ---------------------------------------------------------------------------------------------- settings
 const argv = Bun.argv.slice(2)
@@ -40,6 +41,7 @@ const S = quick
     }
 const gatewayMode = option('gateway') ?? (quick ? 'source' : 'build')
 const withPortkey = !flag('no-portkey')
+const withFloor = !flag('no-floor')
 
 /** Model names tell the fake how to answer (see fake-upstream.ts): deltas, pace. */
 const M = {
@@ -55,6 +57,8 @@ interface Targets {
   gw: Gateway
   portkey?: Portkey
   portkeyError?: string
+  /** a bare Bun.serve + fetch proxy: what any Bun gateway costs at least */
+  floor?: Fake
 }
 
 const json = { 'content-type': 'application/json' }
@@ -72,6 +76,7 @@ function chatReqs(t: Targets, model: string, stream = false): Record<string, Req
     tollgate: { url: `${t.gw.url}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${t.gw.key}` }, body, wire: 'chat' },
   }
   if (t.portkey) reqs.portkey = { url: `${t.portkey.url}/v1/chat/completions`, headers: { ...json, ...portkeyHeaders(t.fake) }, body, wire: 'chat' }
+  if (t.floor) reqs.floor = { ...reqs.direct!, url: `${t.floor.url}/v1/chat/completions` }
   return reqs
 }
 
@@ -101,6 +106,7 @@ interface Row {
   added?: number | string | null
   ratio?: number | null
   portkey?: number | string | null
+  floor?: number | string | null
   target?: string
   pass?: boolean | null
 }
@@ -148,16 +154,17 @@ async function laneOverhead(t: Targets) {
     const d = stat('direct')
     const g = stat('tollgate')
     const p = all.portkey ? stat('portkey') : undefined
+    const f = all.floor ? stat('floor') : undefined
     const header = all.tollgate!.overheadMs
-    raw[`overhead_${c.id}`] = { direct: d, tollgate: g, portkey: p, roundP50, tollgateHeaderP50: percentile(header, 50), tollgateHeaderP99: percentile(header, 99) }
+    raw[`overhead_${c.id}`] = { direct: d, tollgate: g, portkey: p, floor: f, roundP50, tollgateHeaderP50: percentile(header, 50), tollgateHeaderP99: percentile(header, 99) }
     const errs = g.errors ? ` (${g.errors} errors: ${g.firstError})` : ''
     rows.push({
       lane: c.id, measure: `${c.name}: p50 ms${errs}`, direct: round(d.p50), tollgate: round(g.p50), added: round(g.p50 - d.p50), ratio: round(g.p50 / d.p50, 2),
-      portkey: p ? round(p.p50) : undefined, target: `added ≤ ${c.p50Target}`, pass: g.errors === 0 && g.p50 - d.p50 <= c.p50Target,
+      portkey: p ? round(p.p50) : undefined, floor: f ? `${round(f.p50)} (+${round(f.p50 - d.p50)})` : undefined, target: `added ≤ ${c.p50Target}`, pass: g.errors === 0 && g.p50 - d.p50 <= c.p50Target,
     })
     rows.push({
       lane: c.id, measure: `${c.name}: p99 ms`, direct: round(d.p99), tollgate: round(g.p99), added: round(g.p99 - d.p99), ratio: round(g.p99 / d.p99, 2),
-      portkey: p ? round(p.p99) : undefined, target: 'added ≤ 1', pass: g.errors === 0 && g.p99 - d.p99 <= 1,
+      portkey: p ? round(p.p99) : undefined, floor: f ? `${round(f.p99)} (+${round(f.p99 - d.p99)})` : undefined, target: 'added ≤ 1', pass: g.errors === 0 && g.p99 - d.p99 <= 1,
     })
     rows.push({ lane: c.id, measure: `${c.name}: x-tollgate-overhead-ms p50 / p99`, tollgate: `${round(percentile(header, 50))} / ${round(percentile(header, 99))}` })
     log(`lane ${c.id}: direct p50 ${d.p50.toFixed(3)} tollgate p50 ${g.p50.toFixed(3)}${p ? ` portkey p50 ${p.p50.toFixed(3)}` : ''} (n=${g.n}, errors ${g.errors})`)
@@ -200,15 +207,17 @@ async function laneStreaming(t: Targets) {
     const d = stat('direct')
     const g = stat('tollgate')
     const p = all.portkey ? stat('portkey') : undefined
-    raw[`streaming_${c.id}`] = { deltas, paceMs: S.streaming.paceMs, direct: d, tollgate: g, portkey: p }
+    const f = all.floor ? stat('floor') : undefined
+    raw[`streaming_${c.id}`] = { deltas, paceMs: S.streaming.paceMs, direct: d, tollgate: g, portkey: p, floor: f }
+    const fl = (v: number | undefined, base: number) => (f === undefined ? undefined : f.failed ? `${f.failed} failed` : `${round(v!)} (+${round(v! - base)})`)
     const pk = (v: number | undefined, failed?: number, err?: string) => (p === undefined ? undefined : failed ? `${failed} failed: ${err?.slice(0, 80)}` : round(v!))
-    rows.push({ lane: c.id, measure: `${c.name}: TTFT p50 ms`, direct: round(d.ttftP50), tollgate: round(g.ttftP50), added: round(g.ttftP50 - d.ttftP50), ratio: round(g.ttftP50 / d.ttftP50, 2), portkey: pk(p?.ttftP50, p?.failed, p?.firstError), target: 'added ≤ 0.5', pass: g.failed === 0 && g.ttftP50 - d.ttftP50 <= 0.5 })
-    rows.push({ lane: c.id, measure: `${c.name}: TTFT p99 ms`, direct: round(d.ttftP99), tollgate: round(g.ttftP99), added: round(g.ttftP99 - d.ttftP99), ratio: round(g.ttftP99 / d.ttftP99, 2), portkey: pk(p?.ttftP99, p?.failed, p?.firstError) })
-    rows.push({ lane: c.id, measure: `${c.name}: inter-chunk p50 ms (pace ${S.streaming.paceMs})`, direct: round(d.gapP50), tollgate: round(g.gapP50), added: round(g.gapP50 - d.gapP50), ratio: round(g.gapP50 / d.gapP50, 2), portkey: pk(p?.gapP50, p?.failed, p?.firstError) })
-    rows.push({ lane: c.id, measure: `${c.name}: inter-chunk p99 ms`, direct: round(d.gapP99), tollgate: round(g.gapP99), added: round(g.gapP99 - d.gapP99), ratio: round(g.gapP99 / d.gapP99, 2), portkey: pk(p?.gapP99, p?.failed, p?.firstError) })
+    rows.push({ lane: c.id, measure: `${c.name}: TTFT p50 ms`, direct: round(d.ttftP50), tollgate: round(g.ttftP50), added: round(g.ttftP50 - d.ttftP50), ratio: round(g.ttftP50 / d.ttftP50, 2), portkey: pk(p?.ttftP50, p?.failed, p?.firstError), floor: fl(f?.ttftP50, d.ttftP50), target: 'added ≤ 0.5', pass: g.failed === 0 && g.ttftP50 - d.ttftP50 <= 0.5 })
+    rows.push({ lane: c.id, measure: `${c.name}: TTFT p99 ms`, direct: round(d.ttftP99), tollgate: round(g.ttftP99), added: round(g.ttftP99 - d.ttftP99), ratio: round(g.ttftP99 / d.ttftP99, 2), portkey: pk(p?.ttftP99, p?.failed, p?.firstError), floor: fl(f?.ttftP99, d.ttftP99) })
+    rows.push({ lane: c.id, measure: `${c.name}: inter-chunk p50 ms (pace ${S.streaming.paceMs})`, direct: round(d.gapP50), tollgate: round(g.gapP50), added: round(g.gapP50 - d.gapP50), ratio: round(g.gapP50 / d.gapP50, 2), portkey: pk(p?.gapP50, p?.failed, p?.firstError), floor: fl(f?.gapP50, d.gapP50) })
+    rows.push({ lane: c.id, measure: `${c.name}: inter-chunk p99 ms`, direct: round(d.gapP99), tollgate: round(g.gapP99), added: round(g.gapP99 - d.gapP99), ratio: round(g.gapP99 / d.gapP99, 2), portkey: pk(p?.gapP99, p?.failed, p?.firstError), floor: fl(f?.gapP99, d.gapP99) })
     rows.push({
       lane: c.id, measure: `${c.name}: streams failed / frames lost or out of order`, direct: `${d.failed} / ${d.framesLost}`, tollgate: `${g.failed} / ${g.framesLost}`,
-      portkey: p ? `${p.failed} / ${p.framesLost}` : undefined, target: '0 / 0', pass: g.failed === 0 && g.framesLost === 0,
+      portkey: p ? `${p.failed} / ${p.framesLost}` : undefined, floor: f ? `${f.failed} / ${f.framesLost}` : undefined, target: '0 / 0', pass: g.failed === 0 && g.framesLost === 0,
     })
     log(`lane ${c.id}: ttft direct ${d.ttftP50.toFixed(3)} tollgate ${g.ttftP50.toFixed(3)}; failed ${g.failed}${g.firstError ? ` (${g.firstError})` : ''}${p ? `; portkey failed ${p.failed} ${p.firstError ?? ''}` : ''}`)
   }
@@ -244,13 +253,15 @@ async function laneThroughput(t: Targets) {
   for (const c of S.throughput.sweep) {
     const d = sweep.direct![c]!
     const g = sweep.tollgate![c]!
-    rows.push({ lane: '3', measure: `chat passthrough, ${c} connections`, direct: cell(d), tollgate: cell(g), ratio: round(g.rps / d.rps, 2), portkey: cell(sweep.portkey?.[c]) })
+    rows.push({ lane: '3', measure: `chat passthrough, ${c} connections`, direct: cell(d), tollgate: cell(g), ratio: round(g.rps / d.rps, 2), portkey: cell(sweep.portkey?.[c]), floor: cell(sweep.floor?.[c]) })
   }
   const bd = best('direct')
   const bg = best('tollgate')
   const bp = sweep.portkey ? best('portkey') : undefined
-  raw.throughput = { seconds: S.throughput.seconds, sweep, bestRps: { direct: bd, tollgate: bg, portkey: bp } }
-  rows.push({ lane: '3', measure: 'highest rps with p99 < 10 ms', direct: Math.round(bd), tollgate: Math.round(bg), ratio: round(bg / bd, 2), portkey: bp === undefined ? undefined : Math.round(bp), target: '≥ ½ direct', pass: bg >= bd / 2 })
+  const bf = sweep.floor ? best('floor') : undefined
+  raw.throughput = { seconds: S.throughput.seconds, sweep, bestRps: { direct: bd, tollgate: bg, portkey: bp, floor: bf } }
+  const floorCell = bf === undefined ? undefined : `${Math.round(bf)} (${round(bf / bd, 2)}× direct)`
+  rows.push({ lane: '3', measure: 'highest rps with p99 < 10 ms', direct: Math.round(bd), tollgate: Math.round(bg), ratio: round(bg / bd, 2), portkey: bp === undefined ? undefined : Math.round(bp), floor: floorCell, target: '≥ ½ direct', pass: bg >= bd / 2 })
   if (bp !== undefined) rows.push({ lane: '3', measure: 'highest rps with p99 < 10 ms vs Portkey', tollgate: Math.round(bg), portkey: Math.round(bp), ratio: round(bp ? bg / bp : NaN, 2), target: '≥ 3× Portkey', pass: bg >= 3 * bp })
 }
 
@@ -326,8 +337,8 @@ function machine() {
 
 function table(): string {
   const fmt = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'boolean' ? (v ? 'pass' : 'FAIL') : String(v))
-  const head = ['lane', 'measure', 'direct', 'tollgate', 'added', 'ratio', 'portkey', 'target', 'pass']
-  const lines = rows.map((r) => [r.lane, r.measure, r.direct, r.tollgate, r.added, r.ratio, r.portkey, r.target, r.pass].map(fmt))
+  const head = ['lane', 'measure', 'direct', 'tollgate', 'added', 'ratio', 'portkey', 'floor (+added)', 'target', 'pass']
+  const lines = rows.map((r) => [r.lane, r.measure, r.direct, r.tollgate, r.added, r.ratio, r.portkey, r.floor, r.target, r.pass].map(fmt))
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...lines.map((l) => `| ${l.join(' | ')} |`)].join('\n')
 }
 
@@ -358,6 +369,10 @@ async function main() {
       log(`portkey did not start: ${t.portkeyError}`)
     }
   } else if (!withPortkey) notes.push('Portkey left out (--no-portkey)')
+  if (withFloor && (lanes.has('1') || lanes.has('2') || lanes.has('3'))) {
+    t.floor = await startFloor(fake)
+    log(`floor proxy ${t.floor.url}`)
+  }
   try {
     if (lanes.has('1')) await laneOverhead(t)
     if (lanes.has('2')) await laneStreaming(t)
@@ -365,10 +380,13 @@ async function main() {
     if (t.portkey) raw.portkeyRss = rssMb(t.portkey.pid)
     await t.portkey?.child.stop()
     t.portkey = undefined
+    await t.floor?.child.stop()
+    t.floor = undefined
     if (lanes.has('5')) await laneMemory(t, idle)
     if (lanes.has('4')) await laneManyStreams(t)
   } finally {
     await t.portkey?.child.stop()
+    await t.floor?.child.stop()
     await gw.stop()
     await fake.child.stop()
   }

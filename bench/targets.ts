@@ -25,6 +25,17 @@ export async function startFake(args: string[] = []): Promise<Fake> {
   return { url: `http://127.0.0.1:${port}`, port, child }
 }
 
+/** The floor: a bare Bun proxy in front of the fake (see floor-proxy.ts). */
+export async function startFloor(fake: Fake): Promise<Fake> {
+  const child = await spawnChild(['bun', join(ROOT, 'bench/floor-proxy.ts'), '--upstream', fake.url, '--port', '0'], {
+    name: 'floor proxy',
+    env: { BUN_CONFIG_MAX_HTTP_REQUESTS: '65535' },
+    isReady: (line) => line.startsWith('{"port"'),
+  })
+  const port = (JSON.parse(child.readyLine) as { port: number }).port
+  return { url: `http://127.0.0.1:${port}`, port, child }
+}
+
 export interface Gateway {
   url: string
   pid: number
