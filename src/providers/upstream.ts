@@ -44,7 +44,7 @@ export function upstreamRequest(
   }
   const path = stream && endpoint.streamPath ? endpoint.streamPath : endpoint.path
   return {
-    url: expand(joinUrl(rootOf(provider, baseUrl), path), provider, model, options),
+    url: urlOf(provider, baseUrl, path, model, options.other),
     headers: {
       'content-type': 'application/json',
       ...provider.headers,
@@ -84,6 +84,24 @@ export function apiVersionOf(provider: Provider, other = ''): string {
     return text
   }
   return provider.defaultApiVersion ?? ''
+}
+
+/**
+ * The URL is a pure function of these inputs and the same few recur on every request: remembered per
+ * provider (the join parses the base with `new URL` and compares path segments), cleared past a bound.
+ */
+const urls = new WeakMap<Provider, Map<string, string>>()
+function urlOf(provider: Provider, baseUrl: string, path: string, model: string, other = ''): string {
+  let known = urls.get(provider)
+  if (!known) urls.set(provider, (known = new Map()))
+  const key = `${baseUrl}\n${path}\n${model}\n${other}`
+  let url = known.get(key)
+  if (url === undefined) {
+    url = expand(joinUrl(rootOf(provider, baseUrl), path), provider, model, { other })
+    if (known.size >= 1024) known.clear()
+    known.set(key, url)
+  }
+  return url
 }
 
 function expand(url: string, provider: Provider, model: string, options: UpstreamOptions): string {

@@ -1,11 +1,12 @@
 import type { ChannelRepo } from '../../db/repos/channels'
+import type { Channel } from './channel'
 import { createSecretBox } from '../../crypto/secret-box'
 import type { OptionStore } from '../../options/store'
 import { createChannelStore } from './channel-store'
 import type { Fetch } from './channel-test'
 import { createHealthTracker } from './health'
 import { createKeyRotation } from './key-rotation'
-import { planCandidates, type Random, type RouteCandidate } from './plan'
+import { planCandidates, routePlan, type Random, type RouteCandidate, type RoutePlan } from './plan'
 import { createChannelProbe } from './probe'
 
 export type { Channel } from './channel'
@@ -38,6 +39,11 @@ export function createRouting(input: RoutingInput) {
   const health = createHealthTracker(channels, () => input.options.get<number>('ChannelFailureThreshold'))
   const probe = createChannelProbe(channels, health, () => input.options.get<number>('ChannelProbeIntervalSeconds'), input.fetch)
   let random: Random = input.random ?? Math.random
+  let loaded = false
+  void channels.ready.then(() => (loaded = true), () => {})
+  // Keyed by the index's channel list for (group, model): a channel write rebuilds the index with new lists,
+  // so a plan never outlives the channels it was made from.
+  const plans = new WeakMap<readonly Channel[], RoutePlan>()
 
   return {
     channels,
@@ -46,8 +52,12 @@ export function createRouting(input: RoutingInput) {
 
     /** Ordered candidates for `model` in `group`: enabled channels only, best first. Empty = no channel. */
     async planRoute(group: string, model: string): Promise<RouteCandidate[]> {
-      await channels.ready
-      return planCandidates(channels.candidates(group, model), model, rotation, random)
+      if (!loaded) await channels.ready
+      const list = channels.candidates(group, model)
+      if (list.length === 0) return []
+      let plan = plans.get(list)
+      if (!plan) plans.set(list, (plan = routePlan(list, model)))
+      return planCandidates(plan, rotation, random)
     },
 
     recordResult: health.recordResult,

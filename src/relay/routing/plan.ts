@@ -42,6 +42,40 @@ class Candidate implements RouteCandidate {
   }
 }
 
+/** A channel with the model it is asked for after its model_mapping. */
+interface Entry {
+  channel: Channel
+  model: string
+}
+
+/** One priority's channels. */
+interface Tier {
+  weighted: Entry[]
+  /** weight 0: after every weighted channel of the same priority */
+  backups: Entry[]
+}
+
+/**
+ * What does not change between requests for one (group, model): channels grouped by priority (highest
+ * first), split into weighted and backups, with their mapped model. Built once per routing-index entry.
+ */
+export interface RoutePlan {
+  tiers: Tier[]
+  /** set when one channel serves the pair (the common case): nothing to shuffle */
+  only?: Entry[]
+}
+
+export function routePlan(channels: readonly Channel[], model: string): RoutePlan {
+  const byPriority = new Map<number, Tier>()
+  for (const channel of channels) {
+    let tier = byPriority.get(channel.priority)
+    if (!tier) byPriority.set(channel.priority, (tier = { weighted: [], backups: [] }))
+    ;(channel.weight > 0 ? tier.weighted : tier.backups).push({ channel, model: mapModel(channel.modelMapping, model) })
+  }
+  const tiers = [...byPriority.keys()].sort((a, b) => b - a).map((priority) => byPriority.get(priority)!)
+  return channels.length === 1 ? { tiers, only: [...tiers[0]!.weighted, ...tiers[0]!.backups] } : { tiers }
+}
+
 /**
  * Failover order: highest priority first; within one priority a weighted random order (sampling
  * without replacement, chance to come first ∝ weight). Weight 0 means "backup within its priority":
@@ -49,25 +83,29 @@ class Candidate implements RouteCandidate {
  * have weight 0 the order is uniform). Lower priorities follow.
  */
 export function orderChannels(channels: readonly Channel[], random: Random = Math.random): Channel[] {
-  const byPriority = new Map<number, Channel[]>()
-  for (const c of channels) {
-    const list = byPriority.get(c.priority)
-    if (list) list.push(c)
-    else byPriority.set(c.priority, [c])
-  }
   const out: Channel[] = []
-  for (const priority of [...byPriority.keys()].sort((a, b) => b - a)) {
-    const tier = byPriority.get(priority)!
-    const weighted = tier.filter((c) => c.weight > 0)
-    const backups = tier.filter((c) => c.weight <= 0)
-    out.push(...sortByKey(weighted, (c) => -Math.log(1 - random()) / c.weight))
-    out.push(...sortByKey(backups, () => random()))
-  }
+  for (const entry of orderPlan(routePlan(channels, ''), random)) out.push(entry.channel)
   return out
 }
 
-export function planCandidates(channels: readonly Channel[], model: string, rotation: KeyRotation, random?: Random): RouteCandidate[] {
-  return orderChannels(channels, random).map((c) => new Candidate(c, mapModel(c.modelMapping, model), rotation))
+/** Candidates of a plan in failover order; only the order and the key turn are per request. */
+export function planCandidates(plan: RoutePlan, rotation: KeyRotation, random: Random = Math.random): RouteCandidate[] {
+  const out: RouteCandidate[] = []
+  for (const entry of orderPlan(plan, random)) out.push(new Candidate(entry.channel, entry.model, rotation))
+  return out
+}
+
+function orderPlan(plan: RoutePlan, random: Random): Entry[] {
+  if (plan.only) {
+    random() // the draw a sort of one would take: seeded orders stay as they were
+    return plan.only
+  }
+  const out: Entry[] = []
+  for (const tier of plan.tiers) {
+    out.push(...sortByKey(tier.weighted, (e) => -Math.log(1 - random()) / e.channel.weight))
+    out.push(...sortByKey(tier.backups, () => random()))
+  }
+  return out
 }
 
 function sortByKey<T>(items: T[], keyOf: (item: T) => number): T[] {

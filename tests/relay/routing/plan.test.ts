@@ -104,6 +104,20 @@ test('each candidate carries the upstream model after its own mapping (chains fo
   expect(plan.map((c) => c.upstreamModel)).toEqual(['gpt-4o-final', 'gpt-4o'])
 })
 
+test('a plan made for (group, model) follows later edits of its channels: mapping, priority, weight', async () => {
+  fx = routingFixture()
+  const a = await fx.add({ priority: 1 })
+  const b = await fx.add({ priority: 0 })
+  expect(await ids('default', 'm')).toEqual([a, b])
+  await fx.routing.channels.update(a, { modelMapping: JSON.stringify({ m: 'm-2' }) })
+  expect((await fx.routing.planRoute('default', 'm')).map((c) => c.upstreamModel)).toEqual(['m-2', 'm'])
+  await fx.routing.channels.update(b, { priority: 2 })
+  expect(await ids('default', 'm')).toEqual([b, a])
+  await fx.routing.channels.update(a, { priority: 2, weight: 1 })
+  await fx.routing.channels.update(b, { weight: 0 })
+  for (let i = 0; i < 20; i++) expect(await ids('default', 'm')).toEqual([a, b])
+})
+
 test('model mapping: parse rules and resolution', () => {
   expect(parseModelMapping('')).toEqual({})
   expect(parseModelMapping(null)).toEqual({})
