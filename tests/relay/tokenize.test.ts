@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
 import { protocolFor } from '../../src/relay/protocol-registry'
-import { countRequestTokens, estimateRequestTokens, EXACT_ESTIMATE_BYTES } from '../../src/relay/tokenize'
+import { countRequestTokens, countTextTokens, estimateRequestTokens, EXACT_ESTIMATE_BYTES } from '../../src/relay/tokenize'
 
 const irOf = (content: string) =>
   protocolFor('openai-chat').decodeRequest({ model: 'm', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content }] }).value
@@ -17,4 +17,12 @@ test('a long prompt reserves an upper bound (its UTF-8 bytes) without tokenizing
     expect(estimate.exact).toBe(false)
     expect(estimate.tokens).toBeGreaterThanOrEqual(countRequestTokens(ir))
   }
+})
+
+test('a text counted again (remembered) gives the tokenizer count', () => {
+  const text = 'You are a careful assistant. Answer in one short paragraph, then list sources. '.repeat(20)
+  const ir = irOf(text)
+  const first = countRequestTokens(ir)
+  expect(countRequestTokens(irOf(text))).toBe(first)
+  expect(first).toBe(countTextTokens('Be brief.') + countTextTokens(text) + 2 * 3)
 })
