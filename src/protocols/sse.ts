@@ -67,6 +67,11 @@ export class SseParser {
     return out
   }
 
+  /** True between events: nothing of a next event has been read yet (no partial line, field or `\r`). */
+  idle(): boolean {
+    return this.rest.length === 0 && !this.skipLf && !this.hasData && this.event === undefined && this.id === undefined && this.retry === undefined
+  }
+
   /**
    * End of input. A final event without its blank line is still dispatched (lenient: several upstreams
    * close the connection right after the last `data:` line).

@@ -1,11 +1,11 @@
 import type { AppDeps } from '../deps'
-import { totalTokens, type AssistantPart, type IrRequest } from '../ir'
+import type { AssistantPart, IrRequest } from '../ir'
 import type { Protocol } from '../protocols/types'
 import { isRetryableStatus, networkFailure, UpstreamFailure } from './failure'
 import { maskSecrets } from './mask'
 import type { AttemptPlan, RelayInput } from './pipeline'
 import type { RouteCandidate } from './routing'
-import { convertStream, passthroughStream, type StreamEnd } from './stream-pipe'
+import { convertStream, outputNeeded, passthroughStream, type StreamEnd } from './stream-pipe'
 import { peekStream } from './stream-peek'
 
 export interface AttemptInput extends AttemptPlan {
@@ -17,7 +17,9 @@ export interface AttemptInput extends AttemptPlan {
 }
 
 export interface AttemptResult {
-  response: Response
+  /** what the client gets with status 200 (the pipeline adds its own headers before building the Response) */
+  body: string | ReadableStream<Uint8Array>
+  headers: Record<string, string>
   /** when the upstream's answer (non-stream) or first content (stream) had arrived */
   upstreamDoneAt: number
 }
@@ -32,12 +34,15 @@ export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<A
   const upstreamAbort = new AbortController()
   const timeoutMs = deps.options.get<number>('RelayTimeoutSeconds') * 1000
   const timer = setTimeout(() => upstreamAbort.abort(new DOMException('upstream timed out', 'TimeoutError')), timeoutMs)
-  const signal = AbortSignal.any([a.input.signal, upstreamAbort.signal])
+  // The client going away aborts the upstream call (a listener: cheaper than AbortSignal.any per attempt).
+  const clientGone = () => upstreamAbort.abort(a.input.signal.reason)
+  if (a.input.signal.aborted) clientGone()
+  else a.input.signal.addEventListener('abort', clientGone, { once: true })
   const key = a.candidate.key
   try {
     let response: Response
     try {
-      response = await fetch(a.url, { method: 'POST', headers: a.headers, body: a.body.text, signal })
+      response = await fetch(a.url, { method: 'POST', headers: a.headers, body: a.body.text, signal: upstreamAbort.signal })
     } catch (error) {
       if (a.input.signal.aborted) throw new UpstreamFailure(0, 'the client went away', false)
       throw networkFailure(upstreamAbort.signal.aborted ? upstreamAbort.signal.reason : error)
@@ -74,7 +79,7 @@ async function streamResult(deps: AppDeps, a: AttemptInput, response: Response, 
         decoder,
       )
     : convertStream(peeked, decoder, a.client.createStreamEncoder({ request: a.ir, model: a.ir.model }), hooks)
-  return { response: new Response(body, { status: 200, headers: { ...SSE_HEADERS, 'x-request-id': a.input.requestId } }), upstreamDoneAt: firstByteAt }
+  return { body, headers: { ...SSE_HEADERS, 'x-request-id': a.input.requestId }, upstreamDoneAt: firstByteAt }
 }
 
 async function bodyResult(a: AttemptInput, response: Response, key: string): Promise<AttemptResult> {
@@ -89,13 +94,13 @@ async function bodyResult(a: AttemptInput, response: Response, key: string): Pro
   const headers = { 'content-type': 'application/json', 'x-request-id': a.input.requestId }
   if (a.passthrough) {
     const usage = a.upstreamProtocol.usageFromBody(json)
-    a.onEnd({ usage, aborted: false, firstByteAt, output: usage && totalTokens(usage) > 0 ? undefined : outputOf(a.upstreamProtocol, json) })
-    return { response: new Response(text, { status: 200, headers }), upstreamDoneAt: firstByteAt }
+    a.onEnd({ usage, aborted: false, firstByteAt, output: outputNeeded(usage, { aborted: false }) ? outputOf(a.upstreamProtocol, json) : undefined })
+    return { body: text, headers, upstreamDoneAt: firstByteAt }
   }
   const decoded = a.upstreamProtocol.decodeResponse(json)
   const encoded = a.client.encodeResponse({ ...decoded.value, model: a.ir.model }, a.ir)
-  a.onEnd({ usage: decoded.value.usage, aborted: false, firstByteAt, output: textOf(decoded.value.parts) })
-  return { response: new Response(JSON.stringify(encoded.value), { status: 200, headers }), upstreamDoneAt: firstByteAt }
+  a.onEnd({ usage: decoded.value.usage, aborted: false, firstByteAt, output: outputNeeded(decoded.value.usage, { aborted: false }) ? textOf(decoded.value.parts) : undefined })
+  return { body: JSON.stringify(encoded.value), headers, upstreamDoneAt: firstByteAt }
 }
 
 /** What a non-stream answer gave the client, for metering when the upstream reported no usage. */

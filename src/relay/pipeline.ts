@@ -139,8 +139,8 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
     // The gateway's own time for this request, from its arrival (routing, auth, body parsing included) to the
     // response headers, the upstream wait of the winning attempt (to its answer, or a stream's first content) excluded.
     const since = input.receivedAt ?? startedAt
-    result.response.headers.set('x-tollgate-overhead-ms', (performance.now() - since - (result.upstreamDoneAt - sentAt)).toFixed(3))
-    return result.response
+    result.headers['x-tollgate-overhead-ms'] = (performance.now() - since - (result.upstreamDoneAt - sentAt)).toFixed(3)
+    return new Response(result.body, { status: 200, headers: result.headers })
   }
   const failure = finalError(ir.model, lastFailure!)
   // Failed requests are settled too: logs and reservations must see them, with every attempt.

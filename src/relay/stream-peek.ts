@@ -11,8 +11,10 @@ export interface PeekedStream {
   chunks: Uint8Array[]
   /** SSE events parsed so far */
   events: SseEvent[]
-  /** IR events decoded so far, for conversion */
+  /** IR events of the first `fed` events: decoding stops at the first content */
   decoded: StreamEvent[]
+  /** how many of `events` went through the decoder; the rest are the caller's to decode, if it needs them */
+  fed: number
   /** the upstream closed during the peek (everything is in the buffers) */
   ended: boolean
 }
@@ -31,16 +33,19 @@ const CONTENT_EVENTS = new Set<StreamEvent['type']>([
  * Holding these few events adds no delay: the first content event ends the peek.
  */
 export async function peekStream(body: ReadableStream<Uint8Array>, decoder: StreamDecoder): Promise<PeekedStream> {
-  const peeked: PeekedStream = { reader: body.getReader(), parser: new SseParser(), chunks: [], events: [], decoded: [], ended: false }
+  const peeked: PeekedStream = { reader: body.getReader(), parser: new SseParser(), chunks: [], events: [], decoded: [], fed: 0, ended: false }
   try {
     for (;;) {
       const { done, value } = await peeked.reader.read()
       const events = done ? peeked.parser.end() : peeked.parser.push(value)
       if (!done) peeked.chunks.push(value)
-      // A chunk may hold many events: take them all, but an error counts only if it came before content.
+      // A chunk may hold many events: keep them all, but decode only up to the first content (an error
+      // counts only before it; an unpaced upstream sends the whole answer in one chunk).
       let content = false
       for (const event of events) {
         peeked.events.push(event)
+        if (content) continue
+        peeked.fed++
         for (const decoded of decoder.push(event)) {
           peeked.decoded.push(decoded)
           if (decoded.type === 'error' && !content) throw new UpstreamFailure(decoded.error.status ?? 0, decoded.error.message, true)

@@ -1,4 +1,4 @@
-import type { StreamEvent, Usage } from '../ir'
+import { totalTokens, type StreamEvent, type Usage } from '../ir'
 import { encodeSse, type SseEvent } from '../protocols/sse'
 import type { StreamDecoder, StreamEncoder, UsageTap } from '../protocols/types'
 import type { PeekedStream } from './stream-peek'
@@ -18,6 +18,11 @@ function collectOutput(event: StreamEvent, out: string[]): void {
   if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-input-delta') out.push(event.delta)
 }
 
+/** Settlement reads the produced text only when usage will not do: none reported, or the stream was cut. */
+export function outputNeeded(usage: Usage | undefined, end: { aborted: boolean; error?: string }): boolean {
+  return !usage || totalTokens(usage) === 0 || end.aborted || end.error !== undefined
+}
+
 export interface PipeHooks {
   /** aborts the upstream request (client gone, or the upstream fell silent) */
   abortUpstream(reason?: Error): void
@@ -29,10 +34,49 @@ export interface PipeHooks {
 
 const encoder = new TextEncoder()
 
+/** Raw events a passthrough holds undecoded; past this many characters they are decoded in one batch. */
+const HELD_CHARS = 128 * 1024
+
+/**
+ * The text a passthrough stream gave the client, decoded only if settlement asks for it: most upstreams
+ * report usage, and decoding every event (one JSON.parse each) was the largest cost of a passthrough stream.
+ * Raw events are held as they went out, up to HELD_CHARS, then decoded as a batch so memory stays bounded.
+ */
+class HeldOutput {
+  private readonly produced: string[] = []
+  private held: SseEvent[] = []
+  private heldChars = 0
+
+  constructor(
+    private readonly decoder: StreamDecoder,
+    peeked: PeekedStream,
+  ) {
+    for (const event of peeked.decoded) collectOutput(event, this.produced)
+    for (let i = peeked.fed; i < peeked.events.length; i++) this.hold(peeked.events[i]!)
+  }
+
+  hold(event: SseEvent): void {
+    this.held.push(event)
+    this.heldChars += event.data.length
+    if (this.heldChars > HELD_CHARS) this.decodeHeld()
+  }
+
+  text(): string {
+    this.decodeHeld()
+    return this.produced.join('')
+  }
+
+  private decodeHeld(): void {
+    for (const event of this.held) for (const decoded of this.decoder.push(event)) collectOutput(decoded, this.produced)
+    this.held = []
+    this.heldChars = 0
+  }
+}
+
 /**
  * Same protocol on both sides: the upstream bytes go to the client unchanged, chunk by chunk, while a
- * usage tap reads the parsed events. With `dropEvent` (chat usage the client did not ask for) the stream
- * is re-framed event by event instead, so that one event can be left out.
+ * usage tap reads the parsed events. With `dropEvent` (chat usage the client did not ask for) a chunk that
+ * holds such an event, or that starts or ends inside an event, is re-framed event by event instead.
  */
 export function passthroughStream(
   peeked: PeekedStream,
@@ -40,32 +84,42 @@ export function passthroughStream(
   errorFrame: (message: string) => string,
   hooks: PipeHooks,
   dropEvent?: (event: SseEvent) => boolean,
-  /** the decoder the peek used; when given, the produced text is collected for `StreamEnd.output` */
+  /** the decoder the peek used; when given, the produced text is kept for `StreamEnd.output` */
   decoder?: StreamDecoder,
 ): ReadableStream<Uint8Array> {
-  const produced: string[] = []
-  const observe = (event: SseEvent) => {
-    tap.push(event)
-    if (decoder) for (const decoded of decoder.push(event)) collectOutput(decoded, produced)
-  }
-  if (decoder) for (const decoded of peeked.decoded) collectOutput(decoded, produced)
-  const reframe = (events: SseEvent[]) =>
-    encoder.encode(events.filter((e) => !dropEvent!(e)).map((e) => (e.data === '[DONE]' ? 'data: [DONE]\n\n' : encodeSse(e))).join(''))
+  const output = decoder ? new HeldOutput(decoder, peeked) : undefined
   for (const event of peeked.events) tap.push(event)
-  const held = dropEvent ? [reframe(peeked.events)] : peeked.chunks
+  const parser = peeked.parser
+  // Whether the bytes sent so far end on an event boundary: only then may a chunk go out as it came.
+  let aligned = parser.idle()
+  const forward = (value: Uint8Array | undefined, events: SseEvent[]): Uint8Array | undefined => {
+    let dropped = false
+    for (const event of events) {
+      tap.push(event)
+      output?.hold(event)
+      if (dropEvent?.(event)) dropped = true
+    }
+    const wasAligned = aligned
+    aligned = parser.idle()
+    if (!dropEvent || (value && !dropped && wasAligned && aligned)) return value
+    return reframe(events, dropEvent)
+  }
+  const held = dropEvent ? [reframe(peeked.events, dropEvent)] : peeked.chunks
   return pipe(peeked, hooks, () => tap.usage(), held, {
-    chunk(value) {
-      const events = peeked.parser.push(value)
-      for (const event of events) observe(event)
-      return dropEvent ? reframe(events) : value
-    },
+    chunk: (value) => forward(value, parser.push(value)),
     end() {
-      const events = peeked.parser.end()
-      for (const event of events) observe(event)
-      return dropEvent && events.length ? reframe(events) : undefined
+      const events = parser.end()
+      const out = forward(undefined, events)
+      return events.length ? out : undefined
     },
     error: (message) => encoder.encode(errorFrame(message)),
-  }, () => produced.join(''))
+  }, output && ((usage, end) => (outputNeeded(usage, end) ? output.text() : undefined)))
+}
+
+function reframe(events: SseEvent[], dropEvent: (event: SseEvent) => boolean): Uint8Array {
+  let text = ''
+  for (const event of events) if (!dropEvent(event)) text += event.data === '[DONE]' ? 'data: [DONE]\n\n' : encodeSse(event)
+  return encoder.encode(text)
 }
 
 /** Different protocols: upstream SSE → IR events → client SSE, event by event. */
@@ -87,7 +141,7 @@ export function convertStream(
     }
     return text ? encoder.encode(text) : undefined
   }
-  const first = encode(peeked.decoded)
+  const first = encode([...peeked.decoded, ...peeked.events.slice(peeked.fed).flatMap((sse) => decoder.push(sse))])
   return pipe(peeked, hooks, () => usage, first ? [first] : [], {
     chunk(value) {
       const events: StreamEvent[] = []
@@ -106,7 +160,7 @@ export function convertStream(
       const frames = streamEncoder.push({ type: 'error', error: { message } }).join('') + streamEncoder.end().join('')
       return encoder.encode(frames)
     },
-  }, () => produced.join(''))
+  }, (u, end) => (outputNeeded(u, end) ? produced.join('') : undefined))
 }
 
 interface Transform {
@@ -121,7 +175,7 @@ function pipe(
   usage: () => Usage | undefined,
   held: Uint8Array[],
   transform: Transform,
-  output?: () => string,
+  output?: (usage: Usage | undefined, end: Omit<StreamEnd, 'usage'>) => string | undefined,
 ): ReadableStream<Uint8Array> {
   let finished = false
   let lastChunkAt = performance.now()
@@ -137,7 +191,8 @@ function pipe(
     if (finished) return
     finished = true
     clearTimeout(idleTimer)
-    hooks.onEnd({ ...end, usage: usage(), output: output?.() })
+    const u = usage()
+    hooks.onEnd({ ...end, usage: u, output: output?.(u, end) })
   }
   return new ReadableStream<Uint8Array>({
     start(controller) {

@@ -96,3 +96,12 @@ describe('SSE encoder', () => {
     expect(parseSseText(frames)).toEqual([{ event: 'e1', data: 'a\nb' }, { data: '{"x":"ü"}', id: '7' }])
   })
 })
+
+test('idle() is true only between events', () => {
+  const p = new SseParser()
+  expect(p.idle()).toBe(true)
+  for (const [chunk, idle] of [['data: a', false], ['\n', false], ['\n', true], ['event: x\n', false], ['data: b\n\n', true], [': comment\n', true], ['data: c\r', false], ['\n\r\n', true]] as const) {
+    p.push(chunk)
+    expect([chunk, p.idle()]).toEqual([chunk, idle])
+  }
+})
