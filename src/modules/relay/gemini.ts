@@ -9,7 +9,7 @@ import { relay, type SettleHook } from '../../relay/pipeline'
 import { protocolFor } from '../../relay/protocol-registry'
 import { assertJsonBody, parseRawJson } from './raw-body'
 import { relayInputOf } from './relay-input'
-import { logRefusedRequest, type RelayAfterContext } from './refusals'
+import { refusalLogger, type RelayAfterContext } from './refusals'
 
 /** The generation methods a Gemini client may call on a listed model (countTokens is not served). */
 const METHODS = ['generateContent', 'streamGenerateContent']
@@ -95,7 +95,7 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
     .onTransform(({ request }) => {
       if (request.method === 'POST') assertJsonBody(request)
     })
-    .onAfterResponse((ctx) => logRefusedRequest(deps, ctx, pathModel))
+    .onAfterResponse(refusalLogger(deps, pathModel))
     .post('/v1beta/models/:model', generate, options)
     .post('/v1/models/:model', generate, options)
     .get('/v1beta/models', list)

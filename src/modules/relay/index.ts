@@ -10,7 +10,7 @@ import { NotFoundError } from '../../errors'
 import { modelList, modelObject, modelsForToken } from '../../relay/models'
 import { assertJsonBody, parseRawJson } from './raw-body'
 import { relayInputOf, type RelayRequestContext } from './relay-input'
-import { bodyModel, logRefusedRequest } from './refusals'
+import { bodyModel, refusalLogger } from './refusals'
 import { geminiModelList, geminiModelObject, isGeminiCaller } from './gemini'
 
 const AnthropicHeaders = t.Object(
@@ -46,7 +46,7 @@ export function relayModule(deps: AppDeps, settle: SettleHook) {
     .onTransform(({ request }) => {
       if (request.method === 'POST') assertJsonBody(request)
     })
-    .onAfterResponse((ctx) => logRefusedRequest(deps, ctx, bodyModel))
+    .onAfterResponse(refusalLogger(deps, bodyModel))
     .post('/v1/chat/completions', handle('openai-chat'), { parse: parseRawJson, body: protocolFor('openai-chat').requestSchema })
     .post('/v1/responses', handle('openai-responses'), { parse: parseRawJson, body: protocolFor('openai-responses').requestSchema })
     .post('/v1/messages', handle('anthropic'), {

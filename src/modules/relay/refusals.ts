@@ -11,6 +11,7 @@ export interface RelayAfterContext {
   /** set once the key was verified; absent for an anonymous or bad key */
   caller?: VerifiedToken
   clientIp?: string
+  /** set by Elysia on the context when the request failed (not in its types for this hook) */
   error?: unknown
   code?: string | number
   body?: unknown
@@ -22,8 +23,15 @@ export interface RelayAfterContext {
  * verified and that settle never saw (unknown, forbidden or unpriced model, rate limit, insufficient quota,
  * a bad body) gets its error row here; requests past the reservation are logged by settle, once. Requests
  * without a valid key cannot be attributed to anyone and are not logged. Runs after the response is sent.
+ * The hook's parameter is destructured on purpose: Elysia reads it to learn what the app's routes use, and a
+ * hook handed the whole context makes every route parse cookies, query and headers.
  */
-export function logRefusedRequest(
+export function refusalLogger(deps: Pick<AppDeps, 'metering'>, wanted: (ctx: RelayAfterContext) => { model: string; stream: boolean }) {
+  return ({ request, path, caller, clientIp, error, code, body, params }: RelayAfterContext): void =>
+    logRefusedRequest(deps, { request, path, caller, clientIp, error, code, body, params }, wanted)
+}
+
+function logRefusedRequest(
   deps: Pick<AppDeps, 'metering'>,
   ctx: RelayAfterContext,
   wanted: (ctx: RelayAfterContext) => { model: string; stream: boolean },
