@@ -15,25 +15,25 @@ export function requestIdOf(request: Request): string | undefined {
   return requestIds.get(request)
 }
 
-/** Per-request facts every module needs: a request id (echoed in a header), the client IP, the body limit. */
-export function requestContext(config: Pick<Config, 'maxBodyBytes' | 'trustProxy'>) {
-  return new Elysia({ name: 'request-context' })
-    .onRequest(({ request, set }) => {
-      arrivals.set(request, performance.now())
-      const requestId = newRequestId()
-      requestIds.set(request, requestId)
-      set.headers['x-request-id'] = requestId
-      const length = Number(request.headers.get('content-length') ?? 0)
-      if (length > config.maxBodyBytes) throw new PayloadTooLargeError(config.maxBodyBytes)
-    })
-    .derive({ as: 'global' }, ({ request, server }) => ({
-      requestId: requestIds.get(request) ?? newRequestId(),
-      clientIp: clientIpOf(request, server, config.trustProxy),
-    }))
+/**
+ * Per-request facts every module needs: an arrival time, a request id (echoed in a header) and the body limit.
+ * Only an onRequest hook: a derive here would run for every route, relay included, whether it is read or not;
+ * the client IP is asked for by the routes that need it (`clientIpOf`), once.
+ */
+export function requestContext(config: Pick<Config, 'maxBodyBytes'>) {
+  return new Elysia({ name: 'request-context' }).onRequest(({ request, set }) => {
+    arrivals.set(request, performance.now())
+    const requestId = newRequestId()
+    requestIds.set(request, requestId)
+    set.headers['x-request-id'] = requestId
+    const length = Number(request.headers.get('content-length') ?? 0)
+    if (length > config.maxBodyBytes) throw new PayloadTooLargeError(config.maxBodyBytes)
+  })
 }
 
 type IpSource = { requestIP(request: Request): { address: string } | null } | null
 
+/** The caller's address: `X-Forwarded-For`'s first hop only behind a trusted proxy, else the socket's peer. */
 export function clientIpOf(request: Request, server: IpSource, trustProxy: boolean): string {
   const forwarded = trustProxy ? request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() : undefined
   return normalizeIp(forwarded || server?.requestIP(request)?.address || '')

@@ -3,6 +3,7 @@ import { Elysia } from 'elysia'
 import type { UserRow } from '../db/repos'
 import type { AppDeps } from '../deps'
 import { ForbiddenError, UnauthorizedError } from '../errors'
+import { clientIpOf } from './request-context'
 
 export const SESSION_COOKIE = 'tollgate_session'
 export const SESSION_DAYS = 30
@@ -20,7 +21,7 @@ const sessionUsers = new WeakMap<Request, UserRow>()
 
 /**
  * The management session: a signed JWT cookie, or `Authorization: Bearer <access token>`.
- * Routes opt in with `{ role: Role.user | Role.admin | Role.root }` and receive `user`.
+ * Routes opt in with `{ role: Role.user | Role.admin | Role.root }` and receive `user` and `clientIp`.
  */
 export function sessionPlugin(deps: AppDeps) {
   let plugin = plugins.get(deps)
@@ -39,7 +40,8 @@ function build(deps: AppDeps) {
           if (user.role < minRole) throw new ForbiddenError('this needs a higher role')
           sessionUsers.set(request, user)
         },
-        resolve: ({ request }) => ({ user: sessionUsers.get(request)! }),
+        // the caller's IP for the management logs, on these routes only (relay routes never pay for it here)
+        resolve: ({ request, server }) => ({ user: sessionUsers.get(request)!, clientIp: clientIpOf(request, server, deps.config.trustProxy) }),
       }),
     })
 }

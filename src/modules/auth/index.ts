@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
-import { requestContext } from '../../plugins/request-context'
+import { clientIpOf } from '../../plugins/request-context'
 import { isSecureRequest, Role, SESSION_COOKIE, sessionPlugin, startSession } from '../../plugins/session'
 import { Password, Username } from '../users/credentials'
 import { toLoginView, toUserView } from '../users/view'
@@ -15,12 +15,11 @@ const RegisterBody = t.Object({ username: Username, password: Password, aff_code
 /** Logging in and out, self-registration and the management access token. */
 export function authModule(deps: AppDeps) {
   return new Elysia({ name: 'auth' })
-    .use(requestContext(deps.config))
     .use(sessionPlugin(deps))
     .post(
       '/api/user/login',
-      async ({ body, clientIp, sessionJwt, cookie, request }) => {
-        const user = await login(deps, { ...body, ip: clientIp })
+      async ({ body, sessionJwt, cookie, request, server }) => {
+        const user = await login(deps, { ...body, ip: clientIpOf(request, server, deps.config.trustProxy) })
         await startSession(sessionJwt, cookie[SESSION_COOKIE]!, user, isSecureRequest(deps, request))
         return ok(toLoginView(user))
       },
