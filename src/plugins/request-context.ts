@@ -31,6 +31,14 @@ export function requestContext(config: Pick<Config, 'maxBodyBytes'>) {
   })
 }
 
+/**
+ * For a handler that returns a Response already carrying x-request-id (the relay pipeline's): with the id left
+ * in `set.headers`, Elysia would copy that Response (headers and all) only to merge the same header again.
+ */
+export function idCarriedByResponse(set: { headers: Record<string, unknown> }): void {
+  delete set.headers['x-request-id']
+}
+
 type IpSource = { requestIP(request: Request): { address: string } | null } | null
 
 /** The caller's address: `X-Forwarded-For`'s first hop only behind a trusted proxy, else the socket's peer. */

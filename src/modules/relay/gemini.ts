@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { NotFoundError } from '../../errors'
-import { clientIpOf } from '../../plugins/request-context'
+import { clientIpOf, idCarriedByResponse } from '../../plugins/request-context'
 import { SseParser } from '../../protocols/sse'
 import { GEMINI_KEY_SOURCES, verifyToken } from '../../relay/auth'
 import { modelsForToken, type ListedModel } from '../../relay/models'
@@ -65,11 +65,12 @@ export function geminiModelList(models: ListedModel[]) {
  * `?key=`. The model and the stream flag live in the path; the pipeline takes them as `pathModel`/`pathStream`.
  */
 export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
-  const generate = async ({ body, request, params, caller, clientIp }: GenerateContext) => {
+  const generate = async ({ body, request, params, caller, clientIp, set }: GenerateContext) => {
     const { model, action } = splitModelAction(params.model)
     if (action !== 'generateContent' && action !== 'streamGenerateContent') {
       throw new NotFoundError(`the method "${action}" is not served; use generateContent or streamGenerateContent`, 'not_found')
     }
+    idCarriedByResponse(set)
     const stream = action === 'streamGenerateContent'
     const input = relayInputOf('gemini', { body, request, caller, clientIp })
     const response = await relay(deps, { ...input, pathModel: model, pathStream: stream }, settle)
@@ -118,6 +119,7 @@ interface GenerateContext {
   params: { model: string }
   caller: ReturnType<typeof verifyToken>
   clientIp: string
+  set: { headers: Record<string, unknown> }
 }
 
 /**

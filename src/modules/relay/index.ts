@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import type { ProtocolId } from '../../protocols/types'
-import { clientIpOf } from '../../plugins/request-context'
+import { clientIpOf, idCarriedByResponse } from '../../plugins/request-context'
 import { ANTHROPIC_KEY_SOURCES, GEMINI_KEY_SOURCES, verifyToken, type KeySource } from '../../relay/auth'
 import { relay, type SettleHook } from '../../relay/pipeline'
 import { protocolFor } from '../../relay/protocol-registry'
@@ -32,8 +32,10 @@ const MODEL_LIST_KEY_SOURCES: readonly KeySource[] = [...ANTHROPIC_KEY_SOURCES, 
 export function relayModule(deps: AppDeps, settle: SettleHook) {
   const handle = (protocol: ProtocolId) => {
     // destructured on purpose: Elysia reads handler parameters to decide what to parse
-    return ({ body, request, caller, clientIp }: RelayRequestContext) =>
-      relay(deps, relayInputOf(protocol, { body, request, caller, clientIp }), settle)
+    return ({ body, request, caller, clientIp, set }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
+      idCarriedByResponse(set)
+      return relay(deps, relayInputOf(protocol, { body, request, caller, clientIp }), settle)
+    }
   }
 
   return new Elysia({ name: 'relay' })
