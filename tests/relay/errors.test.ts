@@ -193,6 +193,13 @@ describe('/v1/chat/completions validation names the field', () => {
   }
 })
 
+test('a field of the wrong type is named as sent: messages "hi" is not reported as messages.0.role', async () => {
+  const r = await send('/v1/chat/completions', { authorization: `Bearer ${env.key}`, 'content-type': 'application/json' }, { model: 'gpt-4o', messages: 'hi' })
+  expect(r.status).toBe(400)
+  expect(expectShape('openai', r, 'invalid_request_error')).toBe('field "messages" must be an array, got "hi"')
+  expect(r.body.error.param).toBe('messages')
+})
+
 test('an unknown /v1 route answers 404 in the OpenAI shape, not a 500', async () => {
   const r = await send('/v1/nothing-here', { authorization: `Bearer ${env.key}` }, '{}')
   expect(r.status).toBe(404)

@@ -10,6 +10,7 @@ import { protocolFor } from '../../relay/protocol-registry'
 import { assertJsonBody, parseRawJson } from './raw-body'
 import { relayInputOf } from './relay-input'
 import { refusalLogger, type RelayAfterContext } from './refusals'
+import { wireCheck } from './wire-check'
 
 /** The generation methods a Gemini client may call on a listed model (countTokens is not served). */
 const METHODS = ['generateContent', 'streamGenerateContent']
@@ -65,7 +66,9 @@ export function geminiModelList(models: ListedModel[]) {
  * `?key=`. The model and the stream flag live in the path; the pipeline takes them as `pathModel`/`pathStream`.
  */
 export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
+  const checkBody = wireCheck('body', protocolFor('gemini').requestSchema)
   const generate = async ({ body, request, params, caller, clientIp, set }: GenerateContext) => {
+    checkBody(body)
     const { model, action } = splitModelAction(params.model)
     if (action !== 'generateContent' && action !== 'streamGenerateContent') {
       throw new NotFoundError(`the method "${action}" is not served; use generateContent or streamGenerateContent`, 'not_found')
@@ -85,7 +88,7 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
     if (!model) throw new NotFoundError(`model not found: "models/${id}"`, 'model_not_found')
     return geminiModelObject(model)
   }
-  const options = { parse: parseRawJson, body: protocolFor('gemini').requestSchema, params: t.Object({ model: t.String() }) }
+  const options = { parse: parseRawJson, params: t.Object({ model: t.String() }) }
 
   return new Elysia({ name: 'relay-gemini' })
     .derive(({ request, server }) => {

@@ -11,12 +11,23 @@ import { modelList, modelObject, modelsForToken } from '../../relay/models'
 import { assertJsonBody, parseRawJson } from './raw-body'
 import { relayInputOf, type RelayRequestContext } from './relay-input'
 import { bodyModel, refusalLogger } from './refusals'
+import { wireCheck } from './wire-check'
 import { geminiModelList, geminiModelObject, isGeminiCaller } from './gemini'
 
 const AnthropicHeaders = t.Object(
   { 'anthropic-version': t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', error: 'the anthropic-version header is required, as a date YYYY-MM-DD' }) },
   { additionalProperties: true },
 )
+const checkAnthropicHeaders = wireCheck('headers', AnthropicHeaders)
+
+/** The one header Anthropic routes require, checked without copying every header into an object. */
+function anthropicVersion(request: Request): void {
+  const version = request.headers.get('anthropic-version')
+  checkAnthropicHeaders(version === null ? {} : { 'anthropic-version': version })
+}
+
+const CountTokensBody = t.Object({ model: t.String(), messages: t.Array(t.Any()) }, { additionalProperties: true })
+const checkCountTokensBody = wireCheck('body', CountTokensBody)
 
 /** Key carriers per route: Bearer everywhere; x-api-key where Anthropic clients call; Gemini's on /v1/models (its SDK lists there). */
 function keySources(path: string): readonly KeySource[] {
@@ -30,9 +41,13 @@ const MODEL_LIST_KEY_SOURCES: readonly KeySource[] = [...ANTHROPIC_KEY_SOURCES, 
  * key is told so first. Handlers only translate HTTP to the pipeline's input.
  */
 export function relayModule(deps: AppDeps, settle: SettleHook) {
-  const handle = (protocol: ProtocolId) => {
+  // headers, then body, as declared schemas would be checked; both after the key (derive) and the JSON check (transform)
+  const generate = (protocol: ProtocolId, checkHeaders?: (request: Request) => void) => {
+    const checkBody = wireCheck('body', protocolFor(protocol).requestSchema)
     // destructured on purpose: Elysia reads handler parameters to decide what to parse
     return ({ body, request, caller, clientIp, set }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
+      checkHeaders?.(request)
+      checkBody(body)
       idCarriedByResponse(set)
       return relay(deps, relayInputOf(protocol, { body, request, caller, clientIp }), settle)
     }
@@ -49,17 +64,18 @@ export function relayModule(deps: AppDeps, settle: SettleHook) {
       if (request.method === 'POST') assertJsonBody(request)
     })
     .onAfterResponse(refusalLogger(deps, bodyModel))
-    .post('/v1/chat/completions', handle('openai-chat'), { parse: parseRawJson, body: protocolFor('openai-chat').requestSchema })
-    .post('/v1/responses', handle('openai-responses'), { parse: parseRawJson, body: protocolFor('openai-responses').requestSchema })
-    .post('/v1/messages', handle('anthropic'), {
-      parse: parseRawJson,
-      body: protocolFor('anthropic').requestSchema,
-      headers: AnthropicHeaders,
-    })
+    .post('/v1/chat/completions', generate('openai-chat'), { parse: parseRawJson })
+    .post('/v1/responses', generate('openai-responses'), { parse: parseRawJson })
+    .post('/v1/messages', generate('anthropic', anthropicVersion), { parse: parseRawJson })
     .post(
       '/v1/messages/count_tokens',
-      ({ body }) => ({ input_tokens: countRequestTokens(protocolFor('anthropic').decodeRequest({ max_tokens: 1, ...body }).value) }),
-      { parse: parseRawJson, headers: AnthropicHeaders, body: t.Object({ model: t.String(), messages: t.Array(t.Any()) }, { additionalProperties: true }) },
+      ({ body, request }) => {
+        anthropicVersion(request)
+        checkCountTokensBody(body)
+        const messages = { max_tokens: 1, ...(body as Record<string, unknown>) }
+        return { input_tokens: countRequestTokens(protocolFor('anthropic').decodeRequest(messages).value) }
+      },
+      { parse: parseRawJson },
     )
     .get('/v1/models', ({ caller, request }) => {
       const models = modelsForToken(deps.routing.channels.all(), caller.token, caller.user)
