@@ -37,7 +37,7 @@ export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<A
   // The client going away aborts the upstream call (a listener: cheaper than AbortSignal.any per attempt).
   const clientGone = () => upstreamAbort.abort(a.input.signal.reason)
   if (a.input.signal.aborted) clientGone()
-  else a.input.signal.addEventListener('abort', clientGone, { once: true })
+  else a.input.signal.addEventListener('abort', clientGone)
   const key = a.candidate.key
   try {
     let response: Response
