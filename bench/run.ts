@@ -27,14 +27,14 @@ const lanes = new Set((option('lanes') ?? '1,2,3,4,5').split(',').map((s) => s.t
 const S = quick
   ? {
       overhead: { warmup: 20, perRound: 25, rounds: 2 },
-      streaming: { deltas: 8, paceMs: 5, concurrent: 2, rounds: 1 },
+      streaming: { deltas: 8, paceMs: 5, concurrent: 2, rounds: 1, warmup: 8 },
       throughput: { sweep: [1, 4], seconds: 1, warmupSeconds: 0 },
       many: { count: 50, deltas: 5, paceMs: 50, rampMs: 200, settleSeconds: 1 },
       memory: { steadySeconds: 1, settleSeconds: Number(option('settle-seconds') ?? 1), idleWaitMs: 200 },
     }
   : {
       overhead: { warmup: 300, perRound: 500, rounds: 5 },
-      streaming: { deltas: 64, paceMs: 20, concurrent: 8, rounds: 4 },
+      streaming: { deltas: 64, paceMs: 20, concurrent: 8, rounds: 4, warmup: 400 },
       throughput: { sweep: [1, 4, 16, 64, 256], seconds: 5, warmupSeconds: 2 },
       many: { count: 2000, deltas: 20, paceMs: 500, rampMs: 4000, settleSeconds: 10 },
       memory: { steadySeconds: 20, settleSeconds: Number(option('settle-seconds') ?? 60), idleWaitMs: 2000 },
@@ -48,6 +48,8 @@ const M = {
   small: 'bench-d16',
   stream: `bench-d${S.streaming.deltas}-p${S.streaming.paceMs}`,
   many: `bench-d${S.many.deltas}-p${S.many.paceMs}`,
+  /** unpaced streams, to warm the stream path before lane 2 measures it */
+  warm: `bench-d${S.streaming.deltas}-p0`,
   chatOnly: 'chatonly-d16',
 }
 
@@ -188,7 +190,13 @@ async function laneStreaming(t: Targets) {
         await Bun.sleep((i * S.streaming.paceMs) / concurrent)
         return stream(req, deltas)
       }))
-    for (const name of names) await batch(c.reqs[name]!) // warm-up
+    // warm-up: a gateway in service has run its stream path many times; a few hundred unpaced streams
+    // take it out of the JIT's lower tiers, as lane 1's requests do for the non-stream path
+    const warm = c.id === '2a' ? chatReqs(t, M.warm, true) : messagesReqs(t, M.warm, true)
+    for (const name of names) {
+      for (let i = 0; i < S.streaming.warmup; i += 8) await Promise.all(Array.from({ length: 8 }, () => stream(warm[name]!, deltas)))
+      await batch(c.reqs[name]!)
+    }
     for (let r = 0; r < rounds; r++) {
       const order = names.map((_, i) => names[(i + r) % names.length]!)
       for (const name of order) all[name]!.push(...(await batch(c.reqs[name]!)))
@@ -351,7 +359,7 @@ async function main() {
   if (gwCmd.note) notes.push(gwCmd.note)
   const fake = await startFake()
   const gw = await startGateway(gwCmd.cmd, gwCmd.how, fake, {
-    openai: [M.small, M.stream, M.many],
+    openai: [M.small, M.stream, M.many, M.warm],
     chatOnly: [M.chatOnly],
   })
   log(`fake ${fake.url}, tollgate ${gw.url} (${gw.how}, pid ${gw.pid})`)
