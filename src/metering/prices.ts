@@ -37,12 +37,18 @@ function fromListPrices(list: Record<string, ListPrice>): Omit<Tables, 'price' |
   return t
 }
 
-let cached: { key: unknown[]; tables: Tables } | undefined
+let cached: { key: unknown[]; tables: Tables; prices: Map<string, Price | null> } | undefined
+const MAX_REMEMBERED_PRICES = 10_000
 
 /** The effective tables: shipped defaults with the option tables laid over them. Rebuilt only when an option object changes. */
 export function priceTables(options: Options): Tables {
   const key = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio'].map((k) => options.get<object>(k))
   if (cached && cached.key.every((v, i) => v === key[i])) return cached.tables
+  cached = { key, tables: buildTables(key as Table[]), prices: new Map() }
+  return cached.tables
+}
+
+function buildTables(key: Table[]): Tables {
   const [ratio, completion, cacheRead, cacheWrite, price, group] = key as Table[]
   const tables: Tables = {
     ratio: { ...DEFAULT_TABLES.ratio, ...ratio },
@@ -52,7 +58,6 @@ export function priceTables(options: Options): Tables {
     price: { ...price },
     group: { ...group },
   }
-  cached = { key, tables }
   return tables
 }
 
@@ -75,9 +80,19 @@ export function groupRatio(options: Options, group: string): number {
   return Object.hasOwn(table, group) ? table[group]! : 1
 }
 
-/** The model's price in the group, or undefined when nothing prices it. */
+/** The model's price in the group, or undefined when nothing prices it; remembered until a price option changes. */
 export function findPrice(options: Options, model: string, group: string): Price | undefined {
   const tables = priceTables(options)
+  const memo = cached!.prices
+  const id = `${model}\u0000${group}`
+  const known = memo.get(id)
+  if (known !== undefined) return known ?? undefined
+  const price = priceOf(tables, options, model, group)
+  if (memo.size < MAX_REMEMBERED_PRICES) memo.set(id, price ?? null)
+  return price
+}
+
+function priceOf(tables: Tables, options: Options, model: string, group: string): Price | undefined {
   const names = namesOf(model)
   const g = groupRatio(options, group)
   const usd = lookup(tables.price, names)

@@ -104,3 +104,17 @@ describe('quota arithmetic', () => {
     expect(quotaFor(free, usage(1000, 0, 0, 1000), 500_000)).toBe(0)
   })
 })
+
+describe('remembered prices', () => {
+  test('a price found once is served from memory until a price option changes, then the new one applies', () => {
+    const o = options()
+    expect(findPrice(o, 'gpt-4o', 'vip')).toMatchObject({ ratio: 1.25, group: 1 })
+    expect(findPrice(o, 'my-model', 'vip')).toBeUndefined()
+    o.set('ModelRatio', { 'my-model': 3 })
+    o.set('GroupRatio', { vip: 0.5 })
+    expect(findPrice(o, 'my-model', 'vip')).toMatchObject({ ratio: 3, group: 0.5 })
+    expect(findPrice(o, 'gpt-4o', 'vip')).toMatchObject({ ratio: 1.25, group: 0.5 })
+    o.set('ModelPrice', { 'my-model': 0.02 })
+    expect(findPrice(o, 'my-model', 'vip')).toEqual({ mode: 'call', model: 'my-model', usd: 0.02, group: 0.5 })
+  })
+})
