@@ -7,10 +7,10 @@ import { setupModule } from './modules/setup'
 import { statusModule } from './modules/status'
 import { usersModule } from './modules/users'
 import { tokensModule } from './modules/tokens'
-import { createErrorRouter } from './plugins/error-routes'
+import { createErrorRouter, type FailedRequest } from './plugins/error-routes'
 import { relayModule, rootProbeModule } from './modules/relay'
 import { geminiRelayModule } from './modules/relay/gemini'
-import { registerRelayErrorShapes } from './modules/relay/error-shapes'
+import { registerRelayErrors } from './modules/relay/error-shapes'
 import type { SettleHook } from './relay/pipeline'
 import { meteredHooks } from './metering/hooks'
 import { logsModule } from './modules/logs'
@@ -23,10 +23,11 @@ import { requestContext, requestIdOf } from './plugins/request-context'
 export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
   const settle = meteredHooks(deps.metering, observe)
   const errors = createErrorRouter()
-  registerRelayErrorShapes(errors)
+  registerRelayErrors(errors, deps)
   return new Elysia({ serve: { maxRequestBodySize: deps.config.maxBodyBytes + 1024 * 1024 } })
-    .onError(({ code, error, path, request }) =>
-      errors.render(request, path, code, error, requestIdOf(request)),
+    // destructured on purpose (Elysia reads the parameters); caller and clientIp are the relay derive's, when it ran
+    .onError(({ code, error, path, request, body, params, caller, clientIp }: FailedRequest) =>
+      errors.render({ code, error, path, request, body, params, caller, clientIp }, requestIdOf(request)),
     )
     .use(requestContext(deps.config))
     .use(statusModule(deps))

@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { NotFoundError } from '../../errors'
+import type { FailedRequest } from '../../plugins/error-routes'
 import { clientIpOf, idCarriedByResponse } from '../../plugins/request-context'
 import { SseParser } from '../../protocols/sse'
 import { GEMINI_KEY_SOURCES, verifyToken } from '../../relay/auth'
@@ -9,7 +10,6 @@ import { relay, type SettleHook } from '../../relay/pipeline'
 import { protocolFor } from '../../relay/protocol-registry'
 import { assertJsonBody, parseRawJson } from './raw-body'
 import { relayInputOf } from './relay-input'
-import { refusalLogger, type RelayAfterContext } from './refusals'
 import { wireCheck } from './wire-check'
 
 /** The generation methods a Gemini client may call on a listed model (countTokens is not served). */
@@ -99,7 +99,6 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
     .onTransform(({ request }) => {
       if (request.method === 'POST') assertJsonBody(request)
     })
-    .onAfterResponse(refusalLogger(deps, pathModel))
     .post('/v1beta/models/:model', generate, options)
     .post('/v1/models/:model', generate, options)
     .get('/v1beta/models', list)
@@ -107,9 +106,9 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
 }
 
 /** The model and stream flag a Gemini request's path names (the body carries neither). */
-function pathModel(ctx: RelayAfterContext): { model: string; stream: boolean } {
+export function pathModel(failed: FailedRequest): { model: string; stream: boolean } {
   try {
-    const { model, action } = splitModelAction(ctx.params?.model ?? '')
+    const { model, action } = splitModelAction(failed.params?.model ?? '')
     return { model, stream: action === 'streamGenerateContent' }
   } catch {
     return { model: '', stream: false }

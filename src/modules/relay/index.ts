@@ -10,7 +10,6 @@ import { NotFoundError } from '../../errors'
 import { modelList, modelObject, modelsForToken } from '../../relay/models'
 import { assertJsonBody, parseRawJson } from './raw-body'
 import { relayInputOf, type RelayRequestContext } from './relay-input'
-import { bodyModel, refusalLogger } from './refusals'
 import { wireCheck } from './wire-check'
 import { geminiModelList, geminiModelObject, isGeminiCaller } from './gemini'
 
@@ -63,7 +62,6 @@ export function relayModule(deps: AppDeps, settle: SettleHook) {
     .onTransform(({ request }) => {
       if (request.method === 'POST') assertJsonBody(request)
     })
-    .onAfterResponse(refusalLogger(deps, bodyModel))
     .post('/v1/chat/completions', generate('openai-chat'), { parse: parseRawJson })
     .post('/v1/responses', generate('openai-responses'), { parse: parseRawJson })
     .post('/v1/messages', generate('anthropic', anthropicVersion), { parse: parseRawJson })
