@@ -50,7 +50,7 @@ interface HookContext {
   body?: unknown
   params?: Record<string, unknown>
   user?: { id: number; username: string }
-  /** derived for every request by plugins/request-context */
+  /** the client IP, from the session macro's resolve (plugins/session.ts) */
   clientIp?: string
 }
 
