@@ -94,7 +94,9 @@ const cases: [string, () => unknown][] = [
   ['GET /api/log/stat ?token_name (all time: rows, no hourly table)', () => repo.stat({ tokenName: 'key-3' }, now)],
   ['GET /api/data/ (everyone, 7 days, hourly by model)', () => repo.hourly({ start: now - 7 * day, end: now })],
   ['GET /api/data/self (one user, 7 days)', () => repo.hourly({ userId: 321, start: now - 7 * day, end: now })],
-  ['retention: delete 5,000 oldest rows', () => repo.deleteBefore(now, 5000)],
+  ['retention: delete 5,000 oldest rows (the old batch)', () => repo.deleteBefore(now, 5000)],
+  ['retention: delete 500 oldest rows (one step now)', () => repo.deleteBefore(now, 500)],
+  ['retention: hand back 256 free pages (one vacuum step)', () => repo.compact(256)],
 ]
 const results: { query: string; ms: number }[] = []
 for (const [name, fn] of cases) {

@@ -36,3 +36,21 @@ test('rows older than LogRetentionDays are deleted (in batches), newer ones stay
   const old = app.deps.repos.logs.hourly({ start: now - 41 * DAY, end: now }).filter((h) => h.modelName === 'old')
   expect(old.reduce((sum, h) => sum + h.count, 0)).toBe(12_000)
 })
+
+test('retention on a file without incremental auto-vacuum deletes the rows and stops (the free list stays)', async () => {
+  const now = Math.floor(Date.now() / 1000)
+  const rows: NewLog[] = Array.from({ length: 2_000 }, (_, i) => ({ type: LogType.consume, createdAt: now - 40 * DAY + i, modelName: 'old', content: 'y'.repeat(500) }))
+  app.deps.repos.logs.insertMany(rows)
+  let compacts = 0
+  const logs = {
+    deleteBefore: app.deps.repos.logs.deleteBefore,
+    optimize: app.deps.repos.logs.optimize,
+    freePages: app.deps.repos.logs.freePages,
+    compact: () => void compacts++, // as SQLite does when auto_vacuum is NONE: nothing
+  }
+  app.deps.options.set('LogRetentionDays', 30)
+  expect(await pruneLogs({ options: app.deps.options, logs }, now)).toBe(2_000)
+  expect(compacts).toBe(1)
+  expect(app.deps.repos.logs.freePages()).toBeGreaterThan(0)
+  app.deps.repos.logs.compact() // leave the file as the first test expects of others
+})

@@ -193,6 +193,9 @@ export function createLogRepo(db: Db) {
     },
 
     /** Hand free pages back to the file system (needs auto_vacuum = INCREMENTAL; a no-op otherwise). */
+    /** Pages on the free list, waiting for `compact`. */
+    freePages: (): number => db.$client.query<{ freelist_count: number }, []>('PRAGMA freelist_count').get()!.freelist_count,
+
     compact(pages = 0): void {
       db.$client.run(pages > 0 ? `PRAGMA incremental_vacuum(${Math.floor(pages)})` : 'PRAGMA incremental_vacuum')
     },
