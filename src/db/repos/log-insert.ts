@@ -1,0 +1,79 @@
+import type { Database } from 'bun:sqlite'
+import type { NewLog } from './logs'
+
+/** `logs.type`. This file imports no Drizzle, so the metering writer thread can use it. */
+export const LogType = { topup: 1, consume: 2, manage: 3, system: 4, error: 5 } as const
+
+const COLUMNS = [
+  ['created_at', 'createdAt'], ['type', 'type'], ['user_id', 'userId'], ['username', 'username'], ['token_id', 'tokenId'],
+  ['token_name', 'tokenName'], ['model_name', 'modelName'], ['upstream_model', 'upstreamModel'], ['channel_id', 'channelId'],
+  ['"group"', 'group'], ['prompt_tokens', 'promptTokens'], ['completion_tokens', 'completionTokens'],
+  ['cache_read_tokens', 'cacheReadTokens'], ['cache_write_tokens', 'cacheWriteTokens'], ['reasoning_tokens', 'reasoningTokens'],
+  ['quota', 'quota'], ['use_time_ms', 'useTimeMs'], ['first_token_ms', 'firstTokenMs'], ['is_stream', 'isStream'],
+  ['status_code', 'statusCode'], ['ip', 'ip'], ['request_id', 'requestId'], ['content', 'content'], ['other', 'other'],
+] as const
+
+/**
+ * Log rows and their hourly sums (`usage_hourly`, `usage_hourly_model`) into SQLite, inside the caller's
+ * transaction. Used by the log repo and by the metering writer thread.
+ */
+export function createLogInserter(sqlite: Database): (rows: NewLog[]) => void {
+  // The batch insert is the hot write: prepared statements inside one transaction are several times cheaper
+  // than the query builder.
+  const insertRows = (n: number) =>
+    sqlite.prepare(`INSERT INTO logs (${COLUMNS.map(([c]) => c).join(', ')}) VALUES ${Array(n).fill(`(${COLUMNS.map(() => '?').join(', ')})`).join(', ')}`)
+  const insertRow = insertRows(1)
+  // rows go in 32 at a time: one statement run per 32 rows costs ~35% less per row than one per row
+  const CHUNK = 32
+  const insertChunk = insertRows(CHUNK)
+  const addHour = sqlite.prepare(
+    `INSERT INTO usage_hourly (user_id, username, model_name, hour, count, quota, token_used) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+     ON CONFLICT (user_id, model_name, hour) DO UPDATE SET count = count + excluded.count, quota = quota + excluded.quota,
+       token_used = token_used + excluded.token_used, username = excluded.username`,
+  )
+  const addModelHour = sqlite.prepare(
+    `INSERT INTO usage_hourly_model (hour, model_name, count, quota, token_used) VALUES (?1, ?2, ?3, ?4, ?5)
+     ON CONFLICT (hour, model_name) DO UPDATE SET count = count + excluded.count, quota = quota + excluded.quota,
+       token_used = token_used + excluded.token_used`,
+  )
+  const now = () => Math.floor(Date.now() / 1000)
+  const TEXT = new Set<string>(['username', 'tokenName', 'modelName', 'upstreamModel', 'group', 'ip', 'requestId', 'content', 'other'])
+  // column defaults as the schema declares them: '' for text, 0 for numbers, now for created_at
+  const valuesOf = (row: NewLog): (string | number)[] =>
+    COLUMNS.map(([, field]) => {
+      const v = row[field]
+      if (field === 'createdAt') return (v as number | undefined) ?? now()
+      if (field === 'isStream') return v ? 1 : 0
+      return (v ?? (TEXT.has(field) ? '' : 0)) as string | number
+    })
+  return (rows: NewLog[]): void => {
+    let i = 0
+    for (; i + CHUNK <= rows.length; i += CHUNK) insertChunk.run(...rows.slice(i, i + CHUNK).flatMap(valuesOf))
+    for (; i < rows.length; i++) insertRow.run(...valuesOf(rows[i]!))
+    const sums = new Map<string, [number, string, string, number, number, number, number]>()
+    for (const row of rows) {
+      if (row.type !== LogType.consume) continue
+      const hour = Math.floor((row.createdAt ?? now()) / 3600) * 3600
+      const key = `${row.userId}\u0000${row.modelName}\u0000${hour}`
+      const tokens = (row.promptTokens ?? 0) + (row.completionTokens ?? 0)
+      const s = sums.get(key)
+      if (s) {
+        s[4] += 1
+        s[5] += row.quota ?? 0
+        s[6] += tokens
+      } else sums.set(key, [row.userId ?? 0, row.username ?? '', row.modelName ?? '', hour, 1, row.quota ?? 0, tokens])
+    }
+    for (const s of sums.values()) addHour.run(...s)
+    const models = new Map<string, [number, string, number, number, number]>()
+    for (const [, , model, hour, n, quota, tokens] of sums.values()) {
+      const key = `${model}\u0000${hour}`
+      const m = models.get(key)
+      if (m) {
+        m[2] += n
+        m[3] += quota
+        m[4] += tokens
+      } else models.set(key, [hour, model, n, quota, tokens])
+    }
+    for (const m of models.values()) addModelHour.run(...m)
+  }
+}
