@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import * as schema from './schema'
+import { configureConnection } from './sqlite-settings'
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database }
 
@@ -12,10 +13,7 @@ export function openDatabase(path: string): Db {
   const sqlite = new Database(path, { create: true, strict: true })
   // Takes effect on a new file (before the first table): log retention can then hand freed pages back.
   sqlite.exec('PRAGMA auto_vacuum = INCREMENTAL')
-  sqlite.exec('PRAGMA journal_mode = WAL')
-  sqlite.exec('PRAGMA busy_timeout = 5000')
-  sqlite.exec('PRAGMA foreign_keys = ON')
-  sqlite.exec('PRAGMA synchronous = NORMAL')
+  configureConnection(sqlite)
   return drizzle({ client: sqlite, schema }) as Db
 }
 

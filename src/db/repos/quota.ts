@@ -1,4 +1,5 @@
 import type { Db } from '../client'
+import { createDeltaWriter, type LedgerDeltas } from './ledger-write'
 import type { TokenRow } from './tokens'
 import type { UserRow } from './users'
 
@@ -65,11 +66,7 @@ export function createQuotaRepo(db: Db, rows: BalanceRows) {
   const channels = new Map<number, number>()
   let onDirty: () => void = () => {}
 
-  const userUpdate = sqlite.prepare('UPDATE users SET quota = quota + ?1, used_quota = used_quota + ?2, request_count = request_count + ?3 WHERE id = ?4')
-  const tokenUpdate = sqlite.prepare(
-    'UPDATE tokens SET remain_quota = remain_quota + ?1, used_quota = used_quota + ?2, accessed_time = max(accessed_time, ?3) WHERE id = ?4',
-  )
-  const channelUpdate = sqlite.prepare('UPDATE channels SET used_quota = used_quota + ?1 WHERE id = ?2')
+  const writeDeltas = createDeltaWriter(sqlite)
 
   const dirty = () => users.size + tokens.size + channels.size > 0
   function markDirty(): void {
@@ -109,11 +106,16 @@ export function createQuotaRepo(db: Db, rows: BalanceRows) {
     return row
   }
 
+  function snapshot(): LedgerDeltas {
+    return {
+      users: [...users].map(([id, d]) => [id, d.quota, d.usedQuota, d.requestCount]),
+      tokens: [...tokens].map(([id, d]) => [id, d.remainQuota, d.usedQuota, d.accessedTime]),
+      channels: [...channels],
+    }
+  }
   /** The pending deltas as UPDATEs, in the caller's transaction; forgotten only once they ran. */
   function writePending(): void {
-    for (const [id, d] of users) userUpdate.run(d.quota, d.usedQuota, d.requestCount, id)
-    for (const [id, d] of tokens) tokenUpdate.run(d.remainQuota, d.usedQuota, d.accessedTime, id)
-    for (const [id, amount] of channels) channelUpdate.run(amount, id)
+    writeDeltas(snapshot())
   }
   function clearPending(): void {
     users.clear()
@@ -169,6 +171,13 @@ export function createQuotaRepo(db: Db, rows: BalanceRows) {
     /** Write the pending deltas inside a transaction the caller holds (the log batch); call `written` after it commits. */
     writePending,
     written: clearPending,
+    /** Hand the pending deltas over (to the writer thread, which owns them from here), or undefined when there are none. */
+    takePending(): LedgerDeltas | undefined {
+      if (!dirty()) return undefined
+      const deltas = snapshot()
+      clearPending()
+      return deltas
+    },
     /** Write the pending deltas now, in their own transaction; a no-op when there are none. */
     flush(): void {
       if (!dirty()) return
