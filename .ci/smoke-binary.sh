@@ -46,5 +46,12 @@ relayed=$(curl -sS -H "authorization: Bearer $key" -H 'content-type: application
   -d '{"model":"no-such-model","messages":[{"role":"user","content":"hi"}]}' "$base/v1/chat/completions")
 echo "$relayed" | grep -q 'model not found' || { echo "relay POST did not reach the pipeline: $relayed"; cat "$dir/log"; exit 1; }
 echo "a relay POST is parsed, authorized and routed"
+# its refusal row is queued for the metering writer thread: stopping at once must still write it
+stop
+start
+logged=$(curl -fsS -b "$dir/cookies" "$base/api/log/?model_name=no-such-model") || { echo "log query failed"; cat "$dir/log"; exit 1; }
+echo "$logged" | grep -q '"model_name":"no-such-model"' || { echo "the refusal row was not written by the writer thread before stop: $logged"; cat "$dir/log"; exit 1; }
+grep -q 'metering writer thread failed' "$dir/log" && { echo "the metering writer thread did not run in the binary"; cat "$dir/log"; exit 1; }
+echo "the writer thread wrote the queued log row before the binary stopped"
 stop
 echo "smoke ok: $(echo "$status" | head -c 200)"

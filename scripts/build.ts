@@ -11,7 +11,8 @@ if (readFileSync(indexPath, 'utf8') !== renderMigrationIndex()) {
 
 const outfile = process.argv[2] ?? 'dist/tollgate'
 const result = await Bun.build({
-  entrypoints: [join(import.meta.dir, '../src/index.ts')],
+  // the metering writer thread's entry is bundled alongside (Bun's rule for workers in executables)
+  entrypoints: [join(import.meta.dir, '../src/index.ts'), join(import.meta.dir, '../src/db/writer/metering-writer.worker.ts')],
   compile: { outfile },
   // Elysia reads handler parameter names to decide what to parse (cookies, body): never rename identifiers.
   minify: { whitespace: true, syntax: true, identifiers: false },

@@ -34,10 +34,11 @@ export function createMetering(deps: { options: OptionStore; repos: Repos }, wri
     start(): void {
       retention.start()
     },
-    /** Graceful stop: no more scheduled work, every queued log row written. */
+    /** Graceful stop: no more scheduled work, every queued log row written, the writer thread ended. */
     stop(): void {
       retention.stop()
       logs.flush()
+      deps.repos.close()
     },
   }
 }

@@ -10,6 +10,8 @@ export interface LogWriterOptions {
 /** Where a batch goes: log rows, with the quota ledger's pending deltas in the same transaction. */
 export interface MeteringSink {
   commitMetering(rows: NewLog[]): void
+  /** block until what was committed is on disk (a sink that writes elsewhere, e.g. on a thread) */
+  drainMetering?(): void
 }
 
 /**
@@ -66,8 +68,12 @@ export function createLogWriter(sink: MeteringSink, options: LogWriterOptions = 
       woken = true
       schedule()
     },
-    /** Write everything waiting now (graceful stop, tests); returns the rows written. */
-    flush,
+    /** Write everything waiting now and wait until it is on disk (graceful stop, tests); returns the rows written. */
+    flush(): number {
+      const n = flush()
+      sink.drainMetering?.()
+      return n
+    },
     get pending(): number {
       return queue.length
     },

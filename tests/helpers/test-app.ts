@@ -39,6 +39,7 @@ export async function startTestApp(env: Env = {}, settle?: SettleHook): Promise<
     fetch: (path, init) => fetch(url + path, init),
     async stop() {
       await app.stop(true)
+      deps.metering.stop() // queued rows written, the writer thread ended
       closeDatabase(db)
       rmSync(dataDir, { recursive: true, force: true })
     },

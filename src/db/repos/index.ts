@@ -7,11 +7,24 @@ import { createOptionRepo } from './options'
 import { syncedBefore } from './synced'
 import { createTokenRepo } from './tokens'
 import { createUserRepo } from './users'
+import { startWriterThread, type WriterThread } from '../writer/thread'
 
-export function createRepos(db: Db) {
-  // the ledger needs the cached rows, and the repos need to write the ledger before they touch the database
+export interface RepoOptions {
+  /** commit log rows and quota deltas on a writer thread (file databases only); default true */
+  writerThread?: boolean
+}
+
+export function createRepos(db: Db, options: RepoOptions = {}) {
+  const path = db.$client.filename
+  const onFile = path !== '' && path !== ':memory:'
+  let thread: WriterThread | undefined = (options.writerThread ?? true) && onFile ? startWriterThread(path) : undefined
+  // the ledger needs the cached rows, and the repos need to write the ledger before they touch the database:
+  // first whatever the writer thread holds, then what is still pending here
   let quota: QuotaRepo | undefined
-  const sync = () => quota?.flush()
+  const sync = () => {
+    thread?.waitIdle()
+    quota?.flush()
+  }
   const users = createUserRepo(db, sync)
   const tokens = createTokenRepo(db, sync)
   quota = createQuotaRepo(db, { user: users.findById, token: tokens.liveById })
@@ -29,11 +42,28 @@ export function createRepos(db: Db) {
     logs,
     quota,
     redemptions: syncedBefore(createRedemptionRepo(db), sync, []),
-    /** Log rows and the quota ledger's pending deltas in one transaction: a batch is written whole or not at all. */
+    /**
+     * Log rows and the quota ledger's pending deltas in one transaction: a batch is written whole or not at
+     * all. With the writer thread, handed over and committed there; the main thread goes on at once.
+     */
     commitMetering(rows: NewLog[]): void {
+      if (thread?.alive) {
+        const deltas = ledger.takePending()
+        if (rows.length > 0 || deltas) thread.post(rows, deltas)
+        return
+      }
       if (rows.length === 0 && !ledger.dirty) return
       commitTx(rows)
       ledger.written()
+    },
+    /** Block until every batch handed to the writer thread is on disk (graceful stop, tests). */
+    drainMetering(): void {
+      thread?.waitIdle()
+    },
+    /** Stop the writer thread after its last batch (before the database closes). */
+    close(): void {
+      thread?.stop()
+      thread = undefined
     },
   }
 }
