@@ -17,7 +17,9 @@ export interface RepoOptions {
 export function createRepos(db: Db, options: RepoOptions = {}) {
   const path = db.$client.filename
   const onFile = path !== '' && path !== ':memory:'
-  let thread: WriterThread | undefined = (options.writerThread ?? true) && onFile ? startWriterThread(path) : undefined
+  // started with the first batch: a gateway that has logged nothing yet does not pay for the thread
+  let useThread = (options.writerThread ?? true) && onFile
+  let thread: WriterThread | undefined
   // the ledger needs the cached rows, and the repos need to write the ledger before they touch the database:
   // first whatever the writer thread holds, then what is still pending here
   let quota: QuotaRepo | undefined
@@ -47,7 +49,7 @@ export function createRepos(db: Db, options: RepoOptions = {}) {
      * all. With the writer thread, handed over and committed there; the main thread goes on at once.
      */
     commitMetering(rows: NewLog[]): void {
-      if (thread?.alive) {
+      if (useThread && (thread ??= startWriterThread(path)).alive) {
         const deltas = ledger.takePending()
         if (rows.length > 0 || deltas) thread.post(rows, deltas)
         return
@@ -64,6 +66,7 @@ export function createRepos(db: Db, options: RepoOptions = {}) {
     close(): void {
       thread?.stop()
       thread = undefined
+      useThread = false
     },
   }
 }
