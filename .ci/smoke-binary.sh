@@ -10,7 +10,7 @@ port=$(bun -e 'const s = Bun.serve({ port: 0, fetch: () => new Response() }); co
 base="http://127.0.0.1:$port"
 
 start() {
-  (cd "$dir" && ROOT_PASSWORD=smoke-password-1 HOST=127.0.0.1 exec "$bin" --port "$port" --data-dir "$dir/data" >>"$dir/log" 2>&1) &
+  (cd "$dir" && ROOT_PASSWORD=smoke-password-1 HOST=127.0.0.1 WRITER_THREAD=true exec "$bin" --port "$port" --data-dir "$dir/data" >>"$dir/log" 2>&1) &
   pid=$!
   for _ in $(seq 1 100); do
     curl -fsS "$base/api/status" >/dev/null 2>&1 && return 0

@@ -13,6 +13,8 @@ export interface Config {
   readonly maxBodyBytes: number
   readonly cookieSecure: boolean | undefined
   readonly trustProxy: boolean
+  /** commit usage logs and quota moves on a writer thread (see WRITER_THREAD in HELP) */
+  readonly writerThread: boolean
 }
 
 export type Env = Record<string, string | undefined>
@@ -35,6 +37,8 @@ Environment:
   MAX_BODY_MB       largest accepted request body in MiB (32)
   COOKIE_SECURE     true/false: force the Secure cookie flag (default: when served over HTTPS)
   TRUST_PROXY       true: take the client IP from X-Forwarded-For
+  WRITER_THREAD     true/false: write usage logs and quota moves on their own thread (default: true
+                    with 4 or more CPUs; with fewer the thread competes with requests for the cores)
 `
 
 export type CliAction = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; config: Config }
@@ -69,6 +73,7 @@ export function loadConfig(env: Env, flags: Record<string, string> = {}): Config
     maxBodyBytes: parsePositive(env.MAX_BODY_MB ?? '32', 'MAX_BODY_MB') * 1024 * 1024,
     cookieSecure: parseBool(env.COOKIE_SECURE, 'COOKIE_SECURE'),
     trustProxy: parseBool(env.TRUST_PROXY, 'TRUST_PROXY') ?? false,
+    writerThread: parseBool(env.WRITER_THREAD, 'WRITER_THREAD') ?? navigator.hardwareConcurrency >= 4,
   })
 }
 

@@ -21,7 +21,7 @@ export interface AppDeps {
 }
 
 export function createDeps(config: Config, db: Db): AppDeps {
-  const repos = createRepos(db)
+  const repos = createRepos(db, { writerThread: config.writerThread })
   const deps: Omit<AppDeps, 'routing' | 'metering'> = {
     config,
     db,

@@ -30,3 +30,10 @@ test('--help and --version; unknown flags and bad values are refused', () => {
   expect(() => loadConfig({ PORT: 'abc' })).toThrow('invalid port')
   expect(() => loadConfig({ COOKIE_SECURE: 'maybe' })).toThrow('COOKIE_SECURE')
 })
+
+test('WRITER_THREAD: on with 4 or more CPUs unless set; true/false win; other values are refused', () => {
+  expect(loadConfig({}).writerThread).toBe(navigator.hardwareConcurrency >= 4)
+  expect(loadConfig({ WRITER_THREAD: 'true' }).writerThread).toBe(true)
+  expect(loadConfig({ WRITER_THREAD: 'false' }).writerThread).toBe(false)
+  expect(() => loadConfig({ WRITER_THREAD: 'sometimes' })).toThrow('WRITER_THREAD')
+})

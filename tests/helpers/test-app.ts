@@ -23,7 +23,8 @@ export interface TestApp {
 /** A real app on loopback with a real SQLite file in a temp dir; root exists unless `env.ROOT_PASSWORD` is ''. */
 export async function startTestApp(env: Env = {}, settle?: SettleHook): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-test-'))
-  const config = loadConfig({ ROOT_PASSWORD, ...env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' })
+  // the writer thread on whatever the machine: the suite runs the path a many-core server runs
+  const config = loadConfig({ ROOT_PASSWORD, WRITER_THREAD: 'true', ...env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' })
   const db = openDatabase(config.sqlitePath)
   migrate(db)
   const deps = createDeps(config, db)

@@ -10,7 +10,7 @@ import { createUserRepo } from './users'
 import { startWriterThread, type WriterThread } from '../writer/thread'
 
 export interface RepoOptions {
-  /** commit log rows and quota deltas on a writer thread (file databases only); default true */
+  /** commit log rows and quota deltas on a writer thread (file databases only); default true (config decides in the app) */
   writerThread?: boolean
 }
 
