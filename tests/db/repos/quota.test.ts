@@ -62,19 +62,24 @@ test('a relay request writes nothing to SQLite; the next batch writes its charge
   expect(stored('channels', channelId).used_quota).toBe(channelBefore + COST)
 })
 
-/** Hold the writer's timed batches back, so what a test sees was written by a repo's read or write. */
-function holdBatches() {
-  return spyOn(env.app.deps.repos, 'commitMetering').mockImplementation(() => {
+/** Run `fn` with the writer's timed batches held back, so what it sees was written by a repo's read or write. */
+async function withBatchesHeld(fn: () => Promise<void>): Promise<void> {
+  const held = spyOn(env.app.deps.repos, 'commitMetering').mockImplementation(() => {
     throw new Error('held by the test')
   })
+  const error = spyOn(console, 'error').mockImplementation(() => {})
+  try {
+    await fn()
+  } finally {
+    held.mockRestore()
+    error.mockRestore()
+  }
 }
 
 test('the management API reads balances as the relay left them, before any batch was written', async () => {
   const { user, key } = account(env, 1_000_000)
   const cookie = await login(env.app, user.username, USER_PASSWORD)
-  const held = holdBatches()
-  const error = spyOn(console, 'error').mockImplementation(() => {})
-  try {
+  await withBatchesHeld(async () => {
     expect((await chat(env, key, chatBody('gpt-4o'))).status).toBe(200)
     await settled(env, 1)
     expect(stored('users', user.id).quota).toBe(1_000_000)
@@ -85,26 +90,18 @@ test('the management API reads balances as the relay left them, before any batch
     const list = await call(env.app, 'GET', `/api/user/search?keyword=${user.username}`, undefined, as(rootCookie))
     expect(list.body.data.items).toEqual([expect.objectContaining({ id: user.id, quota: 1_000_000 - COST, used_quota: COST })])
     expect(stored('users', user.id).quota).toBe(1_000_000 - COST)
-  } finally {
-    held.mockRestore()
-    error.mockRestore()
-  }
+  })
 })
 
 test('an admin who sets a balance right after a request gets exactly that balance', async () => {
   const { user, key } = account(env, 1_000_000)
-  const held = holdBatches()
-  const error = spyOn(console, 'error').mockImplementation(() => {})
-  try {
+  await withBatchesHeld(async () => {
     expect((await chat(env, key, chatBody('gpt-4o'))).status).toBe(200)
     await settled(env, 1)
     expect(stored('users', user.id).quota).toBe(1_000_000)
     const res = await call(env.app, 'POST', '/api/user/manage', { id: user.id, action: 'add_quota', mode: 'override', value: 5000 }, as(rootCookie))
     expect(res.status).toBe(200)
-  } finally {
-    held.mockRestore()
-    error.mockRestore()
-  }
+  })
   env.app.deps.metering.logs.flush() // a later batch must not apply the earlier charge again
   expect(stored('users', user.id)).toMatchObject({ quota: 5000, used_quota: COST })
   expect(env.app.deps.repos.users.findById(user.id)!.quota).toBe(5000)
