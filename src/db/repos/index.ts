@@ -24,7 +24,8 @@ export function createRepos(db: Db, options: RepoOptions = {}) {
   // first whatever the writer thread holds, then what is still pending here
   let quota: QuotaRepo | undefined
   const sync = () => {
-    thread?.waitIdle()
+    // bounded like SQLite's own busy timeout: a file locked from outside must not hold the event loop longer
+    thread?.waitIdle(5_000)
     quota?.flush()
   }
   const users = createUserRepo(db, sync)
