@@ -130,7 +130,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
       if (!(error instanceof UpstreamFailure)) throw abandon(error, candidate)
       attempts.push({ channelId: candidate.channel.id, status: error.status, error: error.message })
       // a client that went away says nothing about the channel: never count it toward auto-disable
-      if (!input.signal.aborted) deps.routing.recordResult(candidate.channel.id, { ok: false, status: error.status || undefined, message: error.message })
+      if (!input.signal.aborted) deps.routing.recordResult(candidate.channel.id, { ok: false, status: error.status || undefined, message: error.message, key: candidate.key })
       lastFailure = error
       if (!error.retryable || input.signal.aborted) break
       continue

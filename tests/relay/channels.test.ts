@@ -180,6 +180,25 @@ describe('multi-key rotation', () => {
     expect(used).toEqual([...keys, ...keys].map((k) => `Bearer ${k}`))
   })
 
+  test('a revoked key of a pool stops being used; the channel stays on and serves with the others', async () => {
+    const live = ['sk-pool-live-one-1111111111', 'sk-pool-live-two-2222222222']
+    const revoked = 'sk-pool-revoked-99999999999'
+    env.upstream.setKeys(live)
+    const id = await env.addChannel({ type: 1, name: 'pool', models: 'pool-model', autoBan: 1, keyText: [live[0], revoked, live[1]].join('\n') })
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++) statuses.push((await send('pool-model')).status)
+    // the one request that met the revoked key failed over to nothing (one channel) and got its 503
+    expect(statuses.filter((s) => s !== 200)).toEqual([503])
+    expect(await settled(() => row(id).status === 1)).toBe(true)
+    expect(abilities(id).every((a) => a.enabled)).toBe(true)
+    const used = env.upstream.requests.map((r) => r.headers.authorization)
+    expect(used.filter((k) => k === `Bearer ${revoked}`)).toHaveLength(1)
+    // after it, the two live keys alternate
+    const last = used.slice(-4)
+    expect(new Set(last)).toEqual(new Set(live.map((k) => `Bearer ${k}`)))
+    expect(last.every((k, i) => i === 0 || k !== last[i - 1])).toBe(true)
+  })
+
   test('anthropic channel: keys rotate in x-api-key', async () => {
     const keys = ['sk-ant-rot-aaaaaaaaaaaaaaaa', 'sk-ant-rot-bbbbbbbbbbbbbbbb']
     env.upstream.setKeys(keys)

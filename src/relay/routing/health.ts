@@ -1,14 +1,17 @@
 import { ChannelStatus } from '../../db/repos/channels'
 import type { ChannelStore } from './channel-store'
+import type { KeyRotation } from './key-rotation'
 
 /** What one upstream attempt through a channel came to. `status` is the upstream HTTP status, if any. */
-export type Outcome = { ok: true } | { ok: false; status?: number; message?: string }
+export type Outcome = { ok: true } | { ok: false; status?: number; message?: string; /** the key the attempt used */ key?: string }
 
 export interface HealthVerdict {
   /** Consecutive failures so far (0 after a success). */
   failures: number
   /** True when this result auto-disabled the channel (status 3). */
   disabled: boolean
+  /** True when it only took the failing key out of the channel's rotation (other keys are left). */
+  keyDisabled?: boolean
   reason?: string
 }
 
@@ -39,7 +42,7 @@ export function isFatalFailure(status: number | undefined, message = ''): boolea
  * One ordinary error never disables a channel. A success resets the count. The promise never rejects,
  * so the relay may call it without awaiting.
  */
-export function createHealthTracker(store: ChannelStore, threshold: () => number) {
+export function createHealthTracker(store: ChannelStore, threshold: () => number, rotation?: Pick<KeyRotation, 'markDead'>) {
   const failures = new Map<number, number>()
 
   return {
@@ -57,6 +60,15 @@ export function createHealthTracker(store: ChannelStore, threshold: () => number
       const reason = fatal
         ? `upstream ${outcome.status ?? ''} ${outcome.message ?? ''}`.replace(/\s+/g, ' ').trim()
         : `${count} consecutive failures`
+      // a dead key of a pool: only that key stops (new-api disables the whole channel for it)
+      if (fatal && outcome.key && channel.keys.length > 1 && rotation) {
+        const live = rotation.markDead(channelId, channel.keys, outcome.key)
+        if (live > 0) {
+          failures.delete(channelId)
+          console.warn(`channel ${channelId} (${channel.name}): key ${channel.keys.indexOf(outcome.key) + 1} of ${channel.keys.length} disabled: ${reason}`)
+          return { failures: 0, disabled: false, keyDisabled: true, reason }
+        }
+      }
       try {
         const changed = await store.setStatus([channelId], ChannelStatus.autoDisabled)
         if (changed.length > 0) console.warn(`channel ${channelId} (${channel.name}) auto-disabled: ${reason}`)

@@ -36,7 +36,7 @@ export interface RoutingInput {
 export function createRouting(input: RoutingInput) {
   const channels = createChannelStore(input.repo, createSecretBox(input.cryptoSecret))
   const rotation = createKeyRotation()
-  const health = createHealthTracker(channels, () => input.options.get<number>('ChannelFailureThreshold'))
+  const health = createHealthTracker(channels, () => input.options.get<number>('ChannelFailureThreshold'), rotation)
   const probe = createChannelProbe(channels, health, () => input.options.get<number>('ChannelProbeIntervalSeconds'), input.fetch)
   let random: Random = input.random ?? Math.random
   let loaded = false

@@ -122,3 +122,35 @@ test('probe start/stop manage one timer', () => {
   fx.routing.probe.stop()
   expect(fx.routing.probe.running).toBe(false)
 })
+
+test('a dead key of a pool leaves the rotation, not the channel; the last one disables the channel; re-enabled, all keys return', async () => {
+  fx = routingFixture()
+  const id = await fx.add({ keyText: 'k1\nk2\nk3' })
+  const keysHandedOut = async (n: number) => {
+    const keys = new Set<string>()
+    for (let i = 0; i < n; i++) keys.add((await fx.routing.planRoute('default', 'm'))[0]!.key)
+    return [...keys].sort()
+  }
+  const dead = (key: string) => fx.routing.recordResult(id, { ok: false, status: 401, message: 'invalid api key', key })
+
+  expect(await dead('k2')).toMatchObject({ disabled: false, keyDisabled: true })
+  expect(status(id)).toBe(1)
+  expect(await keysHandedOut(6)).toEqual(['k1', 'k3'])
+  expect(await dead('k1')).toMatchObject({ disabled: false, keyDisabled: true })
+  expect(await keysHandedOut(4)).toEqual(['k3'])
+  expect(await dead('k3')).toMatchObject({ disabled: true })
+  expect(status(id)).toBe(3)
+
+  await fx.routing.channels.setStatus([id], 1)
+  expect(await keysHandedOut(6)).toEqual(['k1', 'k2', 'k3'])
+})
+
+test('an ordinary failure on a pooled key counts toward the channel, as before; a single-key channel still goes at once', async () => {
+  fx = routingFixture()
+  const pooled = await fx.add({ keyText: 'k1\nk2' })
+  for (let i = 0; i < 3; i++) await fx.routing.recordResult(pooled, { ok: false, status: 500, message: 'overloaded', key: 'k1' })
+  expect(status(pooled)).toBe(3)
+  const single = await fx.add({ keyText: 'only' })
+  expect(await fx.routing.recordResult(single, { ok: false, status: 401, key: 'only' })).toMatchObject({ disabled: true })
+  expect(status(single)).toBe(3)
+})
