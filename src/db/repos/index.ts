@@ -59,9 +59,9 @@ export function createRepos(db: Db, options: RepoOptions = {}) {
       commitTx(rows)
       ledger.written()
     },
-    /** Block until every batch handed to the writer thread is on disk (graceful stop, tests). */
+    /** Block until every batch handed to the writer thread is on disk (log queries, tests), at most 5 s like a read. */
     drainMetering(): void {
-      thread?.waitIdle()
+      thread?.waitIdle(5_000)
     },
     /** Stop the writer thread after its last batch (before the database closes). */
     close(): void {
