@@ -42,10 +42,18 @@ const MAX_REMEMBERED_PRICES = 10_000
 
 /** The effective tables: shipped defaults with the option tables laid over them. Rebuilt only when an option object changes. */
 export function priceTables(options: Options): Tables {
-  const key = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio'].map((k) => options.get<object>(k))
-  if (cached && cached.key.every((v, i) => v === key[i])) return cached.tables
+  if (cached && isCurrent(options, cached.key)) return cached.tables
+  const key = PRICE_OPTIONS.map((k) => options.get<object>(k))
   cached = { key, tables: buildTables(key as Table[]), prices: new Map() }
   return cached.tables
+}
+
+const PRICE_OPTIONS = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio'] as const
+
+// per request: compares the option objects in place (building a key array each time showed in profiles)
+function isCurrent(options: Options, key: unknown[]): boolean {
+  for (let i = 0; i < PRICE_OPTIONS.length; i++) if (options.get<object>(PRICE_OPTIONS[i]!) !== key[i]) return false
+  return true
 }
 
 function buildTables(key: Table[]): Tables {
