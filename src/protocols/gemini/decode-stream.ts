@@ -37,6 +37,12 @@ export class GeminiStreamDecoder implements StreamDecoder {
       out.push({ type: 'start', id: str(d.responseId) ?? '', model: str(d.modelVersion) ?? '' })
     }
     const cand = rec(arr(d.candidates)[0])
+    // Gemini repeats usageMetadata (prompt count included) on every chunk: ahead of the chunk's parts, a
+    // client whose start event carries input usage (Anthropic's message_start) gets the real prompt count
+    if (d.usageMetadata !== undefined) {
+      this.usage = usageFromGemini(d.usageMetadata)
+      out.push({ type: 'usage', usage: this.usage })
+    }
     for (const raw of arr(rec(cand.content).parts)) {
       const p = partFromGemini(rec(raw), () => newId('call_'))
       if (!p) continue
@@ -64,10 +70,6 @@ export class GeminiStreamDecoder implements StreamDecoder {
         const sig = rec(p.providerOptions?.gemini).thoughtSignature
         if (typeof sig === 'string') this.open.signature = sig
       }
-    }
-    if (d.usageMetadata !== undefined) {
-      this.usage = usageFromGemini(d.usageMetadata)
-      out.push({ type: 'usage', usage: this.usage })
     }
     const blocked = str(rec(d.promptFeedback).blockReason)
     const fr = str(cand.finishReason)

@@ -53,6 +53,16 @@ describe.each(UPSTREAMS)('framing from a $protocol upstream', (up) => {
     expect(s.data.find((d) => d.type === 'message_delta').delta.stop_reason).toBe('tool_use')
   })
 
+  // Anthropic and Gemini report the prompt before the first content (Gemini on every chunk); the others only at the end
+  test.if(up.protocol === 'anthropic' || up.protocol === 'gemini')('anthropic: message_start carries the input usage the upstream reported before content', async () => {
+    const s = await rawStream(env, 'anthropic', up.model)
+    const start = s.data.find((d) => d.type === 'message_start').message.usage
+    const end = s.data.find((d) => d.type === 'message_delta').usage
+    expect(start.input_tokens).toBeGreaterThan(0)
+    expect(start.input_tokens).toBe(end.input_tokens)
+    expect(start.cache_read_input_tokens).toBe(USAGE.cacheRead)
+  })
+
   test('openai-chat: role in the first delta, one id, tool call deltas by index, final finish_reason, usage chunk, [DONE]', async () => {
     const s = await rawStream(env, 'openai-chat', up.model)
     expect(s.status).toBe(200)
