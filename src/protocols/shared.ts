@@ -29,6 +29,15 @@ export function rec(v: unknown): Record<string, unknown> {
   return isRecord(v) ? v : {}
 }
 
+/** An SSE event's JSON payload as a record, or undefined when it is not JSON (stream decoders skip those). */
+export function eventJson(ev: { data: string }): Record<string, unknown> | undefined {
+  try {
+    return rec(JSON.parse(ev.data))
+  } catch {
+    return undefined
+  }
+}
+
 /** Parses `data:<media>;base64,<data>` URLs. */
 export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
   const m = /^data:([^;,]+)?(?:;[^;,]*)*;base64,(.*)$/s.exec(url)

@@ -1,7 +1,7 @@
 import { emptyUsage, type FinishReason, type StreamEvent, type Usage } from '../../ir/index.ts'
 import type { SseEvent } from '../sse.ts'
 import type { StreamDecoder } from '../types.ts'
-import { rec, str } from '../shared.ts'
+import { rec, str, eventJson } from '../shared.ts'
 import { finishFromAnthropic, usageFromAnthropic } from './maps.ts'
 import { unwrapSignature } from '../envelope.ts'
 
@@ -36,12 +36,8 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 
   push(ev: SseEvent): StreamEvent[] {
     if (this.done) return []
-    let d: Record<string, unknown>
-    try {
-      d = rec(JSON.parse(ev.data))
-    } catch {
-      return []
-    }
+    const d = eventJson(ev)
+    if (!d) return []
     const type = str(d.type) ?? ev.event
     const out: StreamEvent[] = []
     switch (type) {

@@ -1,7 +1,7 @@
 import { newId } from '../../ir/index.ts'
 import type { FinishReason, ProviderOptions, StreamEvent, Usage } from '../../ir/index.ts'
 import type { SseEvent } from '../sse.ts'
-import { arr, num, rec, str } from '../shared.ts'
+import { arr, num, rec, str, eventJson } from '../shared.ts'
 import type { StreamDecoder } from '../types.ts'
 import { partFromGemini } from './decode-response.ts'
 import { finishFromGemini, usageFromGemini } from './maps.ts'
@@ -18,12 +18,8 @@ export class GeminiStreamDecoder implements StreamDecoder {
 
   push(ev: SseEvent): StreamEvent[] {
     if (this.done) return []
-    let d: Record<string, unknown>
-    try {
-      d = rec(JSON.parse(ev.data))
-    } catch {
-      return []
-    }
+    const d = eventJson(ev)
+    if (!d) return []
     const out: StreamEvent[] = []
     if (d.error !== undefined) {
       const e = rec(d.error)

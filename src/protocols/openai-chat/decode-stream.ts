@@ -1,6 +1,6 @@
 import type { FinishReason, StreamEvent, Usage } from '../../ir/index.ts'
 import type { SseEvent } from '../sse.ts'
-import { arr, num, rec, str } from '../shared.ts'
+import { arr, num, rec, str, eventJson } from '../shared.ts'
 import type { StreamDecoder } from '../types.ts'
 import { finishFromChat, usageFromOpenAI } from './maps.ts'
 
@@ -27,12 +27,8 @@ export class ChatStreamDecoder implements StreamDecoder {
     if (this.done) return []
     const data = ev.data.trim()
     if (data === '[DONE]') return this.terminate()
-    let d: Record<string, unknown>
-    try {
-      d = rec(JSON.parse(data))
-    } catch {
-      return []
-    }
+    const d = eventJson({ data })
+    if (!d) return []
     const out: StreamEvent[] = []
     if (d.error !== undefined) {
       const e = rec(d.error)

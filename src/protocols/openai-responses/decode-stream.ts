@@ -1,7 +1,7 @@
 import type { FinishReason, StreamEvent, Usage } from '../../ir/index.ts'
 import { unwrapSignature } from '../envelope.ts'
 import type { SseEvent } from '../sse.ts'
-import { num, rec, str } from '../shared.ts'
+import { num, rec, str, eventJson } from '../shared.ts'
 import type { StreamDecoder } from '../types.ts'
 import { finishFromResponses, usageFromResponses } from './maps.ts'
 
@@ -26,12 +26,8 @@ export class ResponsesStreamDecoder implements StreamDecoder {
 
   push(ev: SseEvent): StreamEvent[] {
     if (this.done) return []
-    let d: Record<string, unknown>
-    try {
-      d = rec(JSON.parse(ev.data))
-    } catch {
-      return []
-    }
+    const d = eventJson(ev)
+    if (!d) return []
     const type = str(d.type) ?? ev.event ?? ''
     const out: StreamEvent[] = []
     const itemId = str(d.item_id) ?? ''
