@@ -1,5 +1,5 @@
 /** Small helpers shared by the bench: child processes that always die with us, ports, RSS, percentiles. */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import type { Subprocess } from 'bun'
 
 const children = new Set<Subprocess>()
@@ -137,6 +137,23 @@ export function rssMb(pid: number): number {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8')
     const m = /VmRSS:\s+(\d+)\s+kB/.exec(status)
     return m ? Number(m[1]) / 1024 : NaN
+  } catch {
+    return NaN
+  }
+}
+
+/**
+ * CPU milliseconds a process's JIT compiler threads (JavaScriptCore's `JITWorker`) have run so far, from
+ * /proc/<pid>/task/<tid>/schedstat (nanoseconds); NaN when unreadable.
+ */
+export function jitCpuMs(pid: number): number {
+  try {
+    let ns = 0
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      if (!readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').startsWith('JIT')) continue
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
+    }
+    return ns / 1e6
   } catch {
     return NaN
   }

@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { sequential, stream, type Req, type SequentialResult, type StreamResult } from './clients'
-import { median, percentile, round, rssMb, rssSampler, runChild } from './lib'
+import { jitCpuMs, median, percentile, round, rssMb, rssSampler, runChild } from './lib'
 import { portkeyHeaders, resolveGatewayCommand, ROOT, startFake, startFloor, startGateway, startPortkey, tempDir, type Fake, type Gateway, type Portkey } from './targets'
 
 // ---------------------------------------------------------------------------------------------- settings
@@ -26,14 +26,14 @@ const lanes = new Set((option('lanes') ?? '1,2,3,4,5').split(',').map((s) => s.t
 
 const S = quick
   ? {
-      overhead: { warmup: 20, perRound: 25, rounds: 2 },
+      overhead: { warmup: 20, warmupMax: 20, chunk: 20, quietChunks: 1, quietJitMs: 1, perRound: 25, rounds: 2 },
       streaming: { deltas: 8, paceMs: 5, concurrent: 2, rounds: 1, warmup: 8 },
       throughput: { sweep: [1, 4], seconds: 1, warmupSeconds: 0 },
       many: { count: 50, deltas: 5, paceMs: 50, rampMs: 200, settleSeconds: 1 },
       memory: { steadySeconds: 1, settleSeconds: Number(option('settle-seconds') ?? 1), idleWaitMs: 200 },
     }
   : {
-      overhead: { warmup: 300, perRound: 500, rounds: 5 },
+      overhead: { warmup: 300, warmupMax: 60_000, chunk: 1000, quietChunks: 3, quietJitMs: 1, perRound: 500, rounds: 5 },
       streaming: { deltas: 64, paceMs: 20, concurrent: 8, rounds: 4, warmup: 400 },
       throughput: { sweep: [1, 4, 16, 64, 256], seconds: 5, warmupSeconds: 2 },
       many: { count: 2000, deltas: 20, paceMs: 500, rampMs: 4000, settleSeconds: 10 },
@@ -136,7 +136,9 @@ async function laneOverhead(t: Targets) {
       continue
     }
     const names = Object.keys(c.reqs)
-    for (const name of names) await sequential(c.reqs[name]!, S.overhead.warmup)
+    const warmed: Record<string, { requests: number; jitMs: number }> = {}
+    for (const name of names) warmed[name] = await warmUntilJitQuiet(c.reqs[name]!, pidOf(t, name))
+    log(`lane ${c.id} warm-up: ${names.map((n) => `${n} ${warmed[n]!.requests} requests (JIT ${warmed[n]!.jitMs} ms)`).join(', ')}`)
     const all: Record<string, SequentialResult> = Object.fromEntries(names.map((n) => [n, { ms: [], errors: 0, overheadMs: [] }]))
     const roundP50: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]))
     for (let r = 0; r < S.overhead.rounds; r++) {
@@ -158,7 +160,7 @@ async function laneOverhead(t: Targets) {
     const p = all.portkey ? stat('portkey') : undefined
     const f = all.floor ? stat('floor') : undefined
     const header = all.tollgate!.overheadMs
-    raw[`overhead_${c.id}`] = { direct: d, tollgate: g, portkey: p, floor: f, roundP50, tollgateHeaderP50: percentile(header, 50), tollgateHeaderP99: percentile(header, 99) }
+    raw[`overhead_${c.id}`] = { direct: d, tollgate: g, portkey: p, floor: f, warmed, roundP50, tollgateHeaderP50: percentile(header, 50), tollgateHeaderP99: percentile(header, 99) }
     const errs = g.errors ? ` (${g.errors} errors: ${g.firstError})` : ''
     rows.push({
       lane: c.id, measure: `${c.name}: p50 ms${errs}`, direct: round(d.p50), tollgate: round(g.p50), added: round(g.p50 - d.p50), ratio: round(g.p50 / d.p50, 2),
@@ -171,6 +173,39 @@ async function laneOverhead(t: Targets) {
     rows.push({ lane: c.id, measure: `${c.name}: x-tollgate-overhead-ms p50 / p99`, tollgate: `${round(percentile(header, 50))} / ${round(percentile(header, 99))}` })
     log(`lane ${c.id}: direct p50 ${d.p50.toFixed(3)} tollgate p50 ${g.p50.toFixed(3)}${p ? ` portkey p50 ${p.p50.toFixed(3)}` : ''} (n=${g.n}, errors ${g.errors})`)
   }
+}
+
+/** The process behind a target name, whose JIT the warm-up watches. */
+function pidOf(t: Targets, name: string): number {
+  if (name === 'tollgate') return t.gw.pid
+  if (name === 'portkey' && t.portkey) return t.portkey.pid
+  if (name === 'floor' && t.floor) return t.floor.child.pid
+  return t.fake.child.pid
+}
+
+/**
+ * Requests one at a time until the target's JIT compiler has gone quiet. JavaScriptCore keeps compiling
+ * hotter tiers of a gateway's code for tens of thousands of requests; each compile runs on a background
+ * thread for a few ms, and on 2 cores shared with the client and the fake it preempts one of them, which lands
+ * in the p99 of a run that starts too early. A long-running gateway is past that, so lane 1 measures from
+ * there: at least `overhead.warmup` requests, then chunks until `quietChunks` in a row cost the JIT at most
+ * `quietJitMs` of CPU, at most `overhead.warmupMax` requests. The counts are in the JSON and the log.
+ */
+async function warmUntilJitQuiet(req: Req, pid: number): Promise<{ requests: number; jitMs: number }> {
+  const { warmup, warmupMax, chunk, quietChunks } = S.overhead
+  const startJit = jitCpuMs(pid)
+  await sequential(req, warmup)
+  let requests = warmup
+  let quiet = 0
+  let last = jitCpuMs(pid)
+  while (quiet < quietChunks && requests < warmupMax) {
+    await sequential(req, chunk)
+    requests += chunk
+    const now = jitCpuMs(pid)
+    quiet = now - last > S.overhead.quietJitMs || !Number.isFinite(now) ? 0 : quiet + 1
+    last = now
+  }
+  return { requests, jitMs: round(last - startJit, 1) }
 }
 
 // ---------------------------------------------------------------------------------------------- lane 2
