@@ -3,6 +3,7 @@ import { createChannelRepo } from './channels'
 import { createLogRepo, type NewLog } from './logs'
 import { createQuotaRepo, type QuotaRepo } from './quota'
 import { createRedemptionRepo } from './redemptions'
+import { createRevokedSessionRepo } from './revoked-sessions'
 import { createOptionRepo } from './options'
 import { syncedBefore } from './synced'
 import { createTokenRepo } from './tokens'
@@ -45,6 +46,7 @@ export function createRepos(db: Db, options: RepoOptions = {}) {
     logs,
     quota,
     redemptions: syncedBefore(createRedemptionRepo(db), sync, []),
+    revokedSessions: createRevokedSessionRepo(db),
     /**
      * Log rows and the quota ledger's pending deltas in one transaction: a batch is written whole or not at
      * all. With the writer thread, handed over and committed there; the main thread goes on at once.
