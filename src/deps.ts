@@ -4,6 +4,7 @@ import { createRepos, type Repos } from './db/repos'
 import { createMetering, type Metering } from './metering'
 import { createOptionStore, type OptionStore } from './options/store'
 import { createRouting, type Routing } from './relay/routing'
+import { createRevocationList, type RevocationList } from './services/sessions/revocation-list'
 import { loadOrCreateSecret } from './secrets'
 
 /** Everything a module needs, built once per app; tests build one per temp database. */
@@ -13,6 +14,8 @@ export interface AppDeps {
   repos: Repos
   options: OptionStore
   secrets: { session: string; crypto: string }
+  /** Session ids ended by logout (in memory, persisted): the session check reads no database. */
+  revokedSessions: RevocationList
   startedAt: number
   /** Channel cache (keys decrypted), planRoute, health tracking, probe. */
   routing: Routing
@@ -31,6 +34,7 @@ export function createDeps(config: Config, db: Db): AppDeps {
       session: loadOrCreateSecret(config.dataDir, 'session.secret', config.sessionSecret),
       crypto: loadOrCreateSecret(config.dataDir, 'crypto.secret', config.cryptoSecret),
     },
+    revokedSessions: createRevocationList(repos.revokedSessions),
     startedAt: Date.now(),
   }
   return {

@@ -36,7 +36,7 @@ function build(deps: AppDeps) {
       role: (minRole: number) => ({
         // transform runs before body validation: an anonymous caller learns nothing about a route's fields
         async transform({ sessionJwt, cookie, request }) {
-          const user = await findSessionUser(deps, request.headers, await readCookie(sessionJwt, cookie[SESSION_COOKIE]?.value))
+          const user = await findSessionUser(deps, request.headers, await readSessionClaims(sessionJwt, cookie[SESSION_COOKIE]?.value))
           if (user.role < minRole) throw new ForbiddenError('this needs a higher role')
           sessionUsers.set(request, user)
         },
@@ -46,21 +46,37 @@ function build(deps: AppDeps) {
     })
 }
 
-type Claims = { uid: number; sv: number } | undefined
-
-async function readCookie(verifier: { verify(token?: string): Promise<unknown> }, value: unknown): Promise<Claims> {
-  if (typeof value !== 'string' || !value) return undefined
-  const payload = (await verifier.verify(value)) as { uid?: unknown; sv?: unknown } | false
-  if (!payload || typeof payload.uid !== 'number' || typeof payload.sv !== 'number') return undefined
-  return { uid: payload.uid, sv: payload.sv }
+/**
+ * What a session cookie carries. `sessionId` is the JWT's `jti`, which logout revokes; cookies issued before
+ * sessions had ids lack it and stay valid until they expire (or their user logs out, see `logout`).
+ */
+export interface SessionClaims {
+  userId: number
+  sessionVersion: number
+  sessionId?: string
+  /** the JWT's `exp`, unix seconds */
+  expiresAt: number
 }
 
-async function findSessionUser(deps: AppDeps, headers: Headers, claims: Claims): Promise<UserRow> {
-  let user: UserRow | undefined
-  if (claims) {
-    const row = deps.repos.users.findById(claims.uid)
-    if (row && row.sessionVersion === claims.sv) user = row
-  }
+/** The claims of a cookie signed by us and not expired; anything else is no session at all. */
+export async function readSessionClaims(verifier: { verify(token?: string): Promise<unknown> }, value: unknown): Promise<SessionClaims | undefined> {
+  if (typeof value !== 'string' || !value) return undefined
+  const payload = (await verifier.verify(value)) as { uid?: unknown; sv?: unknown; jti?: unknown; exp?: unknown } | false
+  if (!payload || typeof payload.uid !== 'number' || typeof payload.sv !== 'number' || typeof payload.exp !== 'number') return undefined
+  const sessionId = typeof payload.jti === 'string' ? payload.jti : undefined
+  return { userId: payload.uid, sessionVersion: payload.sv, sessionId, expiresAt: payload.exp }
+}
+
+/** The session's user while the session is live: not ended by logout, not older than the user's session version. */
+export function liveSessionUser(deps: AppDeps, claims: SessionClaims): UserRow | undefined {
+  // a Map lookup: the revocation list is held in memory
+  if (claims.sessionId !== undefined && deps.revokedSessions.isRevoked(claims.sessionId)) return undefined
+  const user = deps.repos.users.findById(claims.userId)
+  return user?.sessionVersion === claims.sessionVersion ? user : undefined
+}
+
+async function findSessionUser(deps: AppDeps, headers: Headers, claims: SessionClaims | undefined): Promise<UserRow> {
+  let user = claims && liveSessionUser(deps, claims)
   if (!user) {
     const bearer = /^Bearer\s+(.+)$/i.exec(headers.get('authorization') ?? '')?.[1]?.trim()
     if (bearer) user = deps.repos.users.findByAccessToken(sha256(bearer))
@@ -80,15 +96,20 @@ export interface CookieTarget {
   remove(): unknown
 }
 
-/** Sign a session for the user and set it as an httpOnly, SameSite=Strict cookie. */
+/** Sign a new session (its own random id, so logout can end it alone) and set it as an httpOnly, SameSite=Strict cookie. */
 export async function startSession(
   signer: { sign(payload: Record<string, string | number>): Promise<string> },
   cookie: CookieTarget,
   user: UserRow,
   secure: boolean,
 ): Promise<void> {
-  const value = await signer.sign({ uid: user.id, sv: user.sessionVersion })
+  const value = await signer.sign({ uid: user.id, sv: user.sessionVersion, jti: crypto.randomUUID() })
   cookie.set({ value, httpOnly: true, sameSite: 'strict', secure, path: '/', maxAge: SESSION_DAYS * 86400 })
+}
+
+/** Tell the browser to drop its session cookie. */
+export function clearSessionCookie(cookie: CookieTarget, secure: boolean): void {
+  cookie.set({ value: '', maxAge: 0, expires: new Date(0), path: '/', httpOnly: true, sameSite: 'strict', secure })
 }
 
 export function isSecureRequest(deps: AppDeps, request: Request): boolean {

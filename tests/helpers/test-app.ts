@@ -17,12 +17,17 @@ export interface TestApp {
   dataDir: string
   /** fetch relative to the app's URL */
   fetch(path: string, init?: RequestInit): Promise<Response>
+  /** stop the server and close the database, keeping the data dir (see `restartTestApp`) */
+  close(): Promise<void>
+  /** close, then delete the data dir */
   stop(): Promise<void>
 }
 
-/** A real app on loopback with a real SQLite file in a temp dir; root exists unless `env.ROOT_PASSWORD` is ''. */
-export async function startTestApp(env: Env = {}, settle?: SettleHook): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-test-'))
+/**
+ * A real app on loopback with a real SQLite file in a temp dir (or in `dataDir`, reused as it is); root exists
+ * unless `env.ROOT_PASSWORD` is ''.
+ */
+export async function startTestApp(env: Env = {}, settle?: SettleHook, dataDir = mkdtempSync(join(tmpdir(), 'tollgate-test-'))): Promise<TestApp> {
   // the writer thread on whatever the machine: the suite runs the path a many-core server runs
   const config = loadConfig({ ROOT_PASSWORD, WRITER_THREAD: 'true', ...env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' })
   const db = openDatabase(config.sqlitePath)
@@ -33,18 +38,28 @@ export async function startTestApp(env: Env = {}, settle?: SettleHook): Promise<
   bootstrapRoot(deps)
   const app = createApp(deps, settle).listen({ port: 0, hostname: '127.0.0.1' })
   const url = `http://127.0.0.1:${app.server!.port}`
+  const close = async () => {
+    await app.stop(true)
+    deps.metering.stop() // queued rows written, the writer thread ended
+    closeDatabase(db)
+  }
   return {
     url,
     deps,
     dataDir,
     fetch: (path, init) => fetch(url + path, init),
+    close,
     async stop() {
-      await app.stop(true)
-      deps.metering.stop() // queued rows written, the writer thread ended
-      closeDatabase(db)
+      await close()
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+/** Close the app and start a new process-like one on the same data dir: same database file, same secrets. */
+export async function restartTestApp(app: TestApp, env: Env = {}): Promise<TestApp> {
+  await app.close()
+  return startTestApp(env, undefined, app.dataDir)
 }
 
 /** JSON request helper: returns status and parsed body. */

@@ -116,6 +116,12 @@ export function createUserRepo(db: Db, sync: () => void = () => {}) {
 
     rootExists: (rootRole: number) => db.select({ id: users.id }).from(users).where(gte(users.role, rootRole)).limit(1).get() !== undefined,
 
+    /** Bump session_version: every cookie issued before stops working, on every device. */
+    revokeAllSessions(id: number): UserRow | undefined {
+      db.update(users).set({ sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, id)).run()
+      return fresh(id)
+    },
+
     /** New password hash; bumping session_version revokes every cookie issued before. */
     setPassword(id: number, hash: string): UserRow | undefined {
       db.update(users).set({ password: hash, sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, id)).run()

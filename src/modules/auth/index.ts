@@ -2,11 +2,12 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { clientIpOf } from '../../plugins/request-context'
-import { isSecureRequest, Role, SESSION_COOKIE, sessionPlugin, startSession } from '../../plugins/session'
+import { clearSessionCookie, isSecureRequest, readSessionClaims, Role, SESSION_COOKIE, sessionPlugin, startSession } from '../../plugins/session'
 import { Password, Username } from '../users/credentials'
 import { toLoginView, toUserView } from '../users/view'
 import { issueAccessToken } from './access-token'
 import { login } from './login'
+import { logout } from './logout'
 import { register } from './register'
 
 const LoginBody = t.Object({ username: t.String({ minLength: 1, maxLength: 64 }), password: t.String({ minLength: 1, maxLength: 128 }) })
@@ -25,16 +26,11 @@ export function authModule(deps: AppDeps) {
       },
       { body: LoginBody },
     )
-    .get('/api/user/logout', ({ cookie, request }) => {
-      cookie[SESSION_COOKIE]!.set({
-        value: '',
-        maxAge: 0,
-        expires: new Date(0),
-        path: '/',
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: isSecureRequest(deps, request),
-      })
+    // revokes the session it is called with (server-side), then clears the cookie; always succeeds
+    .get('/api/user/logout', async ({ sessionJwt, cookie, request }) => {
+      const sessionCookie = cookie[SESSION_COOKIE]!
+      logout(deps, await readSessionClaims(sessionJwt, sessionCookie.value))
+      clearSessionCookie(sessionCookie, isSecureRequest(deps, request))
       return ok(null, 'logged out')
     })
     .post('/api/user/register', async ({ body }) => ok(toUserView(await register(deps, body)), 'registered'), {
