@@ -205,7 +205,7 @@ async function warmUntilJitQuiet(req: Req, pid: number): Promise<{ requests: num
     quiet = now - last > S.overhead.quietJitMs || !Number.isFinite(now) ? 0 : quiet + 1
     last = now
   }
-  return { requests, jitMs: round(last - startJit, 1) }
+  return { requests, jitMs: round(last - startJit, 1) ?? NaN }
 }
 
 // ---------------------------------------------------------------------------------------------- lane 2
