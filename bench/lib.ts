@@ -143,20 +143,28 @@ export function rssMb(pid: number): number {
 }
 
 /**
- * CPU milliseconds a process's JIT compiler threads (JavaScriptCore's `JITWorker`) have run so far, from
- * /proc/<pid>/task/<tid>/schedstat (nanoseconds); NaN when unreadable.
+ * CPU milliseconds each of a process's JIT compiler threads (JavaScriptCore's `JITWorker`) has run so far,
+ * by thread id, from /proc/<pid>/task/<tid>/schedstat (nanoseconds); empty when unreadable. JSC ends idle
+ * compiler threads and starts new ones, so compare two readings with `jitMsBetween`, not their sums.
  */
-export function jitCpuMs(pid: number): number {
+export function jitThreadsMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>()
   try {
-    let ns = 0
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      if (!readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').startsWith('JIT')) continue
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
+      try {
+        if (!readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').startsWith('JIT')) continue
+        out.set(tid, Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6)
+      } catch {} // the thread ended between the listing and the read
     }
-    return ns / 1e6
-  } catch {
-    return NaN
-  }
+  } catch {}
+  return out
+}
+
+/** JIT CPU ms spent between two readings (threads that ended since lose only their last stretch). */
+export function jitMsBetween(before: Map<string, number>, after: Map<string, number>): number {
+  let ms = 0
+  for (const [tid, now] of after) ms += Math.max(0, now - (before.get(tid) ?? 0))
+  return ms
 }
 
 /** Sample a process's RSS every `everyMs` until stopped. */
