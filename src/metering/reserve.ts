@@ -39,7 +39,7 @@ export function reserve(deps: ReserveDeps, ir: IrRequest, input: RelayInput, gro
   const { token, user } = input
   const price = requirePrice(deps.options, ir.model, group)
   const quotaPerUnit = deps.options.get<number>('QuotaPerUnit')
-  const { tokens: promptTokens, exact: promptExact } = estimateRequestTokens(ir)
+  const { tokens: promptTokens, exact: promptExact } = estimateRequestTokens(ir, Buffer.byteLength(input.rawBody))
   const maxOutputTokens = ir.maxOutputTokens ?? deps.options.get<number>('DefaultMaxOutputTokens')
   const limits = limitsFor(deps.options, group)
   const release = deps.limiter.acquire(

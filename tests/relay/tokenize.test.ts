@@ -19,6 +19,15 @@ test('a long prompt reserves an upper bound (its UTF-8 bytes) without tokenizing
   }
 })
 
+test('a body within the exact limit is tokenized without the byte bound; a larger one still gets its texts weighed', () => {
+  const short = irOf('Say hello in a few words.')
+  expect(estimateRequestTokens(short, 200)).toEqual({ tokens: countRequestTokens(short), exact: true })
+  // a body over the limit whose texts are short (a big image, say) is still counted exactly
+  expect(estimateRequestTokens(short, EXACT_ESTIMATE_BYTES * 4)).toEqual({ tokens: countRequestTokens(short), exact: true })
+  const long = irOf('The quick brown fox jumps over the lazy dog. '.repeat(Math.ceil((EXACT_ESTIMATE_BYTES * 2) / 45)))
+  expect(estimateRequestTokens(long, EXACT_ESTIMATE_BYTES * 3).exact).toBe(false)
+})
+
 test('a text counted again (remembered) gives the tokenizer count', () => {
   const text = 'You are a careful assistant. Answer in one short paragraph, then list sources. '.repeat(20)
   const ir = irOf(text)
