@@ -2,7 +2,7 @@
  * Where does the gateway spend its time? Runs Tollgate from source under `bun --cpu-prof --cpu-prof-md`,
  * sends one kind of request at it for a while, stops it cleanly and prints the profile's top functions.
  *
- *   bun bench/profile.ts [--case=chat|messages|responses|stream] [--seconds=10] [--connections=8]
+ *   bun bench/profile.ts [--case=chat|messages|responses|claude|stream] [--seconds=10] [--connections=8]
  *
  * The full profile (Markdown, grep-friendly) stays in the printed directory.
  */
@@ -22,7 +22,7 @@ const gw = await startGateway(
   ['bun', '--cpu-prof', '--cpu-prof-md', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=100', join(ROOT, 'src/index.ts')],
   'bun --cpu-prof src/index.ts',
   fake,
-  { openai: ['bench-d16', 'bench-d64-p0'], chatOnly: ['chatonly-d16'] },
+  { openai: ['bench-d16', 'bench-d64-p0'], chatOnly: ['chatonly-d16'], anthropic: ['claude-bench-d16'] },
   // set up front: the gateway's own re-exec to raise the fetch cap does not survive --cpu-prof
   { BUN_CONFIG_MAX_HTTP_REQUESTS: '65535' },
 )
@@ -32,6 +32,8 @@ const reqs: Record<string, Req> = {
   chat: { url: `${gw.url}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${gw.key}` }, body: JSON.stringify({ model: 'bench-d16', messages: [{ role: 'user', content: prompt }], max_tokens: 64 }), wire: 'chat' },
   messages: { url: `${gw.url}/v1/messages`, headers: { ...json, 'x-api-key': gw.key, 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ model: 'bench-d16', max_tokens: 64, messages: [{ role: 'user', content: prompt }] }), wire: 'messages' },
   responses: { url: `${gw.url}/v1/responses`, headers: { ...json, authorization: `Bearer ${gw.key}` }, body: JSON.stringify({ model: 'chatonly-d16', input: prompt }), wire: 'responses' },
+  // Claude Code's captured second turn (23 KB: tools, system prompt, a tool result) to an Anthropic channel
+  claude: { url: `${gw.url}/v1/messages`, headers: { ...json, 'x-api-key': gw.key, 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ ...JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/clients/claude-code-tool-result-followup.json'), 'utf8')).body, model: 'claude-bench-d16', stream: false }), wire: 'messages' },
   stream: { url: `${gw.url}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${gw.key}` }, body: JSON.stringify({ model: 'bench-d64-p0', messages: [{ role: 'user', content: prompt }], stream: true, stream_options: { include_usage: true } }), wire: 'chat' },
 }
 const req = reqs[kind]

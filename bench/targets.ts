@@ -72,7 +72,7 @@ export async function startGateway(
   cmd: string[],
   how: string,
   fake: Fake,
-  models: { openai: string[]; chatOnly: string[] },
+  models: { openai: string[]; chatOnly: string[]; anthropic?: string[] },
   env: Record<string, string> = {},
 ): Promise<Gateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'))
@@ -99,7 +99,7 @@ export async function startGateway(
 }
 
 /** Over the management API, as an operator would: a user, an unlimited token, channels at the fake. */
-async function setUp(url: string, rootPassword: string, fake: Fake, models: { openai: string[]; chatOnly: string[] }): Promise<string> {
+async function setUp(url: string, rootPassword: string, fake: Fake, models: { openai: string[]; chatOnly: string[]; anthropic?: string[] }): Promise<string> {
   const call = async (method: string, path: string, body: unknown, cookie?: string) => {
     const res = await fetch(url + path, {
       method,
@@ -116,9 +116,13 @@ async function setUp(url: string, rootPassword: string, fake: Fake, models: { op
   await call('POST', '/api/channel/', { type: 1, name: 'bench-openai', key: UPSTREAM_KEY, base_url: fake.url, models: models.openai.join(','), group: 'default', auto_ban: 0 }, root)
   // type 8 (custom OpenAI-compatible) speaks only chat: responses → chat conversion
   await call('POST', '/api/channel/', { type: 8, name: 'bench-chat-only', key: UPSTREAM_KEY, base_url: fake.url, models: models.chatOnly.join(','), group: 'default', auto_ban: 0 }, root)
+  // type 14 (Anthropic): Anthropic messages passthrough, for captured Claude Code requests
+  if (models.anthropic?.length) {
+    await call('POST', '/api/channel/', { type: 14, name: 'bench-anthropic', key: UPSTREAM_KEY, base_url: fake.url, models: models.anthropic.join(','), group: 'default', auto_ban: 0 }, root)
+  }
   // metering on: every bench model has a token price (input like gpt-4o, output 4×), so each request is
   // priced, reserved and settled against the user's quota as in production
-  const all = [...models.openai, ...models.chatOnly]
+  const all = [...models.openai, ...models.chatOnly, ...(models.anthropic ?? [])]
   await call('PUT', '/api/option/', { key: 'ModelRatio', value: Object.fromEntries(all.map((m) => [m, 1.25])) }, root)
   await call('PUT', '/api/option/', { key: 'CompletionRatio', value: Object.fromEntries(all.map((m) => [m, 4])) }, root)
   const user = (await call('POST', '/api/user/login', { username: 'bench', password: 'bench-password-1' })).cookie!
