@@ -48,9 +48,7 @@ export function passthroughBody(input: BodyInput): UpstreamBody {
       const value = input.clientHeaders.get(name)
       if (value) headers[name] = value
     }
-    if (input.rawBody.includes('"signature":""') || input.rawBody.includes('"signature": ""')) {
-      patch.messages = dropUnsignedThinking(body.messages, warnings)
-    }
+    if (hasUnsignedThinking(body.messages)) patch.messages = dropUnsignedThinking(body.messages, warnings)
   }
   const text = Object.keys(patch).length ? (patchTopLevel(input.rawBody, patch) ?? JSON.stringify({ ...body, ...patch })) : input.rawBody
   return { text, headers, dropUsageChunk, warnings }
@@ -68,12 +66,27 @@ export function convertedBody(input: BodyInput, upstream: Protocol): UpstreamBod
   return { text: JSON.stringify(value), headers: {}, dropUsageChunk: false, warnings: encoded.warnings }
 }
 
+const isUnsignedThinking = (block: unknown): boolean => {
+  const b = block as { type?: unknown; signature?: unknown } | null
+  return b?.type === 'thinking' && !b.signature
+}
+
+/** Walks the parsed messages, not the raw text: two substring scans of a 23 KB Claude Code body cost ~20 µs. */
+function hasUnsignedThinking(messages: unknown): boolean {
+  if (!Array.isArray(messages)) return false
+  for (const message of messages) {
+    const content = (message as { content?: unknown } | null)?.content
+    if (Array.isArray(content) && content.some(isUnsignedThinking)) return true
+  }
+  return false
+}
+
 function dropUnsignedThinking(messages: unknown, warnings: string[]): unknown {
   if (!Array.isArray(messages)) return messages
   return messages.map((message) => {
     const content = (message as { content?: unknown }).content
     if (!Array.isArray(content)) return message
-    const kept = content.filter((block) => !(block?.type === 'thinking' && !block.signature))
+    const kept = content.filter((block) => !isUnsignedThinking(block))
     if (kept.length === content.length) return message
     warnings.push('dropped a thinking block sent back without a signature')
     return { ...message, content: kept }

@@ -117,4 +117,22 @@ describe('messages → Anthropic upstream (passthrough)', () => {
     const sent = env.upstream.requests[0]!.json
     expect(sent.messages[1].content).toEqual([{ type: 'text', text: 'b' }])
   })
+
+  test('a thinking block with no signature field is dropped too; a signed one stays', async () => {
+    env.upstream.setBehavior({ text: 'ok' })
+    await anthropic.messages.create({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 64,
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'no field' } as never, { type: 'text', text: 'b' }] },
+        { role: 'user', content: 'c' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'signed', signature: 'sig-1' }] },
+        { role: 'user', content: 'd' },
+      ],
+    })
+    const sent = env.upstream.requests[0]!.json
+    expect(sent.messages[1].content).toEqual([{ type: 'text', text: 'b' }])
+    expect(sent.messages[3].content).toEqual([{ type: 'thinking', thinking: 'signed', signature: 'sig-1' }])
+  })
 })
