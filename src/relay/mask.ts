@@ -6,3 +6,8 @@ export function maskSecrets(text: string, key?: string): string {
   out = out.replace(KEY_LIKE, (_m, a?: string, b?: string, g?: string) => (g ? `${g}***` : `${a}***${b}`))
   return out.length > 2000 ? `${out.slice(0, 2000)}…` : out
 }
+
+/** `…wxyz`: enough for an operator to tell a channel's keys apart, never enough to use one. */
+export function keyHint(key: string): string {
+  return key.length >= 12 ? `…${key.slice(-4)}` : '…'
+}

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps'
 import { BadRequestError, GatewayError, NotFoundError } from '../../errors'
 import type { Channel } from '../../relay/routing/channel'
-import { fetchUpstreamModels, testChannel, UpstreamCallError, type ChannelTestResult } from '../../relay/routing/channel-test'
+import { fetchUpstreamModels, UpstreamCallError, type ChannelTestResult } from '../../relay/routing/channel-test'
 
 async function cachedChannel(deps: AppDeps, id: number): Promise<Channel> {
   await deps.routing.channels.ready
@@ -10,10 +10,13 @@ async function cachedChannel(deps: AppDeps, id: number): Promise<Channel> {
   return channel
 }
 
-/** A real minimal request through the channel; records response_time and test_time. */
+/**
+ * A real minimal request through the channel with each of its keys; records response_time (the first
+ * key's) and test_time. Dead keys that work again rejoin the rotation; the status is left as it is.
+ */
 export async function runChannelTest(deps: AppDeps, id: number, model?: string): Promise<ChannelTestResult> {
   const channel = await cachedChannel(deps, id)
-  const result = await testChannel(channel, model)
+  const { result } = await deps.routing.checkChannel(channel, model)
   deps.routing.channels.recordTest(id, result.timeMs)
   return result
 }

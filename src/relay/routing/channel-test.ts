@@ -26,10 +26,11 @@ export function testModelOf(channel: Channel, requested?: string): string {
 }
 
 /**
- * Send the smallest real request through the channel's provider (preferred protocol, first key, a few
- * output tokens) and report success, time and the upstream error message. Never throws.
+ * Send the smallest real request through the channel's provider with one of its keys (preferred protocol,
+ * a few output tokens) and report success, time and the upstream error message. Never throws.
+ * `key-tests.ts` runs it once per key.
  */
-export async function testChannel(channel: Channel, requestedModel?: string, fetchImpl: Fetch = fetch): Promise<ChannelTestResult> {
+export async function testKey(channel: Channel, key: string, requestedModel?: string, fetchImpl: Fetch = fetch): Promise<ChannelTestResult> {
   const model = testModelOf(channel, requestedModel)
   const upstreamModel = mapModel(channel.modelMapping, model)
   const protocol = channel.provider.protocols[0]!
@@ -43,7 +44,7 @@ export async function testChannel(channel: Channel, requestedModel?: string, fet
     upstreamModel,
   })
   try {
-    const target = upstreamRequest(channel.provider, channel.baseUrl, protocol, upstreamModel, false, channel.keys[0] ?? '', {
+    const target = upstreamRequest(channel.provider, channel.baseUrl, protocol, upstreamModel, false, key, {
       other: channel.other,
     })
     const body = probeBody(protocol, upstreamModel, channel.provider.quirks.maxTokensField)

@@ -2,6 +2,7 @@ import type { ChannelRepo } from '../../db/repos/channels'
 import type { Channel } from './channel'
 import { createSecretBox } from '../../crypto/secret-box'
 import type { OptionStore } from '../../options/store'
+import { createChannelCheck } from './channel-check'
 import { createChannelStore } from './channel-store'
 import type { Fetch } from './channel-test'
 import { createHealthTracker } from './health'
@@ -11,6 +12,7 @@ import { createChannelProbe } from './probe'
 
 export type { Channel } from './channel'
 export type { ChannelStore, NewChannelInput } from './channel-store'
+export type { ChannelCheck } from './channel-check'
 export type { ChannelTestResult } from './channel-test'
 export type { HealthVerdict, Outcome } from './health'
 export type { ProbePass } from './probe'
@@ -31,13 +33,15 @@ export interface RoutingInput {
  * - `channels`: the in-memory channel cache + all channel writes (keys sealed, abilities kept in step)
  * - `planRoute(group, model)`: ordered failover candidates, each with its mapped model and next key
  * - `recordResult(channelId, outcome)`: health tracking and auto-disable
+ * - `checkChannel(channel, model?)`: the channel test, every key, its verdicts fed to the key rotation
  * - `probe`: periodic re-test of auto-disabled channels (start/stop/runOnce)
  */
 export function createRouting(input: RoutingInput) {
   const channels = createChannelStore(input.repo, createSecretBox(input.cryptoSecret))
   const rotation = createKeyRotation()
   const health = createHealthTracker(channels, () => input.options.get<number>('ChannelFailureThreshold'), rotation)
-  const probe = createChannelProbe(channels, health, () => input.options.get<number>('ChannelProbeIntervalSeconds'), input.fetch)
+  const checkChannel = createChannelCheck(rotation, input.fetch)
+  const probe = createChannelProbe(channels, health, () => input.options.get<number>('ChannelProbeIntervalSeconds'), checkChannel)
   let random: Random = input.random ?? Math.random
   let loaded = false
   void channels.ready.then(() => (loaded = true), () => {})
@@ -49,6 +53,7 @@ export function createRouting(input: RoutingInput) {
     channels,
     health,
     probe,
+    checkChannel,
 
     /** Ordered candidates for `model` in `group`: enabled channels only, best first. Empty = no channel. */
     async planRoute(group: string, model: string): Promise<RouteCandidate[]> {

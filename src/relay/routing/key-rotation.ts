@@ -2,7 +2,8 @@
  * Round robin over each channel's keys, per channel, in memory. A key the upstream called dead (401, 403,
  * no credit) is skipped from then on, so one revoked key of a pool does not take the channel down; the
  * health tracker disables the channel only when none is left. Dead keys are remembered by value (an edit
- * that reorders the keys keeps them), in memory: a restart tries them again.
+ * that reorders the keys keeps them), in memory: a restart tries them again, and so does a channel test
+ * that finds one working (`key-verdicts.ts`).
  */
 export function createKeyRotation() {
   const next = new Map<number, number>()
@@ -30,6 +31,14 @@ export function createKeyRotation() {
       if (!set) dead.set(channelId, (set = new Set()))
       set.add(key)
       return keys.filter((k) => !set.has(k)).length
+    },
+    /** True when `key` of the channel is out of the rotation. */
+    isDead(channelId: number, key: string): boolean {
+      return dead.get(channelId)?.has(key) ?? false
+    },
+    /** Put `key` back into the channel's rotation (a test found it working); true when it was out. */
+    revive(channelId: number, key: string): boolean {
+      return dead.get(channelId)?.delete(key) ?? false
     },
     /** Forget a channel's turn and dead keys (it was re-enabled, edited or deleted). */
     forget(channelId: number): void {

@@ -1,6 +1,6 @@
 import { ChannelStatus } from '../../db/repos/channels'
 import type { ChannelStore } from './channel-store'
-import { testChannel, type Fetch } from './channel-test'
+import type { CheckChannel } from './channel-check'
 import type { HealthTracker } from './health'
 
 export interface ProbePass {
@@ -9,15 +9,11 @@ export interface ProbePass {
 }
 
 /**
- * Periodically tests auto-disabled (status 3) channels and re-enables those that work again.
- * Manually disabled channels (status 2) are left alone. `runOnce()` lets tests drive one pass.
+ * Periodically tests auto-disabled (status 3) channels, every key of them, and re-enables those where a key
+ * works again (keys still dead stay out of the rotation). Manually disabled channels (status 2) are left
+ * alone. `runOnce()` lets tests drive one pass.
  */
-export function createChannelProbe(
-  store: ChannelStore,
-  health: HealthTracker,
-  intervalSeconds: () => number,
-  fetchImpl: Fetch = (input, init) => fetch(input, init),
-) {
+export function createChannelProbe(store: ChannelStore, health: HealthTracker, intervalSeconds: () => number, checkChannel: CheckChannel) {
   let timer: ReturnType<typeof setTimeout> | undefined
   let running: Promise<ProbePass> | undefined
 
@@ -26,9 +22,9 @@ export function createChannelProbe(
     const dead = store.all().filter((c) => c.status === ChannelStatus.autoDisabled)
     const reenabled: number[] = []
     for (const channel of dead) {
-      const result = await testChannel(channel, undefined, fetchImpl)
-      store.recordTest(channel.id, result.timeMs)
-      if (!result.ok) continue
+      const check = await checkChannel(channel)
+      store.recordTest(channel.id, check.result.timeMs)
+      if (!check.anyKeyWorks) continue
       health.reset(channel.id)
       const changed = await store.setStatus([channel.id], ChannelStatus.enabled)
       if (changed.length > 0) {

@@ -1,0 +1,49 @@
+import { keyHint, maskSecrets } from '../mask'
+import type { Channel } from './channel'
+import { testKey, type ChannelTestResult, type Fetch } from './channel-test'
+
+/** Keys tested per run, one after the other (each may take up to the test's 30 s timeout). */
+export const MAX_TESTED_KEYS = 32
+
+/** One key's test. `key` stays in memory: reports show `position` and a hint. */
+export interface KeyTest {
+  /** 1-based, as the operator sees the key lines */
+  position: number
+  key: string
+  result: ChannelTestResult
+}
+
+/** Test the channel's keys in order, at most MAX_TESTED_KEYS; a keyless channel is tested once without one. */
+export async function testEachKey(channel: Channel, requestedModel?: string, fetchImpl?: Fetch): Promise<KeyTest[]> {
+  const keys = channel.keys.length > 0 ? channel.keys.slice(0, MAX_TESTED_KEYS) : ['']
+  const tests: KeyTest[] = []
+  for (const [i, key] of keys.entries()) {
+    tests.push({ position: i + 1, key, result: await testKey(channel, key, requestedModel, fetchImpl) })
+  }
+  return tests
+}
+
+/**
+ * The channel's verdict in new-api's shape: ok only when every tested key works; the time is the first
+ * key's; the status is the first failing key's (else the first key's). A single key reports exactly its
+ * own result; with several, the message names each failing key by position and hint, never the key.
+ */
+export function summarizeKeyTests(tests: readonly KeyTest[], keyCount: number): ChannelTestResult {
+  const first = tests[0]!.result
+  if (keyCount <= 1) return first
+  const failed = tests.filter((t) => !t.result.ok)
+  const notes = failed.map(describeFailure)
+  if (keyCount > tests.length) notes.push(`only the first ${tests.length} of ${keyCount} keys were tested`)
+  const message = failed.length > 0 ? `${failed.length} of ${tests.length} keys failed: ${notes.join('; ')}` : notes.join('; ')
+  return { ...first, ok: failed.length === 0, status: failed[0]?.result.status ?? first.status, message: maskSecrets(message) }
+}
+
+/** `key 2 (…abcd): upstream 401: Incorrect API key provided` */
+function describeFailure({ position, key, result }: KeyTest): string {
+  return `key ${position} (${keyHint(key)}): ${failureReason(result)}`
+}
+
+/** `upstream 401: Incorrect API key provided`, or the network error when there was no answer. */
+export function failureReason(result: ChannelTestResult): string {
+  return result.status ? `upstream ${result.status}: ${result.message}` : result.message
+}
