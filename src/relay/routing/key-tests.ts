@@ -2,8 +2,10 @@ import { keyHint, maskSecrets } from '../mask'
 import type { Channel } from './channel'
 import { testKey, type ChannelTestResult, type Fetch } from './channel-test'
 
-/** Keys tested per run, one after the other (each may take up to the test's 30 s timeout). */
+/** Keys tested per run; a pool with more says so in the message. */
 export const MAX_TESTED_KEYS = 32
+/** Keys tested at once: each test may wait up to its 30 s timeout, and 32 in a row could hold an admin request for 16 min. */
+const KEYS_AT_ONCE = 8
 
 /** One key's test. `key` stays in memory: reports show `position` and a hint. */
 export interface KeyTest {
@@ -13,13 +15,17 @@ export interface KeyTest {
   result: ChannelTestResult
 }
 
-/** Test the channel's keys in order, at most MAX_TESTED_KEYS; a keyless channel is tested once without one. */
+/** Test the channel's keys, at most MAX_TESTED_KEYS, KEYS_AT_ONCE at a time, reported in key order; a keyless channel is tested once without one. */
 export async function testEachKey(channel: Channel, requestedModel?: string, fetchImpl?: Fetch): Promise<KeyTest[]> {
   const keys = channel.keys.length > 0 ? channel.keys.slice(0, MAX_TESTED_KEYS) : ['']
   const tests: KeyTest[] = []
-  for (const [i, key] of keys.entries()) {
-    tests.push({ position: i + 1, key, result: await testKey(channel, key, requestedModel, fetchImpl) })
+  let next = 0
+  const worker = async () => {
+    for (let i = next++; i < keys.length; i = next++) {
+      tests[i] = { position: i + 1, key: keys[i]!, result: await testKey(channel, keys[i]!, requestedModel, fetchImpl) }
+    }
   }
+  await Promise.all(Array.from({ length: Math.min(KEYS_AT_ONCE, keys.length) }, worker))
   return tests
 }
 
