@@ -1,11 +1,16 @@
 import type { TSchema } from '@sinclair/typebox'
-import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { InvalidWireError, isRecord, UnsupportedFeatureError, type Sampling } from '../ir/index.ts'
+import { compiledSchema, takePassed } from './schema-check'
 
-/** Compiles a wire schema once; `check(body)` throws `InvalidWireError` naming the first bad field. */
+/**
+ * `check(body)` throws `InvalidWireError` naming the first bad field. The schema is compiled on first use;
+ * a body the relay route has just checked against the same schema is not checked again.
+ */
 export function validator(schema: TSchema): (body: unknown) => void {
-  const compiled = TypeCompiler.Compile(schema)
+  let compiled: ReturnType<typeof compiledSchema> | undefined
   return (body) => {
+    if (takePassed(body, schema)) return
+    compiled ??= compiledSchema(schema)
     if (compiled.Check(body)) return
     const first = compiled.Errors(body).First()
     const path = first?.path ? first.path.replace(/^\//, '').replace(/\//g, '.') : undefined

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox'
-import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { ValidationError } from 'elysia'
+import { compiledSchema, notePassed } from '../../protocols/schema-check'
 
 /**
  * A relay route's body or headers checked against their schema by hand, not declared as the route's
@@ -9,8 +9,10 @@ import { ValidationError } from 'elysia'
  * into an object. Failures are Elysia's own ValidationError, so they render exactly as declared schemas do.
  */
 export function wireCheck(type: 'body' | 'headers', schema: TSchema): (value: unknown) => void {
-  const compiled = TypeCompiler.Compile(schema)
+  let compiled: ReturnType<typeof compiledSchema> | undefined
   return (value) => {
+    compiled ??= compiledSchema(schema) // compiled on first use, shared with the protocol's decoder
     if (!compiled.Check(value)) throw new ValidationError(type, compiled, value)
+    if (type === 'body') notePassed(value, schema) // the decoder, called next, need not check it again
   }
 }
