@@ -49,19 +49,7 @@ const PER_MESSAGE = 3
  * this is the estimate for count_tokens and quota reservation, never the final bill.
  */
 export function countRequestTokens(ir: IrRequest): number {
-  let total = 0
-  for (const part of ir.system) total += countTokens(part.text)
-  for (const message of ir.messages) {
-    total += PER_MESSAGE
-    if (message.role === 'opaque') total += countTokens(JSON.stringify(message.raw))
-    else for (const part of message.content) total += partTokens(part)
-  }
-  for (const tool of ir.tools) {
-    total += tool.kind === 'function'
-      ? countTokens(`${tool.name}\n${tool.description ?? ''}\n${JSON.stringify(tool.parameters)}`)
-      : countTokens(JSON.stringify(tool.raw))
-  }
-  return total
+  return weighRequest(ir, countTokens)
 }
 
 /** Tokens of one text (an answer's output): not cached, answers rarely repeat. */
@@ -69,18 +57,37 @@ export function countTextTokens(text: string): number {
   return text ? bpeCount(text) : 0
 }
 
-function partTokens(part: Part): number {
+type Measure = (text: string) => number
+
+/** A request's texts weighed by `measure` (tokens, or bytes for the bound), framing and images added. */
+function weighRequest(ir: IrRequest, measure: Measure): number {
+  let total = 0
+  for (const part of ir.system) total += measure(part.text)
+  for (const message of ir.messages) {
+    total += PER_MESSAGE
+    if (message.role === 'opaque') total += measure(JSON.stringify(message.raw))
+    else for (const part of message.content) total += weighPart(part, measure)
+  }
+  for (const tool of ir.tools) {
+    total += tool.kind === 'function'
+      ? measure(`${tool.name}\n${tool.description ?? ''}\n${JSON.stringify(tool.parameters)}`)
+      : measure(JSON.stringify(tool.raw))
+  }
+  return total
+}
+
+function weighPart(part: Part, measure: Measure): number {
   switch (part.type) {
     case 'text':
     case 'reasoning':
-      return countTokens(part.text)
+      return measure(part.text)
     case 'image':
     case 'file':
       return IMAGE_TOKENS
     case 'tool-call':
-      return countTokens(part.name) + countTokens(part.arguments)
+      return measure(part.name) + measure(part.arguments)
     case 'tool-result':
-      return part.content.reduce((sum, inner) => sum + partTokens(inner), 0)
+      return part.content.reduce((sum, inner) => sum + weighPart(inner, measure), 0)
   }
 }
 
@@ -107,34 +114,9 @@ export function estimateRequestTokens(ir: IrRequest, bodyBytes = Infinity): { to
   return { tokens: bound, exact: false }
 }
 
+/** One token per UTF-8 byte of text: never fewer than the tokenizer would count. */
 function requestBytesBound(ir: IrRequest): number {
-  const bytes = (text: string) => Buffer.byteLength(text)
-  let total = 0
-  for (const part of ir.system) total += bytes(part.text)
-  for (const message of ir.messages) {
-    total += PER_MESSAGE
-    if (message.role === 'opaque') total += bytes(JSON.stringify(message.raw))
-    else for (const part of message.content) total += partBytes(part, bytes)
-  }
-  for (const tool of ir.tools) {
-    total += tool.kind === 'function'
-      ? bytes(`${tool.name}\n${tool.description ?? ''}\n${JSON.stringify(tool.parameters)}`)
-      : bytes(JSON.stringify(tool.raw))
-  }
-  return total
+  return weighRequest(ir, utf8Bytes)
 }
 
-function partBytes(part: Part, bytes: (text: string) => number): number {
-  switch (part.type) {
-    case 'text':
-    case 'reasoning':
-      return bytes(part.text)
-    case 'image':
-    case 'file':
-      return IMAGE_TOKENS
-    case 'tool-call':
-      return bytes(part.name) + bytes(part.arguments)
-    case 'tool-result':
-      return part.content.reduce((sum, inner) => sum + partBytes(inner, bytes), 0)
-  }
-}
+const utf8Bytes: Measure = (text) => Buffer.byteLength(text)
