@@ -1,15 +1,11 @@
 import type { TSchema } from '@sinclair/typebox'
 import { InvalidWireError, isRecord, UnsupportedFeatureError, type Sampling } from '../ir/index.ts'
-import { compiledSchema, takePassed } from './schema-check'
+import { compiledSchema } from './schema-check'
 
-/**
- * `check(body)` throws `InvalidWireError` naming the first bad field. The schema is compiled on first use;
- * a body the relay route has just checked against the same schema is not checked again.
- */
+/** `check(body)` throws `InvalidWireError` naming the first bad field. The schema is compiled on first use. */
 export function validator(schema: TSchema): (body: unknown) => void {
   let compiled: ReturnType<typeof compiledSchema> | undefined
   return (body) => {
-    if (takePassed(body, schema)) return
     compiled ??= compiledSchema(schema)
     if (compiled.Check(body)) return
     const first = compiled.Errors(body).First()

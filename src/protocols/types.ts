@@ -47,12 +47,17 @@ export interface UsageTap {
   usage(): Usage | undefined
 }
 
+export interface DecodeOptions {
+  /** the body has already passed `requestSchema` (the relay routes check it first): not checked again */
+  checked?: boolean
+}
+
 export interface Protocol {
   id: ProtocolId
   /** TypeBox schema of the request body the server side accepts. */
   requestSchema: TSchema
   /** Client wire request → IR. Throws `InvalidWireError` for bodies the spec forbids. */
-  decodeRequest(body: unknown): Converted<IrRequest>
+  decodeRequest(body: unknown, options?: DecodeOptions): Converted<IrRequest>
   /** IR → wire request body for an upstream of this protocol. Throws `UnsupportedFeatureError` naming the field. */
   encodeRequest(req: IrRequest): Converted<Record<string, unknown>>
   /** Upstream non-stream body → IR. */

@@ -15,6 +15,8 @@ import { upstreamProtocolFor } from './upstream-protocol'
 export interface RelayInput {
   protocol: ProtocolId
   body: Record<string, unknown>
+  /** `body` has passed the client protocol's request schema (the route's wire check): the decoder skips it */
+  bodyChecked?: boolean
   rawBody: string
   headers: Headers
   token: TokenRow
@@ -79,7 +81,7 @@ function markSettled<T>(error: T): T {
 export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook): Promise<Response> {
   const startedAt = performance.now()
   const client = protocolFor(input.protocol)
-  const decoded = client.decodeRequest(input.body)
+  const decoded = client.decodeRequest(input.body, { checked: input.bodyChecked })
   const ir = withPathOverrides(decoded.value, input)
   if (!ir.model) throw new GatewayError(400, 'invalid_request', 'model is required', 'model')
   if (!tokenAllowsModel(input.token, ir.model)) throw modelNotFound(ir.model, 'this token may not use it')

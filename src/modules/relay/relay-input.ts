@@ -11,11 +11,12 @@ export interface RelayRequestContext {
   clientIp: string
 }
 
-/** HTTP → the pipeline's input: the one translation every relay route shares. */
+/** HTTP → the pipeline's input: the one translation every relay route shares, called after the route's wire check. */
 export function relayInputOf(protocol: ProtocolId, { body, request, caller, clientIp }: RelayRequestContext): RelayInput {
   return {
     protocol,
     body: body as Record<string, unknown>,
+    bodyChecked: true,
     rawBody: rawBodyOf(request),
     headers: request.headers,
     token: caller.token,

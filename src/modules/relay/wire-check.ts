@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox'
 import { ValidationError } from 'elysia'
-import { compiledSchema, notePassed } from '../../protocols/schema-check'
+import { compiledSchema } from '../../protocols/schema-check'
 
 /**
  * A relay route's body or headers checked against their schema by hand, not declared as the route's
@@ -13,6 +13,5 @@ export function wireCheck(type: 'body' | 'headers', schema: TSchema): (value: un
   return (value) => {
     compiled ??= compiledSchema(schema) // compiled on first use, shared with the protocol's decoder
     if (!compiled.Check(value)) throw new ValidationError(type, compiled, value)
-    if (type === 'body') notePassed(value, schema) // the decoder, called next, need not check it again
   }
 }

@@ -16,6 +16,7 @@ import {
   type ToolResultPart,
   type UserPart,
 } from '../../ir/index.ts'
+import type { DecodeOptions } from '../types.ts'
 import { arr, num, rec, str, validator, decodeSampling } from '../shared.ts'
 import { unwrapSignature } from '../envelope.ts'
 import { AnthropicRequest } from './wire.ts'
@@ -240,8 +241,8 @@ function decodeMessage(m: Record<string, unknown>, mi: number, warnings: string[
 
 const EFFORTS: readonly string[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']
 
-export function decodeRequest(body: unknown): Converted<IrRequest> {
-  check(body)
+export function decodeRequest(body: unknown, options: DecodeOptions = {}): Converted<IrRequest> {
+  if (!options.checked) check(body)
   const b = body as Record<string, unknown>
   const warnings: string[] = []
 

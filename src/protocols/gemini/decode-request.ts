@@ -9,6 +9,7 @@ import {
   type ToolResultPart,
   type UserPart,
 } from '../../ir/index.ts'
+import type { DecodeOptions } from '../types.ts'
 import { unwrapSignature } from '../envelope.ts'
 import { arr, num, rec, str, validator, decodeSampling } from '../shared.ts'
 import { GeminiRequest } from './wire.ts'
@@ -105,8 +106,8 @@ function functionResponseContent(resp: unknown): { content: ToolResultPart['cont
   return { content: [{ type: 'text', text: JSON.stringify(resp ?? {}) }], isError: r.error !== undefined && r.output === undefined }
 }
 
-export function decodeRequest(body: unknown): Converted<IrRequest> {
-  check(body)
+export function decodeRequest(body: unknown, options: DecodeOptions = {}): Converted<IrRequest> {
+  if (!options.checked) check(body)
   const b = body as Record<string, unknown>
   const warnings: string[] = []
   const ids = new CallIds()

@@ -11,6 +11,7 @@ import {
   type ToolResultPart,
   type UserPart,
 } from '../../ir/index.ts'
+import type { DecodeOptions } from '../types.ts'
 import { arr, num, parseDataUrl, rec, str, validator, decodeSampling } from '../shared.ts'
 import { ChatRequest } from './wire.ts'
 
@@ -102,8 +103,8 @@ export function decodeChatToolChoice(v: unknown): ToolChoice | undefined {
 
 const EFFORTS: readonly string[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']
 
-export function decodeRequest(body: unknown): Converted<IrRequest> {
-  check(body)
+export function decodeRequest(body: unknown, options: DecodeOptions = {}): Converted<IrRequest> {
+  if (!options.checked) check(body)
   const b = body as Record<string, unknown>
   const warnings: string[] = []
   const messages: Message[] = []

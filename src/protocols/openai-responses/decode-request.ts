@@ -12,6 +12,7 @@ import {
   type ToolResultPart,
   type UserPart,
 } from '../../ir/index.ts'
+import type { DecodeOptions } from '../types.ts'
 import { unwrapSignature } from '../envelope.ts'
 import { arr, num, parseDataUrl, rec, str, validator, decodeSampling } from '../shared.ts'
 import { ResponsesRequest } from './wire.ts'
@@ -96,8 +97,8 @@ function decodeTools(tools: unknown[]): Tool[] {
 
 const EFFORTS: readonly string[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']
 
-export function decodeRequest(body: unknown): Converted<IrRequest> {
-  check(body)
+export function decodeRequest(body: unknown, options: DecodeOptions = {}): Converted<IrRequest> {
+  if (!options.checked) check(body)
   const b = body as Record<string, unknown>
   const warnings: string[] = []
   const messages: Message[] = []
