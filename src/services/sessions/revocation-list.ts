@@ -1,9 +1,8 @@
 import type { RevokedSessionRepo } from '../../db/repos/revoked-sessions'
+import { nowSeconds } from '../tokens/token-status'
 
 /** How often, at most, a logout also deletes the revocations whose JWT has expired since. */
 export const PRUNE_INTERVAL_SECONDS = 3600
-
-const nowSeconds = (): number => Math.floor(Date.now() / 1000)
 
 /**
  * Sessions ended by logout, in memory for the auth check (no query per request) and in the database so
