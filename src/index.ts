@@ -3,8 +3,10 @@ import { ConfigError, HELP, parseCli } from './config'
 import { closeDatabase, openDatabase } from './db/client'
 import { migrate, NewerDatabaseError } from './db/migrate'
 import { createDeps } from './deps'
+import { startIdleCollector } from './launch/idle-collector'
 import { ensureMaxHttpRequests } from './launch/max-http-requests'
 import { bootstrapRoot } from './modules/setup/bootstrap'
+import { requestsArrived } from './plugins/request-context'
 import { VERSION } from './version'
 
 function main(): void {
@@ -32,9 +34,11 @@ function main(): void {
   bootstrapRoot(deps)
   const app = createApp(deps).listen({ port: config.port, hostname: config.hostname })
   console.log(`tollgate ${VERSION} listening on http://${app.server?.hostname}:${app.server?.port} (db ${config.sqlitePath})`)
+  const idle = startIdleCollector({ arrived: requestsArrived, inFlight: () => app.server?.pendingRequests ?? 0 })
 
   const stop = async (signal: string) => {
     console.log(`${signal}: stopping`)
+    idle.stop()
     await app.stop()
     deps.metering.stop() // every queued log row reaches the database before it closes
     closeDatabase(db)

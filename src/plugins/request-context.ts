@@ -4,6 +4,12 @@ import { PayloadTooLargeError } from '../errors'
 
 const requestIds = new WeakMap<Request, string>()
 const arrivals = new WeakMap<Request, number>()
+let arrivedCount = 0
+
+/** How many requests have reached an app in this process (the idle collector watches it). */
+export function requestsArrived(): number {
+  return arrivedCount
+}
 
 /** performance.now() when the request reached the app's first hook (routing, auth and parsing come after). */
 export function arrivedAt(request: Request): number | undefined {
@@ -22,6 +28,7 @@ export function requestIdOf(request: Request): string | undefined {
  */
 export function requestContext(config: Pick<Config, 'maxBodyBytes'>) {
   return new Elysia({ name: 'request-context' }).onRequest(({ request, set }) => {
+    arrivedCount++
     arrivals.set(request, performance.now())
     const requestId = newRequestId()
     requestIds.set(request, requestId)

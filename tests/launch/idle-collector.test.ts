@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { idleStep, startIdleCollector } from '../../src/launch/idle-collector'
+import { requestsArrived } from '../../src/plugins/request-context'
+import { startTestApp, type TestApp } from '../helpers/test-app'
+
+function world() {
+  const state = { arrived: 0, inFlight: 0, collections: 0 }
+  const step = idleStep({ arrived: () => state.arrived, inFlight: () => state.inFlight, collect: () => void state.collections++ })
+  return { state, step }
+}
+
+test('start-up garbage is collected after the first quiet interval, and only once', () => {
+  const { state, step } = world()
+  expect(step()).toBe(true)
+  expect([step(), step(), step()]).toEqual([false, false, false])
+  expect(state.collections).toBe(1)
+})
+
+test('traffic defers the collection until a whole interval passes with no new request', () => {
+  const { state, step } = world()
+  step() // start-up's
+  state.arrived += 5
+  expect(step()).toBe(false) // requests arrived during this interval
+  state.arrived += 1
+  expect(step()).toBe(false)
+  expect(step()).toBe(true) // quiet for a whole interval
+  expect(step()).toBe(false)
+  expect(state.collections).toBe(2)
+})
+
+test('an open stream keeps the gateway busy: no collection until it ends', () => {
+  const { state, step } = world()
+  step()
+  state.arrived += 1
+  state.inFlight = 1
+  expect([step(), step(), step()]).toEqual([false, false, false])
+  state.inFlight = 0
+  expect(step()).toBe(true)
+  expect(state.collections).toBe(2)
+})
+
+test('the timer runs the steps and stops', async () => {
+  let collections = 0
+  const collector = startIdleCollector({ arrived: () => 0, inFlight: () => 0, collect: () => void collections++, quietMs: 5 })
+  await Bun.sleep(60)
+  collector.stop()
+  expect(collections).toBe(1)
+})
+
+test("Bun counts a streaming answer as pending until its last byte (what the collector's inFlight reads)", async () => {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: () =>
+      new Response(
+        new ReadableStream({
+          async start(controller) {
+            controller.enqueue(new TextEncoder().encode('data: first\n\n'))
+            await released
+            controller.enqueue(new TextEncoder().encode('data: last\n\n'))
+            controller.close()
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      ),
+  })
+  try {
+    const response = await fetch(`http://127.0.0.1:${server.port}/`)
+    const reader = response.body!.getReader()
+    await reader.read()
+    expect(server.pendingRequests).toBe(1)
+    release()
+    let text = ''
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value)
+    expect(text).toContain('last')
+    await Bun.sleep(20)
+    expect(server.pendingRequests).toBe(0)
+  } finally {
+    server.stop(true)
+  }
+})
+
+let app: TestApp
+beforeAll(async () => {
+  app = await startTestApp()
+})
+afterAll(() => app.stop())
+
+test('every request that reaches the app is counted, unknown routes and refusals included', async () => {
+  const before = requestsArrived()
+  expect((await app.fetch('/api/status')).status).toBe(200)
+  expect((await app.fetch('/no/such/route')).status).toBe(404)
+  expect((await app.fetch('/v1/chat/completions', { method: 'POST', body: '{}' })).status).toBe(401)
+  expect(requestsArrived() - before).toBe(3)
+})
