@@ -1,5 +1,6 @@
 import type { Db } from '../client'
 import { createChannelRepo } from './channels'
+import { createCheckpointHandover, type CheckpointOptions } from './checkpoints'
 import { createLogRepo, type NewLog } from './logs'
 import { createQuotaRepo, type QuotaRepo } from './quota'
 import { createRedemptionRepo } from './redemptions'
@@ -13,6 +14,8 @@ import { startWriterThread, type WriterThread } from '../writer/thread'
 export interface RepoOptions {
   /** commit log rows and quota deltas on a writer thread (file databases only); default true (config decides in the app) */
   writerThread?: boolean
+  /** when a main thread that commits its own batches hands WAL checkpoints to a thread (see checkpoints.ts) */
+  checkpoints?: CheckpointOptions
 }
 
 export function createRepos(db: Db, options: RepoOptions = {}) {
@@ -21,6 +24,7 @@ export function createRepos(db: Db, options: RepoOptions = {}) {
   // started with the first batch: a gateway that has logged nothing yet does not pay for the thread
   let useThread = (options.writerThread ?? true) && onFile
   let thread: WriterThread | undefined
+  const checkpoints = onFile && !useThread ? createCheckpointHandover(db.$client, path, options.checkpoints) : undefined
   // the ledger needs the cached rows, and the repos need to write the ledger before they touch the database:
   // first whatever the writer thread holds, then what is still pending here
   let quota: QuotaRepo | undefined
@@ -60,13 +64,19 @@ export function createRepos(db: Db, options: RepoOptions = {}) {
       if (rows.length === 0 && !ledger.dirty) return
       commitTx(rows)
       ledger.written()
+      checkpoints?.afterCommit()
+    },
+    /** whether a thread checkpoints the WAL for the main connection's commits now */
+    get checkpointsHandedOver(): boolean {
+      return checkpoints?.handedOver ?? false
     },
     /** Block until every batch handed to the writer thread is on disk (log queries, tests), at most 5 s like a read. */
     drainMetering(): void {
       thread?.waitIdle(5_000)
     },
-    /** Stop the writer thread after its last batch (before the database closes). */
+    /** Stop the writer thread after its last batch, and the checkpoint thread (before the database closes). */
     close(): void {
+      checkpoints?.stop()
       thread?.stop()
       thread = undefined
       useThread = false

@@ -3,6 +3,7 @@
  * deltas are committed, one transaction per batch, in the order they were sent. The main thread's event
  * loop never waits for these writes (or the WAL checkpoints inside them). A batch that fails (a locked
  * file) is retried until it goes in, and the batches behind it wait: nothing is dropped or reordered.
+ * When the main thread commits its own batches, the thread only checkpoints the WAL (see repos/index.ts).
  */
 import { Database } from 'bun:sqlite'
 import { createDeltaWriter } from '../repos/ledger-write'
@@ -13,13 +14,14 @@ import type { ToWriter } from './protocol'
 declare const self: Worker
 
 const RETRY_MS = 200
+let sqlite: Database | undefined
 let commit: ((batch: Extract<ToWriter, { type: 'batch' }>) => void) | undefined
 let done: Int32Array | undefined
 const queue: Extract<ToWriter, { type: 'batch' }>[] = []
 let retrying = false
 
 function open(path: string, shared: SharedArrayBuffer, busyTimeoutMs?: number): void {
-  const sqlite = new Database(path, { strict: true })
+  sqlite = new Database(path, { strict: true })
   configureConnection(sqlite)
   if (busyTimeoutMs !== undefined) sqlite.exec(`PRAGMA busy_timeout = ${Math.floor(busyTimeoutMs)}`)
   const insertLogs = createLogInserter(sqlite)
@@ -49,9 +51,19 @@ function drain(): void {
   }
 }
 
+/** PASSIVE: copies what it can without waiting for or blocking the connections that write. */
+function checkpointEvery(ms: number): void {
+  setInterval(() => {
+    try {
+      sqlite?.exec('PRAGMA wal_checkpoint(PASSIVE)')
+    } catch {} // busy: the next one catches up
+  }, ms)
+}
+
 self.onmessage = (event: MessageEvent<ToWriter>) => {
   const message = event.data
   if (message.type === 'open') return open(message.path, message.done, message.busyTimeoutMs)
+  if (message.type === 'checkpoint') return checkpointEvery(message.everyMs)
   queue.push(message)
   if (!retrying) drain()
 }

@@ -17,6 +17,8 @@ export interface WriterThread {
   readonly alive: boolean
   /** Queue a batch; it is committed in order, in one transaction, off the main thread. */
   post(rows: NewLog[], deltas?: LedgerDeltas): void
+  /** Checkpoint the WAL from the thread's connection every `ms` from now on (the main thread commits its own batches). */
+  checkpointEvery(ms: number): void
   /** Block until every batch posted so far is committed (true), or `timeoutMs` passed / the thread died (false). */
   waitIdle(timeoutMs?: number): boolean
   /** Wait for the posted batches, then end the thread. */
@@ -60,6 +62,9 @@ export function startWriterThread(path: string, options: { busyTimeoutMs?: numbe
     },
     post(rows, deltas) {
       worker.postMessage({ type: 'batch', seq: ++sent, rows, deltas } satisfies ToWriter)
+    },
+    checkpointEvery(ms) {
+      worker.postMessage({ type: 'checkpoint', everyMs: ms } satisfies ToWriter)
     },
     waitIdle,
     stop() {
