@@ -10,7 +10,7 @@ export type NewChannelInput = Omit<NewChannel, 'key' | 'id'> & { keyText: string
  * channels). All channel writes go through here: seal keys → repo (channel + abilities in one
  * transaction) → patch the cache → rebuild the index. The relay never reads the database per request.
  */
-export function createChannelStore(repo: ChannelRepo, box: SecretBox) {
+export function createChannelStore(repo: ChannelRepo, box: SecretBox, hooks: { removed?(ids: number[]): void } = {}) {
   const byId = new Map<number, Channel>()
   let index = new Map<string, Channel[]>()
 
@@ -120,6 +120,7 @@ export function createChannelStore(repo: ChannelRepo, box: SecretBox) {
       const removed = repo.delete(ids)
       for (const id of removed) byId.delete(id)
       rebuildIndex()
+      hooks.removed?.(removed)
       return removed
     },
 

@@ -37,7 +37,10 @@ export interface RoutingInput {
  * - `probe`: periodic re-test of auto-disabled channels (start/stop/runOnce)
  */
 export function createRouting(input: RoutingInput) {
-  const channels = createChannelStore(input.repo, createSecretBox(input.cryptoSecret))
+  // what routing remembers per channel (failure counts, key turns, dead keys) goes with a deleted channel
+  const channels = createChannelStore(input.repo, createSecretBox(input.cryptoSecret), {
+    removed: (ids) => ids.forEach((id) => (rotation.forget(id), health.reset(id))),
+  })
   const rotation = createKeyRotation()
   const health = createHealthTracker(channels, () => input.options.get<number>('ChannelFailureThreshold'), rotation)
   const checkChannel = createChannelCheck(rotation, input.fetch)

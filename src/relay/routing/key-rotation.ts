@@ -40,7 +40,7 @@ export function createKeyRotation() {
     revive(channelId: number, key: string): boolean {
       return dead.get(channelId)?.delete(key) ?? false
     },
-    /** Forget a channel's turn and dead keys (it was re-enabled, edited or deleted). */
+    /** Forget a channel's turn and dead keys (it was deleted). */
     forget(channelId: number): void {
       next.delete(channelId)
       dead.delete(channelId)

@@ -154,3 +154,13 @@ test('an ordinary failure on a pooled key counts toward the channel, as before; 
   expect(await fx.routing.recordResult(single, { ok: false, status: 401, key: 'only' })).toMatchObject({ disabled: true })
   expect(status(single)).toBe(3)
 })
+
+test('a deleted channel leaves no failure count behind', async () => {
+  fx = routingFixture()
+  const id = await fx.add({})
+  await fx.routing.recordResult(id, { ok: false, status: 500 })
+  await fx.routing.recordResult(id, { ok: false, status: 500 })
+  expect(fx.routing.health.failures(id)).toBe(2)
+  expect(await fx.routing.channels.remove([id])).toEqual([id])
+  expect(fx.routing.health.failures(id)).toBe(0)
+})
