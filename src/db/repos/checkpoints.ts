@@ -14,8 +14,8 @@ export interface CheckpointOptions {
 
 /**
  * WAL checkpoints off the event loop, for a main thread that commits its own metering batches. SQLite
- * checkpoints inside whichever commit takes the WAL past 1000 pages: under load (a 500-row batch every
- * ~30 ms) that is every few hundred ms, and each one (copy, then fsync) holds the event loop 5–30 ms,
+ * checkpoints inside whichever commit takes the WAL past 1000 pages: under load (a 250-row batch every
+ * ~15 ms) that is every few hundred ms, and each one (copy, then fsync) holds the event loop 5–30 ms,
  * which every request in flight waits out. Once the WAL file reaches `threadAtBytes`, i.e. under real
  * write load, the main connection stops checkpointing and a thread on its own connection runs PASSIVE
  * checkpoints, which neither wait for the writer nor block it. A gateway that never writes that much never
