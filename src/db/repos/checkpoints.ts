@@ -10,6 +10,8 @@ export interface CheckpointOptions {
   threadAtBytes?: number
   /** how often the thread checkpoints (default 100 ms) */
   everyMs?: number
+  /** tests: start a thread that fails */
+  startThread?: typeof startWriterThread
 }
 
 /**
@@ -38,9 +40,16 @@ export function createCheckpointHandover(sqlite: Database, path: string, options
         return
       }
       if (gaveUp || (statSync(walPath, { throwIfNoEntry: false })?.size ?? 0) < threadAt) return
-      thread = startWriterThread(path)
-      thread.checkpointEvery(options.everyMs ?? 100)
-      sqlite.exec('PRAGMA wal_autocheckpoint = 0')
+      // never throws: it runs after a commit, and its caller would take a throw for a failed commit
+      try {
+        thread = (options.startThread ?? startWriterThread)(path)
+        thread.checkpointEvery(options.everyMs ?? 100)
+        sqlite.exec('PRAGMA wal_autocheckpoint = 0')
+      } catch (error) {
+        console.error(`checkpoint thread did not start (${(error as Error).message}); SQLite checkpoints on the main thread`)
+        thread = undefined
+        gaveUp = true
+      }
     },
     /** whether a thread does the checkpoints now */
     get handedOver(): boolean {

@@ -91,3 +91,22 @@ test('with the writer thread, commits and their checkpoints are already off the 
 function countAll(db: Db): number {
   return db.$client.query<{ n: number }, []>('SELECT count(*) AS n FROM logs').get()!.n
 }
+
+test('a thread that cannot start leaves SQLite checkpointing on the main thread, and no batch is written twice', () => {
+  const failing = () => {
+    throw new Error('no worker here')
+  }
+  const { db, repos } = setUp({ writerThread: false, checkpoints: { threadAtBytes: 64 * 1024, startThread: failing } })
+  const errors: string[] = []
+  const original = console.error
+  console.error = (message: string) => void errors.push(message)
+  try {
+    for (let i = 0; i < 10; i++) repos.commitMetering(rows(100))
+  } finally {
+    console.error = original
+  }
+  expect(countAll(db)).toBe(1000)
+  expect(repos.checkpointsHandedOver).toBe(false)
+  expect(autocheckpoint(db)).toBe(1000)
+  expect(errors).toEqual(['checkpoint thread did not start (no worker here); SQLite checkpoints on the main thread'])
+})
