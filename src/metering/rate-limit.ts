@@ -30,6 +30,7 @@ export interface ScopeRequest {
 export type Release = (usedTokens: number) => void
 
 const MAX_SCOPES = 100_000
+const NO_LIMITS: Release = () => {}
 
 /**
  * Requests per minute, tokens per minute and requests in flight, per scope, in memory. RPM and TPM are
@@ -62,9 +63,11 @@ export function createRateLimiter(clock: () => number = () => performance.now() 
      * (nothing is taken then).
      */
     acquire(requests: ScopeRequest[], estimateTokens: number): Release {
-      const now = clock()
-      if (++sinceSweep >= 10_000 || scopes.size > MAX_SCOPES) sweep(now)
+      if (++sinceSweep >= 10_000 || scopes.size > MAX_SCOPES) sweep(clock())
       const active = requests.filter((r) => r.limits.rpm > 0 || r.limits.tpm > 0 || r.limits.concurrency > 0)
+      // the common case, no limits anywhere: nothing to take or give back, and no clock to read
+      if (active.length === 0) return NO_LIMITS
+      const now = clock()
       const states: ScopeState[] = []
       for (const r of active) {
         const s = scopes.get(r.key) ?? { inFlight: 0 }

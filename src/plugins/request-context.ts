@@ -2,8 +2,8 @@ import { Elysia } from 'elysia'
 import type { Config } from '../config'
 import { PayloadTooLargeError } from '../errors'
 
-const requestIds = new WeakMap<Request, string>()
-const arrivals = new WeakMap<Request, number>()
+// one entry per request: arrival time and id (a WeakMap set is a measurable part of this per-request hook)
+const arrivals = new WeakMap<Request, { at: number; id: string }>()
 let arrivedCount = 0
 
 /** How many requests have reached an app in this process (the idle collector watches it). */
@@ -13,12 +13,12 @@ export function requestsArrived(): number {
 
 /** performance.now() when the request reached the app's first hook (routing, auth and parsing come after). */
 export function arrivedAt(request: Request): number | undefined {
-  return arrivals.get(request)
+  return arrivals.get(request)?.at
 }
 
 /** The id given to a request on arrival; error rendering reads it even when parsing failed. */
 export function requestIdOf(request: Request): string | undefined {
-  return requestIds.get(request)
+  return arrivals.get(request)?.id
 }
 
 /**
@@ -29,9 +29,8 @@ export function requestIdOf(request: Request): string | undefined {
 export function requestContext(config: Pick<Config, 'maxBodyBytes'>) {
   return new Elysia({ name: 'request-context' }).onRequest(({ request, set }) => {
     arrivedCount++
-    arrivals.set(request, performance.now())
     const requestId = newRequestId()
-    requestIds.set(request, requestId)
+    arrivals.set(request, { at: performance.now(), id: requestId })
     set.headers['x-request-id'] = requestId
     const length = Number(request.headers.get('content-length') ?? 0)
     if (length > config.maxBodyBytes) throw new PayloadTooLargeError(config.maxBodyBytes)

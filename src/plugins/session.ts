@@ -13,7 +13,7 @@ export const UserStatus = { enabled: 1, disabled: 2 } as const
 
 /** sha-256 hex; used for access tokens (high-entropy, so a fast hash is the right one). */
 export function sha256(text: string): string {
-  return new Bun.CryptoHasher('sha256').update(text).digest('hex')
+  return Bun.SHA256.hash(text, 'hex') as string
 }
 
 const plugins = new WeakMap<AppDeps, ReturnType<typeof build>>()

@@ -46,43 +46,48 @@ export function createHealthTracker(store: ChannelStore, threshold: () => number
   const failures = new Map<number, number>()
 
   return {
-    async recordResult(channelId: number, outcome: Outcome): Promise<HealthVerdict> {
-      if (outcome.ok) {
-        failures.delete(channelId)
-        return { failures: 0, disabled: false }
-      }
-      const count = (failures.get(channelId) ?? 0) + 1
-      failures.set(channelId, count)
-      const channel = store.get(channelId)
-      if (!channel || !channel.autoBan || channel.status !== ChannelStatus.enabled) return { failures: count, disabled: false }
-      const fatal = isFatalFailure(outcome.status, outcome.message)
-      if (!fatal && count < Math.max(1, threshold())) return { failures: count, disabled: false }
-      const reason = fatal
-        ? `upstream ${outcome.status ?? ''} ${outcome.message ?? ''}`.replace(/\s+/g, ' ').trim()
-        : `${count} consecutive failures`
-      // a dead key of a pool: only that key stops (new-api disables the whole channel for it)
-      if (fatal && outcome.key && channel.keys.length > 1 && rotation) {
-        const live = rotation.markDead(channelId, channel.keys, outcome.key)
-        if (live > 0) {
-          failures.delete(channelId)
-          console.warn(`channel ${channelId} (${channel.name}): key ${channel.keys.indexOf(outcome.key) + 1} of ${channel.keys.length} disabled: ${reason}`)
-          return { failures: 0, disabled: false, keyDisabled: true, reason }
-        }
-      }
-      try {
-        const changed = await store.setStatus([channelId], ChannelStatus.autoDisabled)
-        if (changed.length > 0) console.warn(`channel ${channelId} (${channel.name}) auto-disabled: ${reason}`)
-        return { failures: count, disabled: changed.length > 0, reason }
-      } catch (error) {
-        // callers may fire and forget: a failed write is logged, never an unhandled rejection
-        console.error(`channel ${channelId}: cannot auto-disable:`, error)
-        return { failures: count, disabled: false, reason }
-      }
+    recordResult(channelId: number, outcome: Outcome): Promise<HealthVerdict> {
+      if (!outcome.ok) return recordFailure(channelId, outcome)
+      // every successful request comes here: no async call, no new promise
+      failures.delete(channelId)
+      return SUCCEEDED
     },
 
     failures: (channelId: number): number => failures.get(channelId) ?? 0,
     reset: (channelId: number) => void failures.delete(channelId),
   }
+
+  async function recordFailure(channelId: number, outcome: Extract<Outcome, { ok: false }>): Promise<HealthVerdict> {
+    const count = (failures.get(channelId) ?? 0) + 1
+    failures.set(channelId, count)
+    const channel = store.get(channelId)
+    if (!channel || !channel.autoBan || channel.status !== ChannelStatus.enabled) return { failures: count, disabled: false }
+    const fatal = isFatalFailure(outcome.status, outcome.message)
+    if (!fatal && count < Math.max(1, threshold())) return { failures: count, disabled: false }
+    const reason = fatal
+      ? `upstream ${outcome.status ?? ''} ${outcome.message ?? ''}`.replace(/\s+/g, ' ').trim()
+      : `${count} consecutive failures`
+    // a dead key of a pool: only that key stops (new-api disables the whole channel for it)
+    if (fatal && outcome.key && channel.keys.length > 1 && rotation) {
+      const live = rotation.markDead(channelId, channel.keys, outcome.key)
+      if (live > 0) {
+        failures.delete(channelId)
+        console.warn(`channel ${channelId} (${channel.name}): key ${channel.keys.indexOf(outcome.key) + 1} of ${channel.keys.length} disabled: ${reason}`)
+        return { failures: 0, disabled: false, keyDisabled: true, reason }
+      }
+    }
+    try {
+      const changed = await store.setStatus([channelId], ChannelStatus.autoDisabled)
+      if (changed.length > 0) console.warn(`channel ${channelId} (${channel.name}) auto-disabled: ${reason}`)
+      return { failures: count, disabled: changed.length > 0, reason }
+    } catch (error) {
+      // callers may fire and forget: a failed write is logged, never an unhandled rejection
+      console.error(`channel ${channelId}: cannot auto-disable:`, error)
+      return { failures: count, disabled: false, reason }
+    }
+  }
 }
+
+const SUCCEEDED: Promise<HealthVerdict> = Promise.resolve(Object.freeze({ failures: 0, disabled: false }))
 
 export type HealthTracker = ReturnType<typeof createHealthTracker>
