@@ -113,7 +113,8 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
     } catch (error) {
       throw abandon(error, candidate)
     }
-    const base = { input, ir, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, startedAt, attempts, warnings: [...warnings, ...plan.body.warnings] }
+    const attemptWarnings = plan.body.warnings.length > 0 ? [...warnings, ...plan.body.warnings] : warnings
+    const base = { input, ir, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, startedAt, attempts, warnings: attemptWarnings }
     // The winning attempt is recorded before settle sees the list (non-stream answers settle before returning).
     let recorded = false
     const recordSuccess = () => {
