@@ -127,6 +127,7 @@ for (const route of routes) {
     const bodyCases: [string, string, RegExp][] = [
       ['malformed JSON', '{"model": "x", ', /not valid JSON/],
       ['empty body', '', /empty/],
+      ['a blank body', ' \n\t ', /body is empty/],
       ['a JSON array', '[{"model":"x"}]', /JSON object/],
       ['a JSON string', '"hello"', /JSON object/],
     ]
