@@ -103,35 +103,30 @@ describe('messages → Anthropic upstream (passthrough)', () => {
     expect(message.content[0]).toMatchObject({ thinking: 'let me think', signature: 'sig-123' })
   })
 
-  test('a thinking block sent back with an empty signature is dropped before the upstream sees it', async () => {
+  /** Send a history through the SDK; what the upstream received. */
+  const sendHistory = async (messages: Anthropic.MessageParam[]) => {
     env.upstream.setBehavior({ text: 'ok' })
-    await anthropic.messages.create({
-      model: 'claude-sonnet-4-5',
-      max_tokens: 64,
-      messages: [
-        { role: 'user', content: 'a' },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm', signature: '' }, { type: 'text', text: 'b' }] },
-        { role: 'user', content: 'c' },
-      ],
-    })
-    const sent = env.upstream.requests[0]!.json
+    await anthropic.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 64, messages })
+    return env.upstream.requests[0]!.json
+  }
+
+  test('a thinking block sent back with an empty signature is dropped before the upstream sees it', async () => {
+    const sent = await sendHistory([
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm', signature: '' }, { type: 'text', text: 'b' }] },
+      { role: 'user', content: 'c' },
+    ])
     expect(sent.messages[1].content).toEqual([{ type: 'text', text: 'b' }])
   })
 
   test('a thinking block with no signature field is dropped too; a signed one stays', async () => {
-    env.upstream.setBehavior({ text: 'ok' })
-    await anthropic.messages.create({
-      model: 'claude-sonnet-4-5',
-      max_tokens: 64,
-      messages: [
-        { role: 'user', content: 'a' },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'no field' } as never, { type: 'text', text: 'b' }] },
-        { role: 'user', content: 'c' },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'signed', signature: 'sig-1' }] },
-        { role: 'user', content: 'd' },
-      ],
-    })
-    const sent = env.upstream.requests[0]!.json
+    const sent = await sendHistory([
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'no field' } as never, { type: 'text', text: 'b' }] },
+      { role: 'user', content: 'c' },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'signed', signature: 'sig-1' }] },
+      { role: 'user', content: 'd' },
+    ])
     expect(sent.messages[1].content).toEqual([{ type: 'text', text: 'b' }])
     expect(sent.messages[3].content).toEqual([{ type: 'thinking', thinking: 'signed', signature: 'sig-1' }])
   })

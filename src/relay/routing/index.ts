@@ -39,7 +39,12 @@ export interface RoutingInput {
 export function createRouting(input: RoutingInput) {
   // what routing remembers per channel (failure counts, key turns, dead keys) goes with a deleted channel
   const channels = createChannelStore(input.repo, createSecretBox(input.cryptoSecret), {
-    removed: (ids) => ids.forEach((id) => (rotation.forget(id), health.reset(id))),
+    removed: (ids) => {
+      for (const id of ids) {
+        rotation.forget(id)
+        health.reset(id)
+      }
+    },
   })
   const rotation = createKeyRotation()
   const health = createHealthTracker(channels, () => input.options.get<number>('ChannelFailureThreshold'), rotation)
