@@ -17,6 +17,7 @@ import { logsModule } from './modules/logs'
 import { dataModule } from './modules/data'
 import { pricingModule } from './modules/pricing'
 import { redemptionsModule } from './modules/redemptions'
+import { playgroundModule } from './modules/playground'
 import { requestContext, requestIdOf } from './plugins/request-context'
 
 /** Compose plugins and feature modules. Tests call this with a temp database; `observe` sees every settled relay request. */
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(dataModule(deps))
     .use(redemptionsModule(deps))
     .use(rootProbeModule())
+    .use(playgroundModule(deps, settle))
     .use(relayModule(deps, settle))
     .use(geminiRelayModule(deps, settle))
 }

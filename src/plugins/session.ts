@@ -75,14 +75,23 @@ export function liveSessionUser(deps: AppDeps, claims: SessionClaims): UserRow |
   return user?.sessionVersion === claims.sessionVersion ? user : undefined
 }
 
-async function findSessionUser(deps: AppDeps, headers: Headers, claims: SessionClaims | undefined): Promise<UserRow> {
+/**
+ * The live session's user (cookie, else access token), enabled and matching `New-Api-User`, or a 401.
+ * `disabled` builds the error for a disabled user: 401 by default, 403 on the playground relay.
+ */
+export async function findSessionUser(
+  deps: AppDeps,
+  headers: Headers,
+  claims: SessionClaims | undefined,
+  disabled: () => Error = () => new UnauthorizedError('this user is disabled'),
+): Promise<UserRow> {
   let user = claims && liveSessionUser(deps, claims)
   if (!user) {
     const bearer = /^Bearer\s+(.+)$/i.exec(headers.get('authorization') ?? '')?.[1]?.trim()
     if (bearer) user = deps.repos.users.findByAccessToken(sha256(bearer))
   }
   if (!user) throw new UnauthorizedError('not logged in: log in or send a valid access token')
-  if (user.status !== UserStatus.enabled) throw new UnauthorizedError('this user is disabled')
+  if (user.status !== UserStatus.enabled) throw disabled()
   const claimed = headers.get('new-api-user')
   if (claimed !== null && claimed !== '' && Number(claimed) !== user.id) {
     throw new UnauthorizedError('the New-Api-User header does not match the logged-in user')

@@ -8,8 +8,8 @@ import { bodyModel, refusalLogger } from './refusals'
 
 /**
  * Relay errors in each client's own shape: Gemini on its ingress, Anthropic on /v1/messages (and on /v1/models
- * when the caller speaks Anthropic), OpenAI on the other /v1 routes. Every body carries the request id, and
- * a refused generation request gets its log row (`refusals.ts`).
+ * when the caller speaks Anthropic), OpenAI on the other /v1 routes and on the playground's /pg routes. Every
+ * body carries the request id, and a refused generation request gets its log row (`refusals.ts`).
  */
 export function registerRelayErrors(router: ErrorRouter, deps: Pick<AppDeps, 'metering'>): void {
   const anthropic = protocolFor('anthropic')
@@ -20,7 +20,8 @@ export function registerRelayErrors(router: ErrorRouter, deps: Pick<AppDeps, 'me
     renderWith(anthropic),
     refusalLogger(deps, bodyModel),
   )
-  router.register((path) => path.startsWith('/v1/'), renderWith(openai), refusalLogger(deps, bodyModel))
+  // /pg/: the console's playground relay (modules/playground), OpenAI Chat Completions like /v1/chat/completions
+  router.register((path) => path.startsWith('/v1/') || path.startsWith('/pg/'), renderWith(openai), refusalLogger(deps, bodyModel))
 }
 
 function renderWith(protocol: Protocol) {

@@ -1,0 +1,48 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { ForbiddenError } from '../../errors'
+import { clientIpOf, idCarriedByResponse } from '../../plugins/request-context'
+import { findSessionUser, readSessionClaims, SESSION_COOKIE, sessionPlugin } from '../../plugins/session'
+import { relay, type SettleHook } from '../../relay/pipeline'
+import { protocolFor } from '../../relay/protocol-registry'
+import { playgroundCaller } from '../../services/playground/caller'
+import { assertJsonBody, parseRawJson } from '../relay/raw-body'
+import { relayInputOf, type RelayRequestContext } from '../relay/relay-input'
+import { wireCheck } from '../relay/wire-check'
+
+/**
+ * new-api's playground relay: `POST /pg/chat/completions`, an OpenAI Chat Completions request (stream or
+ * not) sent by the web console with the management session (cookie or access token) instead of an API key.
+ * It goes through the same pipeline as /v1/chat/completions, charged to the logged-in user through an
+ * in-memory token (`services/playground/caller.ts`) and logged under the token name "playground".
+ * Errors come in the OpenAI shape (`/pg/` is registered with the relay error shapes, refusals logged).
+ *
+ * Like the relay routes, the body is checked by hand against the protocol's schema after authentication
+ * (`wire-check.ts`): a declared schema would deep-copy every body through Elysia's normalizer.
+ */
+export function playgroundModule(deps: AppDeps, settle: SettleHook) {
+  const checkBody = wireCheck('body', protocolFor('openai-chat').requestSchema)
+  const disabled = () => new ForbiddenError('this user is disabled', 'user_disabled')
+
+  return new Elysia({ name: 'playground' })
+    .use(sessionPlugin(deps))
+    // before body validation, as every session route: an anonymous caller learns nothing about the body
+    .derive(async ({ sessionJwt, cookie, request, server }) => {
+      const claims = await readSessionClaims(sessionJwt, cookie[SESSION_COOKIE]?.value)
+      const user = await findSessionUser(deps, request.headers, claims, disabled)
+      return { clientIp: clientIpOf(request, server, deps.config.trustProxy), caller: playgroundCaller(user) }
+    })
+    .onTransform(({ request }) => {
+      if (request.method === 'POST') assertJsonBody(request)
+    })
+    .post(
+      '/pg/chat/completions',
+      // destructured on purpose: Elysia reads handler parameters to decide what to parse
+      ({ body, request, caller, clientIp, set }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
+        checkBody(body)
+        idCarriedByResponse(set)
+        return relay(deps, relayInputOf('openai-chat', { body, request, caller, clientIp }), settle)
+      },
+      { parse: parseRawJson },
+    )
+}
