@@ -18,6 +18,7 @@ import { dataModule } from './modules/data'
 import { pricingModule } from './modules/pricing'
 import { redemptionsModule } from './modules/redemptions'
 import { playgroundModule } from './modules/playground'
+import { userAccessModule } from './modules/user-access'
 import { requestContext, requestIdOf } from './plugins/request-context'
 
 /** Compose plugins and feature modules. Tests call this with a temp database; `observe` sees every settled relay request. */
@@ -35,6 +36,7 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(setupModule(deps))
     .use(authModule(deps))
     .use(usersModule(deps))
+    .use(userAccessModule(deps))
     .use(optionsModule(deps))
     .use(tokensModule(deps))
     .use(channelsModule(deps))

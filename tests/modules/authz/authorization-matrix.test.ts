@@ -20,6 +20,8 @@ const MIN_ROLE: Record<string, number> = {
   'GET /api/user/token': Role.user,
   'GET /api/user/aff': Role.user,
   'POST /api/user/aff_transfer': Role.user,
+  'GET /api/user/models': Role.user,
+  'GET /api/user/self/groups': Role.user,
   'GET /api/token/': Role.user,
   'POST /api/token/': Role.user,
   'PUT /api/token/': Role.user,
