@@ -15,6 +15,10 @@ export interface ChannelFilter {
   status?: number
   tag?: string
   group?: string
+  /** channels whose model list names exactly this model */
+  model?: string
+  /** status 2 or 3 (manually or automatically disabled) */
+  disabled?: boolean
   keyword?: string
 }
 
@@ -79,6 +83,9 @@ export function createChannelRepo(db: Db) {
         filter.status !== undefined ? eq(channels.status, filter.status) : undefined,
         filter.tag !== undefined ? eq(channels.tag, filter.tag) : undefined,
         filter.group ? sql`(',' || replace(${channels.group}, ' ', '') || ',') LIKE ${`%,${filter.group.trim()},%`}` : undefined,
+        filter.disabled ? ne(channels.status, ChannelStatus.enabled) : undefined,
+        // instr, not LIKE: model names may hold `_` and `%`
+        filter.model?.trim() ? sql`instr(',' || replace(${channels.models}, ' ', '') || ',', ${`,${filter.model.trim()},`}) > 0` : undefined,
         keyword
           ? or(
               like(channels.name, `%${keyword}%`),
@@ -93,6 +100,10 @@ export function createChannelRepo(db: Db) {
       const total = db.select({ n: count() }).from(channels).where(where).get()!.n
       return { items, total }
     },
+
+    /** The distinct non-empty tags, sorted (the console's tag filter). */
+    tags: (): string[] =>
+      db.selectDistinct({ tag: channels.tag }).from(channels).where(ne(channels.tag, '')).orderBy(channels.tag).all().map((r) => r.tag),
 
     insert(rows: NewChannel[]): ChannelRow[] {
       if (rows.length === 0) return []

@@ -5,9 +5,10 @@ import { pageOf, pageWindow } from '../../plugins/paging'
 import { Role, sessionPlugin } from '../../plugins/session'
 import { manageLogHook } from '../../metering/manage-log'
 import { PROVIDERS } from '../../providers/registry'
-import { listUpstreamModels, runChannelTest } from './checks'
+import { listUpstreamModels, runChannelTest, testAllChannels } from './checks'
 import { BatchTagBody, ChannelEdit, CreateBody, IdParams, IdsBody, ListQuery, TagBody, TagEdit, TestQuery } from './schemas'
 import {
+  channelFilterOf,
   createChannels,
   deleteChannel,
   deleteChannels,
@@ -25,8 +26,7 @@ export function channelsModule(deps: AppDeps) {
 
   const list = (query: ListQuery) => {
     const window = pageWindow(query)
-    const { type, status, tag, group } = query
-    const page = deps.repos.channels.list({ type, status, tag, group, keyword: query.keyword }, window.offset, window.pageSize)
+    const page = deps.repos.channels.list(channelFilterOf(query), window.offset, window.pageSize)
     return ok(pageOf(page.items.map((row) => viewOf(deps, row)), page.total, window))
   }
 
@@ -37,6 +37,7 @@ export function channelsModule(deps: AppDeps) {
     .onAfterHandle(manageLogHook(deps, 'channel'))
     .get('/api/channel/', ({ query }) => list(query), { ...admin, query: ListQuery })
     .get('/api/channel/search', ({ query }) => list(query), { ...admin, query: ListQuery })
+    .get('/api/channel/tags', () => ok(deps.repos.channels.tags()), admin)
     .get(
       '/api/channel/models',
       () =>
@@ -85,8 +86,19 @@ export function channelsModule(deps: AppDeps) {
     .post('/api/channel/tag/disabled', async ({ body }) => ok(await setTagStatus(deps, body.tag, false)), { ...admin, body: TagBody })
     .put('/api/channel/tag', async ({ body }) => ok(await editTag(deps, body)), { ...admin, body: TagEdit })
     .get(
+      '/api/channel/test',
+      async ({ request, server }) => {
+        server?.timeout(request, 0) // tests take up to 30 s each: Bun's 10 s idle timeout would cut the answer
+        const lines = await testAllChannels(deps)
+        const failed = lines.filter((l) => !l.success).length
+        return ok(lines, `tested ${lines.length} channel${lines.length === 1 ? '' : 's'}, ${failed} failed`)
+      },
+      admin,
+    )
+    .get(
       '/api/channel/test/:id',
-      async ({ params, query }) => {
+      async ({ params, query, request, server }) => {
+        server?.timeout(request, 0) // every key, up to 30 s each: longer than Bun's 10 s idle timeout
         const r = await runChannelTest(deps, Number(params.id), query.model)
         // new-api's shape: the envelope's success/message are the test's own verdict
         return {

@@ -69,9 +69,13 @@ export const IdParams = t.Object({ id: t.String({ pattern: '^[1-9][0-9]{0,14}$' 
 export const ListQuery = t.Object({
   ...PageQuery.properties,
   type: t.Optional(t.Integer()),
-  status: t.Optional(t.Integer()),
+  /** 1, 2 or 3; or new-api's words: `enabled` (1), `disabled` (2 or 3), `all` */
+  // literals, not t.UnionEnum: that one carries a default (its first value), which Elysia would fill in
+  status: t.Optional(t.Union([t.Integer(), t.Literal('enabled'), t.Literal('disabled'), t.Literal('all')])),
   tag: t.Optional(t.String({ maxLength: 100 })),
   group: t.Optional(t.String({ maxLength: 100 })),
+  /** channels whose model list names exactly this model */
+  model: t.Optional(t.String({ maxLength: 200 })),
 })
 export type ListQuery = typeof ListQuery.static
 

@@ -1,13 +1,23 @@
-import { ChannelStatus, type ChannelPatch, type ChannelRow } from '../../db/repos/channels'
+import { ChannelStatus, type ChannelFilter, type ChannelPatch, type ChannelRow } from '../../db/repos/channels'
 import type { AppDeps } from '../../deps'
 import { BadRequestError, NotFoundError } from '../../errors'
 import type { NewChannelInput } from '../../relay/routing/channel-store'
 import { channelPatch, joinList, mappingText, normalizeKeys } from './input'
-import type { ChannelCreate, ChannelEdit, CreateBody, TagEdit } from './schemas'
+import type { ChannelCreate, ChannelEdit, CreateBody, ListQuery, TagEdit } from './schemas'
 import { toChannelView, type ChannelView } from './view'
 
 export function viewOf(deps: AppDeps, row: ChannelRow): ChannelView {
   return toChannelView(row, deps.routing.channels.get(row.id)?.keys ?? [])
+}
+
+/** The list query as a repo filter: new-api's status words mapped, empty model and keyword meaning none. */
+export function channelFilterOf(query: ListQuery): ChannelFilter {
+  const { type, status, tag, group } = query
+  const filter: ChannelFilter = { type, tag, group, model: query.model?.trim() || undefined, keyword: query.keyword }
+  if (status === 'enabled') filter.status = ChannelStatus.enabled
+  else if (status === 'disabled') filter.disabled = true
+  else if (typeof status === 'number') filter.status = status
+  return filter
 }
 
 export function findChannel(deps: AppDeps, id: number): ChannelRow {
