@@ -77,9 +77,9 @@ test('GET /api/channel/test: every enabled channel, in id order, with its verdic
   expect(res.body.message).toBe('tested 3 channels, 1 failed')
   const lines = res.body.data as { id: number; name: string; success: boolean; time: number; time_ms: number; message: string }[]
   expect(lines.map((l) => [l.id, l.name, l.success])).toEqual([
-    [ids.alpha, 'alpha', true],
-    [ids.beta, 'beta', true],
-    [ids.gamma, 'gamma', false],
+    [ids.alpha!, 'alpha', true],
+    [ids.beta!, 'beta', true],
+    [ids.gamma!, 'gamma', false],
   ])
   expect(lines[2]!.message).toContain('Incorrect API key')
   expect(lines[1]!.time_ms).toBeGreaterThanOrEqual(40)
@@ -94,7 +94,7 @@ test('GET /api/channel/test: every enabled channel, in id order, with its verdic
   // the channel view shows them, for the console's latency column
   const view = (await call(app, 'GET', `/api/channel/${ids.beta}`, undefined, admin)).body.data
   expect(view).toMatchObject({ response_time: lines[1]!.time_ms, test_time: expect.any(Number) })
-  expect(app.deps.repos.channels.findById(ids.delta)!.testTime).toBe(0)
+  expect(app.deps.repos.channels.findById(ids.delta!)!.testTime).toBe(0)
 })
 
 test('no enabled channel: an empty list', async () => {
