@@ -19,6 +19,20 @@ const priceTable = (value: unknown) => {
   }
   return undefined
 }
+/** '' (use the browser's address) or an absolute http(s) URL without a trailing slash, query or credentials. */
+const serverAddress = (value: unknown) => {
+  const text = value as string
+  if (text === '') return undefined
+  const fail = 'must be an absolute http(s) URL without a trailing slash, like https://api.example.com (or empty)'
+  if (!/^https?:\/\/[^\s/?#]+[^\s?#]*$/i.test(text) || text.endsWith('/')) return fail
+  try {
+    const url = new URL(text)
+    if (url.username || url.password) return 'must not carry credentials'
+  } catch {
+    return fail
+  }
+  return undefined
+}
 const RATE_LIMIT_KEYS = ['token_rpm', 'token_tpm', 'token_concurrency', 'user_rpm', 'user_tpm', 'user_concurrency']
 /** `{ "<group>": { "token_rpm": 60, … } }` with non-negative integers; unknown keys are refused. */
 const groupRateLimits = (value: unknown) => {
@@ -35,6 +49,9 @@ const groupRateLimits = (value: unknown) => {
 export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   SystemName: { type: 'string', default: 'Tollgate', description: 'name shown in the UI and /api/status' },
   RegisterEnabled: { type: 'boolean', default: 'false', description: 'allow self-registration' },
+  ServerAddress: { type: 'string', default: '', description: "the gateway's public address for clients (console, API base URL); '' = the browser's own address", check: serverAddress },
+  DisplayInCurrencyEnabled: { type: 'boolean', default: 'true', description: 'the console shows amounts in US$ rather than quota units' },
+  PublicPricingEnabled: { type: 'boolean', default: 'false', description: "logged-out visitors may read GET /api/pricing (the default group's prices)" },
   QuotaForNewUser: { type: 'integer', default: '0', description: 'quota a new user starts with', check: nonNegative },
   QuotaForInviter: { type: 'integer', default: '0', description: 'invitation quota credited to the inviter', check: nonNegative },
   QuotaForInvitee: { type: 'integer', default: '0', description: 'extra quota for a user who registers with an invite code', check: nonNegative },

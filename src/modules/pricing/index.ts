@@ -1,12 +1,27 @@
 import { Elysia } from 'elysia'
+import type { UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
+import { UnauthorizedError } from '../../errors'
 import { ok } from '../../plugins/envelope'
-import { Role, sessionPlugin } from '../../plugins/session'
+import { findSessionUser, readSessionClaims, SESSION_COOKIE, sessionPlugin } from '../../plugins/session'
 import { pricingFor } from './service'
 
-/** `GET /api/pricing`: the models the caller's group can use, with their prices in US$. */
+/**
+ * `GET /api/pricing`: the models the caller's group can use, with their prices in US$. Logged-in users see
+ * their group; with `PublicPricingEnabled` a caller without a (valid) session sees the default group's.
+ * Not behind the `role` macro, which would refuse anonymous callers: the session is read here, the same way.
+ */
 export function pricingModule(deps: AppDeps) {
   return new Elysia({ name: 'pricing' })
     .use(sessionPlugin(deps))
-    .get('/api/pricing', ({ user }) => ok(pricingFor(deps, user)), { role: Role.user })
+    .derive(async ({ sessionJwt, cookie, request }): Promise<{ viewer: UserRow | undefined }> => {
+      try {
+        const claims = await readSessionClaims(sessionJwt, cookie[SESSION_COOKIE]?.value)
+        return { viewer: await findSessionUser(deps, request.headers, claims) }
+      } catch (error) {
+        if (error instanceof UnauthorizedError && deps.options.get<boolean>('PublicPricingEnabled')) return { viewer: undefined }
+        throw error
+      }
+    })
+    .get('/api/pricing', ({ viewer }) => ok(pricingFor(deps, viewer)))
 }

@@ -12,6 +12,9 @@ export function statusModule(deps: AppDeps) {
       setup: deps.repos.users.count() > 0,
       register_enabled: deps.options.get<boolean>('RegisterEnabled'),
       quota_per_unit: deps.options.get<number>('QuotaPerUnit'),
+      server_address: deps.options.get<string>('ServerAddress'),
+      display_in_currency: deps.options.get<boolean>('DisplayInCurrencyEnabled'),
+      public_pricing_enabled: deps.options.get<boolean>('PublicPricingEnabled'),
       start_time: Math.floor(deps.startedAt / 1000),
     }),
   )

@@ -26,7 +26,7 @@ test('GET /api/pricing lists the models of the caller’s group with US$ prices'
   // gpt-4o: $2.50 / $10 / $1.25 per 1M, × group 1.5
   expect(byModel['gpt-4o']).toMatchObject({ mode: 'ratio', input: 3.75, output: 15, cache_read: 1.875, model_ratio: 1.25, completion_ratio: 4 })
   expect(byModel['fixed-model']).toMatchObject({ mode: 'call', per_call: 0.075, model_price: 0.05 })
-  expect(byModel['house-model']).toEqual({ model: 'house-model', mode: 'none' })
+  expect(byModel['house-model']).toEqual({ model: 'house-model', priced: false, mode: 'none' })
 })
 
 test('anonymous callers get 401', async () => {
