@@ -35,7 +35,21 @@ export interface LogStat {
   quota: number
   rpm: number
   tpm: number
+  /** consume rows matching the filter (requests) */
+  count: number
+  /** prompt + completion tokens of those rows */
+  tokens: number
 }
+
+/** What the stat sums over the consume rows of a filter. */
+interface Totals {
+  quota: number
+  count: number
+  tokens: number
+}
+const addTotals = (...parts: Totals[]): Totals =>
+  parts.reduce((a, b) => ({ quota: a.quota + b.quota, count: a.count + b.count, tokens: a.tokens + b.tokens }), NO_TOTALS)
+const NO_TOTALS: Totals = { quota: 0, count: 0, tokens: 0 }
 
 function whereOf(f: LogFilter): SQL | undefined {
   return and(
@@ -60,11 +74,17 @@ export function createLogRepo(db: Db) {
   const insertLogs = createLogInserter(db.$client)
   const insertTx = db.$client.transaction(insertLogs)
 
-  const sumLogQuota = (f: LogFilter): number =>
-    Number(db.select({ q: sum(logs.quota) }).from(logs).where(whereOf({ ...f, type: LogType.consume })).get()!.q ?? 0)
+  const sumLogs = (f: LogFilter): Totals => {
+    const r = db
+      .select({ q: sum(logs.quota), n: count(), t: sum(sql`${logs.promptTokens} + ${logs.completionTokens}`) })
+      .from(logs)
+      .where(whereOf({ ...f, type: LogType.consume }))
+      .get()!
+    return { quota: Number(r.q ?? 0), count: r.n, tokens: Number(r.t ?? 0) }
+  }
 
-  /** Quota of the consume rows in whole hours [from, to) from the hourly tables: per user, or per model for everyone. */
-  const sumHourQuota = (f: LogFilter, from: number, to: number | undefined): number => {
+  /** Totals of the consume rows in whole hours [from, to) from the hourly tables: per user, or per model for everyone. */
+  const sumHours = (f: LogFilter, from: number, to: number | undefined): Totals => {
     const table = f.userId !== undefined ? usageHourly : usageHourlyModel
     const where = and(
       f.userId !== undefined ? eq(usageHourly.userId, f.userId) : undefined,
@@ -72,26 +92,27 @@ export function createLogRepo(db: Db) {
       gte(table.hour, from),
       to !== undefined ? lt(table.hour, to) : undefined,
     )
-    return Number(db.select({ q: sum(table.quota) }).from(table).where(where).get()!.q ?? 0)
+    const r = db.select({ q: sum(table.quota), n: sum(table.count), t: sum(table.tokenUsed) }).from(table).where(where).get()!
+    return { quota: Number(r.q ?? 0), count: Number(r.n ?? 0), tokens: Number(r.t ?? 0) }
   }
 
   /**
-   * The stat's quota for a filter of user, model and time only, without summing every row: whole hours come
+   * The stat's totals for a filter of user, model and time only, without summing every row: whole hours come
    * from the hourly tables, the partial hours at either end from the logs. Hours before the oldest log row
    * are left out, so the answer matches the logs after retention (the hourly tables keep older hours); the
    * oldest second itself is read from the logs too, since retention may have taken part of it.
    */
-  const aggregatedQuota = (f: LogFilter): number => {
+  const aggregatedTotals = (f: LogFilter): Totals => {
     const oldest = oldestLog.get()?.t
-    if (oldest === null || oldest === undefined) return 0
+    if (oldest === null || oldest === undefined) return NO_TOTALS
     const from = Math.max(f.start ?? 0, oldest)
-    if (f.end !== undefined && from > f.end) return 0
+    if (f.end !== undefined && from > f.end) return NO_TOTALS
     const firstHour = Math.ceil(Math.max(from, oldest + 1) / 3600) * 3600
     const endHour = f.end !== undefined ? Math.floor((f.end + 1) / 3600) * 3600 : undefined // exclusive
-    if (endHour !== undefined && firstHour >= endHour) return sumLogQuota({ ...f, start: from })
-    const head = firstHour > from ? sumLogQuota({ ...f, start: from, end: firstHour - 1 }) : 0
-    const tail = endHour !== undefined && f.end! >= endHour ? sumLogQuota({ ...f, start: endHour }) : 0
-    return head + sumHourQuota(f, firstHour, endHour) + tail
+    if (endHour !== undefined && firstHour >= endHour) return sumLogs({ ...f, start: from })
+    const head = firstHour > from ? sumLogs({ ...f, start: from, end: firstHour - 1 }) : NO_TOTALS
+    const tail = endHour !== undefined && f.end! >= endHour ? sumLogs({ ...f, start: endHour }) : NO_TOTALS
+    return addTotals(head, sumHours(f, firstHour, endHour), tail)
   }
   /** Filters the hourly tables can answer: user, model and time. */
   const aggregatable = (f: LogFilter) =>
@@ -111,16 +132,16 @@ export function createLogRepo(db: Db) {
       return { items, total }
     },
 
-    /** Quota of the consume rows matching the filter; rpm and tpm over the minute before `now`. */
+    /** Quota, request count and tokens of the consume rows matching the filter; rpm and tpm over the minute before `now`. */
     stat(filter: LogFilter, now: number): LogStat {
       const consume = { ...filter, type: LogType.consume }
-      const quota = aggregatable(filter) ? aggregatedQuota(filter) : sumLogQuota(filter)
+      const totals = aggregatable(filter) ? aggregatedTotals(filter) : sumLogs(filter)
       const recent = db
         .select({ n: count(), t: sum(sql`${logs.promptTokens} + ${logs.completionTokens}`) })
         .from(logs)
         .where(whereOf({ ...consume, start: Math.max(filter.start ?? 0, now - 60) }))
         .get()!
-      return { quota, rpm: recent.n, tpm: Number(recent.t ?? 0) }
+      return { quota: totals.quota, rpm: recent.n, tpm: Number(recent.t ?? 0), count: totals.count, tokens: totals.tokens }
     },
 
     /** Delete up to `batch` rows created before `before` (unix seconds); returns how many went. */

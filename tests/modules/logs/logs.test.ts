@@ -111,13 +111,13 @@ describe('own logs', () => {
       expect(row.other.attempts).toBeUndefined()
     }
   })
-  test('stat: quota of the filter, rpm and tpm of the last minute', async () => {
+  test('stat: quota, requests and tokens of the filter, rpm and tpm of the last minute', async () => {
     const own = await get('/api/log/self/stat', alice.cookie)
     const perCall = Math.round((100 + 20 * 0.5 + 30 * 4) * 1.25)
     const mini = Math.round((100 + 20 * 0.5 + 30 * 4) * 0.075)
-    expect(own.body.data).toEqual({ quota: perCall + mini, rpm: 2, tpm: 2 * 150 })
+    expect(own.body.data).toEqual({ quota: perCall + mini, rpm: 2, tpm: 2 * 150, count: 2, tokens: 2 * 150 })
     const all = await get('/api/log/stat', admin)
-    expect(all.body.data).toEqual({ quota: 2 * perCall + mini, rpm: 3, tpm: 3 * 150 })
+    expect(all.body.data).toEqual({ quota: 2 * perCall + mini, rpm: 3, tpm: 3 * 150, count: 3, tokens: 3 * 150 })
     expect((await get('/api/log/stat?model_name=gpt-4o-mini', admin)).body.data.quota).toBe(mini)
   })
 })
