@@ -20,13 +20,14 @@ import { redemptionsModule } from './modules/redemptions'
 import { playgroundModule } from './modules/playground'
 import { userAccessModule } from './modules/user-access'
 import { requestContext, requestIdOf } from './plugins/request-context'
+import { consoleModule, consoleServeOptions } from './modules/console'
 
 /** Compose plugins and feature modules. Tests call this with a temp database; `observe` sees every settled relay request. */
 export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
   const settle = meteredHooks(deps.metering, observe)
   const errors = createErrorRouter()
   registerRelayErrors(errors, deps)
-  return new Elysia({ serve: { maxRequestBodySize: deps.config.maxBodyBytes + 1024 * 1024 } })
+  return new Elysia({ serve: { maxRequestBodySize: deps.config.maxBodyBytes + 1024 * 1024, ...consoleServeOptions() } })
     // destructured on purpose (Elysia reads the parameters); caller and clientIp are the relay derive's, when it ran
     .onError(({ code, error, path, request, body, params, caller, clientIp }: FailedRequest) =>
       errors.render({ code, error, path, request, body, params, caller, clientIp }, requestIdOf(request)),
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(playgroundModule(deps, settle))
     .use(relayModule(deps, settle))
     .use(geminiRelayModule(deps, settle))
+    .use(consoleModule())
 }
 
 export type App = ReturnType<typeof createApp>

@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { clientIpOf } from '../../plugins/request-context'
-import { clearSessionCookie, isSecureRequest, readSessionClaims, Role, SESSION_COOKIE, sessionPlugin, startSession } from '../../plugins/session'
+import { clearSessionCookie, isSecureRequest, liveSessionUser, readSessionClaims, Role, SESSION_COOKIE, sessionPlugin, startSession, UserStatus } from '../../plugins/session'
 import { Password, Username } from '../users/credentials'
 import { toLoginView, toUserView } from '../users/view'
 import { issueAccessToken } from './access-token'
@@ -32,6 +32,12 @@ export function authModule(deps: AppDeps) {
       logout(deps, await readSessionClaims(sessionJwt, sessionCookie.value))
       clearSessionCookie(sessionCookie, isSecureRequest(deps, request))
       return ok(null, 'logged out')
+    })
+    // the console asks who is logged in without a 401 (which a browser logs as an error) when nobody is
+    .get('/api/user/session', async ({ sessionJwt, cookie }) => {
+      const claims = await readSessionClaims(sessionJwt, cookie[SESSION_COOKIE]!.value)
+      const user = claims && liveSessionUser(deps, claims)
+      return ok(user && user.status === UserStatus.enabled ? toUserView(user) : null)
     })
     .post('/api/user/register', async ({ body }) => ok(toUserView(await register(deps, body)), 'registered'), {
       body: RegisterBody,

@@ -88,9 +88,7 @@ export function relayModule(deps: AppDeps, settle: SettleHook) {
     }, { params: t.Object({ model: t.String() }) })
 }
 
-/** Clients probe the root before their first request (Claude Code sends HEAD /). */
+/** Clients probe the root before their first request (Claude Code sends HEAD /); GET / is the console's. */
 export function rootProbeModule() {
-  return new Elysia({ name: 'root-probe' })
-    .head('/', () => new Response(null, { status: 200 }))
-    .get('/', () => new Response('Tollgate is running. Point your client at this address.\n', { headers: { 'content-type': 'text/plain; charset=utf-8' } }))
+  return new Elysia({ name: 'root-probe' }).head('/', () => new Response(null, { status: 200 }))
 }

@@ -15,6 +15,7 @@ const MIN_ROLE: Record<string, number> = {
   'POST /api/user/login': PUBLIC,
   'POST /api/user/register': PUBLIC,
   'GET /api/user/logout': PUBLIC,
+  'GET /api/user/session': PUBLIC,
   'GET /api/user/self': Role.user,
   'PUT /api/user/self': Role.user,
   'GET /api/user/token': Role.user,

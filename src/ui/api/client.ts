@@ -1,0 +1,61 @@
+/** The management API's envelope, unwrapped: data on success, an ApiError carrying the server's message otherwise. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export type Query = Record<string, string | number | boolean | undefined | null>
+
+/** Listeners told when any call answers 401, so the session can send the user to the login page. */
+const unauthorizedListeners = new Set<() => void>()
+export const onUnauthorized = (listener: () => void) => {
+  unauthorizedListeners.add(listener)
+  return () => unauthorizedListeners.delete(listener)
+}
+
+export function withQuery(path: string, query?: Query): string {
+  if (!query) return path
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value))
+  }
+  const text = params.toString()
+  return text ? `${path}?${text}` : path
+}
+
+async function call<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
+  let response: Response
+  try {
+    response = await fetch(withQuery(path, query), {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  } catch {
+    throw new ApiError(0, 'network')
+  }
+  const envelope = (await response.json().catch(() => null)) as { success?: boolean; message?: string; data?: T } | null
+  if (response.status === 401 && !path.startsWith('/api/user/login')) for (const listener of unauthorizedListeners) listener()
+  if (!response.ok || !envelope?.success) throw new ApiError(response.status, envelope?.message || `HTTP ${response.status}`)
+  return envelope.data as T
+}
+
+export const api = {
+  get: <T>(path: string, query?: Query) => call<T>('GET', path, undefined, query),
+  post: <T>(path: string, body?: unknown) => call<T>('POST', path, body ?? {}),
+  put: <T>(path: string, body: unknown, query?: Query) => call<T>('PUT', path, body, query),
+  delete: <T>(path: string) => call<T>('DELETE', path),
+}
+
+/** A server-paged list as the API answers it. */
+export interface Page<T> {
+  items: T[]
+  total: number
+  page: number
+  page_size: number
+}

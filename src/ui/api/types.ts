@@ -1,0 +1,29 @@
+// The console's view of the API: the server's own response types, imported as types only (nothing of the
+// server is bundled into the browser).
+import type { UserView, LoginView } from '../../modules/users/view'
+import type { ChannelView } from '../../modules/channels/view'
+import type { TokenView } from '../../modules/tokens/schemas'
+import type { logView } from '../../modules/logs/view'
+import type { redemptionView } from '../../modules/redemptions/view'
+
+export type User = UserView
+export type LoginUser = LoginView
+export type Channel = ChannelView
+export type Token = typeof TokenView.static
+export type LogRow = ReturnType<typeof logView>
+export type Redemption = ReturnType<typeof redemptionView>
+
+/** `GET /api/status` */
+export interface Status {
+  version: string
+  system_name: string
+  setup: boolean
+  register_enabled: boolean
+  quota_per_unit: number
+  start_time: number
+  server_address?: string
+  display_in_currency?: boolean
+  public_pricing_enabled?: boolean
+}
+
+export const Role = { user: 1, admin: 10, root: 100 } as const

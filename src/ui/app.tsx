@@ -1,0 +1,61 @@
+import { Redirect, Route, Switch, useLocation } from 'wouter-preact'
+import { ConfirmProvider } from './components/dialog'
+import { ToastProvider } from './components/toast'
+import { I18nProvider, useI18n } from './i18n'
+import { LoginPage } from './pages/auth/login'
+import { RegisterPage } from './pages/auth/register'
+import { SetupPage } from './pages/auth/setup'
+import { NotFound } from './pages/not-found'
+import { PublicPricingPage } from './pages/pricing/public'
+import { PAGES } from './routes'
+import { Layout, PublicFrame } from './shell/layout'
+import { SessionProvider, useSession } from './state/session'
+
+export function App() {
+  return (
+    <I18nProvider>
+      <SessionProvider>
+        <ToastProvider>
+          <ConfirmProvider>
+            <Routes />
+          </ConfirmProvider>
+        </ToastProvider>
+      </SessionProvider>
+    </I18nProvider>
+  )
+}
+
+const PUBLIC_PATHS = ['/setup', '/login', '/register']
+
+/** Setup until root exists, the login page until someone is logged in, then the pages their role allows. */
+function Routes() {
+  const { status, user } = useSession()
+  const { t } = useI18n()
+  const [location] = useLocation()
+  if (!status || user === undefined) return <p class="boot">{t('app.loading')}</p>
+  if (!status.setup && location !== '/setup') return <Redirect to="/setup" replace />
+  if (!user) {
+    if (location === '/pricing' && status.public_pricing_enabled) return <PublicFrame><PublicPricingPage /></PublicFrame>
+    if (!PUBLIC_PATHS.includes(location)) return <Redirect to={`/login?next=${encodeURIComponent(location)}`} replace />
+    return (
+      <PublicFrame>
+        <Switch>
+          <Route path="/setup" component={SetupPage} />
+          <Route path="/login" component={LoginPage} />
+          <Route path="/register" component={RegisterPage} />
+        </Switch>
+      </PublicFrame>
+    )
+  }
+  if (location === '/' || PUBLIC_PATHS.includes(location)) return <Redirect to="/dashboard" replace />
+  return (
+    <Layout>
+      <Switch>
+        {PAGES.filter((page) => user.role >= page.role).map((page) => (
+          <Route key={page.path} path={page.path} component={page.component} />
+        ))}
+        <Route component={NotFound} />
+      </Switch>
+    </Layout>
+  )
+}

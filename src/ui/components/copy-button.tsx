@@ -1,0 +1,34 @@
+import { useState } from 'preact/hooks'
+import { useI18n } from '../i18n'
+import { Button } from './button'
+
+/** Copies `text`; confirms with a short "Copied". `label` names what is copied for screen readers. */
+export function CopyButton({ text, label }: { text: string; label?: string }) {
+  const { t } = useI18n()
+  const [copied, setCopied] = useState(false)
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text)
+    } catch {
+      fallbackCopy(text) // clipboard API needs a secure context; plain-HTTP instances use the old way
+    }
+    setCopied(true)
+    setTimeout(() => setCopied(false), 1500)
+  }
+  return (
+    <Button variant="secondary" aria-label={label ? `${t('common.copy')}: ${label}` : undefined} onClick={copy}>
+      {copied ? t('common.copied') : t('common.copy')}
+    </Button>
+  )
+}
+
+function fallbackCopy(text: string): void {
+  const area = document.createElement('textarea')
+  area.value = text
+  area.setAttribute('readonly', '')
+  area.className = 'offscreen'
+  document.body.append(area)
+  area.select()
+  document.execCommand('copy')
+  area.remove()
+}

@@ -1,0 +1,29 @@
+import { en } from './en'
+import { zhCN } from './zh-CN'
+
+export type MessageKey = keyof typeof en
+export type Locale = 'en' | 'zh-CN'
+export const LOCALES: readonly { id: Locale; label: string }[] = [
+  { id: 'en', label: 'English' },
+  { id: 'zh-CN', label: '中文' },
+]
+
+const catalogs: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zhCN }
+
+export type Params = Record<string, string | number>
+
+/** The message in the locale, `{name}` placeholders filled. */
+export function translate(locale: Locale, key: MessageKey, params?: Params): string {
+  const text = catalogs[locale][key] ?? en[key] ?? key
+  if (!params) return text
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole))
+}
+
+/** The browser's first language we have, English otherwise. */
+export function browserLocale(languages: readonly string[]): Locale {
+  for (const language of languages) {
+    if (language.toLowerCase().startsWith('zh')) return 'zh-CN'
+    if (language.toLowerCase().startsWith('en')) return 'en'
+  }
+  return 'en'
+}

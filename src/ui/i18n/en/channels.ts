@@ -1,0 +1,2 @@
+export const channels = {
+} as const

@@ -1,0 +1,2 @@
+export const dashboard = {
+} as const

@@ -1,0 +1,32 @@
+import { common } from './common'
+import { nav } from './nav'
+import { auth } from './auth'
+import { dashboard } from './dashboard'
+import { tokens } from './tokens'
+import { playground } from './playground'
+import { logs } from './logs'
+import { wallet } from './wallet'
+import { profile } from './profile'
+import { channels } from './channels'
+import { pricing } from './pricing'
+import { users } from './users'
+import { redemptions } from './redemptions'
+import { settings } from './settings'
+
+/** The English catalog: one object, its areas kept in one file each (keys named by place). */
+export const en = {
+  ...common,
+  ...nav,
+  ...auth,
+  ...dashboard,
+  ...tokens,
+  ...playground,
+  ...logs,
+  ...wallet,
+  ...profile,
+  ...channels,
+  ...pricing,
+  ...users,
+  ...redemptions,
+  ...settings,
+} as const

@@ -1,0 +1,2 @@
+export const logs = {
+} as const

@@ -1,0 +1,2 @@
+export const playground = {
+} as const

@@ -1,0 +1,2 @@
+export const pricing = {
+} as const

@@ -1,0 +1,2 @@
+export const profile = {
+} as const

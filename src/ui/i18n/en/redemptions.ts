@@ -1,0 +1,2 @@
+export const redemptions = {
+} as const

@@ -1,0 +1,2 @@
+export const settings = {
+} as const

@@ -1,0 +1,2 @@
+export const tokens = {
+} as const

@@ -1,0 +1,2 @@
+export const users = {
+} as const

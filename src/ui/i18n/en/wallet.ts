@@ -1,0 +1,2 @@
+export const wallet = {
+} as const

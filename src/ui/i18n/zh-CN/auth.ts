@@ -1,0 +1,28 @@
+import type { auth as en } from '../en/auth'
+
+export const auth: Record<keyof typeof en, string> = {
+  'auth.username': '用户名',
+  'auth.password': '密码',
+  'auth.confirmPassword': '确认密码',
+  'auth.passwordHint': '8 到 64 个字符',
+  'auth.error.required': '请填写此项',
+  'auth.error.usernameFormat': '最多 20 个字母、数字或 _ . @ -',
+  'auth.error.passwordLength': '密码长度须为 8 到 64 个字符',
+  'auth.error.passwordMismatch': '两次输入的密码不一致',
+  'auth.setup.title': '创建超级管理员账户',
+  'auth.setup.lead': '这个实例还没有用户。第一个账户是超级管理员，可以管理一切。',
+  'auth.setup.submit': '创建超级管理员',
+  'auth.login.title': '登录',
+  'auth.login.lead': '登录后管理你的令牌、用量和余额。',
+  'auth.login.submit': '登录',
+  'auth.login.noAccount': '还没有账户？',
+  'auth.login.register': '注册',
+  'auth.register.title': '注册账户',
+  'auth.register.lead': '注册后即可获取本网关的 API 密钥。',
+  'auth.register.affCode': '邀请码',
+  'auth.register.affHint': '选填：邀请你的人的邀请码',
+  'auth.register.submit': '注册',
+  'auth.register.haveAccount': '已有账户？',
+  'auth.register.closed': '本实例已关闭注册，请联系管理员开通账户。',
+  'auth.register.done': '注册成功，请登录。',
+}

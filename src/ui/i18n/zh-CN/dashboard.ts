@@ -1,0 +1,4 @@
+import type { dashboard as en } from '../en/dashboard'
+
+export const dashboard: Record<keyof typeof en, string> = {
+}

@@ -1,0 +1,4 @@
+import type { logs as en } from '../en/logs'
+
+export const logs: Record<keyof typeof en, string> = {
+}

@@ -1,0 +1,4 @@
+import type { redemptions as en } from '../en/redemptions'
+
+export const redemptions: Record<keyof typeof en, string> = {
+}

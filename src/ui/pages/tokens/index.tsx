@@ -1,0 +1,7 @@
+import { PageHeader } from '../../components/page-header'
+import { useI18n } from '../../i18n'
+
+export function TokensPage() {
+  const { t } = useI18n()
+  return <PageHeader title={t('nav.tokens')} lead="" />
+}

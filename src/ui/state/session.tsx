@@ -1,0 +1,53 @@
+import { createContext, type ComponentChildren } from 'preact'
+import { useCallback, useContext, useEffect, useMemo, useState } from 'preact/hooks'
+import { api, onUnauthorized } from '../api/client'
+import type { Status, User } from '../api/types'
+
+export interface Session {
+  status: Status | null
+  /** the logged-in user; null when logged out, undefined while loading */
+  user: User | null | undefined
+  refresh(): Promise<void>
+  refreshStatus(): Promise<void>
+  logout(): Promise<void>
+}
+
+const SessionContext = createContext<Session | null>(null)
+
+/** Instance status and the logged-in user, loaded once and refreshed after anything that changes them. */
+export function SessionProvider({ children }: { children: ComponentChildren }) {
+  const [status, setStatus] = useState<Status | null>(null)
+  const [user, setUser] = useState<User | null | undefined>(undefined)
+
+  const refreshStatus = useCallback(async () => {
+    setStatus(await api.get<Status>('/api/status'))
+  }, [])
+  const refresh = useCallback(async () => {
+    setUser(await api.get<User | null>('/api/user/session').catch(() => null))
+  }, [])
+  const logout = useCallback(async () => {
+    await api.get('/api/user/logout').catch(() => undefined)
+    setUser(null)
+  }, [])
+
+  useEffect(() => {
+    void Promise.all([refreshStatus().catch(() => undefined), refresh()])
+    return onUnauthorized(() => setUser(null))
+  }, [refresh, refreshStatus])
+
+  const value = useMemo(() => ({ status, user, refresh, refreshStatus, logout }), [status, user, refresh, refreshStatus, logout])
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>
+}
+
+export function useSession(): Session {
+  const value = useContext(SessionContext)
+  if (!value) throw new Error('useSession outside SessionProvider')
+  return value
+}
+
+/** The logged-in user inside pages that require one (the shell renders pages only then). */
+export function useUser(): User {
+  const { user } = useSession()
+  if (!user) throw new Error('useUser without a logged-in user')
+  return user
+}
