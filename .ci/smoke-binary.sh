@@ -26,6 +26,15 @@ stop() {
 
 "$bin" --version
 start
+# the console is embedded: its page and assets come from the binary alone, compressed and cached
+page=$(curl -fsS "$base/tokens") || { echo "console page failed"; exit 1; }
+echo "$page" | grep -q '<div id="app">' || { echo "console page is not the app: $page"; exit 1; }
+for asset in $(echo "$page" | grep -o '/chunk-[a-z0-9]*\.\(js\|css\)'); do
+  headers=$(curl -fsS -o /dev/null -D - -H 'accept-encoding: br' "$base$asset") || { echo "console asset $asset failed"; exit 1; }
+  echo "$headers" | grep -qi '^content-encoding: br' || { echo "console asset $asset not compressed: $headers"; exit 1; }
+  echo "$headers" | grep -qi '^cache-control: public, max-age=31536000, immutable' || { echo "console asset $asset not cacheable: $headers"; exit 1; }
+done
+echo "the console is served from the binary"
 status=$(curl -fsS "$base/api/status") || { echo "status failed"; cat "$dir/log"; exit 1; }
 echo "$status" | grep -q '"success":true' || { echo "bad status: $status"; exit 1; }
 curl -fsS -c "$dir/cookies" -H 'content-type: application/json' \
