@@ -1,0 +1,30 @@
+import { expect, test } from 'bun:test'
+import { dollarsToQuota, formatDollars, formatQuota, fromLocalInput, quotaToDollars, toLocalInput } from '../../src/ui/lib/format'
+
+test('quota shows with its dollar value at QuotaPerUnit', () => {
+  expect(formatQuota(500_000, 500_000, 'en')).toBe('500,000 ($1.00)')
+  expect(formatQuota(0, 500_000, 'en')).toBe('0 ($0.00)')
+  expect(formatQuota(123_456_789, 500_000, 'en')).toBe('123,456,789 ($246.91)')
+  expect(formatQuota(1_000_000, 1_000_000, 'zh-CN')).toBe('1,000,000 (US$1.00)')
+})
+
+test('a request that costs well under a cent keeps enough digits to be told apart', () => {
+  expect(formatDollars(0.0123, 'en')).toBe('$0.0123')
+  expect(formatDollars(0.000042, 'en')).toBe('$0.000042')
+  expect(formatDollars(12.5, 'en')).toBe('$12.50')
+  expect(formatDollars(-2, 'en')).toBe('-$2.00')
+})
+
+test('dollars typed by a person become whole quota units and back', () => {
+  expect(dollarsToQuota(1.5, 500_000)).toBe(750_000)
+  expect(dollarsToQuota(0.000001, 500_000)).toBe(1)
+  expect(quotaToDollars(750_000, 500_000)).toBe(1.5)
+  expect(quotaToDollars(5, 0)).toBe(0)
+})
+
+test('datetime-local values round-trip through unix seconds in the local zone', () => {
+  const seconds = fromLocalInput('2026-11-23T14:05')!
+  expect(toLocalInput(seconds)).toBe('2026-11-23T14:05')
+  expect(fromLocalInput('')).toBeUndefined()
+  expect(fromLocalInput('not a date')).toBeUndefined()
+})
