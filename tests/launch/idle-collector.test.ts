@@ -91,7 +91,7 @@ afterAll(() => app.stop())
 test('every request that reaches the app is counted, unknown routes and refusals included', async () => {
   const before = requestsArrived()
   expect((await app.fetch('/api/status')).status).toBe(200)
-  expect((await app.fetch('/no/such/route')).status).toBe(404)
+  expect((await app.fetch('/api/no/such/route')).status).toBe(404) // other paths are the console's page
   expect((await app.fetch('/v1/chat/completions', { method: 'POST', body: '{}' })).status).toBe(401)
   expect(requestsArrived() - before).toBe(3)
 })

@@ -45,7 +45,7 @@ export function consoleServeOptions() {
 export function consoleModule() {
   let assets: Promise<AssetTable> | undefined
   const serve = async (path: string, request: Request) => {
-    if (isApiPath(path)) throw new NotFoundError(`no route ${request.method} ${path}`)
+    if (isApiPath(path)) throw new NotFoundError('no such route')
     // a failed build (a source tree mid-edit) is tried again on the next request, not remembered
     const table = await (assets ??= loadConsoleAssets().catch((error: unknown) => {
       assets = undefined
