@@ -6,6 +6,7 @@ import { Role, sessionPlugin } from '../../plugins/session'
 import { manageLogHook } from '../../metering/manage-log'
 import { PROVIDERS } from '../../providers/registry'
 import { listUpstreamModels, runChannelTest, testAllChannels } from './checks'
+import { keyStates } from './view'
 import { BatchTagBody, ChannelEdit, CreateBody, IdParams, IdsBody, ListQuery, TagBody, TagEdit, TestQuery } from './schemas'
 import {
   channelFilterOf,
@@ -55,6 +56,16 @@ export function channelsModule(deps: AppDeps) {
       admin,
     )
     .get('/api/channel/:id', ({ params }) => ok(viewOf(deps, findChannel(deps, Number(params.id)))), { ...admin, params: IdParams })
+    .get(
+      '/api/channel/:id/keys',
+      ({ params }) => {
+        const id = Number(params.id)
+        findChannel(deps, id)
+        const keys = deps.routing.channels.get(id)?.keys ?? []
+        return ok(keyStates(keys, (key) => deps.routing.keyOutOfRotation(id, key)))
+      },
+      { ...admin, params: IdParams },
+    )
     .post(
       '/api/channel/',
       async ({ body }) => {

@@ -1,4 +1,5 @@
 import type { ChannelRow } from '../../db/repos/channels'
+import { keyHint } from '../../relay/mask'
 
 /** `sk-ab…wxyz (2 keys)`: enough to tell keys apart, never enough to use one. */
 export function maskKeys(keys: readonly string[]): string {
@@ -39,3 +40,10 @@ export function toChannelView(row: ChannelRow, keys: readonly string[]) {
 }
 
 export type ChannelView = ReturnType<typeof toChannelView>
+
+/** Each key of a pool as the console lists it: position (1-based), a hint (`…wxyz`) and whether the relay skips it. */
+export function keyStates(keys: readonly string[], outOfRotation: (key: string) => boolean) {
+  return keys.map((key, i) => ({ position: i + 1, hint: keyHint(key), out_of_rotation: outOfRotation(key) }))
+}
+
+export type KeyStateView = ReturnType<typeof keyStates>[number]

@@ -3,17 +3,19 @@ import type { UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { UnauthorizedError } from '../../errors'
 import { ok } from '../../plugins/envelope'
-import { findSessionUser, readSessionClaims, SESSION_COOKIE, sessionPlugin } from '../../plugins/session'
-import { pricingFor } from './service'
+import { findSessionUser, readSessionClaims, Role, SESSION_COOKIE, sessionPlugin } from '../../plugins/session'
+import { pricingFor, pricingOverview } from './service'
 
 /**
  * `GET /api/pricing`: the models the caller's group can use, with their prices in US$. Logged-in users see
  * their group; with `PublicPricingEnabled` a caller without a (valid) session sees the default group's.
  * Not behind the `role` macro, which would refuse anonymous callers: the session is read here, the same way.
+ * `GET /api/pricing/models` (admin): every model of every channel at the base price, with its channels.
  */
 export function pricingModule(deps: AppDeps) {
   return new Elysia({ name: 'pricing' })
     .use(sessionPlugin(deps))
+    .get('/api/pricing/models', () => ok(pricingOverview(deps)), { role: Role.admin })
     .derive(async ({ sessionJwt, cookie, request }): Promise<{ viewer: UserRow | undefined }> => {
       try {
         const claims = await readSessionClaims(sessionJwt, cookie[SESSION_COOKIE]?.value)

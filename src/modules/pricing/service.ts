@@ -1,9 +1,21 @@
 import type { UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
-import { findPrice, groupRatio, priceInUsd } from '../../metering/prices'
+import { findPrice, groupRatio, priceInUsd, type Price } from '../../metering/prices'
 
 /** The group anonymous visitors see prices for (when PublicPricingEnabled is on). */
 export const PUBLIC_PRICING_GROUP = 'default'
+
+/** One model's price line: US$ (per million tokens or per call) and the ratios behind it; `priced` false when none exists. */
+function priceItem(model: string, price: Price | undefined, quotaPerUnit: number, selfUse: boolean) {
+  if (!price) return { model, priced: false, mode: selfUse ? 'free' : 'none' }
+  const ratios =
+    price.mode === 'ratio'
+      ? { model_ratio: price.ratio, completion_ratio: price.completion, cache_ratio: price.cacheRead, create_cache_ratio: price.cacheWrite }
+      : price.mode === 'call'
+        ? { model_price: price.usd }
+        : {}
+  return { model, priced: true, ...priceInUsd(price, quotaPerUnit), ...ratios }
+}
 
 /**
  * Models served to the group by enabled channels, each with its price in the group: US$ per million
@@ -23,17 +35,8 @@ export function pricingFor(deps: AppDeps, user: UserRow | undefined) {
   const unpriced: string[] = []
   const items = [...models].sort().map((model) => {
     const price = findPrice(deps.options, model, group)
-    if (!price) {
-      unpriced.push(model)
-      return { model, priced: false, mode: selfUse ? 'free' : 'none' }
-    }
-    const ratios =
-      price.mode === 'ratio'
-        ? { model_ratio: price.ratio, completion_ratio: price.completion, cache_ratio: price.cacheRead, create_cache_ratio: price.cacheWrite }
-        : price.mode === 'call'
-          ? { model_price: price.usd }
-          : {}
-    return { model, priced: true, ...priceInUsd(price, quotaPerUnit), ...ratios }
+    if (!price) unpriced.push(model)
+    return priceItem(model, price, quotaPerUnit, selfUse)
   })
   return {
     group,
@@ -44,3 +47,43 @@ export function pricingFor(deps: AppDeps, user: UserRow | undefined) {
     unpriced_models: unpriced,
   }
 }
+
+/**
+ * The admin's view: every model any channel names (whatever its status or groups) and every model the
+ * ModelRatio / ModelPrice options price, at the base price (group ratio 1), each with the channels that
+ * serve it; the group ratios of every known group (GroupRatio's and the channels'); models served by a
+ * channel without a price in `unpriced_models`.
+ */
+export function pricingOverview(deps: AppDeps) {
+  const quotaPerUnit = deps.options.get<number>('QuotaPerUnit')
+  const selfUse = deps.options.get<boolean>('SelfUseModeEnabled')
+  const served = new Map<string, { id: number; name: string; type: number; status: number }[]>()
+  const groups = new Set(Object.keys(deps.options.get<Record<string, number>>('GroupRatio')))
+  for (const channel of [...deps.routing.channels.all()].sort((a, b) => a.id - b.id)) {
+    for (const group of channel.groups) groups.add(group)
+    for (const model of channel.models) {
+      let list = served.get(model)
+      if (!list) served.set(model, (list = []))
+      list.push({ id: channel.id, name: channel.name, type: channel.type, status: channel.status })
+    }
+  }
+  const models = new Set(served.keys())
+  for (const key of ['ModelRatio', 'ModelPrice']) for (const model of Object.keys(deps.options.get<Record<string, number>>(key))) models.add(model)
+  const unpriced: string[] = []
+  const items = [...models].sort().map((model) => {
+    const found = findPrice(deps.options, model, PUBLIC_PRICING_GROUP)
+    const price = found && { ...found, group: 1 }
+    if (!price && served.has(model)) unpriced.push(model)
+    return { ...priceItem(model, price, quotaPerUnit, selfUse), channels: served.get(model) ?? [] }
+  })
+  return {
+    quota_per_unit: quotaPerUnit,
+    self_use_mode: selfUse,
+    group_ratios: Object.fromEntries([...groups].sort().map((group) => [group, groupRatio(deps.options, group)])),
+    items,
+    unpriced_models: unpriced,
+  }
+}
+
+export type PricingOverview = ReturnType<typeof pricingOverview>
+export type PricingList = ReturnType<typeof pricingFor>

@@ -75,6 +75,9 @@ export function createRouting(input: RoutingInput) {
 
     recordResult: health.recordResult,
 
+    /** True when the relay skips `key` of the channel (an upstream called it dead); for the console's key list. */
+    keyOutOfRotation: (channelId: number, key: string): boolean => rotation.isDead(channelId, key),
+
     /** Tests: make the weighted order reproducible. */
     setRandom(next: Random): void {
       random = next
