@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks'
 import { useI18n } from '../i18n'
 import { Button } from './button'
 
-/** Copies `text`; confirms with a short "Copied". `label` names what is copied for screen readers. */
-export function CopyButton({ text, label }: { text: string; label?: string }) {
+/** Copies `text`; confirms with a short "Copied". `label` names what is copied for screen readers; `name` is the whole accessible name. */
+export function CopyButton({ text, label, name }: { text: string; label?: string; name?: string }) {
   const { t } = useI18n()
   const [copied, setCopied] = useState(false)
   const copy = async () => {
@@ -16,7 +16,7 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
     setTimeout(() => setCopied(false), 1500)
   }
   return (
-    <Button variant="secondary" aria-label={label ? `${t('common.copy')}: ${label}` : undefined} onClick={copy}>
+    <Button variant="secondary" aria-label={name ?? (label ? `${t('common.copy')}: ${label}` : undefined)} onClick={copy}>
       {copied ? t('common.copied') : t('common.copy')}
     </Button>
   )
