@@ -40,7 +40,7 @@ export function TopBar({ onMenu, menuOpen }: { onMenu(): void; menuOpen: boolean
     <header class="top-bar">
       <button type="button" class="btn btn-ghost menu-button" aria-expanded={menuOpen} aria-controls="side-nav" onClick={onMenu}>
         <Icon name="menu" />
-        <span>{t('common.menu')}</span>
+        <span class="visually-hidden">{t('common.menu')}</span>
       </button>
       <a class="brand" href="/dashboard">
         {status?.system_name || 'Tollgate'}
