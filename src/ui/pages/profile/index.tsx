@@ -1,7 +1,63 @@
+import { useLocation } from 'wouter-preact'
+import { Button } from '../../components/button'
 import { PageHeader } from '../../components/page-header'
-import { useI18n } from '../../i18n'
+import { useI18n, type MessageKey } from '../../i18n'
+import { formatDate, formatTime, timeZoneName } from '../../lib/format'
+import { useSession, useUser } from '../../state/session'
+import { AccessToken } from './access-token'
+import { NameForm } from './name-form'
+import { PasswordForm } from './password-form'
 
+/** The user's own account: read-only facts, display name, password, management access token, logging out. */
 export function ProfilePage() {
-  const { t } = useI18n()
-  return <PageHeader title={t('nav.profile')} lead="" />
+  const { t, locale } = useI18n()
+  const user = useUser()
+  const { logout } = useSession()
+  const [, navigate] = useLocation()
+  const roleKey = ROLE_NAMES[user.role]
+  const role = roleKey ? t(roleKey) : String(user.role)
+  return (
+    <>
+      <PageHeader title={t('nav.profile')} lead={t('profile.lead')} />
+      <div class="profile-grid">
+        <section class="card" aria-labelledby="profile-account-title">
+          <h2 id="profile-account-title">{t('profile.account.title')}</h2>
+          <dl class="profile-facts">
+            <dt>{t('profile.account.username')}</dt>
+            <dd>{user.username}</dd>
+            <dt>{t('profile.account.role')}</dt>
+            <dd>{role}</dd>
+            <dt>{t('profile.account.group')}</dt>
+            <dd>
+              <span class="chip">{user.group}</span>
+            </dd>
+            <dt>{t('profile.account.created')}</dt>
+            <dd>
+              <time dateTime={new Date(user.created_time * 1000).toISOString()} title={`${formatTime(user.created_time, locale)} (${timeZoneName()})`}>
+                {formatDate(user.created_time, locale)}
+              </time>
+            </dd>
+          </dl>
+          <NameForm />
+        </section>
+        <PasswordForm />
+        <AccessToken />
+        <section class="card" aria-labelledby="profile-session-title">
+          <h2 id="profile-session-title">{t('profile.session.title')}</h2>
+          <p class="muted">{t('profile.session.lead')}</p>
+          <Button
+            variant="danger"
+            onClick={async () => {
+              await logout()
+              navigate('/login', { replace: true })
+            }}
+          >
+            {t('profile.session.logout')}
+          </Button>
+        </section>
+      </div>
+    </>
+  )
 }
+
+const ROLE_NAMES: Record<number, MessageKey> = { 1: 'profile.role.1', 10: 'profile.role.10', 100: 'profile.role.100' }

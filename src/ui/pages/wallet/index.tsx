@@ -1,7 +1,51 @@
 import { PageHeader } from '../../components/page-header'
 import { useI18n } from '../../i18n'
+import { formatDollars, formatNumber, quotaToDollars } from '../../lib/format'
+import { useSession, useUser } from '../../state/session'
+import { Invitation } from './invitation'
+import { RedeemForm } from './redeem-form'
 
+/** Balance at a glance, redemption codes, and the invitation link with its earnings. */
 export function WalletPage() {
   const { t } = useI18n()
-  return <PageHeader title={t('nav.wallet')} lead="" />
+  const user = useUser()
+  return (
+    <>
+      <PageHeader title={t('nav.wallet')} lead={t('wallet.lead')} />
+      <section class="cards" aria-label={t('nav.wallet')}>
+        <MoneyCard label={t('wallet.card.balance')} quota={user.quota} />
+        <MoneyCard label={t('wallet.card.used')} quota={user.used_quota} />
+        <CountCard label={t('wallet.card.requests')} count={user.request_count} hint={t('wallet.card.requestsHint')} />
+      </section>
+      <div class="wallet-grid">
+        <RedeemForm />
+        <Invitation />
+      </div>
+    </>
+  )
+}
+
+/** A figure in dollars with its quota units under it. */
+function MoneyCard({ label, quota }: { label: string; quota: number }) {
+  const { t, locale } = useI18n()
+  const { status } = useSession()
+  const perUnit = status?.quota_per_unit ?? 500_000
+  return (
+    <div class="card">
+      <div class="figure-label">{label}</div>
+      <div class="figure">{formatDollars(quotaToDollars(quota, perUnit), locale)}</div>
+      <div class="muted wallet-units">{t('wallet.card.units', { quota: formatNumber(quota, locale) })}</div>
+    </div>
+  )
+}
+
+function CountCard({ label, count, hint }: { label: string; count: number; hint: string }) {
+  const { locale } = useI18n()
+  return (
+    <div class="card">
+      <div class="figure-label">{label}</div>
+      <div class="figure">{formatNumber(count, locale)}</div>
+      <div class="muted wallet-units">{hint}</div>
+    </div>
+  )
 }

@@ -1,0 +1,65 @@
+import { useEffect, useRef } from 'preact/hooks'
+import { useQuotaFormat } from '../../components/quota'
+import { useI18n } from '../../i18n'
+import { formatNumber } from '../../lib/format'
+import type { Turn } from './use-chat'
+
+/** The messages, the answer streaming into the last one; a polite live log that keeps the newest in view. */
+export function Conversation({ turns }: { turns: readonly Turn[] }) {
+  const { t } = useI18n()
+  const ref = useRef<HTMLDivElement>(null)
+  const last = turns[turns.length - 1]
+  useEffect(() => {
+    const log = ref.current
+    if (log) log.scrollTop = log.scrollHeight
+  }, [turns.length, last?.content, last?.reasoning, last?.state, last?.charge])
+  return (
+    <div class="pg-log" role="log" aria-live="polite" aria-label={t('playground.conversation')} ref={ref}>
+      {turns.length === 0 && <p class="pg-start muted">{t('playground.start')}</p>}
+      {turns.map((turn) => (turn.role === 'user' ? <UserTurn key={turn.id} turn={turn} /> : <AnswerTurn key={turn.id} turn={turn} />))}
+    </div>
+  )
+}
+
+function UserTurn({ turn }: { turn: Turn }) {
+  const { t } = useI18n()
+  return (
+    <article class="pg-turn pg-turn-user">
+      <div class="pg-who">{t('playground.you')}</div>
+      <div class="pg-text">{turn.content}</div>
+    </article>
+  )
+}
+
+function AnswerTurn({ turn }: { turn: Turn }) {
+  const { t } = useI18n()
+  const streaming = turn.state === 'streaming'
+  return (
+    <article class="pg-turn pg-turn-assistant" aria-busy={streaming ? true : undefined}>
+      <div class="pg-who">{turn.model}</div>
+      {turn.reasoning && (
+        <details class="pg-reasoning">
+          <summary>{t('playground.thinking')}</summary>
+          <div class="pg-text">{turn.reasoning}</div>
+        </details>
+      )}
+      {turn.content ? <div class="pg-text">{turn.content}</div> : streaming && <p class="muted pg-waiting">{t('playground.waiting')}</p>}
+      {!streaming && <TurnFooter turn={turn} />}
+    </article>
+  )
+}
+
+function TurnFooter({ turn }: { turn: Turn }) {
+  const { t, locale } = useI18n()
+  const format = useQuotaFormat()
+  const parts: string[] = []
+  if (turn.state === 'stopped') parts.push(t('playground.stopped'))
+  if (turn.state === 'failed') parts.push(t('playground.failed'))
+  if (turn.usage) parts.push(t('playground.usage', { prompt: formatNumber(turn.usage.prompt_tokens, locale), completion: formatNumber(turn.usage.completion_tokens, locale) }))
+  const charge = turn.charge
+  if (charge?.state === 'pending') parts.push(t('playground.costPending'))
+  if (charge?.state === 'exact') parts.push(t('playground.cost', { quota: format(charge.quota) }))
+  if (charge?.state === 'unknown') parts.push(t('playground.costUnknown'))
+  if (parts.length === 0) return null
+  return <p class="pg-meta">{parts.join(' · ')}</p>
+}
