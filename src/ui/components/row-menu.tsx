@@ -19,10 +19,17 @@ export function RowMenu({ name, actions }: { name: string; actions: readonly Men
     }
     document.addEventListener('mousedown', close)
     document.addEventListener('keydown', close)
-    ref.current?.querySelector<HTMLButtonElement>('[role=menuitem]')?.focus()
+    placeMenu(ref.current)
+    ref.current?.querySelector<HTMLButtonElement>('[role=menuitem]')?.focus({ preventScroll: true })
+    // the menu floats over the page (a table's scroll box would clip it): it closes when anything scrolls
+    const dismiss = () => setOpen(false)
+    window.addEventListener('scroll', dismiss, true)
+    window.addEventListener('resize', dismiss)
     return () => {
       document.removeEventListener('mousedown', close)
       document.removeEventListener('keydown', close)
+      window.removeEventListener('scroll', dismiss, true)
+      window.removeEventListener('resize', dismiss)
     }
   }, [open])
   return (
@@ -31,7 +38,7 @@ export function RowMenu({ name, actions }: { name: string; actions: readonly Men
         ⋯
       </button>
       {open && (
-        <div class="menu" role="menu">
+        <div class="menu menu-floating" role="menu">
           {actions.map((action) => (
             <button
               key={action.label}
@@ -50,4 +57,17 @@ export function RowMenu({ name, actions }: { name: string; actions: readonly Men
       )}
     </div>
   )
+}
+
+/** Put the open menu under its button (above it when there is no room below), in viewport coordinates. */
+function placeMenu(root: HTMLDivElement | null): void {
+  const button = root?.querySelector<HTMLElement>('[aria-haspopup]')
+  const menu = root?.querySelector<HTMLElement>('[role=menu]')
+  if (!button || !menu) return
+  const at = button.getBoundingClientRect()
+  const height = menu.offsetHeight
+  const below = window.innerHeight - at.bottom
+  const top = below < height + 8 && at.top > height + 8 ? at.top - height - 4 : at.bottom + 4
+  menu.style.setProperty('top', `${Math.round(top)}px`)
+  menu.style.setProperty('left', `${Math.round(Math.max(8, at.right - menu.offsetWidth))}px`)
 }
