@@ -13,7 +13,19 @@ export interface SseEvent {
   retry?: number
 }
 
+/** Longest line the parser holds while waiting for its end (characters); past it the input is not an event stream. */
+export const MAX_SSE_LINE = 32 * 1024 * 1024
+
 export class SseParser {
+  /** events dispatched so far */
+  dispatched = 0
+  /**
+   * The first line that is no SSE field (nor a comment), cut to 80 characters: an HTML error page, a JSON body sent
+   * as the stream. The spec says to ignore such lines; a relay must not pass them on as an event stream.
+   */
+  invalid: string | undefined
+  /** `dispatched` when `invalid` was read: the events before it are whole */
+  invalidAt = 0
   private readonly decoder = new TextDecoder('utf-8')
   /** Incomplete line carried over from the previous chunk. */
   private rest = ''
@@ -64,6 +76,10 @@ export class SseParser {
       pos = next
     }
     this.rest = pos === 0 ? buf : buf.slice(pos)
+    if (this.rest.length > MAX_SSE_LINE && this.invalid === undefined) {
+      this.invalid = `a line of more than ${MAX_SSE_LINE} characters`
+      this.invalidAt = this.dispatched
+    }
     return out
   }
 
@@ -121,11 +137,17 @@ export class SseParser {
       case 'retry':
         if (/^\d+$/.test(value)) this.retry = Number(value)
         break
+      default:
+        if (this.invalid === undefined) {
+          this.invalid = buf.slice(start, Math.min(end, start + 80))
+          this.invalidAt = this.dispatched
+        }
     }
   }
 
   private dispatch(out: SseEvent[]): void {
     if (this.hasData) {
+      this.dispatched++
       const ev: SseEvent = { data: this.data }
       if (this.event !== undefined && this.event !== '') ev.event = this.event
       if (this.id !== undefined) ev.id = this.id

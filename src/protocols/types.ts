@@ -42,7 +42,8 @@ export interface StreamEncoderOptions {
 
 /** Extracts usage from a protocol's own stream or body without re-encoding (passthrough). */
 export interface UsageTap {
-  push(ev: SseEvent): void
+  /** false when the event was parsed (it may carry usage) and is not JSON: not this protocol's stream */
+  push(ev: SseEvent): boolean
   /** Usage seen so far (cumulative), or undefined when the stream carried none. */
   usage(): Usage | undefined
 }

@@ -62,7 +62,14 @@ export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<A
 async function streamResult(deps: AppDeps, a: AttemptInput, response: Response, upstreamAbort: AbortController): Promise<AttemptResult> {
   if (!response.body) throw new UpstreamFailure(0, 'upstream sent no body', true)
   const decoder = a.upstreamProtocol.createStreamDecoder()
-  const peeked = await peekStream(response.body, decoder)
+  let peeked: Awaited<ReturnType<typeof peekStream>>
+  try {
+    peeked = await peekStream(response.body, decoder)
+  } catch (error) {
+    // what the upstream sent in place of its stream may quote the key
+    if (error instanceof UpstreamFailure) throw new UpstreamFailure(error.status, maskSecrets(error.message, a.candidate.key), error.retryable)
+    throw error
+  }
   const firstByteAt = performance.now()
   const hooks = {
     abortUpstream: (reason?: Error) => upstreamAbort.abort(reason),

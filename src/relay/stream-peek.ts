@@ -2,6 +2,7 @@ import type { StreamEvent } from '../ir'
 import { SseParser, type SseEvent } from '../protocols/sse'
 import type { StreamDecoder } from '../protocols/types'
 import { UpstreamFailure } from './failure'
+import { notJsonData, notJsonMessage, notSseMessage } from './stream-check'
 
 /** What was read from an upstream stream before committing to it. */
 export interface PeekedStream {
@@ -42,9 +43,15 @@ export async function peekStream(body: ReadableStream<Uint8Array>, decoder: Stre
       // A chunk may hold many events: keep them all, but decode only up to the first content (an error
       // counts only before it; an unpaced upstream sends the whole answer in one chunk).
       let content = false
-      for (const event of events) {
+      const parser = peeked.parser
+      for (let i = 0; i < events.length; i++) {
+        const event = events[i]!
         peeked.events.push(event)
         if (content) continue
+        // Garbage before the first content (an HTML page, a line that is not JSON) fails the attempt; after it, the
+        // stream pipe ends the client's stream with an error event.
+        if (parser.invalid !== undefined && parser.invalidAt <= parser.dispatched - events.length + i) throw new UpstreamFailure(0, notSseMessage(parser.invalid), true)
+        if (notJsonData(event.data)) throw new UpstreamFailure(0, notJsonMessage(event.data), true)
         peeked.fed++
         for (const decoded of decoder.push(event)) {
           peeked.decoded.push(decoded)
@@ -52,6 +59,7 @@ export async function peekStream(body: ReadableStream<Uint8Array>, decoder: Stre
           if (CONTENT_EVENTS.has(decoded.type)) content = true
         }
       }
+      if (!content && parser.invalid !== undefined) throw new UpstreamFailure(0, notSseMessage(parser.invalid), true)
       if (content && !done) return peeked
       if (done) {
         peeked.ended = true

@@ -1,6 +1,7 @@
 import { totalTokens, type StreamEvent, type Usage } from '../ir'
 import { encodeSse, type SseEvent } from '../protocols/sse'
 import type { StreamDecoder, StreamEncoder, UsageTap } from '../protocols/types'
+import { findGarbage, GarbageError, notJsonMessage } from './stream-check'
 import type { PeekedStream } from './stream-peek'
 
 export interface StreamEnd {
@@ -50,9 +51,11 @@ class HeldOutput {
   constructor(
     private readonly decoder: StreamDecoder,
     peeked: PeekedStream,
+    /** the peeked events the client gets (any after them were garbage) */
+    upto: number,
   ) {
     for (const event of peeked.decoded) collectOutput(event, this.produced)
-    for (let i = peeked.fed; i < peeked.events.length; i++) this.hold(peeked.events[i]!)
+    for (let i = peeked.fed; i < upto; i++) this.hold(peeked.events[i]!)
   }
 
   hold(event: SseEvent): void {
@@ -74,9 +77,13 @@ class HeldOutput {
 }
 
 /**
- * Same protocol on both sides: the upstream bytes go to the client unchanged, chunk by chunk, while a
- * usage tap reads the parsed events. With `dropEvent` (chat usage the client did not ask for) a chunk that
- * holds such an event, or that starts or ends inside an event, is re-framed event by event instead.
+ * Same protocol on both sides: the upstream bytes go to the client unchanged while a usage tap reads the parsed
+ * events. Bytes go out only up to the last whole event (a chunk that ends inside an event keeps that tail until
+ * the event is complete: a client can do nothing with half an event, and so an event found to be garbage can
+ * still be withheld). An upstream that sends what is not its protocol after the first content (a line that is not
+ * SSE, data that is not JSON) ends the stream with the client's error event after the valid events before it.
+ * With `dropEvent` (chat usage the client did not ask for) a chunk that holds such an event, or that starts or ends
+ * inside an event, is re-framed event by event instead.
  */
 export function passthroughStream(
   peeked: PeekedStream,
@@ -87,42 +94,160 @@ export function passthroughStream(
   /** the decoder the peek used; when given, the produced text is kept for `StreamEnd.output` */
   decoder?: StreamDecoder,
 ): ReadableStream<Uint8Array> {
-  const output = decoder ? new HeldOutput(decoder, peeked) : undefined
-  for (const event of peeked.events) tap.push(event)
   const parser = peeked.parser
-  // Whether the bytes sent so far end on an event boundary: only then may a chunk go out as it came.
+  // The events the client may get: those of the peek (checked by it up to the first content), up to any garbage.
+  const garbage = findGarbage(parser, peeked.events, peeked.fed)
+  let good = garbage ? peeked.events.slice(0, garbage.at) : peeked.events
+  let failure = garbage?.message
+  for (let i = 0; i < good.length; i++) {
+    if (tap.push(good[i]!) === false) {
+      failure = notJsonMessage(good[i]!.data)
+      good = good.slice(0, i)
+      break
+    }
+  }
+  const output = decoder ? new HeldOutput(decoder, peeked, good.length) : undefined
+  const holdback = new Holdback()
+  // Whether the bytes sent so far end on an event boundary: only then may a chunk go out as it came (dropEvent).
   let aligned = parser.idle()
-  const forward = (value: Uint8Array | undefined, events: SseEvent[]): Uint8Array | undefined => {
+  let held: Uint8Array[]
+  if (failure !== undefined || dropEvent) held = [reframe(good, dropEvent)]
+  else {
+    held = []
+    for (let i = 0; i < peeked.chunks.length; i++) {
+      const out = holdback.take(peeked.chunks[i]!, i === peeked.chunks.length - 1 && parser.idle())
+      if (out) held.push(out)
+    }
+  }
+  /** Tap, hold and check the events of one chunk; throws GarbageError at the first that must not go on. */
+  const accept = (events: SseEvent[]): boolean => {
+    const found = events.length || parser.invalid !== undefined ? findGarbage(parser, events) : undefined
+    let cut = found ? found.at : events.length
+    let message = found?.message
     let dropped = false
-    for (const event of events) {
-      tap.push(event)
+    for (let i = 0; i < cut; i++) {
+      const event = events[i]!
+      if (tap.push(event) === false) {
+        message = notJsonMessage(event.data)
+        cut = i
+        break
+      }
       output?.hold(event)
       if (dropEvent?.(event)) dropped = true
     }
-    const wasAligned = aligned
-    aligned = parser.idle()
-    if (!dropEvent || (value && !dropped && wasAligned && aligned)) return value
-    return reframe(events, dropEvent)
+    if (message !== undefined) throw new GarbageError(message, cut ? reframe(events.slice(0, cut), dropEvent) : undefined)
+    return dropped
   }
-  const held = dropEvent ? [reframe(peeked.events, dropEvent)] : peeked.chunks
   return pipe(peeked, hooks, () => tap.usage(), held, {
-    chunk: (value) => forward(value, parser.push(value)),
+    chunk(value) {
+      const events = parser.push(value)
+      const dropped = accept(events)
+      if (!dropEvent) return holdback.take(value, parser.idle())
+      const wasAligned = aligned
+      aligned = parser.idle()
+      if (!dropped && wasAligned && aligned) return value
+      return reframe(events, dropEvent)
+    },
     end() {
       const events = parser.end()
-      const out = forward(undefined, events)
-      return events.length ? out : undefined
+      accept(events)
+      if (dropEvent) return events.length ? reframe(events, dropEvent) : undefined
+      return holdback.flush()
     },
     error: (message) => encoder.encode(errorFrame(message)),
-  }, output && ((usage, end) => (outputNeeded(usage, end) ? output.text() : undefined)))
+  }, output && ((usage, end) => (outputNeeded(usage, end) ? output.text() : undefined)), failure)
 }
 
-function reframe(events: SseEvent[], dropEvent: (event: SseEvent) => boolean): Uint8Array {
+function reframe(events: SseEvent[], dropEvent?: (event: SseEvent) => boolean): Uint8Array {
   let text = ''
-  for (const event of events) if (!dropEvent(event)) text += event.data === '[DONE]' ? 'data: [DONE]\n\n' : encodeSse(event)
+  for (const event of events) if (!dropEvent?.(event)) text += event.data === '[DONE]' ? 'data: [DONE]\n\n' : encodeSse(event)
   return encoder.encode(text)
 }
 
-/** Different protocols: upstream SSE → IR events → client SSE, event by event. */
+const LF = 10
+const CR = 13
+/** Stands for "no byte: the previous output ended on an event boundary". */
+const START = -1
+
+/**
+ * The bytes of a passthrough that may go to the client: up to the last event boundary (the end of a blank line) of
+ * what came so far. A chunk that ends on one goes out as it is (no copy); a partial event's bytes wait here.
+ */
+class Holdback {
+  private pending: Uint8Array[] = []
+
+  /** `idle`: the parser says the bytes so far end between events (then no scan is needed). */
+  take(value: Uint8Array, idle: boolean): Uint8Array | undefined {
+    if (idle) {
+      if (this.pending.length === 0) return value
+      const out = concatAll([...this.pending, value])
+      this.pending = []
+      return out
+    }
+    const cut = lastBoundary(value, this.byteBefore(1), this.byteBefore(2))
+    if (cut === 0) {
+      this.pending.push(value)
+      return undefined
+    }
+    const head = cut === value.byteLength ? value : value.subarray(0, cut)
+    const out = this.pending.length ? concatAll([...this.pending, head]) : head
+    this.pending = cut === value.byteLength ? [] : [value.slice(cut)]
+    return out
+  }
+
+  /** The end of the upstream: whatever is left goes out as it came. */
+  flush(): Uint8Array | undefined {
+    const out = this.pending.length ? concatAll(this.pending) : undefined
+    this.pending = []
+    return out
+  }
+
+  /** The n-th byte from the end of what is pending (START when there are fewer). */
+  private byteBefore(n: number): number {
+    for (let i = this.pending.length - 1; i >= 0; i--) {
+      const chunk = this.pending[i]!
+      if (chunk.byteLength >= n) return chunk[chunk.byteLength - n]!
+      n -= chunk.byteLength
+    }
+    return START
+  }
+}
+
+/**
+ * The offset in `v` just after the last blank line's terminator (`\n`, `\r\n` or `\r`), 0 when `v` has none.
+ * `p1`, `p2` are the two bytes before `v` (START when the output so far ended on a boundary there).
+ * Line ends are ASCII and never part of a UTF-8 sequence, so bytes can be scanned as they are.
+ */
+export function lastBoundary(v: Uint8Array, p1: number, p2: number): number {
+  const at = (i: number): number => (i >= 0 ? v[i]! : i === -1 ? p1 : p1 === START ? START : p2)
+  for (let i = v.byteLength - 1; i >= 0; i--) {
+    const c = v[i]!
+    let s: number
+    if (c === LF) s = at(i - 1) === CR ? i - 1 : i
+    else if (c === CR) {
+      if (i + 1 < v.byteLength && v[i + 1] === LF) continue
+      s = i
+    } else continue
+    // the line that this terminator ends is blank when another terminator (or the last boundary) is right before it
+    const t = at(s - 1)
+    if (t === LF || t === CR || t === START) return i + 1
+  }
+  return 0
+}
+
+function concatAll(parts: Uint8Array[]): Uint8Array {
+  let size = 0
+  for (const part of parts) size += part.byteLength
+  const out = new Uint8Array(size)
+  let at = 0
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.byteLength
+  }
+  return out
+}
+
+/** Different protocols: upstream SSE → IR events → client SSE, event by event; garbage ends it with the client's error. */
 export function convertStream(
   peeked: PeekedStream,
   decoder: StreamDecoder,
@@ -141,26 +266,39 @@ export function convertStream(
     }
     return text ? encoder.encode(text) : undefined
   }
-  const first = encode([...peeked.decoded, ...peeked.events.slice(peeked.fed).flatMap((sse) => decoder.push(sse))])
+  const parser = peeked.parser
+  /** Decode the parsed events up to any garbage; throws GarbageError (with what was encoded before it) at garbage. */
+  const decode = (sses: SseEvent[], from: number, extra: StreamEvent[] = []): Uint8Array | undefined => {
+    const found = sses.length || parser.invalid !== undefined ? findGarbage(parser, sses, from) : undefined
+    const upto = found ? found.at : sses.length
+    const events: StreamEvent[] = [...extra]
+    for (let i = from; i < upto; i++) events.push(...decoder.push(sses[i]!))
+    const out = encode(events)
+    if (found) throw new GarbageError(found.message, out)
+    return out
+  }
+  let first: Uint8Array | undefined
+  let failure: string | undefined
+  try {
+    first = decode(peeked.events, peeked.fed, peeked.decoded)
+  } catch (error) {
+    first = (error as GarbageError).before
+    failure = (error as GarbageError).message
+  }
   return pipe(peeked, hooks, () => usage, first ? [first] : [], {
-    chunk(value) {
-      const events: StreamEvent[] = []
-      for (const sse of peeked.parser.push(value)) events.push(...decoder.push(sse))
-      return encode(events)
-    },
+    chunk: (value) => decode(parser.push(value), 0),
     end() {
-      const events: StreamEvent[] = []
-      for (const sse of peeked.parser.end()) events.push(...decoder.push(sse))
-      events.push(...decoder.end())
-      const body = encode(events)
-      const tail = streamEncoder.end().join('')
-      return concat(body, tail ? encoder.encode(tail) : undefined)
+      const body = decode(parser.end(), 0, [])
+      const events = decoder.end()
+      const tail = encode(events)
+      const close = streamEncoder.end().join('')
+      return concatAll([body, tail, close ? encoder.encode(close) : undefined].filter((b): b is Uint8Array => b !== undefined))
     },
     error(message) {
       const frames = streamEncoder.push({ type: 'error', error: { message } }).join('') + streamEncoder.end().join('')
       return encoder.encode(frames)
     },
-  }, (u, end) => (outputNeeded(u, end) ? produced.join('') : undefined))
+  }, (u, end) => (outputNeeded(u, end) ? produced.join('') : undefined), failure)
 }
 
 interface Transform {
@@ -176,13 +314,17 @@ function pipe(
   held: Uint8Array[],
   transform: Transform,
   output?: (usage: Usage | undefined, end: Omit<StreamEnd, 'usage'>) => string | undefined,
+  /** garbage already found in what the peek read: the held bytes, then the error event */
+  failure?: string,
 ): ReadableStream<Uint8Array> {
   let finished = false
-  let lastChunkAt = performance.now()
+  // When the pending upstream read began (undefined while none is pending: the client has not asked for more, and
+  // a slow reader is no upstream's silence).
+  let readingSince: number | undefined
   // One timer per stream, re-armed only when it fires: no per-chunk timer churn.
   let idleTimer: ReturnType<typeof setTimeout> | undefined
   const watchIdle = () => {
-    const silent = performance.now() - lastChunkAt
+    const silent = readingSince === undefined ? 0 : performance.now() - readingSince
     if (silent >= hooks.idleMs) hooks.abortUpstream(new Error(`no data from the upstream for ${Math.round(silent / 1000)} s`))
     else idleTimer = setTimeout(watchIdle, hooks.idleMs - silent)
   }
@@ -194,28 +336,46 @@ function pipe(
     const u = usage()
     hooks.onEnd({ ...end, usage: u, output: output?.(u, end) })
   }
+  /** Garbage from the upstream: what was valid before it, the client's error event, the end; the upstream is dropped. */
+  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, message: string, before?: Uint8Array, upstreamOpen = true) => {
+    if (before?.byteLength) controller.enqueue(before)
+    controller.enqueue(transform.error(message))
+    controller.close()
+    if (upstreamOpen) {
+      hooks.abortUpstream()
+      void peeked.reader.cancel().catch(() => {})
+    }
+    finish({ aborted: false, error: message })
+  }
   return new ReadableStream<Uint8Array>({
     start(controller) {
       for (const chunk of held) if (chunk.byteLength) controller.enqueue(chunk)
     },
     // A pull that enqueues nothing is not called again, so read until there is something to send.
     async pull(controller) {
+      if (failure !== undefined) return fail(controller, failure, undefined, !peeked.ended)
       try {
         for (;;) {
-          const { done, value } = peeked.ended ? { done: true as const, value: undefined } : await peeked.reader.read()
-          if (done) {
+          let result: Awaited<ReturnType<typeof peeked.reader.read>>
+          if (peeked.ended) result = { done: true, value: undefined }
+          else {
+            readingSince = performance.now()
+            result = await peeked.reader.read()
+            readingSince = undefined
+          }
+          if (result.done) {
             const tail = transform.end()
             if (tail?.byteLength) controller.enqueue(tail)
             controller.close()
             finish({ aborted: false })
             return
           }
-          lastChunkAt = performance.now()
-          const out = transform.chunk(value)
+          const out = transform.chunk(result.value)
           if (out?.byteLength) return controller.enqueue(out)
         }
       } catch (error) {
         if (finished) return
+        if (error instanceof GarbageError) return fail(controller, error.message, error.before, !peeked.ended)
         const message = `upstream stream broke: ${(error as Error).message}`
         controller.enqueue(transform.error(message))
         controller.close()
@@ -228,13 +388,4 @@ function pipe(
       finish({ aborted: true })
     },
   })
-}
-
-function concat(a: Uint8Array | undefined, b: Uint8Array | undefined): Uint8Array | undefined {
-  if (!a) return b
-  if (!b) return a
-  const out = new Uint8Array(a.byteLength + b.byteLength)
-  out.set(a)
-  out.set(b, a.byteLength)
-  return out
 }

@@ -11,20 +11,21 @@ import { usageFromAnthropic } from './maps.ts'
 export class AnthropicUsageTap implements UsageTap {
   private raw: Record<string, unknown> | undefined
 
-  push(ev: SseEvent): void {
+  push(ev: SseEvent): boolean {
     const name = ev.event
-    if (name !== undefined && name !== 'message_start' && name !== 'message_delta') return
-    if (name === undefined && !ev.data.includes('"usage"')) return
+    if (name !== undefined && name !== 'message_start' && name !== 'message_delta') return true
+    if (name === undefined && !ev.data.includes('"usage"')) return true
     let d: Record<string, unknown>
     try {
       d = rec(JSON.parse(ev.data))
     } catch {
-      return
+      return false
     }
     const u = d.type === 'message_start' ? rec(d.message).usage : d.type === 'message_delta' ? d.usage : undefined
-    if (u === undefined || u === null) return
+    if (u === undefined || u === null) return true
     this.raw = { ...this.raw }
     for (const [k, v] of Object.entries(rec(u))) if (v !== null && v !== undefined) this.raw[k] = v
+    return true
   }
 
   usage(): Usage | undefined {

@@ -8,13 +8,14 @@ import { usageFromGemini } from './maps.ts'
 export class GeminiUsageTap implements UsageTap {
   private u: Usage | undefined
 
-  push(ev: SseEvent): void {
-    if (!ev.data.includes('usageMetadata')) return
+  push(ev: SseEvent): boolean {
+    if (!ev.data.includes('usageMetadata')) return true
     try {
       const m = rec(JSON.parse(ev.data)).usageMetadata
       if (m && typeof m === 'object') this.u = usageFromGemini(m)
+      return true
     } catch {
-      // not JSON
+      return false
     }
   }
 

@@ -8,13 +8,14 @@ import { usageFromOpenAI } from './maps.ts'
 export class ChatUsageTap implements UsageTap {
   private u: Usage | undefined
 
-  push(ev: SseEvent): void {
-    if (!ev.data.includes('"usage"')) return
+  push(ev: SseEvent): boolean {
+    if (!ev.data.includes('"usage"')) return true
     try {
       const d = rec(JSON.parse(ev.data))
       if (d.usage && typeof d.usage === 'object') this.u = usageFromOpenAI(d.usage)
+      return true
     } catch {
-      // not JSON ([DONE] or garbage): nothing to tap
+      return false
     }
   }
 

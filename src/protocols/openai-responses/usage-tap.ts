@@ -10,14 +10,15 @@ const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response
 export class ResponsesUsageTap implements UsageTap {
   private u: Usage | undefined
 
-  push(ev: SseEvent): void {
-    if (ev.event !== undefined ? !TERMINAL.has(ev.event) : !ev.data.includes('"usage"')) return
+  push(ev: SseEvent): boolean {
+    if (ev.event !== undefined ? !TERMINAL.has(ev.event) : !ev.data.includes('"usage"')) return true
     try {
       const d = rec(JSON.parse(ev.data))
       const u = rec(d.response).usage
       if (u && typeof u === 'object') this.u = usageFromResponses(u)
+      return true
     } catch {
-      // not JSON
+      return false
     }
   }
 

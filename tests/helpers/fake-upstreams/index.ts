@@ -191,6 +191,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     const stallAt = typeof s.stall === 'number' ? s.stall : undefined
     if (ctx.stream) {
       const frames = s.streamError ? protocol.streamError(ctx, s.streamError.type, s.streamError.message) : protocol.frames(ctx)
+      if (s.garbage) frames.splice(s.garbage.after, 0, s.garbage.text)
       if (rec.protocol === 'gemini' && rec.query['alt'] !== 'sse') {
         // without alt=sse Gemini streams one JSON array of the same chunks
         const items = frames.map((f) => f.slice('data: '.length).trim())

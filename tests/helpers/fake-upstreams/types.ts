@@ -103,6 +103,9 @@ export interface Scenario {
   stall?: 'headers' | number
   /** send headers and N stream frames (non-stream: half the body), then reset the connection */
   cutAfter?: number
+  /** stream only: raw `text` sent as is after the first `after` frames (a broken proxy, an HTML error page, a non-JSON
+   *  `data:` line); the rest of the frames follow it */
+  garbage?: { after: number; text: string }
 }
 
 export type Behavior = Scenario | Scenario[] | ((req: RecordedRequest, index: number) => Scenario)
