@@ -14,14 +14,22 @@ export function redemptionsModule(deps: AppDeps) {
   const list = (query: typeof PageQuery.static) => {
     const window = pageWindow(query)
     const page = deps.repos.redemptions.list(window.offset, window.pageSize, query.keyword)
-    return ok(pageOf(page.items.map((row) => redemptionView(row)), page.total, window))
+    return ok(pageOf(page.items.map((row) => redemptionView(row, undefined, usedUsername(row.usedUserId))), page.total, window))
   }
+  const usedUsername = (userId: number) => (userId ? (deps.repos.users.findById(userId)?.username ?? '') : '')
 
   return new Elysia({ name: 'redemptions' })
     .use(sessionPlugin(deps))
     .get('/api/redemption/', ({ query }) => list(query), { ...admin, query: PageQuery })
     .get('/api/redemption/search', ({ query }) => list(query), { ...admin, query: PageQuery })
-    .get('/api/redemption/:id', ({ params }) => ok(redemptionView(findRedemption(deps, params.id))), { ...admin, params: RedemptionIdParams })
+    .get(
+      '/api/redemption/:id',
+      ({ params }) => {
+        const row = findRedemption(deps, params.id)
+        return ok(redemptionView(row, undefined, usedUsername(row.usedUserId)))
+      },
+      { ...admin, params: RedemptionIdParams },
+    )
     .post(
       '/api/redemption/',
       ({ user, body }) => {

@@ -1,7 +1,10 @@
 import type { RedemptionRow } from '../../db/repos/redemptions'
 
-/** A code as lists show it: never the code itself (only its first and last four characters). */
-export function redemptionView(row: RedemptionRow, key?: string) {
+/**
+ * A code as lists show it: never the code itself (only its first and last four characters). `usedUsername`:
+ * who redeemed it ('' when nobody has, or that account is gone).
+ */
+export function redemptionView(row: RedemptionRow, key?: string, usedUsername = '') {
   return {
     id: row.id,
     user_id: row.userId,
@@ -12,6 +15,7 @@ export function redemptionView(row: RedemptionRow, key?: string) {
     created_time: row.createdTime,
     redeemed_time: row.redeemedTime,
     used_user_id: row.usedUserId,
+    used_username: usedUsername,
     expired_time: row.expiredTime,
   }
 }
