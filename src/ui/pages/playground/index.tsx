@@ -45,22 +45,10 @@ export function PlaygroundPage() {
     return true
   }
 
-  const header = (
-    <PageHeader
-      title={t('nav.playground')}
-      lead={t('playground.lead')}
-      actions={
-        <Button disabled={chat.turns.length === 0 && !chat.error} onClick={chat.clear}>
-          {t('playground.clear')}
-        </Button>
-      }
-    />
-  )
-
   if (models.data && models.data.length === 0) {
     return (
       <>
-        {header}
+        <PageHeader title={t('nav.playground')} lead={t('playground.lead')} />
         <EmptyState
           message={t('playground.noModels')}
           action={
@@ -77,7 +65,15 @@ export function PlaygroundPage() {
 
   return (
     <>
-      {header}
+      <PageHeader
+        title={t('nav.playground')}
+        lead={t('playground.lead')}
+        actions={
+          <Button disabled={chat.turns.length === 0 && !chat.error} onClick={chat.clear}>
+            {t('playground.clear')}
+          </Button>
+        }
+      />
       <ErrorAlert error={models.error} />
       <div class="pg-layout">
         <SettingsPanel settings={current} models={models.data} errors={errors} onChange={change} />
