@@ -8,13 +8,22 @@ import type { Turn } from './use-chat'
 export function Conversation({ turns }: { turns: readonly Turn[] }) {
   const { t } = useI18n()
   const ref = useRef<HTMLDivElement>(null)
+  // follow the newest text unless the reader scrolled up to read something earlier
+  const follow = useRef(true)
   const last = turns[turns.length - 1]
   useEffect(() => {
+    follow.current = true // a new message: back to the newest
+  }, [turns.length])
+  useEffect(() => {
     const log = ref.current
-    if (log) log.scrollTop = log.scrollHeight
+    if (log && follow.current) log.scrollTop = log.scrollHeight
   }, [turns.length, last?.content, last?.reasoning, last?.state, last?.charge])
+  const onScroll = (event: Event) => {
+    const log = event.currentTarget as HTMLDivElement
+    follow.current = log.scrollHeight - log.scrollTop - log.clientHeight < 48
+  }
   return (
-    <div class="pg-log" role="log" aria-live="polite" aria-label={t('playground.conversation')} ref={ref}>
+    <div class="pg-log" role="log" aria-live="polite" aria-label={t('playground.conversation')} ref={ref} onScroll={onScroll}>
       {turns.length === 0 && <p class="pg-start muted">{t('playground.start')}</p>}
       {turns.map((turn) => (turn.role === 'user' ? <UserTurn key={turn.id} turn={turn} /> : <AnswerTurn key={turn.id} turn={turn} />))}
     </div>
