@@ -1,0 +1,38 @@
+/**
+ * Channel types as the console names them: new-api's type number, the provider's display name and its
+ * default base URL ('' = the channel must give one) and whether it needs a key. A copy of src/providers' data (the server is not
+ * bundled into the browser); tests/ui/channel-types.test.ts keeps the two in step.
+ */
+export interface ChannelType {
+  type: number
+  name: string
+  baseUrl: string
+  /** false for local servers that work without a key (Ollama) */
+  keyRequired: boolean
+}
+
+export const CHANNEL_TYPES: readonly ChannelType[] = [
+  { type: 1, name: 'OpenAI', baseUrl: 'https://api.openai.com', keyRequired: true },
+  { type: 3, name: 'Azure OpenAI', baseUrl: '', keyRequired: true },
+  { type: 4, name: 'Ollama', baseUrl: 'http://localhost:11434', keyRequired: false },
+  { type: 8, name: 'Custom (OpenAI-compatible)', baseUrl: '', keyRequired: true },
+  { type: 14, name: 'Anthropic', baseUrl: 'https://api.anthropic.com', keyRequired: true },
+  { type: 20, name: 'OpenRouter', baseUrl: 'https://openrouter.ai/api', keyRequired: true },
+  { type: 24, name: 'Google Gemini', baseUrl: 'https://generativelanguage.googleapis.com', keyRequired: true },
+  { type: 25, name: 'Moonshot', baseUrl: 'https://api.moonshot.cn', keyRequired: true },
+  { type: 40, name: 'SiliconFlow', baseUrl: 'https://api.siliconflow.cn', keyRequired: true },
+  { type: 42, name: 'Mistral', baseUrl: 'https://api.mistral.ai', keyRequired: true },
+  { type: 43, name: 'DeepSeek', baseUrl: 'https://api.deepseek.com', keyRequired: true },
+  { type: 48, name: 'xAI', baseUrl: 'https://api.x.ai', keyRequired: true },
+]
+
+const byType = new Map(CHANNEL_TYPES.map((t) => [t.type, t]))
+
+export function channelType(type: number): ChannelType | undefined {
+  return byType.get(type)
+}
+
+/** The type's name; an unknown number (a channel from a newer version) shows as `#<n>`. */
+export function channelTypeName(type: number): string {
+  return byType.get(type)?.name ?? `#${type}`
+}

@@ -1,0 +1,141 @@
+import { useState } from 'preact/hooks'
+import { api } from '../../api/client'
+import { ErrorAlert } from '../../components/alert'
+import { Button } from '../../components/button'
+import { Drawer } from '../../components/drawer'
+import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/field'
+import { useToast } from '../../components/toast'
+import { useI18n } from '../../i18n'
+import { channelBody, checkChannelForm, formOf, splitKeyLines, type ChannelForm, type FieldProblem, type FormField } from '../../lib/channel-form'
+import { CHANNEL_TYPES, channelType, channelTypeName } from '../../lib/channel-types'
+import { KeyStates } from './key-states'
+import { ModelPicker } from './model-picker'
+import type { Channel, TypeInfo } from './types'
+
+interface Props {
+  /** the channel to edit; undefined creates one */
+  channel?: Channel
+  types: readonly TypeInfo[]
+  tags: readonly string[]
+  onSaved(): void
+  onClose(): void
+}
+
+/** Create or edit a channel: every field new-api's form has, checked before sending. */
+export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props) {
+  const { t } = useI18n()
+  const toast = useToast()
+  const [form, setForm] = useState<ChannelForm>(() => formOf(channel))
+  const [problems, setProblems] = useState<Partial<Record<FormField, FieldProblem>>>({})
+  const [failure, setFailure] = useState<unknown>()
+  const [busy, setBusy] = useState(false)
+  const set = <K extends keyof ChannelForm>(key: K) => (value: ChannelForm[K]) => setForm((current) => ({ ...current, [key]: value }))
+  const type = Number(form.type)
+  const known = channelType(type)
+  const info = types.find((entry) => entry.type === type)
+  const creating = !channel
+  const keyLines = splitKeyLines(form.key).length
+
+  const message = (field: FormField, label: string): string | undefined => {
+    const problem = problems[field]
+    if (!problem) return undefined
+    if (problem.code === 'required') return t('common.error.required', { field: label })
+    if (problem.code === 'url') return t('channels.error.url')
+    if (problem.code === 'range') return t('channels.error.range', { field: label, min: problem.min, max: problem.max })
+    const error = problem.error
+    if (error.code === 'value') return t('channels.error.mappingValue', { name: error.name })
+    if (error.code === 'cycle') return t('channels.error.mappingCycle', { path: error.path })
+    return t(error.code === 'json' ? 'channels.error.mappingJson' : 'channels.error.mappingObject')
+  }
+
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    const found = checkChannelForm(form, { creating, keyRequired: known?.keyRequired ?? true, baseUrlRequired: known ? !known.baseUrl : false })
+    setProblems(found)
+    if (Object.keys(found).length > 0) return
+    setBusy(true)
+    setFailure(undefined)
+    try {
+      if (channel) await api.put('/api/channel/', channelBody(form, channel.id))
+      else await api.post('/api/channel/', channelBody(form))
+      toast(t(creating ? 'channels.toast.created' : 'channels.toast.saved', { name: form.name.trim() }))
+      onSaved()
+    } catch (error) {
+      setFailure(error)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const typeChoices = [...CHANNEL_TYPES.map((entry) => ({ value: String(entry.type), label: entry.name }))]
+  if (!known) typeChoices.push({ value: form.type, label: channelTypeName(type) })
+
+  return (
+    <Drawer
+      title={channel ? t('channels.edit.title', { name: channel.name }) : t('channels.create.title')}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" form="channel-form" variant="primary" busy={busy}>
+            {creating ? t('common.create') : t('common.save')}
+          </Button>
+        </>
+      }
+    >
+      <form id="channel-form" class="form" onSubmit={submit} noValidate>
+        <SelectField label={t('channels.field.type')} value={form.type} options={typeChoices} onValue={set('type')} />
+        <TextField label={t('channels.field.name')} value={form.name} onValue={set('name')} required maxLength={200} error={message('name', t('channels.field.name'))} />
+        <TextAreaField
+          label={t('channels.field.key')}
+          value={form.key}
+          onValue={set('key')}
+          rows={3}
+          autocomplete="off"
+          spellcheck={false}
+          class="mono"
+          placeholder={creating ? t('channels.field.keyPlaceholder') : t('channels.field.keyKeep', { mask: channel!.key_mask })}
+          hint={keyLines > 1 ? t('channels.field.keyPool', { count: keyLines }) : creating ? t('channels.field.keyHint') : t('channels.field.keyEditHint')}
+          error={message('key', t('channels.field.key'))}
+        />
+        {!creating && keyLines > 0 && <CheckboxField label={t('channels.field.appendKeys')} checked={form.appendKeys} onChecked={set('appendKeys')} />}
+        {channel && channel.key_count > 1 && <KeyStates channelId={channel.id} />}
+        <TextField
+          label={t('channels.field.baseUrl')}
+          type="url"
+          value={form.baseUrl}
+          onValue={set('baseUrl')}
+          placeholder={known?.baseUrl || 'https://'}
+          hint={known?.baseUrl ? t('channels.field.baseUrlHint', { url: known.baseUrl }) : t('channels.field.baseUrlRequired')}
+          error={message('baseUrl', t('channels.field.baseUrl'))}
+        />
+        <ModelPicker value={form.models} onValue={set('models')} error={message('models', t('channels.field.models'))} channelId={channel?.id} suggested={info?.models ?? []} />
+        <TextField label={t('channels.field.groups')} value={form.groups} onValue={set('groups')} hint={t('channels.field.groupsHint')} />
+        <div class="form-row">
+          <TextField label={t('channels.field.priority')} inputMode="numeric" value={form.priority} onValue={set('priority')} hint={t('channels.field.priorityHint')} error={message('priority', t('channels.field.priority'))} />
+          <TextField label={t('channels.field.weight')} inputMode="numeric" value={form.weight} onValue={set('weight')} hint={t('channels.field.weightHint')} error={message('weight', t('channels.field.weight'))} />
+        </div>
+        <TextField label={t('channels.field.tag')} value={form.tag} onValue={set('tag')} list="channel-drawer-tags" maxLength={100} />
+        <datalist id="channel-drawer-tags">
+          {tags.map((tag) => (
+            <option key={tag} value={tag} />
+          ))}
+        </datalist>
+        <TextAreaField
+          label={t('channels.field.modelMapping')}
+          value={form.modelMapping}
+          onValue={set('modelMapping')}
+          rows={4}
+          spellcheck={false}
+          class="mono"
+          placeholder={'{\n  "gpt-4": "gpt-4o"\n}'}
+          hint={t('channels.field.modelMappingHint')}
+          error={message('modelMapping', t('channels.field.modelMapping'))}
+        />
+        <TextField label={t('channels.field.testModel')} value={form.testModel} onValue={set('testModel')} placeholder={info?.test_model} hint={t('channels.field.testModelHint')} />
+        <CheckboxField label={t('channels.field.autoBan')} hint={t('channels.field.autoBanHint')} checked={form.autoBan} onChecked={set('autoBan')} />
+        <ErrorAlert error={failure} />
+      </form>
+    </Drawer>
+  )
+}

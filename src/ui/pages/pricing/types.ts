@@ -1,0 +1,31 @@
+// Types of the pricing routes' answers (types only: nothing of the server is bundled).
+import type { PricingList, PricingOverview } from '../../../modules/pricing/service'
+
+/** One model's line, as `/api/pricing` and `/api/pricing/models` answer it (fields by mode). */
+export interface PriceItem {
+  model: string
+  priced: boolean
+  /** ratio (per token), call (per call), free (self-use mode), none (no price) */
+  mode: string
+  input?: number
+  output?: number
+  cache_read?: number
+  cache_write?: number
+  per_call?: number
+  model_ratio?: number
+  completion_ratio?: number
+  cache_ratio?: number
+  create_cache_ratio?: number
+  model_price?: number
+  channels?: { id: number; name: string; type: number; status: number }[]
+}
+
+/** `GET /api/pricing/models` (admins) */
+export type Overview = Omit<PricingOverview, 'items'> & { items: PriceItem[] }
+/** `GET /api/pricing` (users; visitors when public) */
+export type PublicList = Omit<PricingList, 'items'> & { items: PriceItem[] }
+
+// the server's items must fit the console's reading of them
+type Fits<T extends PriceItem> = T
+export type OverviewItemFits = Fits<PricingOverview['items'][number]>
+export type ListItemFits = Fits<PricingList['items'][number]>

@@ -1,0 +1,13 @@
+import { expect, test } from 'bun:test'
+import { PROVIDERS } from '../../src/providers/registry'
+import { CHANNEL_TYPES, channelType, channelTypeName } from '../../src/ui/lib/channel-types'
+
+test('the console’s channel types are the providers’: same numbers, names, default base URLs and key needs, same order', () => {
+  expect(CHANNEL_TYPES.map((t) => ({ ...t }))).toEqual(PROVIDERS.map((p) => ({ type: p.type, name: p.name, baseUrl: p.defaultBaseUrl, keyRequired: p.keyRequired })))
+})
+
+test('names by number; an unknown number still shows', () => {
+  expect(channelTypeName(14)).toBe('Anthropic')
+  expect(channelType(3)?.baseUrl).toBe('')
+  expect(channelTypeName(999)).toBe('#999')
+})
