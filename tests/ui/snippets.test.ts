@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import OpenAI from 'openai'
-import { buildSnippets, CODEX_KEY_ENV, FALLBACK_MODEL, PROVIDER_ID, SETTINGS, SHELL, snippetBaseUrl, snippetModel, type Snippet, type SnippetId } from '../../src/ui/lib/snippets'
+import { buildSnippets, CODEX_KEY_ENV, FALLBACK_MODEL, KEY_PLACEHOLDER, PROVIDER_ID, SETTINGS, SHELL, snippetBaseUrl, snippetModel, type Snippet, type SnippetId } from '../../src/ui/lib/snippets'
 import { login } from '../helpers/accounts'
 import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'
 import { call } from '../helpers/test-app'
@@ -268,7 +268,7 @@ describe('README', () => {
     expect(start).toBeGreaterThan(readme.indexOf('\n## Quick start\n'))
     const end = readme.indexOf('\n## ', start + 1)
     const section = readme.slice(start, end)
-    const expected = buildSnippets({ baseUrl: 'http://localhost:3000', key: 'sk-…your key…', model: FALLBACK_MODEL })
+    const expected = buildSnippets({ baseUrl: 'http://localhost:3000', key: KEY_PLACEHOLDER, model: FALLBACK_MODEL })
     const parts = section.split('\n### ').slice(1)
     expect(parts.map((part) => part.slice(0, part.indexOf('\n')))).toEqual(expected.map((s) => s.label))
     parts.forEach((part, i) => {

@@ -49,6 +49,9 @@ export const SETTINGS = 'Settings'
 export const PROVIDER_ID = 'tollgate'
 export const CODEX_KEY_ENV = 'TOLLGATE_API_KEY'
 
+/** Stands for the key where it is no longer known (the README, a token's setup after its creation). */
+export const KEY_PLACEHOLDER = 'sk-…your key…'
+
 /** The model shown when nothing better is known. */
 export const FALLBACK_MODEL = 'gpt-4o-mini'
 
