@@ -29,7 +29,11 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
   const [problems, setProblems] = useState<Partial<Record<FormField, FieldProblem>>>({})
   const [failure, setFailure] = useState<unknown>()
   const [busy, setBusy] = useState(false)
-  const set = <K extends keyof ChannelForm>(key: K) => (value: ChannelForm[K]) => setForm((current) => ({ ...current, [key]: value }))
+  const set = <K extends keyof ChannelForm>(key: K) => (value: ChannelForm[K]) => {
+    setForm((current) => ({ ...current, [key]: value }))
+    // a field's message goes once it is edited (the form's fields and its checks share names)
+    if (key in problems) setProblems(({ [key as FormField]: _, ...rest }) => rest)
+  }
   const type = Number(form.type)
   const known = channelType(type)
   const info = types.find((entry) => entry.type === type)

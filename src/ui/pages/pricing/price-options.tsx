@@ -91,7 +91,7 @@ export function PriceOptionsDrawer({ quotaPerUnit, onSaved, onClose }: { quotaPe
               rows={Math.min(12, Math.max(3, texts[key].split('\n').length))}
               spellcheck={false}
               value={texts[key]}
-              onValue={(value) => setTexts({ ...texts, [key]: value })}
+              onValue={(value) => setTexts((current) => current && { ...current, [key]: value })}
               hint={t(`pricing.options.hint.${key}`, { dollars })}
               error={errors[key]}
             />

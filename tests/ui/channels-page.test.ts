@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
+import { h, render } from 'preact'
+import { byLabel, byRole, settle, typeInto, useDom } from './dom'
+
+useDom('http://127.0.0.1:3000/channels')
+
+interface Sent {
+  method: string
+  path: string
+  query: string
+  body: any
+}
+const sent: Sent[] = []
+let channels: unknown[] = []
+let createAnswer: { status: number; message: string } = { status: 200, message: '' }
+const realFetch = globalThis.fetch
+const envelope = (data: unknown, status = 200, message = '') => new Response(JSON.stringify({ success: status < 400, message, data }), { status, headers: { 'content-type': 'application/json' } })
+
+const channel = (id: number, name: string, extra: object = {}) => ({
+  id, type: 1, name, key_mask: 'sk-ab…wxyz', key_count: 1, base_url: '', models: 'gpt-4o', group: 'default', priority: 0, weight: 1, tag: '',
+  status: 1, model_mapping: '', test_model: '', auto_ban: 1, other: '', setting: '', used_quota: 500_000, response_time: 0, test_time: 0, created_time: 1, ...extra,
+})
+
+beforeAll(() => {
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://127.0.0.1:3000')
+    const method = init?.method ?? 'GET'
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined
+    sent.push({ method, path: url.pathname, query: url.search, body })
+    if (url.pathname === '/api/status') return envelope({ version: 't', system_name: 'Tollgate', setup: true, register_enabled: false, quota_per_unit: 500_000, start_time: 0 })
+    if (url.pathname === '/api/user/session') return envelope({ id: 1, username: 'root', display_name: 'Root', role: 100, status: 1, group: 'default' })
+    if (url.pathname === '/api/channel/tags') return envelope(['prod'])
+    if (url.pathname === '/api/channel/models') return envelope([{ type: 1, name: 'OpenAI', default_base_url: 'https://api.openai.com', key_required: true, test_model: 'gpt-4o-mini', models: ['gpt-4o', 'gpt-4o-mini'] }])
+    if (url.pathname === '/api/channel/' && method === 'GET') return envelope({ items: channels, total: channels.length, page: 1, page_size: 20 })
+    if (url.pathname === '/api/channel/' && method === 'POST') return envelope(null, createAnswer.status, createAnswer.message)
+    if (url.pathname === '/api/channel/' && method === 'PUT') return envelope(channel(body.id, 'x', body))
+    return envelope(null, 404, `no mock for ${method} ${url.pathname}`)
+  }) as typeof fetch
+})
+afterAll(() => {
+  globalThis.fetch = realFetch
+})
+beforeEach(() => {
+  sent.length = 0
+  document.body.innerHTML = ''
+})
+
+const settleAll = async () => {
+  for (let i = 0; i < 6; i++) await settle()
+}
+
+async function renderPage(): Promise<HTMLElement> {
+  const { I18nProvider } = await import('../../src/ui/i18n')
+  const { SessionProvider } = await import('../../src/ui/state/session')
+  const { ToastProvider } = await import('../../src/ui/components/toast')
+  const { ConfirmProvider } = await import('../../src/ui/components/dialog')
+  const { ChannelsPage } = await import('../../src/ui/pages/channels')
+  localStorage.setItem('tollgate.locale', 'en')
+  const container = document.createElement('div')
+  document.body.append(container)
+  render(h(I18nProvider, null, h(SessionProvider, null, h(ToastProvider, null, h(ConfirmProvider, null, h(ChannelsPage, null))))), container)
+  await settleAll()
+  return container
+}
+
+test('no channels: the empty state says what to do, with a button that opens the drawer', async () => {
+  channels = []
+  const page = await renderPage()
+  expect(page.textContent).toContain('No channels yet: add one')
+  byRole(page, 'button', 'Add channel').click()
+  await settleAll()
+  expect(document.querySelector('dialog[open] h2')?.textContent).toBe('New channel')
+})
+
+test('the new channel drawer checks before sending, sends new-api’s field names, and shows the server refusal', async () => {
+  channels = [channel(1, 'main')]
+  const page = await renderPage()
+  expect(page.textContent).toContain('500,000 ($1.00)')
+  byRole(page, 'button', 'New channel').click()
+  await settleAll()
+  const drawer = document.querySelector('dialog[open]') as HTMLElement
+  byRole(document.body, 'button', 'Create').click()
+  await settleAll()
+  expect(sent.filter((s) => s.method === 'POST')).toEqual([])
+  expect(drawer.textContent).toContain('Name is required')
+  expect(drawer.textContent).toContain('Key is required')
+  expect(drawer.textContent).toContain('Models is required')
+
+  typeInto(byLabel(drawer, 'Name'), 'pool')
+  typeInto(byLabel(drawer, 'Key'), 'sk-one\nsk-two')
+  typeInto(byLabel(drawer, 'Model mapping'), '{"a": 1}')
+  await settle()
+  byRole(drawer, 'button', 'Add model gpt-4o-mini').click()
+  await settle()
+  expect(drawer.textContent).toContain('2 keys: a pool used in turn.')
+  byRole(document.body, 'button', 'Create').click()
+  await settleAll()
+  expect(sent.filter((s) => s.method === 'POST')).toEqual([])
+  expect(drawer.textContent).toContain('The model mapping for "a" must be a model name.')
+
+  typeInto(byLabel(drawer, 'Model mapping'), '{"a": "gpt-4o-mini"}')
+  createAnswer = { status: 400, message: 'key is required for OpenAI channels' }
+  await settle()
+  byRole(document.body, 'button', 'Create').click()
+  await settleAll()
+  const posts = sent.filter((s) => s.method === 'POST')
+  expect(posts).toHaveLength(1)
+  expect(posts[0]!.body).toEqual({
+    type: 1, name: 'pool', key: 'sk-one\nsk-two', base_url: '', models: 'gpt-4o-mini', group: 'default', priority: 0, weight: 0, tag: '',
+    model_mapping: '{"a":"gpt-4o-mini"}', test_model: '', auto_ban: 1,
+  })
+  expect(byRole(drawer, 'alert').textContent).toBe('key is required for OpenAI channels')
+})
+
+test('filters go to the server; disabling a row is optimistic and sends its status', async () => {
+  channels = [channel(1, 'main'), channel(2, 'backup', { tag: 'prod', status: 3 })]
+  const page = await renderPage()
+  expect(page.textContent).toContain('Auto-disabled')
+  ;(byLabel(page, 'Tag') as HTMLSelectElement).value = 'prod'
+  byLabel(page, 'Tag').dispatchEvent(new (globalThis as any).window.Event('change', { bubbles: true }))
+  await settleAll()
+  expect(sent.some((s) => s.path === '/api/channel/' && s.query.includes('tag=prod'))).toBe(true)
+  expect(location.search).toBe('?tag=prod')
+  byRole(page, 'button', "Disable tag 'prod'")
+
+  byRole(page, 'button', 'Actions for main').click()
+  await settle()
+  const disable = [...page.querySelectorAll('[role=menuitem]')].find((item) => item.textContent === 'Disable') as HTMLElement
+  disable.click()
+  await settle()
+  const mainRow = [...page.querySelectorAll('tbody tr')].find((row) => row.textContent?.includes('main'))!
+  expect(mainRow.textContent).toContain('Disabled')
+  await settleAll()
+  expect(sent.filter((s) => s.method === 'PUT').map((s) => s.body)).toEqual([{ id: 1, status: 2 }])
+})
