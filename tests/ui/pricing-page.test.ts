@@ -145,4 +145,5 @@ test('public list: the same prices read-only, without channels', async () => {
   expect(page.textContent).toContain('Prices of the default group (ratio ×1.5 included).')
   expect(page.textContent).not.toContain('Channels')
   expect(page.querySelectorAll('button')).toHaveLength(0)
+  expect(page.querySelector('a[href="/login"]')?.textContent).toBe('Log in to use these models')
 })

@@ -2,6 +2,7 @@ export const pricing = {
   'pricing.lead': 'What each model costs, in US$ per million tokens or per call, and the ratios behind it. Base prices: a group’s ratio multiplies them.',
   'pricing.public.lead': 'What each model costs, in US$ per million tokens or per call.',
   'pricing.public.group': 'Prices of the {group} group (ratio ×{ratio} included).',
+  'pricing.public.login': 'Log in to use these models',
   'pricing.readOnly': 'Only the root user can change prices.',
   'pricing.options.button': 'Edit price options',
 

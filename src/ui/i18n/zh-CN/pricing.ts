@@ -4,6 +4,7 @@ export const pricing: Record<keyof typeof en, string> = {
   'pricing.lead': '各模型的价格（每百万 token 或每次调用的美元价）及其背后的倍率。这里是基础价格，用户分组的倍率会再乘上去。',
   'pricing.public.lead': '各模型的价格：每百万 token 或每次调用的美元价。',
   'pricing.public.group': '以下为 {group} 分组的价格（已计入 ×{ratio} 的分组倍率）。',
+  'pricing.public.login': '登录后即可使用这些模型',
   'pricing.readOnly': '只有 root 用户可以修改价格。',
   'pricing.options.button': '编辑价格设置',
 
@@ -18,10 +19,10 @@ export const pricing: Record<keyof typeof en, string> = {
 
   'pricing.col.model': '模型',
   'pricing.col.channels': '渠道',
-  'pricing.col.input': '输入 / 百万',
-  'pricing.col.output': '输出 / 百万',
-  'pricing.col.cacheRead': '缓存读取 / 百万',
-  'pricing.col.cacheWrite': '缓存写入 / 百万',
+  'pricing.col.input': '输入/百万',
+  'pricing.col.output': '输出/百万',
+  'pricing.col.cacheRead': '缓存读取/百万',
+  'pricing.col.cacheWrite': '缓存写入/百万',
   'pricing.col.perCall': '按次',
   'pricing.col.ratios': '倍率',
   'pricing.channels.more': '另有 {count} 个',

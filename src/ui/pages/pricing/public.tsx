@@ -1,3 +1,4 @@
+import { Link } from 'wouter-preact'
 import { api } from '../../api/client'
 import { ErrorAlert } from '../../components/alert'
 import { EmptyState } from '../../components/empty-state'
@@ -18,6 +19,9 @@ export function PublicPricingPage() {
       {list.data && ratio !== 1 && <p class="muted">{t('pricing.public.group', { group: list.data.group, ratio: new Intl.NumberFormat(locale).format(ratio) })}</p>}
       <ErrorAlert error={list.error} />
       <PriceTable items={list.data?.items} loading={list.loading} empty={<EmptyState message={t('pricing.empty.public')} />} />
+      <p class="form-foot">
+        <Link href="/login">{t('pricing.public.login')}</Link>
+      </p>
     </div>
   )
 }
