@@ -138,16 +138,22 @@ describe('each snippet runs against the gateway', () => {
     expect(upstreamModels(from)).toEqual([MODEL, MODEL])
   })
 
-  test('Gemini CLI: the GenAI SDK configured only from the exported variables', async () => {
+  test('Gemini CLI: API key sign-in chosen in ~/.gemini/settings.json, the GenAI SDK configured only from the exported variables', async () => {
+    const home = join(work, 'home-gemini')
+    mkdirSync(join(home, '.gemini'), { recursive: true })
+    writeFileSync(join(home, '.gemini', 'settings.json'), block('gemini-cli', '~/.gemini/settings.json'))
     const bin = shim(
       'gemini',
       `import { GoogleGenAI } from "@google/genai"
+       import { readFileSync } from "node:fs"
+       const settings = JSON.parse(readFileSync(process.env.HOME + "/.gemini/settings.json", "utf8"))
+       if (settings.security.auth.selectedType !== "gemini-api-key") throw new Error("not the API key sign-in")
        const ai = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY }) // the SDK reads GOOGLE_GEMINI_BASE_URL itself
        const response = await ai.models.generateContent({ model: process.env.GEMINI_MODEL, contents: "hi" })
        console.log(response.text)`,
     )
     const from = env.upstream.requests.length
-    const out = await run(['bash', '-c', block('gemini-cli', SHELL)], { env: cleanEnv({ PATH: `${bin}:${process.env.PATH}` }) })
+    const out = await run(['bash', '-c', block('gemini-cli', SHELL)], { env: cleanEnv({ HOME: home, PATH: `${bin}:${process.env.PATH}` }) })
     expect(out.trim()).toBe(ANSWER)
     expect(upstreamModels(from)).toEqual([MODEL])
   })
@@ -204,6 +210,37 @@ describe('each snippet runs against the gateway', () => {
   })
 })
 
+/**
+ * The real CLIs, when a folder holding their binaries is given (not devDependencies: large, and Claude Code's and
+ * Codex's native binaries come per platform), e.g.
+ *   npm install --prefix /tmp/clis @anthropic-ai/claude-code @openai/codex @google/gemini-cli
+ *   TOLLGATE_CLI_BIN=/tmp/clis/node_modules/.bin bun test tests/ui/snippets.test.ts
+ * Each snippet runs as written but for its last line, which starts the CLI headless instead of interactive.
+ */
+const CLI_BIN = process.env.TOLLGATE_CLI_BIN
+describe.skipIf(!CLI_BIN)('the real CLIs, configured by the snippets', () => {
+  const headless = { 'claude-code': 'claude -p "Say hello"', codex: 'codex exec --skip-git-repo-check "Say hello"', 'gemini-cli': 'gemini -p "Say hello"' } as const
+  for (const id of Object.keys(headless) as (keyof typeof headless)[]) {
+    test(id, async () => {
+      const home = mkdtempSync(join(work, `home-${id}-`))
+      for (const b of snippet(id).blocks.filter((b) => b.title.startsWith('~/'))) {
+        const path = join(home, b.title.slice(2))
+        mkdirSync(join(path, '..'), { recursive: true })
+        writeFileSync(path, b.code)
+      }
+      const shell = block(id, SHELL).replace(/\n[a-z]+$/, `\n${headless[id]}`)
+      const from = env.upstream.requests.length
+      const out = await run(['bash', '-c', shell], {
+        cwd: home,
+        env: cleanEnv({ HOME: home, PATH: `${CLI_BIN}:${process.env.PATH}`, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
+      })
+      expect(out).toContain(ANSWER)
+      expect(upstreamModels(from).length).toBeGreaterThan(0)
+      expect(new Set(upstreamModels(from))).toEqual(new Set([MODEL]))
+    }, 180_000)
+  }
+})
+
 describe('buildSnippets', () => {
   test('the nine tabs in order, every one filled with the address, the key and the model', () => {
     const built = buildSnippets({ baseUrl: 'https://llm.example.com/', key: 'sk-abc', model: 'm-1' })
@@ -227,7 +264,7 @@ describe('buildSnippets', () => {
     const code = (id: SnippetId, i = 0) => built.find((s) => s.id === id)!.blocks[i]!.code
     expect(code('claude-code')).toContain('export ANTHROPIC_BASE_URL="https://llm.example.com"\n')
     expect(code('claude-code')).toContain('export ANTHROPIC_AUTH_TOKEN="sk-abc"')
-    expect(code('gemini-cli')).toContain('export GOOGLE_GEMINI_BASE_URL="https://llm.example.com"\n')
+    expect(code('gemini-cli', 1)).toContain('export GOOGLE_GEMINI_BASE_URL="https://llm.example.com"\n')
     expect(code('codex')).toContain('base_url = "https://llm.example.com/v1"')
     expect(code('anthropic-sdk')).toContain('base_url="https://llm.example.com"')
     expect(code('genai-sdk', 1)).toContain('httpOptions: { baseUrl: "https://llm.example.com" }')

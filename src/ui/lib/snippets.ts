@@ -139,6 +139,9 @@ export function buildSnippets(input: SnippetInput): Snippet[] {
       id: 'gemini-cli',
       label: 'Gemini CLI',
       blocks: [
+        // with only the variables, Gemini CLI 0.61 takes GOOGLE_GEMINI_BASE_URL for a "gateway" sign-in it then
+        // refuses ("Invalid auth method selected"); choosing the API key sign-in here makes it use both
+        { title: '~/.gemini/settings.json', language: 'json', code: JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }, null, 2) },
         {
           title: SHELL,
           language: 'bash',

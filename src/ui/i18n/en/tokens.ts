@@ -83,7 +83,7 @@ export const tokens = {
   'tokens.snippet.note.claude-code': 'Run in a terminal: Claude Code sends the key as a Bearer token to this address (no /v1).',
   'tokens.snippet.note.codex': 'Add this provider to Codex’s config, then set the variable it reads the key from.',
   'tokens.snippet.note.opencode': 'Put this in opencode.json in your project (or in ~/.config/opencode/).',
-  'tokens.snippet.note.gemini-cli': 'Run in a terminal; if Gemini CLI asks how to sign in, choose “Use Gemini API key”.',
+  'tokens.snippet.note.gemini-cli': 'Tell Gemini CLI to sign in with an API key, then start it with these variables: it sends the key as x-goog-api-key to this address.',
   'tokens.snippet.note.openai-compatible': 'Cursor, Cline, Continue, aider and the like: choose an OpenAI-compatible provider and fill in these.',
   'tokens.snippet.note.openai-sdk': 'pip install openai, or npm install openai.',
   'tokens.snippet.note.anthropic-sdk': 'pip install anthropic, or npm install @anthropic-ai/sdk.',

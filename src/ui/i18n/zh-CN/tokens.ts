@@ -85,7 +85,7 @@ export const tokens: Record<keyof typeof en, string> = {
   'tokens.snippet.note.claude-code': '在终端里运行：Claude Code 会把密钥作为 Bearer 令牌发到这个地址（不带 /v1）。',
   'tokens.snippet.note.codex': '把这个服务商加进 Codex 的配置文件，再设置它读取密钥的环境变量。',
   'tokens.snippet.note.opencode': '写进项目里的 opencode.json（或 ~/.config/opencode/ 下）。',
-  'tokens.snippet.note.gemini-cli': '在终端里运行；如果 Gemini CLI 问你怎么登录，选择“Use Gemini API key”。',
+  'tokens.snippet.note.gemini-cli': '先在设置里让 Gemini CLI 用 API 密钥登录，再带着这些环境变量启动：它会把密钥作为 x-goog-api-key 发到这个地址。',
   'tokens.snippet.note.openai-compatible': 'Cursor、Cline、Continue、aider 等工具：选择 OpenAI 兼容的服务商，填上这几项。',
   'tokens.snippet.note.openai-sdk': '先安装：pip install openai，或 npm install openai。',
   'tokens.snippet.note.anthropic-sdk': '先安装：pip install anthropic，或 npm install @anthropic-ai/sdk。',
