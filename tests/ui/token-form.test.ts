@@ -213,6 +213,21 @@ test('the create drawer validates before sending, shows the server refusal, then
   await settleAll()
   expect(panel()).toContain('base_url = "http://127.0.0.1:3000/v1"')
   expect(container.querySelector('[role="tab"][aria-selected="true"]')?.textContent).toBe('Codex CLI')
+  // arrow keys, Home and End move between the tabs
+  const selected = () => container.querySelector('[role="tab"][aria-selected="true"]')!
+  const press = async (key: string) => {
+    selected().dispatchEvent(new (globalThis as any).window.KeyboardEvent('keydown', { key, bubbles: true }))
+    await settleAll()
+  }
+  await press('ArrowRight')
+  expect(selected().textContent).toBe('opencode')
+  await press('End')
+  expect(selected().textContent).toBe('curl')
+  await press('ArrowRight')
+  expect(selected().textContent).toBe('Claude Code')
+  await press('ArrowLeft')
+  expect(selected().textContent).toBe('curl')
+  expect(panel()).toContain('curl "http://127.0.0.1:3000/v1/chat/completions"')
   expect(byRole(container, 'button', 'Copy: API key')).toBeTruthy()
-  expect(byRole(container, 'button', 'Copy: Codex CLI, ~/.codex/config.toml')).toBeTruthy()
+  expect(byRole(container, 'button', 'Copy: curl, Shell')).toBeTruthy()
 })
