@@ -76,3 +76,12 @@ test('invalid fields are reported by key, changed or not', () => {
 test('keys the server does not list are skipped', () => {
   expect(checkSection([{ key: 'Unknown' }], stored, { Unknown: 'x' })).toEqual({ changes: [], problems: {} })
 })
+
+test('the public address is empty or an absolute http(s) URL without a trailing slash', async () => {
+  const { isServerAddress } = await import('../../src/ui/lib/option-form')
+  for (const good of ['', 'https://api.example.com', 'http://10.0.0.2:3000', 'https://example.com/gateway']) expect({ good, ok: isServerAddress(good) }).toEqual({ good, ok: true })
+  for (const bad of ['api.example.com', 'https://api.example.com/', 'ftp://x', 'https://u:p@x.com', 'https://x.com?a=1', 'https://x .com']) expect({ bad, ok: isServerAddress(bad) }).toEqual({ bad, ok: false })
+  const address = new Map<string, OptionEntry>([['ServerAddress', { key: 'ServerAddress', type: 'string', value: '' }]])
+  expect(checkSection([{ key: 'ServerAddress', url: true }], address, { ServerAddress: 'https://x.com/' }).problems).toEqual({ ServerAddress: 'url' })
+  expect(checkSection([{ key: 'ServerAddress', url: true }], address, { ServerAddress: ' https://x.com ' }).changes).toEqual([{ key: 'ServerAddress', value: 'https://x.com' }])
+})

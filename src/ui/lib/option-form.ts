@@ -18,7 +18,7 @@ export interface OptionEntry {
 export type FieldValue = string | boolean
 
 /** What is wrong with a typed value, named so each gets its own message. */
-export type OptionProblem = 'integer' | 'number' | 'json' | 'min'
+export type OptionProblem = 'integer' | 'number' | 'json' | 'min' | 'url'
 
 /** The field's value for a stored option: JSON pretty-printed, numbers and text as they are. */
 export function toFieldValue(type: string, value: OptionValue): FieldValue {
@@ -38,8 +38,20 @@ export function toFieldValue(type: string, value: OptionValue): FieldValue {
 
 export type Parsed = { ok: true; value: OptionValue } | { ok: false; problem: OptionProblem }
 
-/** A field's value as the option's type, checked against `min` (numbers) — or what is wrong with it. */
-export function parseFieldValue(type: string, field: FieldValue, min?: number): Parsed {
+/** '' or an absolute http(s) URL without a trailing slash, query or credentials (as the server wants ServerAddress). */
+export function isServerAddress(text: string): boolean {
+  if (text === '') return true
+  if (!/^https?:\/\/[^\s/?#]+[^\s?#]*$/i.test(text) || text.endsWith('/')) return false
+  try {
+    const url = new URL(text)
+    return !url.username && !url.password
+  } catch {
+    return false
+  }
+}
+
+/** A field's value as the option's type, checked against `min` (numbers) or as a URL — or what is wrong with it. */
+export function parseFieldValue(type: string, field: FieldValue, min?: number, url?: boolean): Parsed {
   if (type === 'boolean') return { ok: true, value: field === true || field === 'true' }
   const text = String(field).trim()
   if (type === 'integer' || type === 'number') {
@@ -58,6 +70,7 @@ export function parseFieldValue(type: string, field: FieldValue, min?: number): 
       return { ok: false, problem: 'json' }
     }
   }
+  if (url && !isServerAddress(text)) return { ok: false, problem: 'url' }
   return { ok: true, value: text }
 }
 
@@ -85,6 +98,8 @@ export interface FieldRule {
   key: string
   /** the smallest number allowed (integers and numbers) */
   min?: number
+  /** text that must be '' or an absolute http(s) URL without a trailing slash */
+  url?: boolean
 }
 
 export interface SectionCheck {
@@ -105,7 +120,7 @@ export function checkSection(rules: readonly FieldRule[], stored: ReadonlyMap<st
     const entry = stored.get(rule.key)
     if (!entry) continue
     const field = fields[rule.key] ?? toFieldValue(entry.type, entry.value)
-    const parsed = parseFieldValue(entry.type, field, rule.min)
+    const parsed = parseFieldValue(entry.type, field, rule.min, rule.url)
     if (!parsed.ok) {
       problems[rule.key] = parsed.problem
       continue

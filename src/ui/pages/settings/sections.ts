@@ -1,0 +1,58 @@
+import type { FieldRule } from '../../lib/option-form'
+
+export type SectionId = 'general' | 'registration' | 'rateLimits' | 'relay' | 'logs' | 'billing' | 'login'
+
+export interface SettingField extends FieldRule {
+  /** quota units: the dollar value is shown beside them */
+  quota?: boolean
+}
+
+export interface SettingSection {
+  id: SectionId
+  fields: readonly SettingField[]
+  /** a link to the page that edits the rest (the price tables) */
+  pricingLink?: boolean
+}
+
+/** The settings page, section by section. The price tables (ModelRatio …) are the pricing page's. */
+export const SECTIONS: readonly SettingSection[] = [
+  { id: 'general', fields: [{ key: 'SystemName' }, { key: 'ServerAddress', url: true }, { key: 'DisplayInCurrencyEnabled' }, { key: 'PublicPricingEnabled' }] },
+  {
+    id: 'registration',
+    fields: [{ key: 'RegisterEnabled' }, { key: 'QuotaForNewUser', min: 0, quota: true }, { key: 'QuotaForInviter', min: 0, quota: true }, { key: 'QuotaForInvitee', min: 0, quota: true }],
+  },
+  {
+    id: 'rateLimits',
+    fields: [
+      { key: 'TokenRpmLimit', min: 0 },
+      { key: 'TokenTpmLimit', min: 0 },
+      { key: 'TokenConcurrencyLimit', min: 0 },
+      { key: 'UserRpmLimit', min: 0 },
+      { key: 'UserTpmLimit', min: 0 },
+      { key: 'UserConcurrencyLimit', min: 0 },
+      { key: 'GroupRateLimits' },
+    ],
+  },
+  {
+    id: 'relay',
+    fields: [
+      { key: 'RelayMaxAttempts', min: 1 },
+      { key: 'RelayTimeoutSeconds', min: 1 },
+      { key: 'RelayStreamIdleSeconds', min: 1 },
+      { key: 'ChannelFailureThreshold', min: 1 },
+      { key: 'ChannelProbeIntervalSeconds', min: 1 },
+    ],
+  },
+  { id: 'logs', fields: [{ key: 'LogConsumeEnabled' }, { key: 'LogRetentionDays', min: 0 }] },
+  { id: 'billing', fields: [{ key: 'QuotaPerUnit', min: 1 }, { key: 'DefaultMaxOutputTokens', min: 1 }, { key: 'SelfUseModeEnabled' }], pricingLink: true },
+  { id: 'login', fields: [{ key: 'LoginFailuresPerWindow', min: 1 }, { key: 'LoginFailureWindowSeconds', min: 1 }] },
+]
+
+/** Edited on the pricing page, not here. */
+export const PRICING_KEYS = new Set(['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio'])
+
+/** Options `/api/status` carries: after saving one, the session's status is refreshed (top bar, quota format). */
+export const STATUS_KEYS = new Set(['SystemName', 'ServerAddress', 'QuotaPerUnit', 'RegisterEnabled', 'DisplayInCurrencyEnabled', 'PublicPricingEnabled'])
+
+/** Every option a section shows. */
+export const KNOWN_KEYS = new Set(SECTIONS.flatMap((section) => section.fields.map((field) => field.key)))
