@@ -1,7 +1,69 @@
+import { useMemo, useState } from 'preact/hooks'
+import { api } from '../../api/client'
+import { Role, type User } from '../../api/types'
+import { ErrorAlert } from '../../components/alert'
+import { Button } from '../../components/button'
 import { PageHeader } from '../../components/page-header'
 import { useI18n } from '../../i18n'
+import { aggregateUsage, usageWindow, type UsageRow } from '../../lib/usage-series'
+import { useApi } from '../../state/use-api'
+import { useUser } from '../../state/session'
+import { ChartControls, type ChartChoices } from './controls'
+import { AccountFigures, RangeFigures } from './figures'
+import { RecentErrors } from './recent-errors'
+import { UsageCharts } from './usage-charts'
 
+const nowSeconds = () => Math.floor(Date.now() / 1000)
+
+/** Key figures on top, usage over time by model below, then the latest errors. */
 export function DashboardPage() {
-  const { t } = useI18n()
-  return <PageHeader title={t('nav.dashboard')} lead="" />
+  const { t, locale } = useI18n()
+  const me = useUser()
+  const admin = me.role >= Role.admin
+  const [choices, setChoices] = useState<ChartChoices>({ scope: admin ? 'all' : 'mine', range: '7d', unit: 'day', stacked: true })
+  const [now, setNow] = useState(nowSeconds)
+  const [version, setVersion] = useState(0)
+  const whole = admin && choices.scope === 'all'
+
+  const self = useApi(() => api.get<User>('/api/user/self'), [version])
+  const span = useMemo(() => usageWindow(choices.range, choices.unit, now), [choices.range, choices.unit, now])
+  const rows = useApi(
+    async () => ({ span, rows: await api.get<UsageRow[]>(whole ? '/api/data/' : '/api/data/self', { start_timestamp: span.start, end_timestamp: span.end }) }),
+    [whole, span],
+  )
+  // rows answer one window: until the new window's answer arrives, the charts wait rather than misplace them
+  const current = rows.data?.span === span ? rows.data.rows : undefined
+  const usage = useMemo(() => current && aggregateUsage(current, span.buckets, choices.unit), [current, span, choices.unit])
+
+  const since = new Intl.DateTimeFormat(locale, choices.unit === 'hour' ? { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' } : { month: 'short', day: 'numeric' }).format(new Date(span.start * 1000))
+  const hint = t(whole ? 'dashboard.period.all' : 'dashboard.period.mine', { since })
+  const refresh = () => {
+    setNow(nowSeconds())
+    setVersion((v) => v + 1)
+  }
+
+  return (
+    <div class="page-dashboard">
+      <PageHeader
+        title={t('nav.dashboard')}
+        lead={t('dashboard.lead')}
+        actions={
+          <Button onClick={refresh} busy={rows.loading && current !== undefined}>
+            {t('common.refresh')}
+          </Button>
+        }
+      />
+      <AccountFigures user={self.data} error={self.error} />
+      <section class="section" aria-labelledby="dashboard-usage">
+        <h2 id="dashboard-usage" class="section-title">
+          {t('dashboard.usage.title')}
+        </h2>
+        <ChartControls admin={admin} choices={choices} onChange={setChoices} />
+        <ErrorAlert error={rows.error} />
+        <RangeFigures totals={usage?.totals} hint={hint} />
+        <UsageCharts usage={usage} loading={rows.loading} stacked={choices.stacked} unit={choices.unit} />
+      </section>
+      <RecentErrors whole={whole} username={admin && !whole ? me.username : undefined} version={version} />
+    </div>
+  )
 }
