@@ -86,7 +86,7 @@ function chartOptions(props: UsageChartProps, theme: ChartTheme, width: number):
     width,
     height: HEIGHT,
     // room on the right for half of the last time label
-    padding: [10, 24, 0, 0],
+    padding: [10, 36, 0, 0],
     cursor: { drag: { x: false, y: false, setScale: false }, points: { size: 6 } },
     legend: { live: true },
     scales: {
