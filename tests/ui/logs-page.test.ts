@@ -64,7 +64,7 @@ test('filters from the URL reach the API; a filter that matches nothing offers R
 
   rows = [ROW]
   const empty = page.querySelector('.empty')!
-  byRole(empty, 'button', 'Reset').click()
+  byRole(empty, 'button', 'Reset filters').click()
   for (let i = 0; i < 5; i++) await settle()
   expect(search()).toBe('')
   expect(calls).toContain('/api/log/?p=1&page_size=20')

@@ -49,7 +49,7 @@ export function LogFilterForm({ filters, admin, onApply, onReset }: Props) {
         <Button type="submit" variant="primary">
           {t('logs.filter.apply')}
         </Button>
-        <Button onClick={onReset}>{t('logs.filter.reset')}</Button>
+        <Button onClick={onReset}>{t('logs.filter.clear')}</Button>
       </div>
     </form>
   )

@@ -37,7 +37,7 @@ export function LogsPage() {
 
   const filtered = hasFilters(filters)
   const empty = filtered ? (
-    <EmptyState message={t('logs.empty.filtered')} action={<Button onClick={() => go(NO_FILTERS)}>{t('logs.filter.reset')}</Button>} />
+    <EmptyState message={t('logs.empty.filtered')} action={<Button onClick={() => go(NO_FILTERS)}>{t('logs.empty.reset')}</Button>} />
   ) : (
     <EmptyState
       message={t('logs.empty.none')}
