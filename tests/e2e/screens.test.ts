@@ -1,0 +1,135 @@
+/**
+ * Every console page at a phone's and a desktop's width, light and dark (and in Chinese), on an instance with
+ * data, saved under tests/e2e/artifacts/ to be looked at. Each page must render its heading without a console
+ * error or a request leaving the machine. `CONSOLE_DOCS=1` also writes the small screenshots of docs/console.md.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import {
+  apiLogin,
+  browserAvailable,
+  E2E_TIMEOUT,
+  launchBrowser,
+  loginContext,
+  openAIChannel,
+  openPage,
+  screenshot,
+  setupRoot,
+  startFakeOpenAI,
+  startGateway,
+  type ColorScheme,
+  type FakeUpstream,
+  type Gateway,
+  type ViewportName,
+} from './harness'
+
+const ROOT = { username: 'root', password: 'e2e-root-password-1' }
+const DOCS_DIR = join(import.meta.dir, '../../docs/console')
+const PAGES = ['dashboard', 'playground', 'tokens', 'logs', 'wallet', 'profile', 'channels', 'pricing', 'users', 'redemptions', 'settings']
+
+/** An instance that looks used: two channels (one tagged, one a key pool), a token, traffic, a second user, codes. */
+async function seed(gw: Gateway, upstream: FakeUpstream): Promise<void> {
+  await setupRoot(gw, ROOT)
+  const root = await apiLogin(gw, ROOT)
+  const must = async (method: string, path: string, body?: unknown) => {
+    const result = await root.call(method, path, body)
+    if (result.status !== 200) throw new Error(`${method} ${path}: ${result.status} ${JSON.stringify(result.body)}`)
+    return result.body.data
+  }
+  await must('POST', '/api/channel/', { ...openAIChannel(upstream, { name: 'openai-main' }), tag: 'fleet-a', priority: 10 })
+  await must('POST', '/api/channel/', { ...openAIChannel(upstream, { type: 8, name: 'vllm-lab', models: ['llama-3.1-8b'] }), key: 'sk-one\nsk-two' })
+  await must('PUT', '/api/option/', { key: 'RegisterEnabled', value: true })
+  const token = await must('POST', '/api/token/', { name: 'laptop', remain_quota: 5_000_000, unlimited_quota: false })
+  await must('POST', '/api/token/', { name: 'ci', unlimited_quota: true, model_limits_enabled: true, model_limits: 'gpt-4o-mini' })
+  for (const model of ['gpt-4o-mini', 'gpt-4o', 'gpt-4o-mini', 'no-such-model']) {
+    await fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+    })
+  }
+  await must('POST', '/api/user/', { username: 'alice', password: 'alice-password-1', display_name: 'Alice', quota: 2_500_000 })
+  await must('POST', '/api/redemption/', { name: 'welcome', count: 3, quota: 1_000_000 })
+}
+
+describe.skipIf(!browserAvailable)('console: every page, both widths, both themes', () => {
+  let gw: Gateway
+  let upstream: FakeUpstream
+  let browser: Browser
+
+  beforeAll(async () => {
+    ;[gw, upstream, browser] = await Promise.all([startGateway(), startFakeOpenAI(), launchBrowser()])
+    await seed(gw, upstream)
+  }, E2E_TIMEOUT)
+
+  afterAll(async () => {
+    await Promise.all([browser?.close(), gw?.stop(), upstream?.stop()])
+  }, E2E_TIMEOUT)
+
+  /** Open each page logged in as root and wait for its heading (the page rendered, not just the frame). */
+  async function visitAll(viewport: ViewportName, colorScheme: ColorScheme, locale: string, shot: (page: Page, name: string) => Promise<unknown>) {
+    const { context, page, watch } = await openPage(browser, { viewport, colorScheme, locale })
+    try {
+      await loginContext(context, gw, ROOT)
+      for (const name of PAGES) {
+        await page.goto(`${gw.url}/${name}`)
+        await page.getByRole('heading', { level: 1 }).first().waitFor()
+        // tables and charts: wait until no skeleton row or busy table is left
+        await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .skeleton-row'), undefined, { timeout: 10_000 })
+        await shot(page, name)
+      }
+      watch.assertClean()
+    } finally {
+      await context.close()
+    }
+  }
+
+  for (const viewport of ['desktop', 'mobile'] as const) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      test(`${viewport}, ${colorScheme}`, async () => {
+        await visitAll(viewport, colorScheme, 'en-US', async (page, name) => {
+          await screenshot(page, `page-${name}-${viewport}-${colorScheme}`)
+          // the page's own background follows the theme, not just a panel
+          const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+          expect({ name, dark: isDark(background) }).toEqual({ name, dark: colorScheme === 'dark' })
+          // nothing wider than the screen except inside a table's own scroll box
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+          expect({ name, overflow }).toEqual({ name, overflow: 0 })
+        })
+      }, E2E_TIMEOUT * 2)
+    }
+  }
+
+  test('in Chinese', async () => {
+    await visitAll('desktop', 'light', 'zh-CN', async (page, name) => {
+      expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN')
+      await screenshot(page, `page-${name}-zh`)
+    })
+  }, E2E_TIMEOUT * 2)
+
+  test('the pages before login', async () => {
+    const { context, page, watch } = await openPage(browser, { viewport: 'desktop', colorScheme: 'light' })
+    try {
+      for (const name of ['login', 'register']) {
+        await page.goto(`${gw.url}/${name}`)
+        await page.getByRole('heading', { level: 1 }).waitFor()
+        await screenshot(page, `page-${name}`)
+      }
+      watch.assertClean()
+    } finally {
+      await context.close()
+    }
+  }, E2E_TIMEOUT)
+
+  test.skipIf(!process.env.CONSOLE_DOCS)('docs/console.md screenshots', async () => {
+    mkdirSync(DOCS_DIR, { recursive: true })
+    await visitAll('desktop', 'light', 'en-US', (page, name) => page.screenshot({ path: join(DOCS_DIR, `${name}.png`) }))
+  }, E2E_TIMEOUT * 2)
+})
+
+function isDark(rgb: string): boolean {
+  const [r = 255, g = 255, b = 255] = rgb.match(/\d+/g)?.map(Number) ?? []
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128
+}
