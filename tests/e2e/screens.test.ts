@@ -126,6 +126,20 @@ describe.skipIf(!browserAvailable)('console: every page, both widths, both theme
   test.skipIf(!process.env.CONSOLE_DOCS)('docs/console.md screenshots', async () => {
     mkdirSync(DOCS_DIR, { recursive: true })
     await visitAll('desktop', 'light', 'en-US', (page, name) => page.screenshot({ path: join(DOCS_DIR, `${name}.png`) }))
+    // the dialog a new token opens: the key once, and the client setups
+    const { context, page } = await openPage(browser, { viewport: 'desktop', colorScheme: 'light' })
+    try {
+      await loginContext(context, gw, ROOT)
+      await page.goto(`${gw.url}/tokens`)
+      await page.getByRole('button', { name: 'New token' }).first().click()
+      await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill('docs')
+      await page.getByRole('dialog').getByRole('button', { name: 'Create', exact: true }).click()
+      const modal = page.getByRole('dialog', { name: 'Your new key' })
+      await modal.getByRole('tab', { name: 'Claude Code' }).click()
+      await page.screenshot({ path: join(DOCS_DIR, 'token-key.png') })
+    } finally {
+      await context.close()
+    }
   }, E2E_TIMEOUT * 2)
 })
 
