@@ -2,7 +2,7 @@ import type { UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { UnauthorizedError } from '../../errors'
 import { UserStatus } from '../../plugins/session'
-import { verifyPassword } from '../users/credentials'
+import { hashPassword, needsRehash, verifyPassword } from '../users/credentials'
 import { loginLimiter } from './login-limiter'
 
 export const LOGIN_FAILED = 'wrong username or password, or the user is disabled'
@@ -19,5 +19,8 @@ export async function login(deps: AppDeps, input: { username: string; password: 
   const valid = await verifyPassword(input.password, user?.password)
   if (!user || !valid || user.status !== UserStatus.enabled) throw new UnauthorizedError(LOGIN_FAILED, 'login_failed')
   limiter.forgive(keys)
+  // an imported new-api / one-api user's bcrypt hash becomes Tollgate's argon2id on the first good login; a plain
+  // update, not setPassword: the session about to start carries this session_version and must stay valid
+  if (needsRehash(user.password)) return deps.repos.users.update(user.id, { password: await hashPassword(input.password) }) ?? user
   return user
 }

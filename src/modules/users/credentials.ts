@@ -4,13 +4,27 @@ import { BadRequestError } from '../../errors'
 export const PASSWORD_MIN = 8
 export const PASSWORD_MAX = 64
 
-/** 1–20 letters, digits and `_ . @ -`: safe in URLs, logs and the UI. */
-export const Username = t.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9_.@-]+$' })
+/**
+ * 1–20 characters (code points: an emoji or a CJK character counts once) of any script, without whitespace or
+ * control/format characters. new-api allows any name of up to 20 characters, so imported users (Chinese names
+ * included) keep theirs; whitespace stays out so a name never looks like another in a list or a log. Written for
+ * a RegExp without the `u` flag (TypeBox compiles patterns without it): a surrogate pair is matched as one unit.
+ */
+export const USERNAME_PATTERN =
+  '^(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[^\\s\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u061C\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\uFEFF\\uFFF9-\\uFFFB\\uD800-\\uDFFF]){1,20}$'
+export const Username = t.String({ minLength: 1, maxLength: 40, pattern: USERNAME_PATTERN })
+export const isValidUsername = (name: string): boolean => new RegExp(USERNAME_PATTERN).test(name)
 export const Password = t.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })
 
 export function hashPassword(password: string): Promise<string> {
   return Bun.password.hash(password, 'argon2id')
 }
+
+/**
+ * A stored hash that is not Tollgate's own algorithm: bcrypt (`$2a$`, `$2b$`, `$2y$`) as new-api and one-api
+ * write it, kept by the import. Bun.password.verify checks it; the first login with it rehashes to argon2id.
+ */
+export const needsRehash = (hash: string): boolean => !hash.startsWith('$argon2id$')
 
 let dummyHash: Promise<string> | undefined
 

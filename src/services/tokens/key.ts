@@ -5,7 +5,9 @@ export const KEY_BODY_LENGTH = 48
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 // 248 = 4 × 62: bytes at or above it are thrown away so every character is equally likely
 const UNBIASED_LIMIT = 256 - (256 % ALPHABET.length)
-const KEY_BODY = /^[A-Za-z0-9]{48}$/
+// Tollgate issues 48 characters; keys imported from new-api / one-api keep whatever length they were issued
+// with (new-api: 48 letters and digits; early one-api: 32-character UUIDs), so any 16–128 letters and digits
+const KEY_BODY = /^[A-Za-z0-9]{16,128}$/
 
 /** A new key body: 48 letters and digits from the CSPRNG, by rejection sampling (no modulo bias). */
 export function generateKeyBody(): string {
@@ -19,7 +21,7 @@ export function generateKeyBody(): string {
   return body
 }
 
-/** The key as a client sends it, with or without `sk-`, reduced to its 48-character body; undefined if malformed. */
+/** The key as a client sends it, with or without `sk-`, reduced to its body; undefined if malformed. */
 export function keyBodyOf(raw: string): string | undefined {
   const body = raw.startsWith(KEY_PREFIX) ? raw.slice(KEY_PREFIX.length) : raw
   return KEY_BODY.test(body) ? body : undefined
