@@ -24,6 +24,7 @@ export class ConfigError extends Error {}
 export const HELP = `Tollgate ${VERSION}: a self-hosted LLM API gateway
 
 Usage: tollgate [--port N] [--data-dir DIR] [--help] [--version]
+       tollgate import new-api --from <source> [--dry-run] [--logs-since DATE] [--merge]   (see tollgate import --help)
 
 Environment:
   PORT              port to listen on (3000)
@@ -41,10 +42,16 @@ Environment:
                     with 4 or more CPUs; with fewer the thread competes with requests for the cores)
 `
 
-export type CliAction = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; config: Config }
+export type CliAction =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'serve'; config: Config }
+  /** `tollgate import …`: its own arguments (src/import/cli.ts parses them) */
+  | { kind: 'import'; argv: readonly string[] }
 
 /** Parse flags and environment into one frozen config; flags win over the environment. */
 export function parseCli(argv: readonly string[], env: Env): CliAction {
+  if (argv[0] === 'import') return { kind: 'import', argv: argv.slice(1) }
   const flags: Record<string, string> = {}
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!

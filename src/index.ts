@@ -19,6 +19,10 @@ function main(): void {
   }
   if (action.kind === 'help') return void console.log(HELP)
   if (action.kind === 'version') return void console.log(VERSION)
+  if (action.kind === 'import') {
+    // loaded only for this command: a serving gateway never pays for the importer or the SQL client
+    return void import('./import/cli').then(({ runImportCli }) => runImportCli(action.argv, process.env)).then((code) => process.exit(code))
+  }
 
   // before any fetch: lifts Bun's 256 concurrent upstream requests (re-executes this process once if needed)
   ensureMaxHttpRequests()

@@ -1,0 +1,218 @@
+import { ChannelStatus, splitList, type NewChannel } from '../db/repos/channels'
+import { providerFor } from '../providers/registry'
+import { normalizeBaseUrl } from '../providers/url'
+import { parseModelMapping } from '../relay/routing/model-mapping'
+import { translateType } from './channel-types'
+import { reportUnread, type MapContext } from './map-common'
+import type { SourceRow } from './read-source'
+import { bool, int, jsonObject, jsonValue, text } from './values'
+
+export interface MappedChannel {
+  sourceId: number
+  /** the row without its id and key; the key is sealed (encrypted) by the caller */
+  row: Omit<NewChannel, 'id' | 'key'>
+  /** the keys in plain text, one per line (exactly the source's text for types Tollgate does not serve) */
+  keyText: string
+}
+
+const READ = new Set([
+  'id', 'type', 'key', 'status', 'name', 'weight', 'created_time', 'test_time', 'response_time', 'base_url', 'other', 'models',
+  'group', 'used_quota', 'model_mapping', 'priority', 'auto_ban', 'tag', 'setting', 'test_model', 'channel_info', 'settings',
+  // one-api
+  'config',
+])
+
+const NOTES: Record<string, string> = {
+  openai_organization: 'OpenAI-Organization header: Tollgate sends none',
+  balance: "the upstream account's balance (informational): not kept",
+  balance_updated_time: 'when the balance was read: not kept',
+  status_code_mapping: 'status code rewriting: no counterpart (Tollgate passes upstream statuses through its own rules)',
+  param_override: 'request parameter overrides: no counterpart',
+  header_override: 'request header overrides: no counterpart',
+  remark: 'admin remark: no counterpart',
+  other_info: "new-api's internal channel bookkeeping: not kept",
+  need_reconcile: 'hourly billing reconciliation: no counterpart',
+  system_prompt: "the channel's system prompt: no counterpart",
+}
+
+/**
+ * Channels of new-api / one-api → Tollgate channels. A type Tollgate does not serve yet is imported disabled,
+ * with its keys as they were, and named in the report. `autoDisable` is new-api's global
+ * AutomaticDisableChannelEnabled: without it new-api never disabled a channel, so neither will Tollgate.
+ */
+export function mapChannels(ctx: MapContext, rows: SourceRow[], autoDisable: boolean): MappedChannel[] {
+  const { report } = ctx
+  const out: MappedChannel[] = []
+  for (const row of rows) {
+    report.read('channels')
+    const id = int(row.id)
+    const translated = translateType(ctx.flavor, int(row.type))
+    const provider = providerFor(translated.type)
+    const name = text(row.name).trim() || `channel ${id}`
+    const issue = (field: string, note: string, value?: string) => report.issue('channels', field, note, id, value)
+
+    let status = int(row.status, ChannelStatus.enabled)
+    if (status !== ChannelStatus.enabled && status !== ChannelStatus.manuallyDisabled && status !== ChannelStatus.autoDisabled) {
+      issue('status', `status ${status} has no counterpart: imported disabled`, String(status))
+      status = ChannelStatus.manuallyDisabled
+    }
+    if (ctx.flavor === 'one-api' && translated.type !== translated.sourceType) {
+      issue('type', `one-api's type ${translated.sourceType} (${translated.sourceName}) is new-api's (and Tollgate's) type ${translated.type}`, String(translated.sourceType))
+    }
+
+    const setting: Record<string, unknown> = {}
+    let keyText: string
+    let baseUrl = text(row.base_url).trim()
+    if (!provider) {
+      // kept as they are, keys included, so the channel can be enabled once Tollgate serves the type
+      keyText = text(row.key)
+      if (status === ChannelStatus.enabled) status = ChannelStatus.manuallyDisabled
+      setting.imported_from = { schema: ctx.flavor, type: translated.sourceType, type_name: translated.sourceName }
+      report.json.unsupported_channels.push({ id, name, source_type: translated.sourceType, source_type_name: translated.sourceName, stored_type: translated.type })
+      issue('type', `${translated.sourceName} is not served by Tollgate yet: imported disabled, keys kept`, `${translated.sourceType} (${translated.sourceName})`)
+    } else {
+      const keys = keyList(ctx, row, id)
+      keyText = keys.keys.join('\n')
+      if (keys.allDisabled && status === ChannelStatus.enabled) status = ChannelStatus.autoDisabled
+      try {
+        baseUrl = normalizeBaseUrl(baseUrl)
+      } catch (error) {
+        issue('base_url', `not a usable base URL (${(error as Error).message}): left empty`)
+        baseUrl = ''
+      }
+      if (!baseUrl && !provider.defaultBaseUrl) {
+        issue('base_url', `${provider.name} needs a base URL and the channel has none: imported disabled`)
+        if (status === ChannelStatus.enabled) status = ChannelStatus.manuallyDisabled
+      }
+    }
+
+    out.push({
+      sourceId: id,
+      keyText,
+      row: {
+        type: translated.type,
+        name,
+        baseUrl,
+        models: splitList(text(row.models)).join(','),
+        group: splitList(text(row.group)).join(',') || 'default',
+        priority: int(row.priority),
+        // weights carry over: 0 in new-api is never picked while a weighted channel of the same priority is; in
+        // Tollgate it is that priority's backup
+        weight: Math.max(0, int(row.weight)),
+        tag: text(row.tag).trim(),
+        status,
+        modelMapping: modelMapping(ctx, row, id),
+        testModel: text(row.test_model).trim(),
+        autoBan: (row.auto_ban === null || row.auto_ban === undefined ? true : bool(row.auto_ban)) && autoDisable ? 1 : 0,
+        other: otherField(ctx, row, id, translated.type),
+        setting: Object.keys(setting).length ? JSON.stringify(setting) : '',
+        usedQuota: int(row.used_quota),
+        responseTime: int(row.response_time),
+        testTime: int(row.test_time),
+        ...(int(row.created_time) > 0 ? { createdTime: int(row.created_time) } : {}),
+      },
+    })
+    settingKeys(ctx, row, id)
+    reportUnread(ctx, 'channels', row, READ, NOTES)
+  }
+  return out
+}
+
+/**
+ * The channel's keys. new-api stores several keys one per line (or as a JSON array, for Vertex) and, in
+ * `channel_info`, which of them it took out of use. Tollgate keeps no per-key state at rest: a key new-api had
+ * disabled is left out (and named in the report) rather than put back into rotation; if every key was disabled,
+ * all are kept and the channel is imported auto-disabled, so Tollgate's probe can test them.
+ */
+function keyList(ctx: MapContext, row: SourceRow, id: number): { keys: string[]; allDisabled: boolean } {
+  const raw = text(row.key)
+  const trimmed = raw.trim()
+  let keys: string[] | undefined
+  if (trimmed.startsWith('[')) {
+    const parsed = jsonValue(trimmed)
+    if (Array.isArray(parsed)) keys = parsed.map((k) => (typeof k === 'string' ? k : JSON.stringify(k))).map((k) => k.trim()).filter(Boolean)
+  }
+  keys ??= raw.split('\n').map((k) => k.trim()).filter(Boolean)
+  const info = jsonObject(row.channel_info)
+  const multi = info !== undefined && bool(info.is_multi_key)
+  if (!multi) {
+    if (keys.length > 1) ctx.report.issue('channels', 'key', 'several keys in a channel new-api did not mark multi-key: Tollgate uses each line as a key, in turn', id)
+    return { keys, allDisabled: false }
+  }
+  if (text(info.multi_key_mode) === 'random') {
+    ctx.report.issue('channels', 'channel_info.multi_key_mode', 'random key choice: Tollgate uses the keys in turn (round robin)', id, 'random')
+  }
+  const statuses = jsonObject(info.multi_key_status_list) ?? {}
+  const reasons = jsonObject(info.multi_key_disabled_reason) ?? {}
+  const disabled = new Set<number>()
+  for (const [index, status] of Object.entries(statuses)) if (int(status, 1) !== 1 && Number(index) < keys.length) disabled.add(Number(index))
+  if (disabled.size === 0) return { keys, allDisabled: false }
+  if (disabled.size === keys.length) {
+    ctx.report.issue('channels', 'channel_info.multi_key_status_list', 'every key was disabled in new-api: all kept, channel imported auto-disabled (status 3) so the probe can re-test them', id)
+    return { keys, allDisabled: true }
+  }
+  for (const index of [...disabled].sort((a, b) => a - b)) {
+    const reason = text(reasons[String(index)])
+    ctx.report.issue(
+      'channels',
+      'key',
+      `key ${index + 1} (…${keys[index]!.slice(-4)}) was disabled in new-api${reason ? ` (${reason})` : ''}: left out of the key list; add it again in the console if it should be used`,
+      id,
+    )
+  }
+  return { keys: keys.filter((_, i) => !disabled.has(i)), allDisabled: false }
+}
+
+/** The model mapping as Tollgate stores it; entries it cannot use are dropped and reported. */
+function modelMapping(ctx: MapContext, row: SourceRow, id: number): string {
+  const raw = text(row.model_mapping).trim()
+  if (!raw || raw === '{}') return ''
+  const parsed = jsonObject(raw)
+  if (!parsed) {
+    ctx.report.issue('channels', 'model_mapping', 'not a JSON object: dropped', id)
+    return ''
+  }
+  const kept: Record<string, string> = {}
+  for (const [from, to] of Object.entries(parsed)) {
+    if (typeof to === 'string' && to.trim()) kept[from] = to.trim()
+    else ctx.report.issue('channels', 'model_mapping', `the entry for "${from}" maps to no model name: dropped`, id)
+  }
+  try {
+    const mapping = parseModelMapping(kept)
+    return Object.keys(mapping).length ? JSON.stringify(mapping) : ''
+  } catch (error) {
+    ctx.report.issue('channels', 'model_mapping', `${(error as Error).message}: dropped`, id)
+    return ''
+  }
+}
+
+/**
+ * `other`: Tollgate reads it only as Azure's api-version, as new-api does. one-api moved that into its `config`
+ * JSON (`api_version`). Other types' `other` is kept as it was and reported as unused.
+ */
+function otherField(ctx: MapContext, row: SourceRow, id: number, type: number): string {
+  const other = text(row.other).trim()
+  const config = jsonObject(row.config)
+  if (type === 3) {
+    const version = text(config?.api_version).trim()
+    return version || other
+  }
+  if (other) ctx.report.issue('channels', 'other', `kept as it was, but Tollgate reads it only for Azure (api-version)`, id)
+  return other
+}
+
+/** new-api's `setting` / `settings` and one-api's `config`: Tollgate knows none of their fields; named, values left out (proxies and AWS keys live there). */
+function settingKeys(ctx: MapContext, row: SourceRow, id: number): void {
+  for (const column of ['setting', 'settings', 'config'] as const) {
+    const object = jsonObject(row[column])
+    if (!object) {
+      if (text(row[column]).trim()) ctx.report.issue('channels', column, 'not a JSON object: not imported', id)
+      continue
+    }
+    for (const [field, value] of Object.entries(object)) {
+      if (value === null || value === '' || value === false || value === 0) continue
+      if (column === 'config' && field === 'api_version' && int(row.type) === 3) continue
+      ctx.report.issue('channels', `${column}.${field}`, 'no counterpart in Tollgate: not imported', id)
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import type { NewUser } from '../db/repos/users'
+import { isValidUsername } from '../modules/users/credentials'
+import { Role, sha256, UserStatus } from '../plugins/session'
+import { reportUnread, type MapContext } from './map-common'
+import type { SourceRow } from './read-source'
+import { int, softDeleted, text } from './values'
+
+export interface MappedUser {
+  sourceId: number
+  /** the row to insert, without its id (the writer keeps the source id or gives a new one) */
+  row: Omit<NewUser, 'id'>
+  /** users.inviter_id in the source (0: none) */
+  sourceInviterId: number
+}
+
+const READ = new Set([
+  'id', 'username', 'password', 'display_name', 'role', 'status', 'email', 'group', 'quota', 'used_quota', 'request_count',
+  'aff_code', 'aff_count', 'aff_quota', 'aff_history', 'aff_history_quota', 'inviter_id', 'access_token', 'created_at',
+  'created_time', 'deleted_at',
+  // new-api's session counter: no session carries over (everyone logs in once), so there is nothing to map
+  'auth_version',
+])
+
+const NOTES: Record<string, string> = {
+  github_id: 'GitHub sign-in binding: Tollgate has no OAuth sign-in, the user logs in with username and password',
+  discord_id: 'Discord sign-in binding: Tollgate has no OAuth sign-in',
+  oidc_id: 'OIDC sign-in binding: Tollgate has no OAuth sign-in',
+  wechat_id: 'WeChat sign-in binding: Tollgate has no OAuth sign-in',
+  telegram_id: 'Telegram sign-in binding: Tollgate has no OAuth sign-in',
+  linux_do_id: 'LinuxDO sign-in binding: Tollgate has no OAuth sign-in',
+  lark_id: 'Lark sign-in binding: Tollgate has no OAuth sign-in',
+  setting: "user settings (notifications, IP logging…): Tollgate has no per-user settings",
+  remark: 'admin remark: no counterpart',
+  stripe_customer: 'Stripe customer id: Tollgate has no payments',
+  last_login_at: 'last login time: not recorded by Tollgate',
+  invite_rebate_eligible: 'top-up rebate flag: Tollgate has no recharge rebates',
+}
+
+const ROLES = new Set<number>([Role.user, Role.admin, Role.root])
+
+/** Users of new-api / one-api → Tollgate users. Soft-deleted users are skipped (and their tokens with them). */
+export function mapUsers(ctx: MapContext, rows: SourceRow[]): MappedUser[] {
+  const { report } = ctx
+  const out: MappedUser[] = []
+  for (const row of rows) {
+    report.read('users')
+    const id = int(row.id)
+    if (softDeleted(row)) {
+      report.skipped('users', 'soft-deleted')
+      continue
+    }
+    const username = text(row.username)
+    if (!username) {
+      report.skipped('users', 'no username')
+      report.issue('users', 'username', 'empty username: the user cannot log in and was not imported', id)
+      continue
+    }
+    if (!isValidUsername(username)) {
+      report.issue('users', 'username', "outside Tollgate's username rule (1–20 characters, no whitespace): the user logs in with it, but an admin edit must rename them", id)
+    }
+    const password = text(row.password)
+    if (!password) report.issue('users', 'password', 'no password (an OAuth sign-up?): cannot log in until an admin sets one', id)
+    else if (!/^\$(2[abxy]?|argon2(id|i|d))\$/.test(password)) report.issue('users', 'password', 'not a bcrypt or argon2 hash: logging in with it will fail', id)
+
+    let role = int(row.role, Role.user)
+    if (!ROLES.has(role)) {
+      report.issue('users', 'role', `role ${role} has no counterpart (Tollgate: 1 user, 10 admin, 100 root): imported as ${role > Role.root ? 'root' : 'user'}`, id, String(role))
+      role = role > Role.root ? Role.root : Role.user
+    }
+    let status = int(row.status, UserStatus.enabled)
+    if (status !== UserStatus.enabled && status !== UserStatus.disabled) {
+      report.issue('users', 'status', `status ${status} has no counterpart: imported disabled`, id, String(status))
+      status = UserStatus.disabled
+    }
+    const accessToken = text(row.access_token).trim()
+    const created = int(row.created_at) || int(row.created_time)
+    out.push({
+      sourceId: id,
+      sourceInviterId: int(row.inviter_id),
+      row: {
+        username,
+        password,
+        displayName: text(row.display_name),
+        role,
+        status,
+        email: text(row.email),
+        group: text(row.group).trim() || 'default',
+        quota: int(row.quota),
+        usedQuota: int(row.used_quota),
+        requestCount: int(row.request_count),
+        affCode: text(row.aff_code).trim() || null,
+        affCount: int(row.aff_count),
+        affQuota: int(row.aff_quota),
+        // new-api's struct field AffHistoryQuota is stored in the column aff_history
+        affHistoryQuota: int(row.aff_history ?? row.aff_history_quota),
+        inviterId: 0, // set by the writer once the inviter's id in the target is known
+        // stored as its sha-256 like every Tollgate access token: scripts keep working with `Authorization: Bearer <token>`
+        accessToken: accessToken ? sha256(accessToken) : null,
+        ...(created > 0 ? { createdTime: created } : {}),
+      },
+    })
+    reportUnread(ctx, 'users', row, READ, NOTES)
+  }
+  return out
+}

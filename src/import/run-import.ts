@@ -1,0 +1,393 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { createSecretBox } from '../crypto/secret-box'
+import { closeDatabase, openDatabase, type Db } from '../db/client'
+import { migrate } from '../db/migrate'
+import { createImportRepo, openDryRunCopy, type HourlyRow, type ImportRepo } from '../db/repos/import'
+import { LogType, type NewLog } from '../db/repos/logs'
+import { loadOrCreateSecret } from '../secrets'
+import { VERSION } from '../version'
+import type { Flavor } from './channel-types'
+import { detectSchema, READ_TABLES, type SourceSchema } from './detect-schema'
+import { mapChannels, type MappedChannel } from './map-channels'
+import type { MapContext } from './map-common'
+import { mapLog, mapQuotaData, type IdResolver } from './map-logs'
+import { mapOptions } from './map-options'
+import { mapRedemptions } from './map-redemptions'
+import { mapTokens } from './map-tokens'
+import { mapUsers } from './map-users'
+import { openSource, type Source, type SourceRow } from './read-source'
+import { Report, type ReportJson } from './report'
+import { parseSource } from './source-dsn'
+import { int } from './values'
+
+export interface ImportOptions {
+  /** the word after `import`: what the operator says the source is (the columns decide) */
+  claimed: Flavor
+  from: string
+  /** new-api's LOG_SQL_DSN, when its logs live in another database */
+  logsFrom?: string
+  dataDir: string
+  sqlitePath: string
+  /** CRYPTO_SECRET from the environment; else DATA_DIR/crypto.secret (created if missing, not on a dry run) */
+  cryptoSecret?: string
+  dryRun: boolean
+  merge: boolean
+  /** unix seconds: also import logs and hourly usage from then on */
+  logsSince?: number
+  reportPath: string
+  /** progress lines (default: console.log) */
+  log?: (line: string) => void
+}
+
+export interface ImportResult {
+  report: ReportJson
+  reportPath: string
+  /** 0 done (or dry run done), 1 failed, 2 refused (target not empty without --merge) */
+  exitCode: 0 | 1 | 2
+}
+
+const PAGE = 2000
+
+/**
+ * `tollgate import new-api`: read a new-api or one-api database and write its users, tokens, channels,
+ * redemption codes, options (and, from `logsSince` on, logs and hourly usage) into Tollgate's SQLite file,
+ * all in one transaction, then write the report. A dry run does the same writes on an in-memory copy.
+ */
+export async function runImport(options: ImportOptions): Promise<ImportResult> {
+  const log = options.log ?? ((line: string) => console.log(line))
+  const spec = parseSource(options.from)
+  const report = new Report({
+    tool: 'tollgate import',
+    version: VERSION,
+    source: { location: spec.display, engine: spec.kind, schema: 'unknown', evidence: [] },
+    target: {
+      sqlite_path: options.sqlitePath,
+      dry_run: options.dryRun,
+      merge: options.merge,
+      logs_since: options.logsSince === undefined ? null : new Date(options.logsSince * 1000).toISOString(),
+    },
+  })
+  let source: Source | undefined
+  let logSource: Source | undefined
+  let db: Db | undefined
+  let exitCode: ImportResult['exitCode'] = 1
+  try {
+    log(`reading ${spec.display}`)
+    source = await openSource(spec)
+    const schema = await detectSchema(source)
+    report.json.source.schema = schema.flavor
+    report.json.source.evidence = schema.evidence
+    if (schema.flavor !== options.claimed) {
+      report.issue('source', 'schema', `asked to import ${options.claimed}, but the columns are ${schema.flavor}'s: read as ${schema.flavor}`)
+    }
+    if (options.logsFrom) logSource = await openSource(parseSource(options.logsFrom))
+    const ctx: MapContext = { flavor: schema.flavor, report }
+
+    const raw = {
+      users: await readTable(source, schema, 'users'),
+      tokens: await readTable(source, schema, 'tokens'),
+      channels: await readTable(source, schema, 'channels'),
+      redemptions: await readTable(source, schema, 'redemptions'),
+      options: schema.tables.has('options') ? await source.all('options') : [],
+    }
+    await countOtherTables(source, schema, report, options)
+
+    const mappedOptions = mapOptions(ctx, raw.options)
+    const users = mapUsers(ctx, raw.users)
+    const tokens = mapTokens(ctx, raw.tokens)
+    const channels = mapChannels(ctx, raw.channels, mappedOptions.autoDisableChannels)
+    const redemptions = mapRedemptions(ctx, raw.redemptions)
+    const sealed = await sealKeys(options, channels)
+
+    db = await openTarget(options)
+    const repo = createImportRepo(db)
+    const counts = repo.counts()
+    const filled = Object.entries(counts).filter(([, n]) => n > 0)
+    if (filled.length > 0 && !options.merge) {
+      const what = filled.map(([table, n]) => `${n} ${table}`).join(', ')
+      report.finish('refused', `the target ${options.sqlitePath} is not empty (${what}): import into a new data directory, or pass --merge to add to it`)
+      exitCode = 2
+      return { report: report.json, reportPath: writeReport(options, report, log), exitCode }
+    }
+
+    repo.begin()
+    try {
+      const ids = writeCore(repo, report, options.merge, { users, tokens, channels, sealed, redemptions, options: mappedOptions.values }, raw)
+      if (options.logsSince !== undefined) await writeLogs(ctx, repo, logSource ?? source, logSource ? new Set(await logSource.tables()) : schema.tables, source, schema, ids, options, log)
+      if (options.dryRun) repo.rollback()
+      else repo.commit()
+    } catch (error) {
+      repo.rollback()
+      throw error
+    }
+    report.finish(options.dryRun ? 'dry-run' : 'committed')
+    exitCode = 0
+  } catch (error) {
+    const message = (error as Error).message
+    const locked = /database is locked|SQLITE_BUSY/i.test(message)
+    report.finish('failed', locked ? `${message}: is the gateway still running on ${options.sqlitePath}? Stop it, then import` : message)
+    exitCode = 1
+  } finally {
+    if (db) closeDatabase(db)
+    await source?.close().catch(() => {})
+    await logSource?.close().catch(() => {})
+  }
+  return { report: report.json, reportPath: writeReport(options, report, log), exitCode }
+}
+
+/**
+ * The target, migrated like the server does at start. openDatabase's first statement runs before its busy
+ * timeout is set, so a gateway that has just stopped (its last connection checkpointing) can answer
+ * SQLITE_BUSY for a moment: retried for up to 5 s, then reported.
+ */
+async function openTarget(options: ImportOptions): Promise<Db> {
+  const until = Date.now() + 5000
+  for (;;) {
+    let db: Db | undefined
+    try {
+      db = options.dryRun ? openDryRunCopy(options.sqlitePath) : openDatabase(options.sqlitePath)
+      migrate(db)
+      return db
+    } catch (error) {
+      if (db) closeDatabase(db)
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > until) throw error
+      await Bun.sleep(50)
+    }
+  }
+}
+
+async function readTable(source: Source, schema: SourceSchema, table: 'users' | 'tokens' | 'channels' | 'redemptions'): Promise<SourceRow[]> {
+  if (!schema.tables.has(table)) return []
+  return source.all(table, schema.columns.get(table)?.has('id') ? 'id' : undefined)
+}
+
+/** Tables read by nobody are named with their row counts; abilities are rebuilt from the channels. */
+async function countOtherTables(source: Source, schema: SourceSchema, report: Report, options: ImportOptions): Promise<void> {
+  for (const table of schema.tables) {
+    if ((READ_TABLES as readonly string[]).includes(table) && table !== 'abilities') continue
+    const n = await source.count(table)
+    if (table === 'abilities') {
+      report.read('abilities', n)
+      if (n > 0) report.skipped('abilities', 'rebuilt from the channels', n)
+      continue
+    }
+    if (n > 0) report.json.not_imported_tables[table] = { rows: n, reason: 'no counterpart in Tollgate' }
+  }
+  if (options.logsSince === undefined) {
+    for (const table of ['logs', 'quota_data']) {
+      if (!schema.tables.has(table)) continue
+      const n = await source.count(table)
+      if (n > 0) report.json.not_imported_tables[table] = { rows: n, reason: 'no --logs-since' }
+    }
+  }
+}
+
+/** Channel keys encrypted with the target's crypto secret (a dry run never creates the secret file). */
+async function sealKeys(options: ImportOptions, channels: MappedChannel[]): Promise<string[]> {
+  let secret = options.cryptoSecret
+  if (!secret && options.dryRun) {
+    const path = join(options.dataDir, 'crypto.secret')
+    const stored = existsSync(path) ? readFileSync(path, 'utf8').trim() : ''
+    secret = stored.length >= 32 ? stored : Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
+  }
+  secret ??= loadOrCreateSecret(options.dataDir, 'crypto.secret', undefined)
+  const box = createSecretBox(secret)
+  return Promise.all(channels.map((c) => box.encrypt(c.keyText)))
+}
+
+interface Mapped {
+  users: ReturnType<typeof mapUsers>
+  tokens: ReturnType<typeof mapTokens>
+  channels: MappedChannel[]
+  sealed: string[]
+  redemptions: ReturnType<typeof mapRedemptions>
+  options: Map<string, string>
+}
+
+/**
+ * Users, tokens, channels, codes and options. Into an empty target every row keeps its source id; with --merge
+ * the target gives new ids and the references follow. Conflicts with what the target holds are skipped and
+ * reported, never overwritten.
+ */
+function writeCore(repo: ImportRepo, report: Report, merge: boolean, m: Mapped, raw: Record<'users' | 'tokens' | 'channels' | 'redemptions', SourceRow[]>): IdResolver {
+  const userIds = new Map<number, number>()
+  const tokenIds = new Map<number, number>()
+  const channelIds = new Map<number, number>()
+  const keep = (id: number) => (merge ? {} : { id })
+  // an id that did not come over: kept as it was into an empty target (its id is reserved below), 0 in a merge
+  const resolve = (map: Map<number, number>) => (id: number) => (id <= 0 ? 0 : (map.get(id) ?? (merge ? 0 : id)))
+
+  for (const u of m.users) {
+    if (repo.usernameTaken(u.row.username)) {
+      report.skipped('users', 'username taken in the target')
+      report.issue('users', 'username', 'already taken in the target: this user (and their tokens) not imported', u.sourceId, u.row.username)
+      continue
+    }
+    let affCode = u.row.affCode ?? null
+    if (affCode && repo.affCodeTaken(affCode)) {
+      report.issue('users', 'aff_code', 'invitation code already taken in the target: the user gets a new one when they ask for it', u.sourceId)
+      affCode = null
+    }
+    userIds.set(u.sourceId, repo.insertUser({ ...u.row, affCode, ...keep(u.sourceId) }))
+    report.imported('users')
+  }
+  const user = resolve(userIds)
+  for (const u of m.users) {
+    const id = userIds.get(u.sourceId)
+    if (id === undefined || u.sourceInviterId <= 0) continue
+    const inviter = user(u.sourceInviterId)
+    if (inviter === 0) report.issue('users', 'inviter_id', 'the inviter was not imported: the invitation link is dropped', u.sourceId, String(u.sourceInviterId))
+    else repo.setInviter(id, inviter)
+  }
+
+  for (const t of m.tokens) {
+    const userId = userIds.get(t.sourceUserId)
+    if (userId === undefined) {
+      report.skipped('tokens', 'owner not imported')
+      report.issue('tokens', 'user_id', 'its owner was not imported (deleted, or skipped above): token not imported', t.sourceId, String(t.sourceUserId))
+      continue
+    }
+    if (repo.tokenKeyTaken(t.row.keyHash)) {
+      report.skipped('tokens', 'key already in the target')
+      report.issue('tokens', 'key', 'the same key already exists in the target: not imported', t.sourceId)
+      continue
+    }
+    tokenIds.set(t.sourceId, repo.insertToken({ ...t.row, userId, ...keep(t.sourceId) }))
+    report.imported('tokens')
+  }
+
+  m.channels.forEach((c, i) => {
+    channelIds.set(c.sourceId, repo.insertChannel({ ...c.row, key: m.sealed[i]!, ...keep(c.sourceId) }))
+    report.imported('channels')
+  })
+
+  for (const r of m.redemptions) {
+    if (repo.redemptionKeyTaken(r.row.keyHash)) {
+      report.skipped('redemptions', 'code already in the target')
+      report.issue('redemptions', 'key', 'the same code already exists in the target: not imported', r.sourceId)
+      continue
+    }
+    repo.insertRedemption({ ...r.row, userId: user(r.sourceCreatorId), usedUserId: user(r.sourceUsedUserId), ...keep(r.sourceId) })
+    report.imported('redemptions')
+  }
+
+  for (const [key, value] of m.options) {
+    if (merge && repo.optionSet(key)) {
+      report.issue('options', key, "already set in the target: the target's value kept")
+      continue
+    }
+    repo.setOption(key, value)
+  }
+
+  if (!merge) {
+    // ids of rows that did not come over (soft-deleted) still appear in logs: never hand them to a new row
+    for (const table of ['users', 'tokens', 'channels', 'redemptions'] as const) {
+      repo.reserveIds(table, Math.max(0, ...raw[table].map((row) => int(row.id))))
+    }
+  }
+  return { user, token: resolve(tokenIds), channel: resolve(channelIds) }
+}
+
+/**
+ * Logs from `logsSince` on, in pages (a big log table never sits in memory whole), then new-api's hourly usage
+ * (`quota_data`). Tollgate's hourly tables are the sums of its consume logs, so from the first imported log
+ * row on they are computed from the logs; quota_data fills the hours before it (new-api keeps quota_data
+ * when it deletes old logs, as Tollgate keeps its hourly rows). A dry run maps and counts these rows without
+ * writing them.
+ */
+async function writeLogs(
+  ctx: MapContext,
+  repo: ImportRepo,
+  logSource: Source,
+  logTables: Set<string>,
+  mainSource: Source,
+  schema: SourceSchema,
+  ids: IdResolver,
+  options: ImportOptions,
+  log: (line: string) => void,
+): Promise<void> {
+  const { report } = ctx
+  const since = options.logsSince!
+  let firstLog: number | undefined
+  const fromLogs = new Map<string, number>() // user, model, hour → quota of the imported consume rows
+  if (!logTables.has('logs')) {
+    report.issue('logs', '*', "the source has no logs table (new-api's LOG_SQL_DSN keeps them elsewhere: pass it as --logs-from)")
+  } else {
+    await requireColumns(logSource, 'logs', ['id', 'created_at'])
+    let afterId = 0
+    for (;;) {
+      const page = await logSource.page('logs', { afterId, limit: PAGE, since: { column: 'created_at', value: since } })
+      if (page.length === 0) break
+      afterId = int(page[page.length - 1]!.id)
+      const rows: NewLog[] = []
+      for (const row of page) {
+        report.read('logs')
+        const mapped = mapLog(ctx, row, ids)
+        rows.push(mapped)
+        firstLog = Math.min(firstLog ?? Infinity, mapped.createdAt!)
+        if (mapped.type === LogType.consume) {
+          const key = `${mapped.userId}\u0000${mapped.modelName}\u0000${Math.floor(mapped.createdAt! / 3600) * 3600}`
+          fromLogs.set(key, (fromLogs.get(key) ?? 0) + (mapped.quota ?? 0))
+        }
+      }
+      if (!options.dryRun) repo.insertLogs(rows)
+      report.imported('logs', rows.length)
+      const read = report.table('logs').read
+      if (Math.floor(read / 100_000) > Math.floor((read - rows.length) / 100_000)) log(`logs: ${read} rows`)
+    }
+  }
+
+  const quotaSource = schema.tables.has('quota_data') ? mainSource : logTables.has('quota_data') ? logSource : undefined
+  if (!quotaSource) return
+  await requireColumns(quotaSource, 'quota_data', ['id', 'created_at'])
+  const coveredFrom = firstLog === undefined ? Infinity : Math.floor(firstLog / 3600) * 3600
+  const superseded = new Map<string, { quota: number; ids: number[] }>()
+  let afterId = 0
+  for (;;) {
+    const page = await quotaSource.page('quota_data', { afterId, limit: PAGE, since: { column: 'created_at', value: since } })
+    if (page.length === 0) break
+    afterId = int(page[page.length - 1]!.id)
+    const rows: HourlyRow[] = []
+    for (const row of page) {
+      report.read('quota_data')
+      const hourly = mapQuotaData(row, ids)
+      if (hourly.hour >= coveredFrom) {
+        report.skipped('quota_data', 'hour covered by the imported logs')
+        const key = `${hourly.userId}\u0000${hourly.modelName}\u0000${hourly.hour}`
+        const s = superseded.get(key) ?? { quota: 0, ids: [] }
+        s.quota += hourly.quota
+        s.ids.push(int(row.id))
+        superseded.set(key, s)
+        continue
+      }
+      rows.push(hourly)
+    }
+    if (!options.dryRun) repo.addHourly(rows)
+    report.imported('quota_data', rows.length)
+  }
+  for (const [key, s] of superseded) {
+    if ((fromLogs.get(key) ?? 0) === s.quota) continue
+    for (const id of s.ids) {
+      report.issue('quota_data', 'quota', "differs from the sum of the imported logs of the same user, model and hour: the logs' sum is kept", id)
+    }
+  }
+}
+
+/**
+ * The columns a paged query names must exist: SQLite reads an unknown double-quoted name as a string, so a
+ * filter on a missing column would quietly match every row instead of failing.
+ */
+async function requireColumns(source: Source, table: string, columns: string[]): Promise<void> {
+  const have = new Set(await source.columns(table))
+  const missing = columns.filter((c) => !have.has(c))
+  if (missing.length) throw new Error(`${source.display}: table ${table} has no ${missing.join(', ')} column: not a new-api / one-api ${table} table`)
+}
+
+function writeReport(options: ImportOptions, report: Report, log: (line: string) => void): string {
+  mkdirSync(dirname(options.reportPath), { recursive: true })
+  writeFileSync(options.reportPath, JSON.stringify(report.json, null, 2) + '\n', { mode: 0o600 })
+  log(report.summary())
+  log(`report: ${options.reportPath}`)
+  return options.reportPath
+}

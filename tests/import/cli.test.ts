@@ -1,0 +1,116 @@
+import { Database } from 'bun:sqlite'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseCli } from '../../src/config'
+import { parseImportArgs, parseSince } from '../../src/import/cli'
+import { writeSqliteSource } from './fixtures/load'
+import { newApiRows } from './fixtures/rows'
+import { NEW_API_TABLES } from './fixtures/schema'
+import { dumpDb, importInto, tempDir } from './helpers'
+
+let dir: string
+let source: string
+beforeAll(async () => {
+  dir = tempDir('cli')
+  source = join(dir, 'one-api.db')
+  writeSqliteSource(source, NEW_API_TABLES, (await newApiRows('http://127.0.0.1:9')).rows)
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+test('`tollgate import …` is its own command; the server flags are not in its way', () => {
+  expect(parseCli(['import', 'new-api', '--from', 'x.db'], {})).toEqual({ kind: 'import', argv: ['new-api', '--from', 'x.db'] })
+  expect(parseCli(['--port', '1'], {}).kind).toBe('serve')
+})
+
+test('arguments: defaults from DATA_DIR, the report next to the database, every flag', () => {
+  const command = parseImportArgs(['new-api', '--from', 'src.db', '--dry-run', '--merge', '--logs-since=2025-01-31', '--report', '/tmp/r.json', '--logs-from', 'logs.db'], { DATA_DIR: '/srv/tollgate' })
+  expect(command).toEqual({
+    kind: 'run',
+    options: {
+      claimed: 'new-api', from: 'src.db', logsFrom: 'logs.db', dataDir: '/srv/tollgate', sqlitePath: '/srv/tollgate/tollgate.db', cryptoSecret: undefined,
+      dryRun: true, merge: true, logsSince: Date.UTC(2025, 0, 31) / 1000, reportPath: '/tmp/r.json',
+    },
+  })
+  const plain = parseImportArgs(['one-api', '--from', 'src.db', '--data-dir', '/d'], { SQLITE_PATH: '/elsewhere/t.db', CRYPTO_SECRET: 's'.repeat(40) })
+  expect(plain).toMatchObject({ kind: 'run', options: { claimed: 'one-api', sqlitePath: '/elsewhere/t.db', reportPath: '/d/import-report.json', cryptoSecret: 's'.repeat(40), logsSince: undefined, dryRun: false } })
+  expect(parseImportArgs([], {})).toEqual({ kind: 'help' })
+  expect(parseImportArgs(['new-api', '--help'], {})).toEqual({ kind: 'help' })
+})
+
+test('bad arguments are refused with a message that says what to do', () => {
+  expect(() => parseImportArgs(['new-api'], {})).toThrow(/--from <source> is required/)
+  expect(() => parseImportArgs(['litellm', '--from', 'x'], {})).toThrow(/unknown source kind/)
+  expect(() => parseImportArgs(['new-api', '--from', 'x', '--force'], {})).toThrow(/unknown option --force/)
+  expect(() => parseImportArgs(['new-api', '--from'], {})).toThrow(/--from needs a value/)
+  expect(() => parseImportArgs(['new-api', '--from', 'x', '--logs-since', 'yesterday'], {})).toThrow(/not a date/)
+  // Tollgate has no PostgreSQL target yet: refuse rather than quietly write into SQLite
+  expect(() => parseImportArgs(['new-api', '--from', 'x'], { DATABASE_URL: 'postgres://t@h/db' })).toThrow(/SQLite only/)
+})
+
+test('--logs-since: a date (UTC midnight), an ISO time, unix seconds', () => {
+  expect(parseSince('2025-01-31')).toBe(1738281600)
+  expect(parseSince('2025-01-31T08:00:00+08:00')).toBe(1738281600)
+  expect(parseSince('1738281600')).toBe(1738281600)
+})
+
+test('the real entry point: `bun src/index.ts import new-api …` prints the report and where it is', async () => {
+  const dataDir = join(dir, 'data-bin')
+  const proc = Bun.spawn(['bun', 'src/index.ts', 'import', 'new-api', '--from', source, '--data-dir', dataDir], {
+    cwd: join(import.meta.dir, '../..'),
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { ...process.env, DATABASE_URL: '', CRYPTO_SECRET: '' },
+  })
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  expect(err).toBe('')
+  expect(code).toBe(0)
+  expect(out).toMatch(/\nusers +6 +5 +1 +\(1 soft-deleted\)\n/)
+  expect(out).toMatch(/\nlogs +5 +- +- +\(not imported: no --logs-since\)\n/)
+  expect(out).toContain('#4 ali-qwen: Ali (source type 17)')
+  expect(out).toContain(`report: ${join(dataDir, 'import-report.json')}`)
+  expect(out).toContain('outcome: committed')
+  expect(JSON.parse(readFileSync(join(dataDir, 'import-report.json'), 'utf8')).outcome).toBe('committed')
+  expect(existsSync(join(dataDir, 'crypto.secret'))).toBe(true)
+
+  const again = Bun.spawnSync(['bun', 'src/index.ts', 'import', 'new-api', '--from', source, '--data-dir', dataDir], { cwd: join(import.meta.dir, '../..'), env: { ...process.env, DATABASE_URL: '' } })
+  expect(again.exitCode).toBe(2) // refused: not empty
+  const bad = Bun.spawnSync(['bun', 'src/index.ts', 'import', 'new-api', '--from', join(dir, 'missing.db'), '--data-dir', join(dir, 'x')], { cwd: join(import.meta.dir, '../..'), env: { ...process.env, DATABASE_URL: '' } })
+  expect(bad.exitCode).toBe(1)
+  expect(bad.stdout.toString()).toContain('no such SQLite file')
+}, 30_000)
+
+test('a database that is neither new-api nor one-api is refused before anything is written', async () => {
+  const other = join(dir, 'other.db')
+  const db = new Database(other, { create: true })
+  db.exec('CREATE TABLE users (id integer primary key, name text); CREATE TABLE tokens (id integer); CREATE TABLE channels (id integer)')
+  db.close()
+  const dataDir = join(dir, 'data-other')
+  const result = await importInto(dataDir, other)
+  expect(result.exitCode).toBe(1)
+  expect(result.report.outcome).toBe('failed')
+  expect(result.report.error).toContain('refusing to guess its channel type numbers')
+  expect(existsSync(join(dataDir, 'tollgate.db'))).toBe(false)
+})
+
+test('an import that fails half-way leaves the target as it was: one transaction', async () => {
+  // logs kept apart (new-api's LOG_SQL_DSN) in a table without created_at: reading them fails after the
+  // users, tokens, channels, codes and options were written
+  const logs = join(dir, 'bad-logs.db')
+  const db = new Database(logs, { create: true })
+  db.exec('CREATE TABLE logs (id integer primary key, content text); INSERT INTO logs (content) VALUES (\'x\')')
+  db.close()
+  const dataDir = join(dir, 'data-atomic')
+  const empty = await importInto(dataDir, source, ['--dry-run']) // the same data dir, nothing in it yet
+  expect(empty.exitCode).toBe(0)
+  const result = await importInto(dataDir, source, ['--logs-since', '2000-01-01', '--logs-from', logs])
+  expect(result.exitCode).toBe(1)
+  expect(result.report.outcome).toBe('failed')
+  expect(result.report.error).toContain('created_at')
+  const after = new Database(join(dataDir, 'tollgate.db'), { readonly: true })
+  for (const table of ['users', 'tokens', 'channels', 'abilities', 'redemptions', 'options', 'logs']) {
+    expect([table, after.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()!.n]).toEqual([table, 0])
+  }
+  after.close()
+  expect(dumpDb(join(dataDir, 'tollgate.db'))).toContain('__tollgate_migrations') // migrated, and nothing more
+})
