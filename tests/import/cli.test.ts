@@ -80,6 +80,21 @@ test('the real entry point: `bun src/index.ts import new-api …` prints the rep
   expect(bad.stdout.toString()).toContain('no such SQLite file')
 }, 30_000)
 
+test("logs kept in another database (new-api's LOG_SQL_DSN) come with --logs-from", async () => {
+  const fixture = await newApiRows('http://127.0.0.1:9')
+  const { logs, ...rest } = fixture.rows
+  const main = join(dir, 'main-nologs.db')
+  const logDb = join(dir, 'logs-only.db')
+  writeSqliteSource(main, NEW_API_TABLES.filter((t) => t.name !== 'logs'), rest)
+  writeSqliteSource(logDb, NEW_API_TABLES.filter((t) => t.name === 'logs'), { logs: logs! })
+  const without = await importInto(join(dir, 'data-nologs'), main, ['--logs-since', '2000-01-01', '--dry-run'])
+  expect(without.report.issues.find((i) => i.table === 'logs')!.note).toContain('--logs-from')
+  const result = await importInto(join(dir, 'data-logs'), main, ['--logs-since', '2000-01-01', '--logs-from', logDb])
+  expect(result.exitCode).toBe(0)
+  expect(result.report.tables.logs).toMatchObject({ read: 5, imported: 5 })
+  expect(result.report.tables.quota_data).toMatchObject({ read: 4, imported: 2 }) // new-api keeps quota_data in the main database
+})
+
 test('a database that is neither new-api nor one-api is refused before anything is written', async () => {
   const other = join(dir, 'other.db')
   const db = new Database(other, { create: true })
