@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { createSecretBox } from '../crypto/secret-box'
+import { createSecretBox, type SecretBox } from '../crypto/secret-box'
 import { closeDatabase, openDatabase, type Db } from '../db/client'
 import { migrate } from '../db/migrate'
 import { createImportRepo, openDryRunCopy, type HourlyRow, type ImportRepo } from '../db/repos/import'
@@ -98,7 +98,6 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     const tokens = mapTokens(ctx, raw.tokens)
     const channels = mapChannels(ctx, raw.channels, mappedOptions.autoDisableChannels)
     const redemptions = mapRedemptions(ctx, raw.redemptions)
-    const sealed = await sealKeys(options, channels)
 
     db = await openTarget(options)
     const repo = createImportRepo(db)
@@ -110,6 +109,9 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       exitCode = 2
       return { report: report.json, reportPath: writeReport(options, report, log), exitCode }
     }
+    const box = createSecretBox(cryptoSecret(options))
+    await checkSecret(box, repo, options)
+    const sealed = await Promise.all(channels.map((c) => box.encrypt(c.keyText)))
 
     repo.begin()
     try {
@@ -183,17 +185,27 @@ async function countOtherTables(source: Source, schema: SourceSchema, report: Re
   }
 }
 
-/** Channel keys encrypted with the target's crypto secret (a dry run never creates the secret file). */
-async function sealKeys(options: ImportOptions, channels: MappedChannel[]): Promise<string[]> {
-  let secret = options.cryptoSecret
-  if (!secret && options.dryRun) {
-    const path = join(options.dataDir, 'crypto.secret')
-    const stored = existsSync(path) ? readFileSync(path, 'utf8').trim() : ''
-    secret = stored.length >= 32 ? stored : Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
-  }
-  secret ??= loadOrCreateSecret(options.dataDir, 'crypto.secret', undefined)
-  const box = createSecretBox(secret)
-  return Promise.all(channels.map((c) => box.encrypt(c.keyText)))
+/** The target's crypto secret: CRYPTO_SECRET, else DATA_DIR/crypto.secret (created if missing, except on a dry run). */
+function cryptoSecret(options: ImportOptions): string {
+  if (options.cryptoSecret) return options.cryptoSecret
+  if (!options.dryRun) return loadOrCreateSecret(options.dataDir, 'crypto.secret', undefined)
+  const path = join(options.dataDir, 'crypto.secret')
+  const stored = existsSync(path) ? readFileSync(path, 'utf8').trim() : ''
+  return stored.length >= 32 ? stored : Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
+}
+
+/**
+ * Into a target that has channels already (--merge), the secret must be the one their keys were sealed with:
+ * the gateway could not read keys sealed with another (a CRYPTO_SECRET set for the server, not for the import).
+ */
+async function checkSecret(box: SecretBox, repo: ImportRepo, options: ImportOptions): Promise<void> {
+  const sealed = repo.anyChannelKey()
+  if (sealed === undefined) return
+  await box.decrypt(sealed).catch(() => {
+    throw new Error(
+      `the channel keys in ${options.sqlitePath} were encrypted with another crypto secret: run the import with the CRYPTO_SECRET the gateway uses (or with its DATA_DIR/crypto.secret)`,
+    )
+  })
 }
 
 interface Mapped {

@@ -95,6 +95,16 @@ test("logs kept in another database (new-api's LOG_SQL_DSN) come with --logs-fro
   expect(result.report.tables.quota_data).toMatchObject({ read: 4, imported: 2 }) // new-api keeps quota_data in the main database
 })
 
+test('--merge refuses a crypto secret other than the one the target\'s channel keys were sealed with', async () => {
+  const dataDir = join(dir, 'data-secret')
+  expect((await importInto(dataDir, source)).exitCode).toBe(0) // seals with DATA_DIR/crypto.secret
+  const other = await importInto(dataDir, source, ['--merge'], [], { CRYPTO_SECRET: 'another-secret-of-at-least-32-characters' })
+  expect(other.exitCode).toBe(1)
+  expect(other.report.error).toContain('encrypted with another crypto secret')
+  const same = await importInto(dataDir, source, ['--merge', '--dry-run'])
+  expect(same.exitCode).toBe(0)
+})
+
 test('a database that is neither new-api nor one-api is refused before anything is written', async () => {
   const other = join(dir, 'other.db')
   const db = new Database(other, { create: true })

@@ -46,8 +46,8 @@ export function dumpDb(path: string): string {
 }
 
 /** `tollgate import new-api --from <from> --data-dir <dataDir> …` through the CLI's own argument parser. */
-export async function importInto(dataDir: string, from: string, args: string[] = [], lines: string[] = []): Promise<ImportResult> {
-  const command = parseImportArgs(['new-api', '--from', from, '--data-dir', dataDir, ...args], {})
+export async function importInto(dataDir: string, from: string, args: string[] = [], lines: string[] = [], env: Record<string, string> = {}): Promise<ImportResult> {
+  const command = parseImportArgs(['new-api', '--from', from, '--data-dir', dataDir, ...args], env)
   if (command.kind !== 'run') throw new Error('expected a run command')
   return runImport({ ...command.options, log: (line) => lines.push(line) })
 }

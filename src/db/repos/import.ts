@@ -63,6 +63,8 @@ export function createImportRepo(db: Db) {
     affCodeTaken: (code: string) => db.select({ id: users.id }).from(users).where(eq(users.affCode, code)).get() !== undefined,
     tokenKeyTaken: (hash: string) => db.select({ id: tokens.id }).from(tokens).where(eq(tokens.keyHash, hash)).get() !== undefined,
     redemptionKeyTaken: (hash: string) => db.select({ id: redemptions.id }).from(redemptions).where(eq(redemptions.keyHash, hash)).get() !== undefined,
+    /** One sealed channel key of the target, to check the crypto secret against (undefined: no channels). */
+    anyChannelKey: (): string | undefined => db.select({ key: channels.key }).from(channels).limit(1).get()?.key,
     optionSet: (key: string) => db.select({ key: options.key }).from(options).where(eq(options.key, key)).get() !== undefined,
 
     /** Insert and answer the id (the given one, or a new one when `row.id` is undefined). */
