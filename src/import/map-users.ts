@@ -37,6 +37,8 @@ const NOTES: Record<string, string> = {
 }
 
 const ROLES = new Set<number>([Role.user, Role.admin, Role.root])
+/** the group rule of PUT /api/user/ (src/modules/users/schemas.ts) */
+const USER_GROUP = /^[A-Za-z0-9_.-]{1,64}$/
 
 /** Users of new-api / one-api → Tollgate users. Soft-deleted users are skipped (and their tokens with them). */
 export function mapUsers(ctx: MapContext, rows: SourceRow[]): MappedUser[] {
@@ -72,6 +74,10 @@ export function mapUsers(ctx: MapContext, rows: SourceRow[]): MappedUser[] {
       report.issue('users', 'status', `status ${status} has no counterpart: imported disabled`, id, String(status))
       status = UserStatus.disabled
     }
+    const group = text(row.group).trim() || 'default'
+    if (!USER_GROUP.test(group)) {
+      report.issue('users', 'group', "a group name outside the rule of Tollgate's user edit form (letters, digits, _ . -): routing and prices use it as it is, but an admin edit of this user must pick another", id, group)
+    }
     const accessToken = text(row.access_token).trim()
     const created = int(row.created_at) || int(row.created_time)
     out.push({
@@ -84,7 +90,7 @@ export function mapUsers(ctx: MapContext, rows: SourceRow[]): MappedUser[] {
         role,
         status,
         email: text(row.email),
-        group: text(row.group).trim() || 'default',
+        group,
         quota: int(row.quota),
         usedQuota: int(row.used_quota),
         requestCount: int(row.request_count),

@@ -193,6 +193,7 @@ export async function checkNewApiImport(app: TestApp, fixture: NewApiFixture, up
   const issue = (table: string, field: string) => report.issues.filter((i) => i.table === table && i.field === field)
   expect(issue('users', 'github_id')[0]!.ids.sort()).toEqual([3, 6])
   expect(issue('users', 'password')[0]!.ids).toEqual([6])
+  expect(issue('users', 'group')[0]).toMatchObject({ value: '企业版', ids: [4] })
   expect(issue('tokens', 'group')[0]).toMatchObject({ value: 'auto', ids: [2] })
   expect(issue('tokens', 'cross_group_retry')[0]!.ids).toEqual([6])
   expect(issue('channels', 'key').find((i) => i.note.includes('key 2'))!.ids).toEqual([2])
