@@ -50,6 +50,7 @@ export function parseImportArgs(argv: readonly string[], env: Env): ImportComman
     values[name] = value
   }
   if (!values.from) throw new ConfigError('import: --from <source> is required (a SQLite file, postgres://…, mysql://… or user:pass@tcp(host:3306)/db)')
+  if (values['logs-from'] && !values['logs-since']) throw new ConfigError('import: --logs-from only matters with --logs-since <date> (logs are imported from that date on)')
   if (env.DATABASE_URL) {
     throw new ConfigError(
       'import: DATABASE_URL is set, but Tollgate keeps its data in SQLite only (PostgreSQL targets are not built yet); unset it to import into the data directory',

@@ -44,6 +44,7 @@ test('bad arguments are refused with a message that says what to do', () => {
   expect(() => parseImportArgs(['new-api', '--from', 'x', '--force'], {})).toThrow(/unknown option --force/)
   expect(() => parseImportArgs(['new-api', '--from'], {})).toThrow(/--from needs a value/)
   expect(() => parseImportArgs(['new-api', '--from', 'x', '--logs-since', 'yesterday'], {})).toThrow(/not a date/)
+  expect(() => parseImportArgs(['new-api', '--from', 'x', '--logs-from', 'logs.db'], {})).toThrow(/only matters with --logs-since/)
   // Tollgate has no PostgreSQL target yet: refuse rather than quietly write into SQLite
   expect(() => parseImportArgs(['new-api', '--from', 'x'], { DATABASE_URL: 'postgres://t@h/db' })).toThrow(/SQLite only/)
 })
