@@ -2,8 +2,11 @@ import { useState } from 'preact/hooks'
 import { useI18n } from '../i18n'
 import { Button } from './button'
 
-/** Copies `text`; confirms with a short "Copied". `label` names what is copied for screen readers; `name` is the whole accessible name. */
-export function CopyButton({ text, label, name }: { text: string; label?: string; name?: string }) {
+/**
+ * Copies `text`; confirms with a short "Copied". `label` names what is copied for screen readers; `name` is the
+ * whole accessible name; `caption` replaces the visible "Copy" ("Copy all").
+ */
+export function CopyButton({ text, label, name, caption }: { text: string; label?: string; name?: string; caption?: string }) {
   const { t } = useI18n()
   const [copied, setCopied] = useState(false)
   const copy = async () => {
@@ -17,7 +20,7 @@ export function CopyButton({ text, label, name }: { text: string; label?: string
   }
   return (
     <Button variant="secondary" aria-label={name ?? (label ? `${t('common.copy')}: ${label}` : undefined)} onClick={copy}>
-      {copied ? t('common.copied') : t('common.copy')}
+      {copied ? t('common.copied') : (caption ?? t('common.copy'))}
     </Button>
   )
 }

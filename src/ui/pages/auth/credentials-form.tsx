@@ -5,6 +5,7 @@ import { Button } from '../../components/button'
 import { TextField } from '../../components/field'
 import { useI18n } from '../../i18n'
 import { checkCredentials, type CredentialError } from '../../lib/validate'
+import { useSubmit } from '../../state/use-submit'
 
 export interface Credentials {
   username: string
@@ -29,8 +30,7 @@ export function CredentialsForm({ submitLabel, confirm, children, strict, onSubm
   const [password, setPassword] = useState('')
   const [confirmation, setConfirmation] = useState('')
   const [errors, setErrors] = useState<Partial<Record<'username' | 'password' | 'confirm', CredentialError>>>({})
-  const [failure, setFailure] = useState<unknown>()
-  const [busy, setBusy] = useState(false)
+  const { busy, failure, run } = useSubmit()
   const message = (error: CredentialError | undefined) => (error ? t(`auth.error.${error}`) : undefined)
 
   const submit = async (event: Event) => {
@@ -42,15 +42,9 @@ export function CredentialsForm({ submitLabel, confirm, children, strict, onSubm
     }
     setErrors(found)
     if (Object.keys(found).length > 0) return
-    setBusy(true)
-    setFailure(undefined)
-    try {
+    await run(async () => {
       await onSubmit({ username, password })
-    } catch (error) {
-      setFailure(error)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

@@ -6,6 +6,7 @@ import { CopyButton } from '../../components/copy-button'
 import { Modal, useConfirm } from '../../components/dialog'
 import { useI18n } from '../../i18n'
 import { useSession } from '../../state/session'
+import { useSubmit } from '../../state/use-submit'
 
 /** The management API's access token: asked first (it replaces the previous one), then shown once in a dialog. */
 export function AccessToken() {
@@ -13,21 +14,12 @@ export function AccessToken() {
   const { status } = useSession()
   const confirm = useConfirm()
   const [token, setToken] = useState<string>()
-  const [failure, setFailure] = useState<unknown>()
-  const [busy, setBusy] = useState(false)
+  const { busy, failure, run } = useSubmit()
 
   const create = async () => {
     const ok = await confirm({ message: t('profile.token.confirm'), confirmLabel: t('profile.token.confirmLabel') })
     if (!ok) return
-    setBusy(true)
-    setFailure(undefined)
-    try {
-      setToken(await api.get<string>('/api/user/token'))
-    } catch (error) {
-      setFailure(error)
-    } finally {
-      setBusy(false)
-    }
+    await run(async () => setToken(await api.get<string>('/api/user/token')))
   }
 
   const origin = (status?.server_address?.trim() || location.origin).replace(/\/+$/, '')

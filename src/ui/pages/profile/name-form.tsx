@@ -8,6 +8,7 @@ import { useToast } from '../../components/toast'
 import { useI18n } from '../../i18n'
 import { checkDisplayName } from '../../lib/profile'
 import { useSession, useUser } from '../../state/session'
+import { useSubmit } from '../../state/use-submit'
 
 /** The display name: checked, saved, confirmed with a toast. */
 export function NameForm() {
@@ -17,26 +18,19 @@ export function NameForm() {
   const toast = useToast()
   const [name, setName] = useState(user.display_name)
   const [invalid, setInvalid] = useState<string>()
-  const [failure, setFailure] = useState<unknown>()
-  const [busy, setBusy] = useState(false)
+  const { busy, failure, run } = useSubmit()
 
   const submit = async (event: Event) => {
     event.preventDefault()
     const problem = checkDisplayName(name)
     setInvalid(problem && t(`profile.error.${problem}`))
     if (problem) return
-    setBusy(true)
-    setFailure(undefined)
-    try {
+    await run(async () => {
       const saved = await api.put<User>('/api/user/self', { display_name: name.trim() })
       setName(saved.display_name)
       toast(t('profile.name.saved'))
       await refresh()
-    } catch (error) {
-      setFailure(error)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

@@ -7,6 +7,7 @@ import { useToast } from '../../components/toast'
 import { useI18n } from '../../i18n'
 import { checkPasswordChange, type PasswordChange, type PasswordChangeError } from '../../lib/profile'
 import { useSession } from '../../state/session'
+import { useSubmit } from '../../state/use-submit'
 
 const EMPTY: PasswordChange = { current: '', next: '', confirm: '' }
 
@@ -17,8 +18,7 @@ export function PasswordForm() {
   const toast = useToast()
   const [values, setValues] = useState<PasswordChange>(EMPTY)
   const [errors, setErrors] = useState<Partial<Record<keyof PasswordChange, PasswordChangeError>>>({})
-  const [failure, setFailure] = useState<unknown>()
-  const [busy, setBusy] = useState(false)
+  const { busy, failure, run } = useSubmit()
   const set = (key: keyof PasswordChange) => (value: string) => setValues((previous) => ({ ...previous, [key]: value }))
   const message = (error: PasswordChangeError | undefined) => (error ? t(`profile.error.${error}`) : undefined)
 
@@ -27,18 +27,12 @@ export function PasswordForm() {
     const found = checkPasswordChange(values)
     setErrors(found)
     if (Object.keys(found).length > 0) return
-    setBusy(true)
-    setFailure(undefined)
-    try {
+    await run(async () => {
       await api.put('/api/user/self', { original_password: values.current, password: values.next })
       setValues(EMPTY)
       toast(t('profile.password.changed'))
       await refresh()
-    } catch (error) {
-      setFailure(error)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

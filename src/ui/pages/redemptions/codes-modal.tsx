@@ -1,6 +1,6 @@
-import { useState } from 'preact/hooks'
 import { Notice } from '../../components/alert'
 import { Button } from '../../components/button'
+import { CopyButton } from '../../components/copy-button'
 import { Modal } from '../../components/dialog'
 import { useQuotaFormat } from '../../components/quota'
 import { useI18n } from '../../i18n'
@@ -14,17 +14,6 @@ export function CodesModal({ created, onClose }: { created: CreatedCodes; onClos
   const { t } = useI18n()
   const formatQuota = useQuotaFormat()
   const perUnit = useSession().status?.quota_per_unit ?? 500_000
-  const [copied, setCopied] = useState(false)
-  const all = created.keys.join('\n')
-  const copyAll = async () => {
-    try {
-      await navigator.clipboard.writeText(all)
-    } catch {
-      fallbackCopy(all) // the clipboard API needs a secure context; plain-HTTP instances use the old way
-    }
-    setCopied(true)
-    setTimeout(() => setCopied(false), 1500)
-  }
   const exportCsv = () => {
     const day = new Date().toISOString().slice(0, 10)
     downloadCsv(`redemption-codes-${fileSlug(created.body.name, 'codes')}-${day}.csv`, codesCsv(created.keys, created.body, perUnit))
@@ -41,7 +30,7 @@ export function CodesModal({ created, onClose }: { created: CreatedCodes; onClos
         ))}
       </ol>
       <div class="dialog-actions">
-        <Button onClick={copyAll}>{copied ? t('common.copied') : t('redemptions.codes.copyAll')}</Button>
+        <CopyButton text={created.keys.join('\n')} caption={t('redemptions.codes.copyAll')} />
         <Button onClick={exportCsv}>{t('redemptions.codes.export')}</Button>
         <Button variant="primary" onClick={onClose}>
           {t('redemptions.codes.done')}
@@ -51,13 +40,3 @@ export function CodesModal({ created, onClose }: { created: CreatedCodes; onClos
   )
 }
 
-function fallbackCopy(text: string): void {
-  const area = document.createElement('textarea')
-  area.value = text
-  area.setAttribute('readonly', '')
-  area.className = 'offscreen'
-  document.body.append(area)
-  area.select()
-  document.execCommand('copy')
-  area.remove()
-}

@@ -8,6 +8,7 @@ import { useToast } from '../../components/toast'
 import { useI18n } from '../../i18n'
 import { checkCode } from '../../lib/wallet'
 import { useSession } from '../../state/session'
+import { useSubmit } from '../../state/use-submit'
 
 /** Redeem a code: explicit, no optimism; says what was credited once the server has, then refreshes the user. */
 export function RedeemForm() {
@@ -17,9 +18,8 @@ export function RedeemForm() {
   const format = useQuotaFormat()
   const [code, setCode] = useState('')
   const [invalid, setInvalid] = useState<string>()
-  const [failure, setFailure] = useState<unknown>()
   const [done, setDone] = useState<string>()
-  const [busy, setBusy] = useState(false)
+  const { busy, failure, run } = useSubmit()
 
   const submit = async (event: Event) => {
     event.preventDefault()
@@ -27,19 +27,13 @@ export function RedeemForm() {
     setInvalid(problem && t(`wallet.error.${problem}`))
     setDone(undefined)
     if (problem) return
-    setBusy(true)
-    setFailure(undefined)
-    try {
+    await run(async () => {
       const result = await api.post<{ quota: number; balance: number }>('/api/user/topup', { key: code.trim() })
       setCode('')
       setDone(t('wallet.redeem.done', { quota: format(result.quota), balance: format(result.balance) }))
       toast(t('wallet.redeem.toast'))
       await refresh()
-    } catch (error) {
-      setFailure(error)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

@@ -10,6 +10,7 @@ import { useI18n } from '../../i18n'
 import { formatDollars, quotaToDollars } from '../../lib/format'
 import { checkTransfer } from '../../lib/wallet'
 import { useSession } from '../../state/session'
+import { useSubmit } from '../../state/use-submit'
 
 interface Moved {
   quota_moved: number
@@ -27,9 +28,8 @@ export function TransferForm({ available }: { available: number }) {
   const perUnit = status?.quota_per_unit ?? 500_000
   const [amount, setAmount] = useState('')
   const [invalid, setInvalid] = useState<string>()
-  const [failure, setFailure] = useState<unknown>()
   const [done, setDone] = useState<string>()
-  const [busy, setBusy] = useState(false)
+  const { busy, failure, run } = useSubmit()
   const limits = { minimum: perUnit, available }
   const typed = checkTransfer(amount, { minimum: 0, available: Number.MAX_SAFE_INTEGER })
 
@@ -44,19 +44,13 @@ export function TransferForm({ available }: { available: number }) {
     setInvalid(undefined)
     const ok = await confirm({ message: t('wallet.transfer.confirm', { amount: format(checked.quota) }), confirmLabel: t('wallet.transfer.confirmLabel'), danger: false })
     if (!ok) return
-    setBusy(true)
-    setFailure(undefined)
-    try {
+    await run(async () => {
       const moved = await api.post<Moved>('/api/user/aff_transfer', { quota: checked.quota })
       setAmount('')
       setDone(t('wallet.transfer.done', { amount: format(moved.quota_moved), balance: format(moved.quota) }))
       toast(t('wallet.transfer.toast'))
       await refresh()
-    } catch (error) {
-      setFailure(error)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   const hint = [
