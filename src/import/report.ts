@@ -77,12 +77,6 @@ export class Report {
     t.skipped_by_reason[reason] = (t.skipped_by_reason[reason] ?? 0) + n
   }
 
-  /** Move rows counted as imported back to skipped (a write found a conflict the mapping could not see). */
-  unimport(table: string, reason: string, n = 1): void {
-    this.table(table).imported -= n
-    this.skipped(table, reason, n)
-  }
-
   /** Record a field or value without a counterpart; the same (table, field, value, note) collects its ids. */
   issue(table: string, field: string, note: string, id?: number, value?: string): void {
     const key = `${table}\u0000${field}\u0000${value ?? ''}\u0000${note}`

@@ -21,12 +21,6 @@ export function int(value: unknown, fallback = 0): number {
   return Number.isFinite(n) ? Math.trunc(n) : fallback
 }
 
-export function num(value: unknown, fallback = 0): number {
-  if (value === null || value === undefined || value === '') return fallback
-  const n = typeof value === 'bigint' ? Number(value) : Number(text(value))
-  return Number.isFinite(n) ? n : fallback
-}
-
 export function bool(value: unknown): boolean {
   if (typeof value === 'boolean') return value
   if (typeof value === 'number' || typeof value === 'bigint') return Number(value) !== 0
