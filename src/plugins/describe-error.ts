@@ -37,7 +37,7 @@ export function describeError(code: string | number, error: unknown, report = tr
 function describeValidation(error: ValidationError): ErrorView {
   const first = error.all[0] as ValueIssue | undefined
   const field = first?.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : ''
-  const where = error.type === 'query' ? 'query parameter' : error.type === 'headers' ? 'header' : 'field'
+  const where = error.type === 'query' ? 'query parameter' : error.type === 'headers' ? 'header' : error.type === 'params' ? 'path parameter' : 'field'
   const message = field ? `${where} "${field}" ${explain(first!)}` : `invalid ${error.type}: ${explain(first)}`
   return { status: 400, code: 'invalid_request', message, param: field || undefined }
 }

@@ -1,6 +1,6 @@
 import type { TOptional } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'
-import { PageQuery } from '../../plugins/paging'
+import { IdParams as PathIdParams, integerParam, PageQuery } from '../../plugins/paging'
 
 const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()])
 
@@ -63,15 +63,14 @@ export const ChannelEdit = t.Object({
 })
 export type ChannelEdit = typeof ChannelEdit.static
 
-/** Checked as text so a bad id gets a 400 naming `id` (numeric unions give a vague message). */
-export const IdParams = t.Object({ id: t.String({ pattern: '^[1-9][0-9]{0,14}$' }) })
+/** `:id`, checked as text so a bad id gets a 400 naming `id` (plugins/paging). */
+export const IdParams = PathIdParams
 
 export const ListQuery = t.Object({
   ...PageQuery.properties,
-  type: t.Optional(t.Integer()),
+  type: t.Optional(integerParam('type', { minimum: 0, maximum: 10_000 })),
   /** 1, 2 or 3; or new-api's words: `enabled` (1), `disabled` (2 or 3), `all` */
-  // literals, not t.UnionEnum: that one carries a default (its first value), which Elysia would fill in
-  status: t.Optional(t.Union([t.Integer(), t.Literal('enabled'), t.Literal('disabled'), t.Literal('all')])),
+  status: t.Optional(integerParam('status', { minimum: 1, maximum: 3 }, 'query parameter', ['enabled', 'disabled', 'all'])),
   tag: t.Optional(t.String({ maxLength: 100 })),
   group: t.Optional(t.String({ maxLength: 100 })),
   /** channels whose model list names exactly this model */

@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { IdParams } from '../../plugins/paging'
 
 const expiry = () => t.Optional(t.Integer({ minimum: 0, maximum: 253_402_300_799, description: 'unix seconds; 0 = never' }))
 
@@ -17,7 +18,7 @@ export const UpdateRedemptionBody = t.Object({
   expired_time: expiry(),
 })
 
-export const RedemptionIdParams = t.Object({ id: t.Integer({ minimum: 1 }) })
+export const RedemptionIdParams = IdParams
 
 export const TopUpBody = t.Object({ key: t.String({ minLength: 1, maxLength: 200 }) })
 

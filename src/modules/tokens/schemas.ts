@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { IdParams } from '../../plugins/paging'
 
 const MAX_UNIX_SECONDS = 253402300799 // 9999-12-31: catches millisecond timestamps sent by mistake
 
@@ -24,11 +25,8 @@ export const UpdateTokenBody = t.Object({
 
 export const UpdateTokenQuery = t.Object({ status_only: t.Optional(t.String({ maxLength: 10 })) })
 
-/**
- * A positive integer id, checked as text: Elysia drops the field name from errors raised after it coerces a
- * number (`t.Numeric`, `t.Integer`), and a 400 should say which field was wrong. Handlers use `Number(id)`.
- */
-export const TokenIdParams = t.Object({ id: t.String({ pattern: '^[1-9][0-9]{0,14}$' }) })
+/** `:id`, checked as text so a bad id gets a 400 naming `id` (plugins/paging). */
+export const TokenIdParams = IdParams
 
 export const BatchDeleteBody = t.Object({ ids: t.Array(t.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000 }) })
 

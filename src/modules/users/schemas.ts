@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { PageQuery } from '../../plugins/paging'
+import { IdParams as PathIdParams, PageQuery } from '../../plugins/paging'
 import { Password, Username } from './credentials'
 
 const Id = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })
@@ -9,7 +9,7 @@ const Group = t.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+
 /** new-api's forms send `password: ""` for "unchanged"; a non-empty one is checked against Password's bounds. */
 const OptionalPassword = t.String({ maxLength: 64 })
 
-export const IdParams = t.Object({ id: Id })
+export const IdParams = PathIdParams
 export const SearchQuery = PageQuery
 
 export const SelfUpdate = t.Object({
