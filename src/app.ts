@@ -27,7 +27,9 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
   const settle = meteredHooks(deps.metering, observe)
   const errors = createErrorRouter()
   registerRelayErrors(errors, deps)
-  return new Elysia({ serve: { maxRequestBodySize: deps.config.maxBodyBytes + 1024 * 1024, ...consoleServeOptions() } })
+  // Bun's own body limit answers 413 with no body before any hook runs: set out of reach, the limit is ours
+  // (plugins/request-context: declared lengths at once, chunked bodies while read), in each route's shape
+  return new Elysia({ serve: { maxRequestBodySize: Number.MAX_SAFE_INTEGER, ...consoleServeOptions() } })
     // destructured on purpose (Elysia reads the parameters); caller and clientIp are the relay derive's, when it ran
     .onError(({ code, error, path, request, body, params, caller, clientIp }: FailedRequest) =>
       errors.render({ code, error, path, request, body, params, caller, clientIp }, requestIdOf(request)),

@@ -1,4 +1,4 @@
-import { ValidationError } from 'elysia'
+import { ParseError, ValidationError } from 'elysia'
 import { GatewayError } from '../errors'
 
 export interface ErrorView {
@@ -14,6 +14,8 @@ export interface ErrorView {
  * An unexpected error is printed once, where it is rendered; other readers pass `report = false`.
  */
 export function describeError(code: string | number, error: unknown, report = true): ErrorView {
+  // Elysia wraps whatever a body parser throws; a 413 from the counted body read (plugins/body-limit) is ours
+  if (error instanceof ParseError && error.cause instanceof GatewayError) error = error.cause
   if (error instanceof GatewayError) {
     return { status: error.status, code: error.code, message: error.message, param: error.param, headers: error.headers }
   }

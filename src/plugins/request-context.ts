@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Config } from '../config'
 import { PayloadTooLargeError } from '../errors'
+import { limitBodyReads } from './body-limit'
 
 // one entry per request: arrival time and id (a WeakMap set is a measurable part of this per-request hook)
 const arrivals = new WeakMap<Request, { at: number; id: string }>()
@@ -22,7 +23,10 @@ export function requestIdOf(request: Request): string | undefined {
 }
 
 /**
- * Per-request facts every module needs: an arrival time, a request id (echoed in a header) and the body limit.
+ * Per-request facts every module needs: an arrival time, a request id (echoed in a header) and the body limit:
+ * a declared `Content-Length` over it is a 413 before anything is read; a chunked body is counted as it is
+ * read (`limitBodyReads`), a 413 at the first byte past it. Either 413 is thrown, so the error router gives it
+ * the route's shape (Bun's own `maxRequestBodySize` is set far above, see app.ts: its 413 has no body).
  * Only an onRequest hook: a derive here would run for every route, relay included, whether it is read or not;
  * the client IP is asked for by the routes that need it (`clientIpOf`), once.
  */
@@ -32,9 +36,18 @@ export function requestContext(config: Pick<Config, 'maxBodyBytes'>) {
     const requestId = newRequestId()
     arrivals.set(request, { at: performance.now(), id: requestId })
     set.headers['x-request-id'] = requestId
-    const length = Number(request.headers.get('content-length') ?? 0)
-    if (length > config.maxBodyBytes) throw new PayloadTooLargeError(config.maxBodyBytes)
+    enforceBodyLimit(request, config.maxBodyBytes)
   })
+}
+
+/** 413 at once for a declared length over `limit`; a chunked body (no declared length) is counted as it is read. */
+export function enforceBodyLimit(request: Request, limit: number): void {
+  const length = request.headers.get('content-length')
+  if (length !== null) {
+    if (Number(length) > limit) throw new PayloadTooLargeError(limit)
+  } else if (request.headers.has('transfer-encoding')) {
+    limitBodyReads(request, limit)
+  }
 }
 
 /**
