@@ -20,6 +20,11 @@ export function describeError(code: string | number, error: unknown, report = tr
     return { status: error.status, code: error.code, message: error.message, param: error.param, headers: error.headers }
   }
   if (error instanceof ValidationError) return describeValidation(error)
+  // recursion over the client's own nesting (json-depth bounds /api bodies; a relay body that passed its schema
+  // is only walked by code that needs it): the request is at fault, not the gateway
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return { status: 400, code: 'invalid_request', message: 'the request nests too deeply to process' }
+  }
   switch (code) {
     case 'PARSE':
       return { status: 400, code: 'invalid_json', message: 'the request body is not valid JSON (or not of the declared content type)' }
@@ -85,7 +90,22 @@ function expectation(schema: Schema | undefined): string {
   return `: ${noun}${bounds.length ? ' ' + bounds.join(' and ') : ''}`
 }
 
+/** At most 60 characters of the value as JSON, built only as far as needed (a value may be large or deeply nested). */
 function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value)
+  const text = shortJson(value, 3)
   return text.length > 60 ? `${text.slice(0, 60)}…` : text
+}
+
+function shortJson(value: unknown, depth: number): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? String(value)
+  if (depth === 0) return Array.isArray(value) ? '[…]' : '{…}'
+  const parts: string[] = []
+  let length = 0
+  for (const [key, child] of Object.entries(value)) {
+    const text = (Array.isArray(value) ? '' : `${JSON.stringify(key)}:`) + shortJson(child, depth - 1)
+    parts.push(text)
+    length += text.length + 1
+    if (length > 60) break
+  }
+  return Array.isArray(value) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`
 }

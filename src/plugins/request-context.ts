@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { Config } from '../config'
 import { PayloadTooLargeError } from '../errors'
 import { limitBodyReads } from './body-limit'
+import { assertJsonDepth } from './json-depth'
 
 // one entry per request: arrival time and id (a WeakMap set is a measurable part of this per-request hook)
 const arrivals = new WeakMap<Request, { at: number; id: string }>()
@@ -27,17 +28,26 @@ export function requestIdOf(request: Request): string | undefined {
  * a declared `Content-Length` over it is a 413 before anything is read; a chunked body is counted as it is
  * read (`limitBodyReads`), a 413 at the first byte past it. Either 413 is thrown, so the error router gives it
  * the route's shape (Bun's own `maxRequestBodySize` is set far above, see app.ts: its 413 has no body).
- * Only an onRequest hook: a derive here would run for every route, relay included, whether it is read or not;
- * the client IP is asked for by the routes that need it (`clientIpOf`), once.
+ * An onRequest hook and one transform (a path test, then a walk of /api bodies only), no derive: a derive here
+ * would run for every route, relay included, whether it is read or not; the client IP is asked for by the
+ * routes that need it (`clientIpOf`), once.
  */
 export function requestContext(config: Pick<Config, 'maxBodyBytes'>) {
-  return new Elysia({ name: 'request-context' }).onRequest(({ request, set }) => {
-    arrivedCount++
-    const requestId = newRequestId()
-    arrivals.set(request, { at: performance.now(), id: requestId })
-    set.headers['x-request-id'] = requestId
-    enforceBodyLimit(request, config.maxBodyBytes)
-  })
+  return (
+    new Elysia({ name: 'request-context' })
+      .onRequest(({ request, set }) => {
+        arrivedCount++
+        const requestId = newRequestId()
+        arrivals.set(request, { at: performance.now(), id: requestId })
+        set.headers['x-request-id'] = requestId
+        enforceBodyLimit(request, config.maxBodyBytes)
+      })
+      // /api bodies, however they were parsed (JSON, or JSON inside form fields), before any schema sees them;
+      // the relay checks its own (modules/relay/wire-check) only when a body fails its schema, off the hot path
+      .onTransform({ as: 'global' }, ({ body, path }) => {
+        if (body !== undefined && path.startsWith('/api/')) assertJsonDepth(body)
+      })
+  )
 }
 
 /** 413 at once for a declared length over `limit`; a chunked body (no declared length) is counted as it is read. */

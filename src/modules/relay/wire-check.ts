@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox'
 import { ValidationError } from 'elysia'
+import { assertJsonDepth } from '../../plugins/json-depth'
 import { compiledSchema } from '../../protocols/schema-check'
 
 /**
@@ -12,6 +13,8 @@ export function wireCheck(type: 'body' | 'headers', schema: TSchema): (value: un
   let compiled: ReturnType<typeof compiledSchema> | undefined
   return (value) => {
     compiled ??= compiledSchema(schema) // compiled on first use, shared with the protocol's decoder
-    if (!compiled.Check(value)) throw new ValidationError(type, compiled, value)
+    if (compiled.Check(value)) return
+    assertJsonDepth(value) // only on failure: Elysia's ValidationError pretty-prints the value, quadratic in its depth
+    throw new ValidationError(type, compiled, value)
   }
 }
