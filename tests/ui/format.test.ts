@@ -28,3 +28,12 @@ test('datetime-local values round-trip through unix seconds in the local zone', 
   expect(fromLocalInput('')).toBeUndefined()
   expect(fromLocalInput('not a date')).toBeUndefined()
 })
+
+test('the console accepts the usernames the server accepts (imported Chinese names included)', async () => {
+  const { checkCredentials } = await import('../../src/ui/lib/validate')
+  const { isValidUsername } = await import('../../src/modules/users/credentials')
+  for (const name of ['root', '张三', 'user.name@x', 'a'.repeat(20), 'has space', 'a'.repeat(21), '']) {
+    const console = checkCredentials({ username: name, password: 'long-enough-1' }).username === undefined
+    expect({ name, console }).toEqual({ name, console: isValidUsername(name) })
+  }
+})

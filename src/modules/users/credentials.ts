@@ -1,17 +1,11 @@
 import { t } from 'elysia'
 import { BadRequestError } from '../../errors'
+import { USERNAME_PATTERN } from './username-rule'
 
 export const PASSWORD_MIN = 8
 export const PASSWORD_MAX = 64
 
-/**
- * 1–20 characters (code points: an emoji or a CJK character counts once) of any script, without whitespace or
- * control/format characters. new-api allows any name of up to 20 characters, so imported users (Chinese names
- * included) keep theirs; whitespace stays out so a name never looks like another in a list or a log. Written for
- * a RegExp without the `u` flag (TypeBox compiles patterns without it): a surrogate pair is matched as one unit.
- */
-export const USERNAME_PATTERN =
-  '^(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[^\\s\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u061C\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\uFEFF\\uFFF9-\\uFFFB\\uD800-\\uDFFF]){1,20}$'
+export { USERNAME_PATTERN }
 export const Username = t.String({ minLength: 1, maxLength: 40, pattern: USERNAME_PATTERN })
 export const isValidUsername = (name: string): boolean => new RegExp(USERNAME_PATTERN).test(name)
 export const Password = t.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })

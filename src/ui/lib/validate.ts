@@ -2,7 +2,10 @@
 
 export const PASSWORD_MIN = 8
 export const PASSWORD_MAX = 64
-export const USERNAME_PATTERN = /^[A-Za-z0-9_.@-]{1,20}$/
+import { USERNAME_PATTERN as USERNAME_RULE } from '../../modules/users/username-rule'
+
+/** The server's own rule: 1–20 characters of any script, no whitespace (imported new-api names included). */
+export const USERNAME_PATTERN = new RegExp(USERNAME_RULE)
 
 export type CredentialError = 'required' | 'usernameFormat' | 'passwordLength' | 'passwordMismatch'
 

@@ -4,7 +4,7 @@ export const auth = {
   'auth.confirmPassword': 'Confirm password',
   'auth.passwordHint': '8 to 64 characters',
   'auth.error.required': 'Fill in this field',
-  'auth.error.usernameFormat': 'Up to 20 letters, digits and _ . @ -',
+  'auth.error.usernameFormat': 'Up to 20 characters, without spaces',
   'auth.error.passwordLength': 'The password must be 8 to 64 characters',
   'auth.error.passwordMismatch': 'The two passwords differ',
   'auth.setup.title': 'Create the root account',

@@ -18,7 +18,7 @@ export const users = {
   'users.hint.passwordUnchanged': 'Leave empty to keep the current password',
   'users.hint.units': '= {units} quota units',
   'users.error.required': 'Fill in this field',
-  'users.error.usernameFormat': 'Use 1–20 letters, digits and _ . @ -',
+  'users.error.usernameFormat': 'Use 1–20 characters, without spaces',
   'users.error.passwordLength': 'The password must be 8 to 64 characters',
   'users.error.displayNameLength': 'At most 20 characters',
   'users.error.groupFormat': 'Use letters, digits and _ . - (up to 64)',

@@ -6,7 +6,7 @@ export const auth: Record<keyof typeof en, string> = {
   'auth.confirmPassword': '确认密码',
   'auth.passwordHint': '8 到 64 个字符',
   'auth.error.required': '请填写此项',
-  'auth.error.usernameFormat': '最多 20 个字母、数字或 _ . @ -',
+  'auth.error.usernameFormat': '最多 20 个字符，不能包含空格',
   'auth.error.passwordLength': '密码长度须为 8 到 64 个字符',
   'auth.error.passwordMismatch': '两次输入的密码不一致',
   'auth.setup.title': '创建超级管理员账户',

@@ -20,7 +20,7 @@ export const users: Record<keyof typeof en, string> = {
   'users.hint.passwordUnchanged': '留空则不修改密码',
   'users.hint.units': '= {units} 额度单位',
   'users.error.required': '请填写此项',
-  'users.error.usernameFormat': '只能使用 1–20 位字母、数字或 _ . @ -',
+  'users.error.usernameFormat': '请使用 1–20 个字符，不能包含空格',
   'users.error.passwordLength': '密码长度需为 8 到 64 个字符',
   'users.error.displayNameLength': '最多 20 个字符',
   'users.error.groupFormat': '只能使用字母、数字或 _ . -（最多 64 位）',
