@@ -17,6 +17,7 @@ export const azure: Provider = {
   auth: 'api-key',
   keyRequired: true,
   defaultApiVersion: '2024-10-21',
+  otherField: { meaning: 'the api-version (plain, or JSON {"api_version": …}); default 2024-10-21', required: false },
   modelList: { path: '/openai/models?api-version={apiVersion}', parse: parseDataIds },
   testModel: 'gpt-4o-mini',
   models: ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini', 'o4-mini'],

@@ -1,5 +1,6 @@
 export type { AuthStyle, EndpointSpec, ModelListSpec, Provider, ProviderQuirks, ProtocolId } from './types'
-export { PROVIDERS, providerFor, supportedTypes } from './registry'
+export { PROVIDERS, providerFor, servesChat, supportedTypes } from './registry'
+export { PRESETS, type ChannelPreset } from './presets'
 export { authHeaders, modelListRequest, upstreamRequest, type UpstreamOptions, type UpstreamTarget } from './upstream'
 export { joinUrl, normalizeBaseUrl } from './url'
 export { probeBody, upstreamErrorMessage } from './probe-body'

@@ -1,5 +1,5 @@
 import { parseDataIds } from './model-lists'
-import type { EndpointSpec, Provider, ProviderQuirks, ProtocolId } from './types'
+import type { AuthStyle, EndpointSpec, ModelListSpec, Provider, ProviderQuirks, ProtocolId } from './types'
 
 export const OPENAI_CHAT: EndpointSpec = { path: '/v1/chat/completions' }
 export const OPENAI_RESPONSES: EndpointSpec = { path: '/v1/responses' }
@@ -7,6 +7,14 @@ export const ANTHROPIC_MESSAGES: EndpointSpec = {
   path: '/v1/messages',
   auth: 'x-api-key',
   headers: { 'anthropic-version': '2023-06-01' },
+}
+
+/**
+ * A vendor's Anthropic-compatible Messages endpoint at `path` (from the provider root), e.g. Zhipu's
+ * `/api/anthropic/v1/messages`. Most take the key as `x-api-key`; some document only `Authorization: Bearer`.
+ */
+export function anthropicAt(path: string, auth: AuthStyle = 'x-api-key'): EndpointSpec {
+  return { ...ANTHROPIC_MESSAGES, path, auth }
 }
 
 interface CompatibleInput {
@@ -21,24 +29,40 @@ interface CompatibleInput {
   extra?: Partial<Record<ProtocolId, EndpointSpec>>
   keyRequired?: boolean
   headers?: Record<string, string>
+  /** Chat completions when not at `/v1/chat/completions` (Zhipu `/api/paas/v4/chat/completions`). */
+  chatPath?: string
+  /** The model list when not OpenAI's `/v1/models` at the chat path's root; `null`: the vendor has none. */
+  modelList?: ModelListSpec | null
+  note?: string
+  otherField?: Provider['otherField']
+  foldBaseUrl?: Provider['foldBaseUrl']
 }
 
-/** A vendor speaking OpenAI Chat Completions at `/v1/chat/completions` with a Bearer key. */
+/**
+ * A vendor speaking OpenAI Chat Completions with a Bearer key: at `/v1/chat/completions` unless `chatPath` says
+ * otherwise, its model list beside it (`…/models`) unless `modelList` says otherwise.
+ */
 export function openAiCompatible(input: CompatibleInput): Provider {
   const extra = input.extra ?? {}
-  return {
+  const chatPath = input.chatPath ?? OPENAI_CHAT.path
+  const listPath = chatPath.replace(/\/chat\/completions$/, '/models')
+  const provider: Provider = {
     type: input.type,
     id: input.id,
     name: input.name,
     protocols: ['openai-chat', ...(Object.keys(extra) as ProtocolId[])],
-    endpoints: { 'openai-chat': OPENAI_CHAT, ...extra },
+    endpoints: { 'openai-chat': input.chatPath ? { path: chatPath } : OPENAI_CHAT, ...extra },
     defaultBaseUrl: input.defaultBaseUrl,
     auth: 'bearer',
     keyRequired: input.keyRequired ?? true,
     headers: input.headers,
-    modelList: { path: '/v1/models', protocol: 'openai-chat', parse: parseDataIds },
+    modelList: input.modelList === null ? undefined : (input.modelList ?? { path: listPath, protocol: 'openai-chat', parse: parseDataIds }),
     testModel: input.testModel,
     models: input.models,
     quirks: { maxTokensField: 'max_tokens', streamUsageOption: true, ...input.quirks },
   }
+  if (input.note) provider.note = input.note
+  if (input.otherField) provider.otherField = input.otherField
+  if (input.foldBaseUrl) provider.foldBaseUrl = input.foldBaseUrl
+  return provider
 }

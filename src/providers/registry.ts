@@ -1,19 +1,32 @@
 import { anthropic } from './anthropic'
 import { azure } from './azure'
+import { cloudflare } from './cloudflare'
+import { cohere } from './cohere'
 import { custom } from './custom'
 import { deepseek } from './deepseek'
+import { doubao } from './doubao'
 import { gemini } from './gemini'
+import { jina } from './jina'
+import { minimax } from './minimax'
 import { mistral } from './mistral'
 import { moonshot } from './moonshot'
 import { ollama } from './ollama'
 import { openai } from './openai'
 import { openrouter } from './openrouter'
+import { perplexity } from './perplexity'
+import { qianfan } from './qianfan'
+import { qwen } from './qwen'
 import { siliconflow } from './siliconflow'
 import type { Provider } from './types'
 import { xai } from './xai'
+import { xinference } from './xinference'
+import { zhipu } from './zhipu'
 
-/** Every supported provider, keyed by new-api channel type. Adding a vendor = one data file + one line. */
-export const PROVIDERS: readonly Provider[] = [openai, azure, ollama, custom, anthropic, openrouter, gemini, moonshot, siliconflow, mistral, deepseek, xai]
+/** Every supported provider, keyed by new-api channel type, in type order. Adding a vendor = one data file + one line. */
+export const PROVIDERS: readonly Provider[] = [
+  openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, moonshot, zhipu, perplexity, cohere, minimax, jina,
+  cloudflare, siliconflow, mistral, deepseek, doubao, qianfan, xinference, xai,
+]
 
 const byType = new Map(PROVIDERS.map((p) => [p.type, p]))
 
@@ -23,4 +36,9 @@ export function providerFor(type: number): Provider | undefined {
 
 export function supportedTypes(): number[] {
   return [...byType.keys()]
+}
+
+/** A provider that speaks at least one chat protocol; one that speaks none (Jina) is stored but never routed. */
+export function servesChat(provider: Provider): boolean {
+  return provider.protocols.length > 0
 }

@@ -60,4 +60,13 @@ export interface Provider {
   /** Well-known models offered in the back office. */
   models: readonly string[]
   quirks: ProviderQuirks
+  /** What a channel of this type cannot do yet, or must know (shown by the channel test and in the docs). */
+  note?: string
+  /** What the channel's `other` field holds for this type (Azure: the api-version; Cloudflare: the account id). */
+  otherField?: { meaning: string; required: boolean }
+  /**
+   * A base URL that carries what `other` should hold (Cloudflare's `…/client/v4/accounts/<id>/ai/v1`): split into
+   * the provider root and `other` when a channel is written, so the endpoint templates see `{apiVersion}` filled.
+   */
+  foldBaseUrl?(baseUrl: string): { baseUrl: string; other: string } | undefined
 }

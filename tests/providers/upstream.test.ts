@@ -1,15 +1,16 @@
 import { expect, test } from 'bun:test'
 import { PROVIDERS, providerFor } from '../../src/providers/registry'
 import { modelListRequest, upstreamRequest } from '../../src/providers/upstream'
-import { parseDataIds, parseGeminiModels } from '../../src/providers/model-lists'
+import { parseCloudflareModels, parseCohereModels, parseDataIds, parseGeminiModels } from '../../src/providers/model-lists'
 import { probeBody } from '../../src/providers/probe-body'
 
 const p = (type: number) => providerFor(type)!
 
 test('the registry covers the required new-api channel types, each consistent', () => {
-  expect(PROVIDERS.map((x) => x.type).sort((a, b) => a - b)).toEqual([1, 3, 4, 8, 14, 20, 24, 25, 40, 42, 43, 48])
+  expect(PROVIDERS.map((x) => x.type)).toEqual([1, 3, 4, 8, 14, 17, 20, 24, 25, 26, 27, 34, 35, 38, 39, 40, 42, 43, 45, 46, 47, 48])
   for (const provider of PROVIDERS) {
-    expect(provider.protocols.length).toBeGreaterThan(0)
+    // only a type that serves no chat yet (Jina) speaks nothing, and it says why
+    if (provider.protocols.length === 0) expect(provider.note, provider.name).toBeTruthy()
     for (const protocol of provider.protocols) expect(provider.endpoints[protocol], `${provider.name} ${protocol}`).toBeDefined()
     expect(provider.testModel || provider.type === 8).toBeTruthy()
     if (provider.defaultBaseUrl) expect(provider.defaultBaseUrl).toMatch(/^https?:\/\/[^/]+(\/api)?$/)
@@ -95,4 +96,77 @@ test('probe bodies are minimal real requests of each protocol', () => {
   expect(probeBody('anthropic', 'm')).toMatchObject({ model: 'm', max_tokens: 1 })
   expect(probeBody('openai-responses', 'm')).toMatchObject({ model: 'm', max_output_tokens: 16 })
   expect(probeBody('gemini', 'm')).toMatchObject({ generationConfig: { maxOutputTokens: 1 } })
+})
+
+test('the long tail at their real roots: chat, Anthropic-compatible and model-list URLs with each vendor’s auth', () => {
+  const chat = (type: number, base = '') => upstreamRequest(p(type), base, 'openai-chat', 'm', false, 'k').url
+  const messages = (type: number) => upstreamRequest(p(type), '', 'anthropic', 'm', true, 'k')
+  const list = (type: number, other = '') => modelListRequest(p(type), '', 'k', { other }).url
+  expect(chat(17)).toBe('https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions')
+  expect(messages(17).url).toBe('https://dashscope.aliyuncs.com/apps/anthropic/v1/messages')
+  expect(messages(17).headers['x-api-key']).toBe('k')
+  expect(list(17)).toBe('https://dashscope.aliyuncs.com/compatible-mode/v1/models')
+  expect(chat(26)).toBe('https://open.bigmodel.cn/api/paas/v4/chat/completions')
+  expect(chat(26, 'https://open.bigmodel.cn/api/paas/v4')).toBe('https://open.bigmodel.cn/api/paas/v4/chat/completions')
+  expect(messages(26).url).toBe('https://open.bigmodel.cn/api/anthropic/v1/messages')
+  expect(messages(26).headers.authorization).toBe('Bearer k')
+  expect(messages(26).headers['x-api-key']).toBeUndefined()
+  expect(messages(26).headers['anthropic-version']).toBe('2023-06-01')
+  expect(list(26)).toBe('https://open.bigmodel.cn/api/paas/v4/models')
+  expect(chat(27)).toBe('https://api.perplexity.ai/chat/completions')
+  expect(p(27).modelList).toBeUndefined()
+  expect(chat(34)).toBe('https://api.cohere.ai/compatibility/v1/chat/completions')
+  expect(chat(34, 'https://api.cohere.ai/compatibility/v1')).toBe('https://api.cohere.ai/compatibility/v1/chat/completions')
+  expect(list(34)).toBe('https://api.cohere.ai/v1/models?endpoint=chat&page_size=1000')
+  expect(chat(35)).toBe('https://api.minimax.io/v1/chat/completions')
+  expect(messages(35).url).toBe('https://api.minimax.io/anthropic/v1/messages')
+  expect(messages(35).headers.authorization).toBe('Bearer k')
+  const cf = upstreamRequest(p(39), '', 'openai-chat', '@cf/meta/llama-3.1-8b-instruct', false, 'k', { other: 'acc1' })
+  expect(cf.url).toBe('https://api.cloudflare.com/client/v4/accounts/acc1/ai/v1/chat/completions')
+  expect(list(39, 'acc1')).toBe('https://api.cloudflare.com/client/v4/accounts/acc1/ai/models/search?task=Text%20Generation&per_page=1000')
+  expect(chat(45)).toBe('https://ark.cn-beijing.volces.com/api/v3/chat/completions')
+  expect(messages(45).url).toBe('https://ark.cn-beijing.volces.com/api/compatible/v1/messages')
+  expect(messages(45).headers.authorization).toBe('Bearer k')
+  expect(list(45)).toBe('https://ark.cn-beijing.volces.com/api/v3/models')
+  expect(chat(46)).toBe('https://qianfan.baidubce.com/v2/chat/completions')
+  expect(chat(46, 'https://qianfan.baidubce.com/v2')).toBe('https://qianfan.baidubce.com/v2/chat/completions')
+  expect(list(46)).toBe('https://qianfan.baidubce.com/v2/models')
+  expect(chat(47)).toBe('http://localhost:9997/v1/chat/completions')
+  expect(upstreamRequest(p(47), '', 'openai-chat', 'm', false, '').headers.authorization).toBeUndefined()
+  expect(p(47).keyRequired).toBe(false)
+  expect(() => upstreamRequest(p(38), '', 'openai-chat', 'm', false, 'k')).toThrow(/does not speak/)
+})
+
+test('vendors that refuse stream_options are marked so; the rest are asked for stream usage', () => {
+  for (const type of [27, 34, 47]) expect(p(type).quirks.streamUsageOption, String(type)).toBe(false)
+  for (const type of [17, 26, 35, 39, 45, 46]) expect(p(type).quirks.streamUsageOption, String(type)).toBe(true)
+})
+
+test('Cloudflare folds an account URL into root + other; other bases are left alone', () => {
+  const fold = p(39).foldBaseUrl!
+  expect(fold('https://api.cloudflare.com/client/v4/accounts/abc/ai/v1')).toEqual({ baseUrl: 'https://api.cloudflare.com', other: 'abc' })
+  expect(fold('https://api.cloudflare.com/client/v4/accounts/abc/ai')).toEqual({ baseUrl: 'https://api.cloudflare.com', other: 'abc' })
+  expect(fold('https://proxy.test/cf/client/v4/accounts/abc')).toEqual({ baseUrl: 'https://proxy.test/cf', other: 'abc' })
+  expect(fold('https://api.cloudflare.com')).toBeUndefined()
+  expect(p(39).otherField).toMatchObject({ required: true })
+})
+
+test('presets are Custom (8) base URLs whose joins land on the services’ real endpoints', async () => {
+  const { PRESETS } = await import('../../src/providers/presets')
+  const urls = Object.fromEntries(PRESETS.map((preset) => [preset.id, upstreamRequest(p(8), preset.baseUrl, 'openai-chat', 'm', false, 'k').url]))
+  expect(urls).toEqual({
+    groq: 'https://api.groq.com/openai/v1/chat/completions',
+    together: 'https://api.together.xyz/v1/chat/completions',
+    fireworks: 'https://api.fireworks.ai/inference/v1/chat/completions',
+    cerebras: 'https://api.cerebras.ai/v1/chat/completions',
+    vllm: 'http://localhost:8000/v1/chat/completions',
+  })
+  for (const preset of PRESETS) expect(preset.type).toBe(8)
+})
+
+test('vendor model-list shapes', () => {
+  expect(parseDataIds([{ id: 'a' }, { id: 'b' }])).toEqual(['a', 'b'])
+  expect(parseCohereModels({ models: [{ name: 'command-a-03-2025' }, { name: 3 }], next_page_token: null })).toEqual(['command-a-03-2025'])
+  expect(parseCloudflareModels({ result: [{ id: 'f8703a00', name: '@cf/meta/llama-3.1-8b-instruct' }], success: true })).toEqual(['@cf/meta/llama-3.1-8b-instruct'])
+  expect(parseCloudflareModels({ success: false, result: null })).toEqual([])
 })

@@ -1,0 +1,18 @@
+import { anthropicAt, openAiCompatible } from './openai-compatible'
+
+/**
+ * Alibaba Cloud Model Studio (DashScope), new-api's "Ali": OpenAI-compatible mode under `/compatible-mode/v1`,
+ * and the Anthropic-compatible endpoint under `/apps/anthropic` (what Claude Code is pointed at), one key for both.
+ * International accounts use `https://dashscope-intl.aliyuncs.com` as the base URL.
+ */
+export const qwen = openAiCompatible({
+  type: 17,
+  id: 'qwen',
+  name: 'Qwen (Alibaba DashScope)',
+  defaultBaseUrl: 'https://dashscope.aliyuncs.com',
+  chatPath: '/compatible-mode/v1/chat/completions',
+  extra: { anthropic: anthropicAt('/apps/anthropic/v1/messages') },
+  testModel: 'qwen-turbo',
+  models: ['qwen3-max', 'qwen-plus', 'qwen-flash', 'qwen-turbo', 'qwen3-coder-plus', 'qwen3-coder-flash'],
+  quirks: { reasoningField: 'reasoning_content' },
+})

@@ -1,0 +1,16 @@
+import { openAiCompatible } from './openai-compatible'
+
+/**
+ * Xorbits Inference, self-hosted: OpenAI-compatible at `/v1`, a key only when the server was started with auth.
+ * Its models are whatever the server launched, so none are suggested and the list comes from `/v1/models`.
+ */
+export const xinference = openAiCompatible({
+  type: 47,
+  id: 'xinference',
+  name: 'Xinference',
+  defaultBaseUrl: 'http://localhost:9997',
+  keyRequired: false,
+  testModel: 'qwen2.5-instruct',
+  models: [],
+  quirks: { streamUsageOption: false },
+})
