@@ -17,13 +17,40 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   { type: 4, name: 'Ollama', baseUrl: 'http://localhost:11434', keyRequired: false },
   { type: 8, name: 'Custom (OpenAI-compatible)', baseUrl: '', keyRequired: true },
   { type: 14, name: 'Anthropic', baseUrl: 'https://api.anthropic.com', keyRequired: true },
+  { type: 17, name: 'Qwen (Alibaba DashScope)', baseUrl: 'https://dashscope.aliyuncs.com', keyRequired: true },
   { type: 20, name: 'OpenRouter', baseUrl: 'https://openrouter.ai/api', keyRequired: true },
   { type: 24, name: 'Google Gemini', baseUrl: 'https://generativelanguage.googleapis.com', keyRequired: true },
   { type: 25, name: 'Moonshot', baseUrl: 'https://api.moonshot.cn', keyRequired: true },
+  { type: 26, name: 'Zhipu GLM', baseUrl: 'https://open.bigmodel.cn', keyRequired: true },
+  { type: 27, name: 'Perplexity', baseUrl: 'https://api.perplexity.ai', keyRequired: true },
+  { type: 34, name: 'Cohere', baseUrl: 'https://api.cohere.ai', keyRequired: true },
+  { type: 35, name: 'MiniMax', baseUrl: 'https://api.minimax.io', keyRequired: true },
+  { type: 38, name: 'Jina AI', baseUrl: 'https://api.jina.ai', keyRequired: true },
+  { type: 39, name: 'Cloudflare Workers AI', baseUrl: 'https://api.cloudflare.com', keyRequired: true },
   { type: 40, name: 'SiliconFlow', baseUrl: 'https://api.siliconflow.cn', keyRequired: true },
   { type: 42, name: 'Mistral', baseUrl: 'https://api.mistral.ai', keyRequired: true },
   { type: 43, name: 'DeepSeek', baseUrl: 'https://api.deepseek.com', keyRequired: true },
+  { type: 45, name: 'Doubao (Volcengine Ark)', baseUrl: 'https://ark.cn-beijing.volces.com', keyRequired: true },
+  { type: 46, name: 'Baidu Qianfan', baseUrl: 'https://qianfan.baidubce.com', keyRequired: true },
+  { type: 47, name: 'Xinference', baseUrl: 'http://localhost:9997', keyRequired: false },
   { type: 48, name: 'xAI', baseUrl: 'https://api.x.ai', keyRequired: true },
+]
+
+/**
+ * OpenAI-compatible services without a new-api type number: channels of type 8 (Custom) with this base URL.
+ * A copy of src/providers/presets.ts, kept in step by the same test.
+ */
+export interface ChannelPresetInfo {
+  name: string
+  baseUrl: string
+}
+
+export const CHANNEL_PRESETS: readonly ChannelPresetInfo[] = [
+  { name: 'Groq', baseUrl: 'https://api.groq.com/openai' },
+  { name: 'Together AI', baseUrl: 'https://api.together.xyz' },
+  { name: 'Fireworks AI', baseUrl: 'https://api.fireworks.ai/inference' },
+  { name: 'Cerebras', baseUrl: 'https://api.cerebras.ai' },
+  { name: 'vLLM', baseUrl: 'http://localhost:8000' },
 ]
 
 const byType = new Map(CHANNEL_TYPES.map((t) => [t.type, t]))

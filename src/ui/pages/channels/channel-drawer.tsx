@@ -7,7 +7,7 @@ import { CheckboxField, SelectField, TextAreaField, TextField } from '../../comp
 import { useToast } from '../../components/toast'
 import { useI18n } from '../../i18n'
 import { channelBody, checkChannelForm, formOf, splitKeyLines, type ChannelForm, type FieldProblem, type FormField } from '../../lib/channel-form'
-import { CHANNEL_TYPES, channelType, channelTypeName } from '../../lib/channel-types'
+import { CHANNEL_PRESETS, CHANNEL_TYPES, channelType, channelTypeName } from '../../lib/channel-types'
 import { KeyStates } from './key-states'
 import { ModelPicker } from './model-picker'
 import type { Channel, TypeInfo } from './types'
@@ -112,7 +112,16 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
           placeholder={known?.baseUrl || 'https://'}
           hint={known?.baseUrl ? t('channels.field.baseUrlHint', { url: known.baseUrl }) : t('channels.field.baseUrlRequired')}
           error={message('baseUrl', t('channels.field.baseUrl'))}
+          list={type === 8 ? 'channel-drawer-presets' : undefined}
         />
+        {type === 8 && (
+          // OpenAI-compatible services without a type of their own (Groq, Together …): Custom with their base URL
+          <datalist id="channel-drawer-presets">
+            {CHANNEL_PRESETS.map((preset) => (
+              <option key={preset.baseUrl} value={preset.baseUrl} label={preset.name} />
+            ))}
+          </datalist>
+        )}
         <ModelPicker value={form.models} onValue={set('models')} error={message('models', t('channels.field.models'))} channelId={channel?.id} suggested={info?.models ?? []} />
         <TextField label={t('channels.field.groups')} value={form.groups} onValue={set('groups')} hint={t('channels.field.groupsHint')} />
         <div class="form-row">
