@@ -51,6 +51,8 @@ export function channelsModule(deps: AppDeps) {
             key_required: p.keyRequired,
             test_model: p.testModel,
             models: p.models,
+            ...(p.note ? { note: p.note } : {}),
+            ...(p.otherField ? { other_field: p.otherField } : {}),
           })),
         ),
       admin,

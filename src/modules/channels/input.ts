@@ -54,6 +54,15 @@ export function channelPatch(input: Fields, current?: ChannelRow): { patch: Chan
   if (input.test_model !== undefined) patch.testModel = (input.test_model ?? '').trim()
   if (input.auto_ban !== undefined) patch.autoBan = input.auto_ban === true || input.auto_ban === 1 ? 1 : 0
   if (input.other !== undefined) patch.other = (input.other ?? '').trim()
+  // Cloudflare: a base URL with the account id in it becomes the root plus `other`, as new-api stores it
+  const folded = patch.baseUrl ? provider.foldBaseUrl?.(patch.baseUrl) : undefined
+  if (folded) {
+    patch.baseUrl = folded.baseUrl
+    patch.other = folded.other
+  }
+  if (provider.otherField?.required && !(patch.other ?? current?.other ?? '')) {
+    throw new BadRequestError(`other is required for ${provider.name} channels: ${provider.otherField.meaning}`, 'other')
+  }
   if (input.setting !== undefined) patch.setting = jsonObjectText(input.setting, 'setting')
   return { patch, provider }
 }

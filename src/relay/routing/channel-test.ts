@@ -33,7 +33,7 @@ export function testModelOf(channel: Channel, requested?: string): string {
 export async function testKey(channel: Channel, key: string, requestedModel?: string, fetchImpl: Fetch = fetch): Promise<ChannelTestResult> {
   const model = testModelOf(channel, requestedModel)
   const upstreamModel = mapModel(channel.modelMapping, model)
-  const protocol = channel.provider.protocols[0]!
+  const protocol = channel.provider.protocols[0]
   const started = performance.now()
   const result = (ok: boolean, status: number, message: string): ChannelTestResult => ({
     ok,
@@ -43,6 +43,8 @@ export async function testKey(channel: Channel, key: string, requestedModel?: st
     model,
     upstreamModel,
   })
+  // nothing this gateway relays to test (Jina: embeddings and rerank): say so instead of sending a fake chat
+  if (!protocol) return result(false, 0, channel.provider.note ?? `${channel.provider.name} speaks no protocol Tollgate relays`)
   try {
     const target = upstreamRequest(channel.provider, channel.baseUrl, protocol, upstreamModel, false, key, {
       other: channel.other,
