@@ -63,6 +63,8 @@ export function convertedBody(input: BodyInput, upstream: Protocol): UpstreamBod
     value.max_completion_tokens = value.max_tokens
     delete value.max_tokens
   }
+  // Vendors that refuse `stream_options` (Cohere, Mistral, Perplexity) get streams without it, as on passthrough.
+  if (upstream.id === 'openai-chat' && input.provider.quirks.streamUsageOption === false) delete value.stream_options
   return { text: JSON.stringify(value), headers: {}, dropUsageChunk: false, warnings: encoded.warnings }
 }
 
