@@ -12,7 +12,7 @@ import * as anthropicModule from './anthropic'
 import { gemini, listModels as geminiModels } from './gemini'
 import { listModels as openaiModels, openaiChat } from './openai-chat'
 import { openaiResponses } from './openai-responses'
-import { json, makePlan, sleep } from './shared'
+import { bearer, isObject, json, makePlan, sleep } from './shared'
 import type { Behavior, Protocol, ProtocolName, RecordedRequest, Scenario } from './types'
 
 export type * from './types'
@@ -27,6 +27,23 @@ export interface FakeUpstreamOptions {
   models?: string[]
   /** initial behavior (default: a short text answer) */
   behavior?: Behavior
+  /** answer as one vendor does: its own paths, its auth header, the fields it refuses, its model list shape */
+  vendor?: VendorMode
+}
+
+/**
+ * A vendor's OpenAI- or Anthropic-compatible API served by the fake: each vendor path is answered as the fake's own
+ * path it maps to (`'/api/paas/v4/chat/completions': '/v1/chat/completions'`); every other path is a 404, so a
+ * request the gateway sends to the wrong place fails. Recorded requests keep the vendor path.
+ */
+export interface VendorMode {
+  paths: Record<string, string>
+  /** the one header each protocol's key is accepted in (default: the protocol's own, any of its accepted forms) */
+  auth?: Partial<Record<ProtocolName, 'bearer' | 'x-api-key'>>
+  /** top-level request fields the vendor refuses with a 400 (Cohere: `stream_options`) */
+  rejects?: string[]
+  /** the model list body in the vendor's shape (default OpenAI's `{object: 'list', data: [{id}]}`) */
+  listModels?(models: string[]): unknown
 }
 
 export interface FakeUpstream {
@@ -82,6 +99,16 @@ function route(rec: RecordedRequest): boolean {
   const g = GEMINI_PATH.exec(path)
   if (g) return set('gemini', g[3] === 'countTokens' ? 'count_tokens' : 'generate', decodeURIComponent(g[2]!))
   return false
+}
+
+/** With a vendor mode naming the header a protocol's key goes in, a key anywhere else is a 401. */
+function vendorAuth(vendor: VendorMode | undefined, rec: RecordedRequest, keys: string[]): Response | undefined {
+  const style = rec.protocol && vendor?.auth?.[rec.protocol]
+  if (!style || keys.length === 0) return undefined
+  const key = style === 'bearer' ? bearer(rec) : rec.headers['x-api-key']
+  if (key !== undefined && keys.includes(key)) return undefined
+  const where = style === 'bearer' ? 'an Authorization: Bearer header' : 'an x-api-key header'
+  return PROTOCOLS[rec.protocol!].error(401, undefined, `this vendor takes its key in ${where}`)
 }
 
 export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
@@ -152,23 +179,30 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     }
     const received: Record<string, string> = {}
     req.headers.forEach((value, name) => (received[name] = value))
+    const vendor = options.vendor
+    const served = vendor ? vendor.paths[url.pathname] : url.pathname
     const rec: RecordedRequest = {
-      method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams),
+      method: req.method, path: served ?? url.pathname, query: Object.fromEntries(url.searchParams),
       headers: received, body: text, json: parsed, completed: false, aborted: false, at: Date.now(),
     }
     requests.push(rec)
     req.signal.addEventListener('abort', () => markAborted(rec))
-    if (!route(rec) || !rec.protocol) return done(rec, json({ error: { message: `no route for ${req.method} ${url.pathname}` } }, 404))
+    const routed = served !== undefined && route(rec)
+    rec.path = url.pathname // the vendor's own path, as received
+    if (!routed || !rec.protocol) return done(rec, json({ error: { message: `no route for ${req.method} ${url.pathname}` } }, 404))
     const protocol = PROTOCOLS[rec.protocol]
     if (AZURE_PATH.test(rec.path) && !rec.query['api-version'])
       return done(rec, json({ error: { code: '404', message: 'Resource not found' } }, 404))
-    const denied = protocol.auth(rec, keys)
+    const denied = vendorAuth(vendor, rec, keys) ?? protocol.auth(rec, keys)
     if (denied) return done(rec, denied)
 
     if (rec.kind === 'models') {
+      if (vendor?.listModels) return done(rec, json(vendor.listModels(models)))
       const list = rec.protocol === 'anthropic' ? anthropicModule.listModels : rec.protocol === 'gemini' ? geminiModels : openaiModels
       return done(rec, list(models))
     }
+    const refused = vendor?.rejects?.find((field) => isObject(rec.json) && field in rec.json)
+    if (refused) return done(rec, protocol.error(400, undefined, `invalid request: unknown field \`${refused}\``))
     const invalid = protocol.validate(rec)
     if (invalid) return done(rec, invalid)
     if (rec.kind === 'count_tokens') {
