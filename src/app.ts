@@ -21,20 +21,27 @@ import { playgroundModule } from './modules/playground'
 import { userAccessModule } from './modules/user-access'
 import { requestContext, requestIdOf } from './plugins/request-context'
 import { consoleModule, consoleServeOptions } from './modules/console'
+import { opsModule } from './modules/ops'
+import { wasSettled } from './relay/pipeline'
 
 /** Compose plugins and feature modules. Tests call this with a temp database; `observe` sees every settled relay request. */
 export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
-  const settle = meteredHooks(deps.metering, observe)
+  const settle = meteredHooks(deps.metering, observe, deps.ops.relay.settled)
   const errors = createErrorRouter()
   registerRelayErrors(errors, deps)
   // Bun's own body limit answers 413 with no body before any hook runs: set out of reach, the limit is ours
   // (plugins/request-context: declared lengths at once, chunked bodies while read), in each route's shape
   return new Elysia({ serve: { maxRequestBodySize: Number.MAX_SAFE_INTEGER, ...consoleServeOptions() } })
     // destructured on purpose (Elysia reads the parameters); caller and clientIp are the relay derive's, when it ran
-    .onError(({ code, error, path, request, body, params, caller, clientIp }: FailedRequest) =>
-      errors.render({ code, error, path, request, body, params, caller, clientIp }, requestIdOf(request)),
-    )
+    .onError(({ code, error, path, request, body, params, caller, clientIp }: FailedRequest) => {
+      const failed = { code, error, path, request, body, params, caller, clientIp }
+      const response = errors.render(failed, requestIdOf(request))
+      // a relay request refused before settle saw it: its operations log line and metrics (ops/relay-report)
+      if (!wasSettled(error)) deps.ops.relay.refused(failed)
+      return response
+    })
     .use(requestContext(deps.config))
+    .use(opsModule(deps))
     .use(statusModule(deps))
     .use(setupModule(deps))
     .use(authModule(deps))

@@ -15,7 +15,24 @@ export interface Config {
   readonly trustProxy: boolean
   /** commit usage logs and quota moves on a writer thread (see WRITER_THREAD in HELP) */
   readonly writerThread: boolean
+  /** `json`: one JSON object a line (the default when stdout is not a terminal); `pretty`: for people */
+  readonly logFormat: LogFormat
+  readonly logLevel: LogLevel
+  /** GET /metrics and the relay series behind it (METRICS_ENABLED=false: neither) */
+  readonly metricsEnabled: boolean
+  /** when set, GET /metrics wants `Authorization: Bearer <token>` */
+  readonly metricsToken: string | undefined
+  /** on SIGTERM, how long open streams may run before they are ended with their protocol's error event */
+  readonly shutdownGraceSeconds: number
+  /** scheduled backups: where, how often (hours; 0 = never), how many to keep */
+  readonly backupDir: string | undefined
+  readonly backupEveryHours: number
+  readonly backupKeep: number
 }
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+export type LogFormat = 'json' | 'pretty'
 
 export type Env = Record<string, string | undefined>
 
@@ -23,7 +40,7 @@ export class ConfigError extends Error {}
 
 export const HELP = `Tollgate ${VERSION}: a self-hosted LLM API gateway
 
-Usage: tollgate [--port N] [--data-dir DIR] [--help] [--version]
+Usage: tollgate [serve] [--port N] [--data-dir DIR] [--help] [--version]
        tollgate import new-api --from <source> [--dry-run] [--logs-since DATE] [--merge]   (see tollgate import --help)
 
 Environment:
@@ -31,6 +48,7 @@ Environment:
   HOST              address to bind (0.0.0.0)
   DATA_DIR          data folder (./data); the database is DATA_DIR/tollgate.db
   SQLITE_PATH       database file, overrides DATA_DIR/tollgate.db
+  DATABASE_URL      the same as a URL: sqlite:///abs/path.db, file:path.db (Tollgate keeps its data in SQLite only)
   SESSION_SECRET    secret for session cookies (generated into DATA_DIR if unset)
   CRYPTO_SECRET     secret for encrypting channel keys (generated into DATA_DIR if unset)
   ROOT_USERNAME     name of the first user (root)
@@ -40,6 +58,16 @@ Environment:
   TRUST_PROXY       true: take the client IP from X-Forwarded-For
   WRITER_THREAD     true/false: write usage logs and quota moves on their own thread (default: true
                     with 4 or more CPUs; with fewer the thread competes with requests for the cores)
+  LOG_FORMAT        json or pretty (default: pretty on a terminal, json otherwise)
+  LOG_LEVEL         trace, debug, info, warn, error, fatal or silent (info: one line per relay request
+                    and per management write)
+  METRICS_ENABLED   true/false: GET /metrics in the Prometheus text format (true)
+  METRICS_TOKEN     when set, GET /metrics needs Authorization: Bearer <token>
+  SHUTDOWN_GRACE_SECONDS  on SIGTERM, how long open streams may finish before they are ended (30)
+  BACKUP_DIR        scheduled backups go here (every 24 hours unless BACKUP_EVERY_HOURS says otherwise)
+  BACKUP_EVERY_HOURS  hours between scheduled backups (default: 24 with BACKUP_DIR, else none; 0: none);
+                    without BACKUP_DIR they go to DATA_DIR/backups
+  BACKUP_KEEP       scheduled backups to keep, oldest deleted first (7)
 `
 
 export type CliAction =
@@ -72,7 +100,7 @@ export function loadConfig(env: Env, flags: Record<string, string> = {}): Config
     port: parsePort(flags.port ?? env.PORT ?? '3000'),
     hostname: env.HOST || '0.0.0.0',
     dataDir,
-    sqlitePath: env.SQLITE_PATH ? resolve(env.SQLITE_PATH) : join(dataDir, 'tollgate.db'),
+    sqlitePath: env.SQLITE_PATH ? resolve(env.SQLITE_PATH) : env.DATABASE_URL ? sqlitePathOf(env.DATABASE_URL) : join(dataDir, 'tollgate.db'),
     sessionSecret: env.SESSION_SECRET || undefined,
     cryptoSecret: env.CRYPTO_SECRET || undefined,
     rootUsername: env.ROOT_USERNAME || 'root',
@@ -81,7 +109,60 @@ export function loadConfig(env: Env, flags: Record<string, string> = {}): Config
     cookieSecure: parseBool(env.COOKIE_SECURE, 'COOKIE_SECURE'),
     trustProxy: parseBool(env.TRUST_PROXY, 'TRUST_PROXY') ?? false,
     writerThread: parseBool(env.WRITER_THREAD, 'WRITER_THREAD') ?? navigator.hardwareConcurrency >= 4,
+    logFormat: parseLogFormat(env.LOG_FORMAT),
+    logLevel: parseLogLevel(env.LOG_LEVEL),
+    metricsEnabled: parseBool(env.METRICS_ENABLED, 'METRICS_ENABLED') ?? true,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    shutdownGraceSeconds: parseNonNegative(env.SHUTDOWN_GRACE_SECONDS ?? '30', 'SHUTDOWN_GRACE_SECONDS'),
+    ...backupSchedule(env, dataDir),
+    backupKeep: parseBackupKeep(env.BACKUP_KEEP ?? '7'),
   })
+}
+
+/** DATABASE_URL as the server reads it: a SQLite file as `sqlite:///abs.db`, `sqlite://rel.db`, `file:x.db` or a plain path. */
+export function sqlitePathOf(url: string): string {
+  const match = /^(sqlite3?|file):(?:\/\/)?(.*)$/i.exec(url)
+  if (match) {
+    const path = decodeURIComponent(match[2]!.split('?')[0]!)
+    if (!path) throw new ConfigError(`DATABASE_URL names no file: ${url}`)
+    return resolve(path)
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    throw new ConfigError(`DATABASE_URL must name a SQLite file (sqlite:///path/tollgate.db): Tollgate keeps its data in SQLite only, got ${url.replace(/\/\/[^@/]*@/, '//…@')}`)
+  }
+  return resolve(url)
+}
+
+/** BACKUP_DIR alone: daily; BACKUP_EVERY_HOURS alone: into DATA_DIR/backups; 0 hours: no schedule. */
+function backupSchedule(env: Env, dataDir: string): { backupDir: string | undefined; backupEveryHours: number } {
+  const hours = parseNonNegative(env.BACKUP_EVERY_HOURS || (env.BACKUP_DIR ? '24' : '0'), 'BACKUP_EVERY_HOURS')
+  if (hours === 0) return { backupDir: env.BACKUP_DIR ? resolve(env.BACKUP_DIR) : undefined, backupEveryHours: 0 }
+  return { backupDir: resolve(env.BACKUP_DIR || join(dataDir, 'backups')), backupEveryHours: hours }
+}
+
+function parseLogFormat(raw: string | undefined): LogFormat {
+  if (raw === undefined || raw === '') return process.stdout.isTTY ? 'pretty' : 'json'
+  if (raw === 'json' || raw === 'pretty') return raw
+  throw new ConfigError(`LOG_FORMAT must be json or pretty, got ${raw}`)
+}
+
+function parseLogLevel(raw: string | undefined): LogLevel {
+  if (raw === undefined || raw === '') return 'info'
+  const level = raw.toLowerCase() as LogLevel
+  if (LOG_LEVELS.includes(level)) return level
+  throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${raw}`)
+}
+
+function parseNonNegative(raw: string, name: string): number {
+  const n = Number(raw)
+  if (raw.trim() === '' || !Number.isFinite(n) || n < 0) throw new ConfigError(`${name} must be a number ≥ 0, got ${raw}`)
+  return n
+}
+
+function parseBackupKeep(raw: string): number {
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`BACKUP_KEEP must be a whole number ≥ 1, got ${raw}`)
+  return n
 }
 
 function parsePort(raw: string): number {

@@ -6,6 +6,8 @@ import { createOptionStore, type OptionStore } from './options/store'
 import { createRouting, type Routing } from './relay/routing'
 import { createRevocationList, type RevocationList } from './services/sessions/revocation-list'
 import { loadOrCreateSecret } from './secrets'
+import { createOps, type Ops } from './ops'
+import { createLogSink, type Logger } from './ops/logger'
 
 /** Everything a module needs, built once per app; tests build one per temp database. */
 export interface AppDeps {
@@ -21,11 +23,15 @@ export interface AppDeps {
   routing: Routing
   /** Prices, quota reservation and settlement, rate limits, the usage log writer, log retention. */
   metering: Metering
+  /** The structured log, metrics, open streams and the draining flag (src/ops). */
+  ops: Ops
 }
 
-export function createDeps(config: Config, db: Db): AppDeps {
+/** `log`: the process's logger (the server passes the one it built; default: one from the config, on stdout). */
+export function createDeps(config: Config, db: Db, log: Logger = createLogSink(config).logger): AppDeps {
+  const ops = createOps(config, log)
   const repos = createRepos(db, { writerThread: config.writerThread })
-  const deps: Omit<AppDeps, 'routing' | 'metering'> = {
+  const deps: Omit<AppDeps, 'routing' | 'metering' | 'ops'> = {
     config,
     db,
     repos,
@@ -40,6 +46,10 @@ export function createDeps(config: Config, db: Db): AppDeps {
   return {
     ...deps,
     routing: createRouting({ repo: repos.channels, cryptoSecret: deps.secrets.crypto, options: deps.options }),
-    metering: createMetering({ options: deps.options, repos }),
+    metering: createMetering(
+      { options: deps.options, repos },
+      { onFlush: (ms, rows, failed) => (failed ? ops.flush.failed() : ops.flush.observe(ms, rows)) },
+    ),
+    ops,
   }
 }

@@ -9,7 +9,8 @@ export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database }
 
 /** Open the SQLite file with the settings a single-process gateway wants: WAL, busy timeout, foreign keys. */
 export function openDatabase(path: string): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  // a new data dir is private to the service's user (it holds the secrets and every hash)
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   const sqlite = new Database(path, { create: true, strict: true })
   // Takes effect on a new file (before the first table): log retention can then hand freed pages back.
   sqlite.exec('PRAGMA auto_vacuum = INCREMENTAL')

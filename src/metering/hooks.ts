@@ -1,16 +1,30 @@
-import type { SettleHook } from '../relay/pipeline'
+import type { RelayOutcome, SettleHook } from '../relay/pipeline'
 import type { Metering } from './index'
+import type { Settled } from './settle'
 
 /**
- * The relay's hooks with metering in them: `reserve` before the first attempt, metering's settle and then
- * `observe` (tests collect outcomes) when a request is over. Settlement never throws into a stream.
+ * The relay's hooks with metering in them: `reserve` before the first attempt, metering's settle, then
+ * `report` (the operations log line and metrics, with what was billed) and `observe` (tests collect
+ * outcomes) when a request is over. Settlement never throws into a stream.
  */
-export function meteredHooks(metering: Pick<Metering, 'reserve' | 'settle'>, observe: SettleHook = () => {}): SettleHook {
+export function meteredHooks(
+  metering: Pick<Metering, 'reserve' | 'settle'>,
+  observe: SettleHook = () => {},
+  report?: (outcome: RelayOutcome, billed: Settled | undefined) => void,
+): SettleHook {
   const settle: SettleHook = (outcome) => {
+    let billed: Settled | undefined
     try {
-      metering.settle(outcome)
+      billed = metering.settle(outcome)
     } catch (error) {
       console.error(`settle ${outcome.input.requestId}: ${(error as Error).message}`)
+    }
+    if (report) {
+      try {
+        report(outcome, billed)
+      } catch (error) {
+        console.error(`report ${outcome.input.requestId}: ${(error as Error).message}`)
+      }
     }
     observe(outcome)
   }

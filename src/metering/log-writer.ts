@@ -5,6 +5,8 @@ export interface LogWriterOptions {
   intervalMs?: number
   /** flush as soon as this many rows wait (default 250: a commit holds the event loop ~4.5 µs a row) */
   batchRows?: number
+  /** told after each batch: how long the commit (or the hand-over to the writer thread) held this thread, and its rows; `failed` when it threw */
+  onFlush?: (ms: number, rows: number, failed: boolean) => void
 }
 
 /** Where a batch goes: log rows, with the quota ledger's pending deltas in the same transaction. */
@@ -36,12 +38,15 @@ export function createLogWriter(sink: MeteringSink, options: LogWriterOptions = 
     if (queue.length === 0 && !woken) return 0
     const rows = queue
     queue = []
+    const started = performance.now()
     try {
       sink.commitMetering(rows)
       woken = false
       written += rows.length
+      options.onFlush?.(performance.now() - started, rows.length, false)
       return rows.length
     } catch (error) {
+      options.onFlush?.(performance.now() - started, 0, true)
       console.error(`log writer: ${rows.length} rows not written yet (${(error as Error).message}); retrying`)
       queue = rows.concat(queue)
       schedule()

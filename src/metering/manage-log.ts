@@ -1,6 +1,10 @@
 import { LogType } from '../db/repos/logs'
-import { requestIdOf } from '../plugins/request-context'
+import type { Logger } from '../ops/logger'
+import { arrivedAt, requestIdOf } from '../plugins/request-context'
 import type { LogWriter } from './log-writer'
+
+/** What recording a manage log needs: the log writer, and the operations log for its line (src/ops). */
+type ManageLogDeps = { metering: { logs: Pick<LogWriter, 'push'> }; ops?: { log: Logger } }
 
 export interface ManageLogInput {
   /** who did it */
@@ -11,10 +15,33 @@ export interface ManageLogInput {
   requestId?: string
   /** structured details (ids, fields changed) */
   details?: Record<string, unknown>
+  /** for the operations log line: the route, its status and its latency */
+  route?: string
+  status?: number
+  latencyMs?: number
 }
 
 /** An admin action (channel, token, user or option change) as a type-3 log row, written with the next batch. */
-export function recordManageLog(deps: { metering: { logs: Pick<LogWriter, 'push'> } }, input: ManageLogInput): void {
+export function recordManageLog(deps: ManageLogDeps, input: ManageLogInput): void {
+  // one operations log line per management write (secrets already redacted from the details)
+  const log = deps.ops?.log
+  if (log?.isLevelEnabled('info')) {
+    log.info(
+      {
+        request_id: input.requestId ?? null,
+        route: input.route ?? null,
+        status: input.status ?? 200,
+        model: null,
+        latency_ms: input.latencyMs === undefined ? null : Math.round(input.latencyMs * 1000) / 1000,
+        user: input.actor.username,
+        user_id: input.actor.id,
+        action: input.content.slice(0, 2_000),
+        ip: input.ip ?? '',
+        details: input.details ?? {},
+      },
+      'management write',
+    )
+  }
   deps.metering.logs.push({
     createdAt: Math.floor(Date.now() / 1000),
     type: LogType.manage,
@@ -47,6 +74,8 @@ export function summarizeBody(body: unknown, keepKey = false): Record<string, un
 interface HookContext {
   request: Request
   path: string
+  route?: string
+  set?: { status?: number | string }
   body?: unknown
   params?: Record<string, unknown>
   user?: { id: number; username: string }
@@ -58,17 +87,21 @@ interface HookContext {
  * An `onAfterHandle` hook for a management module: every successful change (any method but GET) is a
  * manage log row naming who did what to which record. Failed requests never reach after-handle.
  */
-export function manageLogHook(deps: { metering: { logs: Pick<LogWriter, 'push'> } }, area: string) {
+export function manageLogHook(deps: ManageLogDeps, area: string) {
   return (ctx: HookContext): void => {
     const method = ctx.request.method
     if (method === 'GET' || method === 'HEAD' || !ctx.user) return
     const details = { ...summarizeBody(ctx.body, area === 'option'), ...(ctx.params && Object.keys(ctx.params).length ? { params: ctx.params } : {}) }
+    const began = arrivedAt(ctx.request)
     recordManageLog(deps, {
       actor: ctx.user,
       content: `${area}: ${method} ${ctx.path}`,
       ip: ctx.clientIp,
       requestId: requestIdOf(ctx.request),
       details,
+      route: `${method} ${ctx.route ?? ctx.path}`,
+      status: typeof ctx.set?.status === 'number' ? ctx.set.status : 200,
+      latencyMs: began === undefined ? undefined : performance.now() - began,
     })
   }
 }

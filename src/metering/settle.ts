@@ -14,13 +14,21 @@ export interface SettleDeps {
   logs: Pick<LogWriter, 'push'>
 }
 
+/** What a settled request was billed (the operations log line and metrics read it). */
+export interface Settled {
+  inputTokens: number
+  outputTokens: number
+  /** quota actually taken from the balances */
+  quota: number
+}
+
 /**
  * After a request: bill what the client received, refund the rest of the reservation, count usage, and
  * queue the log row. A request that never delivered a byte costs nothing. Runs once per reservation.
  */
-export function settle(deps: SettleDeps, outcome: RelayOutcome): void {
+export function settle(deps: SettleDeps, outcome: RelayOutcome): Settled | undefined {
   const r = outcome.reservation as Reservation | undefined
-  if (!r || r.settled) return
+  if (!r || r.settled) return undefined
   r.settled = true
   const { input } = outcome
   const delivered = outcome.ok || outcome.firstByteAt !== undefined
@@ -38,8 +46,10 @@ export function settle(deps: SettleDeps, outcome: RelayOutcome): void {
   })
   const charged = settled.charged
   r.release(delivered ? totalTokens(billed.usage) : 0)
-  if (!deps.options.get<boolean>('LogConsumeEnabled')) return
+  const result = { inputTokens: inputTokens(billed.usage), outputTokens: outputTokens(billed.usage), quota: charged }
+  if (!deps.options.get<boolean>('LogConsumeEnabled')) return result
   deps.logs.push(logRow(outcome, r, billed, delivered, actual, charged, now))
+  return result
 }
 
 /**

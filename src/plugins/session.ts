@@ -34,6 +34,8 @@ function build(deps: AppDeps) {
     .use(jwt({ name: 'sessionJwt', secret: deps.secrets.session, exp: `${SESSION_DAYS}d` }))
     .macro({
       role: (minRole: number) => ({
+        // for the OpenAPI document (modules/ops/openapi.ts): who may call the route, and how they authenticate
+        detail: { 'x-tollgate-role': minRole, security: [{ session: [] }, { accessToken: [] }] },
         // transform runs before body validation: an anonymous caller learns nothing about a route's fields
         async transform({ sessionJwt, cookie, request }) {
           const user = await findSessionUser(deps, request.headers, await readSessionClaims(sessionJwt, cookie[SESSION_COOKIE]?.value))

@@ -31,7 +31,10 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache
  * after that, the stream carries the client protocol's own error event.
  */
 export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<AttemptResult> {
+  // past the shutdown grace period no new attempt starts (ops/open-streams): the client gets a 503 in its shape
+  if (deps.ops?.streams.closed) throw new UpstreamFailure(503, 'the gateway is shutting down', false)
   const upstreamAbort = new AbortController()
+  deps.ops?.streams.attemptStarted(upstreamAbort)
   const timeoutMs = deps.options.get<number>('RelayTimeoutSeconds') * 1000
   const timer = setTimeout(() => upstreamAbort.abort(new DOMException('upstream timed out', 'TimeoutError')), timeoutMs)
   // The client going away aborts the upstream call (a listener: cheaper than AbortSignal.any per attempt).
@@ -56,6 +59,7 @@ export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<A
     throw new UpstreamFailure(0, maskSecrets((error as Error).message, key), !a.input.signal.aborted)
   } finally {
     clearTimeout(timer)
+    deps.ops?.streams.attemptEnded(upstreamAbort)
   }
 }
 
@@ -71,10 +75,15 @@ async function streamResult(deps: AppDeps, a: AttemptInput, response: Response, 
     throw error
   }
   const firstByteAt = performance.now()
+  // open until its end: shutdown waits for it, and past the grace period aborts the upstream (ops/open-streams)
+  deps.ops?.streams.add(upstreamAbort)
   const hooks = {
     abortUpstream: (reason?: Error) => upstreamAbort.abort(reason),
     idleMs: deps.options.get<number>('RelayStreamIdleSeconds') * 1000,
-    onEnd: (end: StreamEnd) => a.onEnd({ ...end, firstByteAt }),
+    onEnd: (end: StreamEnd) => {
+      deps.ops?.streams.delete(upstreamAbort)
+      a.onEnd({ ...end, firstByteAt })
+    },
   }
   const body = a.passthrough
     ? passthroughStream(

@@ -46,6 +46,8 @@ export interface RelayOutcome {
   startedAt: number
   firstByteAt: number | undefined
   endedAt: number
+  /** performance.now() when the winning (or last) attempt was sent upstream: `firstByteAt` minus it is the upstream's own wait */
+  upstreamSentAt?: number
   attempts: { channelId: number; status: number; error?: string }[]
   warnings: string[]
   /** what the settle hook's `reserve` returned for this request */
@@ -114,7 +116,8 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
       throw abandon(error, candidate)
     }
     const attemptWarnings = plan.body.warnings.length > 0 ? [...warnings, ...plan.body.warnings] : warnings
-    const base = { input, ir, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, startedAt, attempts, warnings: attemptWarnings }
+    const sentAt = performance.now()
+    const base = { input, ir, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, startedAt, upstreamSentAt: sentAt, attempts, warnings: attemptWarnings }
     // The winning attempt is recorded before settle sees the list (non-stream answers settle before returning).
     let recorded = false
     const recordSuccess = () => {
@@ -122,7 +125,6 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
       recorded = true
     }
     let result: AttemptResult
-    const sentAt = performance.now()
     try {
       result = await attemptUpstream(deps, { ...plan, candidate, input, ir, client, onEnd: (end) => {
         recordSuccess()

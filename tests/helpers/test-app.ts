@@ -29,7 +29,8 @@ export interface TestApp {
  */
 export async function startTestApp(env: Env = {}, settle?: SettleHook, dataDir = mkdtempSync(join(tmpdir(), 'tollgate-test-'))): Promise<TestApp> {
   // the writer thread on whatever the machine: the suite runs the path a many-core server runs
-  const config = loadConfig({ ROOT_PASSWORD, WRITER_THREAD: 'true', ...env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' })
+  // LOG_LEVEL silent: no operations log lines on the test runner's stdout unless a test asks for them
+  const config = loadConfig({ ROOT_PASSWORD, WRITER_THREAD: 'true', LOG_LEVEL: 'silent', ...env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' })
   const db = openDatabase(config.sqlitePath)
   migrate(db)
   const deps = createDeps(config, db)

@@ -4,7 +4,7 @@ import { NotFoundError } from '../../errors'
 import { encodingFor, INDEX_PATH, loadConsoleAssets, type AssetTable, type ConsoleAsset } from './assets'
 
 /** Paths the console never answers: their unknown routes keep their own API errors. */
-const API_PREFIXES = ['/api', '/v1', '/v1beta', '/pg']
+const API_PREFIXES = ['/api', '/v1', '/v1beta', '/pg', '/metrics', '/healthz', '/readyz']
 const isApiPath = (path: string) => API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
 
 // The console talks only to its own origin; nothing is fetched from anywhere else.

@@ -71,6 +71,12 @@ const MIN_ROLE: Record<string, number> = {
   'DELETE /api/redemption/:id': Role.admin,
   'DELETE /api/redemption/invalid': Role.admin,
   'POST /api/user/topup': Role.user,
+  // two console routes that were missing here (the first test failed on them before)
+  'GET /api/channel/:id/keys': Role.admin,
+  'GET /api/pricing/models': Role.admin,
+  'GET /api/openapi.json': PUBLIC,
+  'GET /api/docs': PUBLIC,
+  'GET /api/docs/:file': PUBLIC,
 }
 
 let app: TestApp

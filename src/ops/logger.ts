@@ -1,0 +1,64 @@
+import { format } from 'node:util'
+import pino, { type DestinationStream, type Logger } from 'pino'
+import type { Config } from '../config'
+
+export type { Logger }
+
+export interface LogSink {
+  logger: Logger
+  /** write out what an asynchronous destination still holds (shutdown, process exit) */
+  flush(): void
+}
+
+/**
+ * The process's structured log (pino): one JSON object a line with `time` (ISO 8601), `level` (its name) and
+ * `msg`, or pino-pretty's coloured lines for a terminal. JSON lines go to stdout through sonic-boom without
+ * blocking (writes are batched while one is in flight); `flush` writes out the rest at shutdown. Tests pass a
+ * `destination` to read the lines.
+ */
+export function createLogSink(config: Pick<Config, 'logFormat' | 'logLevel'>, destination?: DestinationStream): LogSink {
+  const options: pino.LoggerOptions = {
+    level: config.logLevel,
+    base: undefined, // no pid or hostname: the supervisor (journald, Docker) knows both
+    messageKey: 'msg',
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  }
+  if (destination) return { logger: pino(options, destination), flush: () => {} }
+  if (config.logFormat === 'pretty') {
+    // only a terminal pays for pino-pretty: required here (the bundler keeps it lazy), so a JSON gateway never evaluates it
+    const pretty = require('pino-pretty') as typeof import('pino-pretty')
+    const stream = pretty({ colorize: Boolean(process.stdout.isTTY), sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
+    return { logger: pino(options, stream), flush: () => {} }
+  }
+  const stdout = pino.destination({ dest: 1, sync: false })
+  return {
+    logger: pino(options, stdout),
+    flush: () => {
+      try {
+        stdout.flushSync()
+      } catch {} // nothing buffered, or stdout already gone
+    },
+  }
+}
+
+/** A logger that writes nothing (tests, commands that print for people). */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' })
+}
+
+/**
+ * While serving, what the code prints with `console` becomes log lines too (log, info → info; warn → warn;
+ * error → error; debug → debug), so a JSON log holds nothing but JSON lines.
+ */
+export function routeConsoleTo(logger: Logger): void {
+  const at = (level: 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]) => {
+    if (args.length === 1 && args[0] instanceof Error) logger[level]({ err: args[0] }, args[0].message)
+    else logger[level](format(...args))
+  }
+  console.log = at('info')
+  console.info = at('info')
+  console.warn = at('warn')
+  console.error = at('error')
+  console.debug = at('debug')
+}

@@ -1,0 +1,133 @@
+import type { Settled } from '../metering/settle'
+import { describeError } from '../plugins/describe-error'
+import type { FailedRequest } from '../plugins/error-routes'
+import { arrivedAt, requestIdOf } from '../plugins/request-context'
+import type { RelayOutcome } from '../relay/pipeline'
+import type { Logger } from './logger'
+import type { RelayMetrics } from './metrics'
+
+/**
+ * Every relay generation request ends here exactly once, for its log line and its metrics: a request that
+ * passed the reservation when settle has run (`settled`), one refused before it, or without a valid key, where
+ * its error is rendered (`refused`). Model lists and token counting are not generation requests and are not
+ * reported.
+ */
+export function createRelayReport(ops: { readonly log: Logger; readonly metrics: RelayMetrics | undefined }) {
+  const { metrics } = ops
+  return {
+    settled(outcome: RelayOutcome, billed: Settled | undefined): void {
+      const log = ops.log
+      const { input } = outcome
+      const route = routeOfProtocol(input.protocol, input.token.id < 0, outcome.ir.stream)
+      const began = input.receivedAt ?? outcome.startedAt
+      const latencyMs = outcome.endedAt - began
+      const ttftMs = outcome.ir.stream && outcome.firstByteAt !== undefined ? outcome.firstByteAt - began : undefined
+      const upstreamMs = outcome.firstByteAt !== undefined && outcome.upstreamSentAt !== undefined ? outcome.firstByteAt - outcome.upstreamSentAt : undefined
+      metrics?.observe(route, outcome.ir.model, outcome.channelId, outcome.status, latencyMs, ttftMs, upstreamMs, billed?.inputTokens, billed?.outputTokens, billed?.quota)
+      if (!log.isLevelEnabled('info')) return
+      log.info(
+        {
+          request_id: input.requestId,
+          route,
+          status: outcome.status,
+          model: outcome.ir.model,
+          upstream_model: outcome.upstreamModel,
+          channel: outcome.channelId,
+          user: input.user.username,
+          user_id: input.user.id,
+          token: input.token.name,
+          token_id: input.token.id,
+          stream: outcome.ir.stream,
+          latency_ms: round(latencyMs),
+          ttft_ms: ttftMs === undefined ? null : round(ttftMs),
+          upstream_ms: upstreamMs === undefined ? null : round(upstreamMs),
+          tokens_in: billed?.inputTokens ?? 0,
+          tokens_out: billed?.outputTokens ?? 0,
+          quota: billed?.quota ?? 0,
+          attempts: outcome.attempts.length,
+          ...(outcome.aborted ? { aborted: true } : {}),
+          ...(outcome.error ? { error: outcome.error } : {}),
+          ip: input.clientIp,
+        },
+        'relay request',
+      )
+    },
+
+    /** A relay error answer that settle did not see (its caller's key may be missing or bad). */
+    refused(failed: FailedRequest): void {
+      if (failed.request.method !== 'POST') return
+      const route = routeOfPath(failed.path)
+      if (!route) return
+      const view = describeError(failed.code, failed.error, false)
+      const log = ops.log
+      const began = arrivedAt(failed.request)
+      const latencyMs = began === undefined ? 0 : performance.now() - began
+      const model = modelOf(failed)
+      // a model nobody serves is the client's word: never a label value of its own
+      const label = view.status === 404 || view.status === 401 || !model ? '_unknown' : model
+      metrics?.observe(route, label, 0, view.status, latencyMs)
+      if (!log.isLevelEnabled('info')) return
+      const caller = failed.caller
+      log.info(
+        {
+          request_id: requestIdOf(failed.request) ?? null,
+          route,
+          status: view.status,
+          model: model.slice(0, 200),
+          channel: 0,
+          user: caller?.user.username ?? null,
+          user_id: caller?.user.id ?? null,
+          token: caller?.token.name ?? null,
+          token_id: caller?.token.id ?? null,
+          latency_ms: round(latencyMs),
+          ttft_ms: null,
+          tokens_in: 0,
+          tokens_out: 0,
+          quota: 0,
+          error: view.code,
+          ...(failed.clientIp ? { ip: failed.clientIp } : {}),
+        },
+        'relay request refused',
+      )
+    },
+  }
+}
+
+export type RelayReport = ReturnType<typeof createRelayReport>
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000
+
+/** The route a request came in on, as a bounded label: Gemini's model in the path becomes `{model}`. */
+export function routeOfProtocol(protocol: string, playground: boolean, stream: boolean): string {
+  switch (protocol) {
+    case 'openai-chat':
+      return playground ? '/pg/chat/completions' : '/v1/chat/completions'
+    case 'openai-responses':
+      return '/v1/responses'
+    case 'anthropic':
+      return '/v1/messages'
+    case 'gemini':
+      return stream ? '/v1beta/models/{model}:streamGenerateContent' : '/v1beta/models/{model}:generateContent'
+    default:
+      return protocol
+  }
+}
+
+/** The same label from a request path; undefined for paths that are not generation requests. */
+export function routeOfPath(path: string): string | undefined {
+  if (path === '/v1/chat/completions' || path === '/pg/chat/completions' || path === '/v1/responses' || path === '/v1/messages') return path
+  const gemini = /^\/v1(?:beta)?\/models\/[^/]+:(generateContent|streamGenerateContent)$/.exec(path)
+  return gemini ? `/v1beta/models/{model}:${gemini[1]}` : undefined
+}
+
+function modelOf(failed: FailedRequest): string {
+  const body = failed.body as { model?: unknown } | undefined
+  if (typeof body?.model === 'string') return body.model
+  const gemini = /\/models\/([^/]+):[a-zA-Z]+$/.exec(failed.path)
+  if (!gemini) return ''
+  try {
+    return decodeURIComponent(gemini[1]!)
+  } catch {
+    return gemini[1]!
+  }
+}
