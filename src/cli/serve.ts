@@ -1,0 +1,114 @@
+import { createApp } from '../app'
+import { ConfigError, HELP, parseCli, type Config, type Env } from '../config'
+import { closeDatabase, openDatabase } from '../db/client'
+import { migrate, NewerDatabaseError } from '../db/migrate'
+import { createDeps } from '../deps'
+import { startIdleCollector } from '../launch/idle-collector'
+import { ensureMaxHttpRequests } from '../launch/max-http-requests'
+import { bootstrapRoot } from '../modules/setup/bootstrap'
+import { startBackupSchedule } from '../ops/backup-schedule'
+import { controlActions, ControlError, startControlServer } from '../ops/control'
+import { createLogSink, routeConsoleTo } from '../ops/logger'
+import { requestsArrived } from '../plugins/request-context'
+import { VERSION } from '../version'
+import { EXIT, UsageError } from './args'
+
+export const SERVE_HELP = HELP
+
+/** `tollgate [serve] [--port N] [--data-dir DIR]`: the gateway, until SIGTERM or SIGINT. */
+export async function runServe(argv: readonly string[], env: Env): Promise<number> {
+  let action
+  try {
+    action = parseCli(argv, env)
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message)
+    throw error
+  }
+  if (action.kind === 'help') return void console.log(HELP), EXIT.ok
+  if (action.kind === 'version') return void console.log(VERSION), EXIT.ok
+  if (action.kind !== 'serve') throw new UsageError(`unexpected command ${argv[0]}`)
+  // before any fetch: lifts Bun's 256 concurrent upstream requests (re-executes this process once if needed)
+  ensureMaxHttpRequests()
+  return serve(action.config)
+}
+
+async function serve(config: Config): Promise<number> {
+  const sink = createLogSink(config)
+  const log = sink.logger
+  // from here on, what anything prints is a log line (JSON unless on a terminal)
+  routeConsoleTo(log)
+
+  const db = openDatabase(config.sqlitePath)
+  try {
+    migrate(db)
+  } catch (error) {
+    if (error instanceof NewerDatabaseError) {
+      log.fatal(error.message)
+      sink.flush()
+      return EXIT.failed
+    }
+    throw error
+  }
+  const deps = createDeps(config, db, log)
+  const listening: { port?: number; hostname?: string } = {}
+  let control: Awaited<ReturnType<typeof startControlServer>>
+  try {
+    control = await startControlServer(config, controlActions(deps), () => listening)
+  } catch (error) {
+    if (!(error instanceof ControlError)) throw error
+    log.fatal(error.message)
+    deps.metering.stop()
+    closeDatabase(db)
+    sink.flush()
+    return EXIT.failed
+  }
+  bootstrapRoot(deps)
+  const app = createApp(deps).listen({ port: config.port, hostname: config.hostname })
+  const server = app.server!
+  listening.port = server.port
+  listening.hostname = server.hostname
+  log.info({ version: VERSION, port: server.port, hostname: server.hostname, db: config.sqlitePath }, `tollgate ${VERSION} listening on http://${server.hostname}:${server.port} (db ${config.sqlitePath})`)
+  const idle = startIdleCollector({ arrived: requestsArrived, inFlight: () => app.server?.pendingRequests ?? 0 })
+  const backups = startBackupSchedule(config, deps.ops)
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    const graceMs = config.shutdownGraceSeconds * 1000
+    // never later than the grace period plus a few seconds, whatever hangs
+    const deadline = setTimeout(() => {
+      log.error('shutdown: still not done 10 s after the grace period; exiting without waiting further')
+      sink.flush()
+      process.exit(EXIT.failed)
+    }, graceMs + 10_000)
+    deadline.unref()
+    deps.ops.draining = true
+    log.info({ signal, open_streams: deps.ops.streams.size, in_flight: server.pendingRequests, grace_seconds: config.shutdownGraceSeconds }, `${signal}: draining; no new connections, open streams may finish for ${config.shutdownGraceSeconds} s`)
+    idle.stop()
+    backups.stop()
+    control?.stop()
+    // stops listening now; resolves once every request (streams included) is over; its stop hook writes the metering rows
+    const drained = app.stop(false).then(() => true)
+    const done = await Promise.race([drained, Bun.sleep(graceMs).then(() => false)])
+    if (!done) {
+      const ended = deps.ops.streams.endAll(new Error('the gateway is shutting down'))
+      log.warn({ streams_ended: ended, in_flight: server.pendingRequests }, `shutdown: grace period over; ended ${ended} open streams with their protocol's error event`)
+      // the error events go out and the streams settle; what still hangs (a client that reads nothing) is cut
+      if (!(await Promise.race([drained, Bun.sleep(3000).then(() => false)]))) {
+        server.stop(true)
+        await Promise.race([drained, Bun.sleep(1000)])
+      }
+    }
+    deps.metering.stop() // every queued log row and quota move on disk (again, if the stop hook did it)
+    closeDatabase(db)
+    log.info('stopped')
+    sink.flush()
+    clearTimeout(deadline)
+    process.exit(EXIT.ok)
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+  // serving: the process stays alive on its server until a signal ends it
+  return new Promise<number>(() => {})
+}
