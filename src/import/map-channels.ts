@@ -1,5 +1,5 @@
 import { ChannelStatus, splitList, type NewChannel } from '../db/repos/channels'
-import { providerFor } from '../providers/registry'
+import { providerFor, servesChat } from '../providers/registry'
 import { normalizeBaseUrl } from '../providers/url'
 import { parseModelMapping } from '../relay/routing/model-mapping'
 import { translateType } from './channel-types'
@@ -71,6 +71,7 @@ export function mapChannels(ctx: MapContext, rows: SourceRow[], autoDisable: boo
       report.json.unsupported_channels.push({ id, name, source_type: translated.sourceType, source_type_name: translated.sourceName, stored_type: translated.type })
       issue('type', `${translated.sourceName} is not served by Tollgate yet: imported disabled, keys kept`, `${translated.sourceType} (${translated.sourceName})`)
     } else {
+      if (!servesChat(provider)) issue('type', `${translated.sourceName} is stored, but Tollgate routes no request to it yet (it serves embeddings and rerank, which come later)`, String(translated.type))
       const keys = keyList(ctx, row, id)
       keyText = keys.keys.join('\n')
       if (keys.allDisabled && status === ChannelStatus.enabled) status = ChannelStatus.autoDisabled
