@@ -3,7 +3,7 @@ import { ForbiddenError } from '../errors'
 import type { IrRequest } from '../ir'
 import type { OptionStore } from '../options/store'
 import type { RelayInput } from '../relay/pipeline'
-import { estimateRequestTokens } from '../relay/tokenize'
+import { countRequestTokens, estimateRequestTokens } from '../relay/tokenize'
 import { limitsFor } from './limits'
 import { estimateQuota, requirePrice, type Price } from './prices'
 import type { RateLimiter, Release } from './rate-limit'
@@ -39,7 +39,7 @@ export function reserve(deps: ReserveDeps, ir: IrRequest, input: RelayInput, gro
   const { token, user } = input
   const price = requirePrice(deps.options, ir.model, group)
   const quotaPerUnit = deps.options.get<number>('QuotaPerUnit')
-  const { tokens: promptTokens, exact: promptExact } = estimateRequestTokens(ir, Buffer.byteLength(input.rawBody))
+  let { tokens: promptTokens, exact: promptExact } = estimateRequestTokens(ir, Buffer.byteLength(input.rawBody))
   const maxOutputTokens = ir.maxOutputTokens ?? deps.options.get<number>('DefaultMaxOutputTokens')
   const limits = limitsFor(deps.options, group)
   const release = deps.limiter.acquire(
@@ -49,10 +49,18 @@ export function reserve(deps: ReserveDeps, ir: IrRequest, input: RelayInput, gro
     ],
     promptTokens + maxOutputTokens,
   )
-  const amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit)
+  let amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit)
   const tokenLimited = !token.unlimitedQuota
   if (amount > 0) {
-    const result = deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
+    let result = deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
+    if (!result.ok && !promptExact) {
+      // The byte bound (about 3.5× a real prompt's tokens) does not fit: count exactly before refusing, so a
+      // request the balance can pay is served and a refusal names the real estimate, not the bound.
+      promptTokens = countRequestTokens(ir)
+      promptExact = true
+      amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit)
+      result = deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
+    }
     if (!result.ok) {
       release(0)
       throw insufficient(amount, quotaPerUnit, result.userQuota ?? 0, result.tokenRemain)
