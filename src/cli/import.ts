@@ -8,5 +8,3 @@ export async function runImport(argv: readonly string[], env: Env): Promise<numb
   const { runImportCli } = await import('../import/cli')
   return runImportCli(argv, env)
 }
-
-export const IMPORT_SUMMARY = 'copy a new-api or one-api gateway into this data directory (see tollgate import --help)'

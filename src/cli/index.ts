@@ -1,32 +1,33 @@
 import type { Env } from '../config'
 import { VERSION } from '../version'
 import { EXIT, UsageError } from './args'
-import { BACKUP_HELP, runBackup } from './backup'
-import { CREATE_TOKEN_HELP, runCreateToken } from './create-token'
-import { DOCTOR_HELP, runDoctor } from './doctor'
-import { IMPORT_SUMMARY, runImport } from './import'
-import { RESET_PASSWORD_HELP, runResetPassword } from './reset-password'
-import { RESTORE_HELP, runRestore } from './restore'
-import { runServe, SERVE_HELP } from './serve'
-import { runVersion, VERSION_HELP } from './version'
 
 export interface Command {
   summary: string
-  /** printed for `tollgate <command> --help` (undefined: the command prints its own) */
-  help?: string
-  run(argv: readonly string[], env: Env): Promise<number>
+  /**
+   * The command's module, loaded only when it runs: a serving gateway never evaluates the others (each
+   * module it loads at start stays in its memory). `help` is printed for `tollgate <command> --help`;
+   * without it the command prints its own.
+   */
+  load(): Promise<{ help?: string; run(argv: readonly string[], env: Env): Promise<number> }>
 }
 
 /** Every command: one file each in src/cli/ (the importer's lives in src/import/). */
 export const COMMANDS: Record<string, Command> = {
-  serve: { summary: 'run the gateway (the default when no command is given)', help: SERVE_HELP, run: runServe },
-  backup: { summary: 'snapshot the database (and its secrets) while the gateway runs or not', help: BACKUP_HELP, run: runBackup },
-  restore: { summary: 'bring back an instance from a backup, into an empty data directory', help: RESTORE_HELP, run: runRestore },
-  'reset-password': { summary: "set a user's password (one line on stdin) and end their sessions", help: RESET_PASSWORD_HELP, run: runResetPassword },
-  'create-token': { summary: 'create an API key (sk-…) for a user and print it', help: CREATE_TOKEN_HELP, run: runCreateToken },
-  doctor: { summary: 'check the data directory, database, secrets, clock and port', help: DOCTOR_HELP, run: runDoctor },
-  version: { summary: 'print the version', help: VERSION_HELP, run: runVersion },
-  import: { summary: IMPORT_SUMMARY, run: runImport },
+  serve: { summary: 'run the gateway (the default when no command is given)', load: () => import('./serve').then((m) => ({ help: m.SERVE_HELP, run: m.runServe })) },
+  backup: { summary: 'snapshot the database (and its secrets) while the gateway runs or not', load: () => import('./backup').then((m) => ({ help: m.BACKUP_HELP, run: m.runBackup })) },
+  restore: { summary: 'bring back an instance from a backup, into an empty data directory', load: () => import('./restore').then((m) => ({ help: m.RESTORE_HELP, run: m.runRestore })) },
+  'reset-password': {
+    summary: "set a user's password (one line on stdin) and end their sessions",
+    load: () => import('./reset-password').then((m) => ({ help: m.RESET_PASSWORD_HELP, run: m.runResetPassword })),
+  },
+  'create-token': { summary: 'create an API key (sk-…) for a user and print it', load: () => import('./create-token').then((m) => ({ help: m.CREATE_TOKEN_HELP, run: m.runCreateToken })) },
+  doctor: { summary: 'check the data directory, database, secrets, clock and port', load: () => import('./doctor').then((m) => ({ help: m.DOCTOR_HELP, run: m.runDoctor })) },
+  version: { summary: 'print the version', load: () => import('./version').then((m) => ({ help: m.VERSION_HELP, run: m.runVersion })) },
+  import: {
+    summary: 'copy a new-api or one-api gateway into this data directory (see tollgate import --help)',
+    load: () => import('./import').then((m) => ({ run: m.runImport })),
+  },
 }
 
 export const USAGE = `Tollgate ${VERSION}: a self-hosted LLM API gateway
@@ -49,16 +50,18 @@ export async function runCli(argv: readonly string[], env: Env): Promise<number>
   const [first, ...rest] = argv
   try {
     if (first === undefined || first.startsWith('-')) {
-      if (first === '--help' || first === '-h') return void console.log(`${USAGE}\n${SERVE_HELP}`), EXIT.ok
-      return await runServe(argv, env)
+      const serve = await COMMANDS.serve!.load()
+      if (first === '--help' || first === '-h') return void console.log(`${USAGE}\n${serve.help}`), EXIT.ok
+      return await serve.run(argv, env)
     }
     const command = COMMANDS[first]
     if (!command) {
       console.error(`tollgate: unknown command "${first}" (commands: ${Object.keys(COMMANDS).join(', ')}; tollgate --help)`)
       return EXIT.usage
     }
-    if (command.help && (rest.includes('--help') || rest.includes('-h'))) return void console.log(command.help), EXIT.ok
-    return await command.run(rest, env)
+    const loaded = await command.load()
+    if (loaded.help && (rest.includes('--help') || rest.includes('-h'))) return void console.log(loaded.help), EXIT.ok
+    return await loaded.run(rest, env)
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`tollgate: ${error.message}`)

@@ -44,7 +44,7 @@ async function serve(config: Config): Promise<number> {
   } catch (error) {
     if (error instanceof NewerDatabaseError) {
       log.fatal(error.message)
-      sink.flush()
+      await sink.flush()
       return EXIT.failed
     }
     throw error
@@ -59,7 +59,7 @@ async function serve(config: Config): Promise<number> {
     log.fatal(error.message)
     deps.metering.stop()
     closeDatabase(db)
-    sink.flush()
+    await sink.flush()
     return EXIT.failed
   }
   bootstrapRoot(deps)
@@ -79,7 +79,7 @@ async function serve(config: Config): Promise<number> {
     // never later than the grace period plus a few seconds, whatever hangs
     const deadline = setTimeout(() => {
       log.error('shutdown: still not done 10 s after the grace period; exiting without waiting further')
-      sink.flush()
+      sink.flushSync()
       process.exit(EXIT.failed)
     }, graceMs + 10_000)
     deadline.unref()
@@ -103,7 +103,7 @@ async function serve(config: Config): Promise<number> {
     deps.metering.stop() // every queued log row and quota move on disk (again, if the stop hook did it)
     closeDatabase(db)
     log.info('stopped')
-    sink.flush()
+    await sink.flush()
     clearTimeout(deadline)
     process.exit(EXIT.ok)
   }

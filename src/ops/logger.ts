@@ -6,8 +6,10 @@ export type { Logger }
 
 export interface LogSink {
   logger: Logger
-  /** write out what an asynchronous destination still holds (shutdown, process exit) */
-  flush(): void
+  /** write out what the asynchronous destination still holds, in order (shutdown); at most 2 s */
+  flush(): Promise<void>
+  /** the same at once, for an exit that cannot wait (a line being written may land after the rest) */
+  flushSync(): void
 }
 
 /**
@@ -24,20 +26,32 @@ export function createLogSink(config: Pick<Config, 'logFormat' | 'logLevel'>, de
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   }
-  if (destination) return { logger: pino(options, destination), flush: () => {} }
+  if (destination) return { logger: pino(options, destination), flush: async () => {}, flushSync: () => {} }
   if (config.logFormat === 'pretty') {
     // only a terminal pays for pino-pretty: required here (the bundler keeps it lazy), so a JSON gateway never evaluates it
     const pretty = require('pino-pretty') as typeof import('pino-pretty')
     const stream = pretty({ colorize: Boolean(process.stdout.isTTY), sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
-    return { logger: pino(options, stream), flush: () => {} }
+    return { logger: pino(options, stream), flush: async () => {}, flushSync: () => {} }
   }
   const stdout = pino.destination({ dest: 1, sync: false })
   return {
     logger: pino(options, stdout),
-    flush: () => {
+    // after the write in flight: flushSync alone would write the buffered lines before it
+    flush: () =>
+      Promise.race([
+        new Promise<void>((resolve) => {
+          try {
+            stdout.flush(() => resolve())
+          } catch {
+            resolve() // nothing buffered, or stdout already gone
+          }
+        }),
+        Bun.sleep(2000),
+      ]),
+    flushSync: () => {
       try {
         stdout.flushSync()
-      } catch {} // nothing buffered, or stdout already gone
+      } catch {}
     },
   }
 }
