@@ -2,12 +2,13 @@
  * Where does the gateway spend its time? Runs Tollgate from source under `bun --cpu-prof --cpu-prof-md`,
  * sends one kind of request at it for a while, stops it cleanly and prints the profile's top functions.
  *
- *   bun bench/profile.ts [--case=chat|messages|responses|claude|stream] [--seconds=10] [--connections=8]
+ *   bun bench/profile.ts [--case=chat|messages|responses|claude|agent|stream] [--bytes=N (agent)] [--seconds=10] [--connections=8]
  *
  * The full profile (Markdown, grep-friendly) stays in the printed directory.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { agentBody } from '../tests/helpers/agent-body'
 import { sequential, stream, type Req } from './clients'
 import { ROOT, startFake, startGateway, tempDir } from './targets'
 
@@ -34,6 +35,8 @@ const reqs: Record<string, Req> = {
   responses: { url: `${gw.url}/v1/responses`, headers: { ...json, authorization: `Bearer ${gw.key}` }, body: JSON.stringify({ model: 'chatonly-d16', input: prompt }), wire: 'responses' },
   // Claude Code's captured second turn (23 KB: tools, system prompt, a tool result) to an Anthropic channel
   claude: { url: `${gw.url}/v1/messages`, headers: { ...json, 'x-api-key': gw.key, 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ ...JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/clients/claude-code-tool-result-followup.json'), 'utf8')).body, model: 'claude-bench-d16', stream: false }), wire: 'messages' },
+  // Issue #18: Claude Code's turn grown with tool results to --bytes (default 1 MB), passthrough to an Anthropic channel
+  agent: { url: `${gw.url}/v1/messages`, headers: { ...json, 'x-api-key': gw.key, 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ ...agentBody(Number(option('bytes', String(1 << 20)))), model: 'claude-bench-d16', stream: false }), wire: 'messages' },
   stream: { url: `${gw.url}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${gw.key}` }, body: JSON.stringify({ model: 'bench-d64-p0', messages: [{ role: 'user', content: prompt }], stream: true, stream_options: { include_usage: true } }), wire: 'chat' },
 }
 const req = reqs[kind]

@@ -1,0 +1,186 @@
+/**
+ * Issue #18: what Tollgate adds on real agent traffic as the request grows. The body is Claude Code's
+ * captured second turn (tests/fixtures/clients/claude-code-tool-result-followup.json) grown with more
+ * Read tool rounds whose tool_result carries real source text (tests/helpers/agent-body.ts) to 35 KB,
+ * 200 KB, 1 MB and 4 MB.
+ *
+ *   bun bench/agent-bodies.ts [--gateway=build|binary|source|<path>] [--no-portkey] [--sizes=35k,200k,1m,4m] [--quick] [--out=<file.json>]
+ *
+ * Two paths: passthrough (/v1/messages → Anthropic channel) and conversion (/v1/messages → OpenAI chat
+ * channel). Targets, interleaved round by round: direct (the same request to the fake), the floor (a bare Bun
+ * proxy, floor-proxy.ts), Tollgate, and Portkey (anthropic provider for passthrough, openai for conversion).
+ * Per size and path: non-stream p50 and added time (target − direct), added per MB, TTFT p50 of a stream
+ * (first content_block_delta), and CPU ms per request of the proxy process (all its threads, from
+ * /proc/<pid>/task/<tid>/schedstat, over the measured non-stream requests). Prints a Markdown table.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { agentBody } from '../tests/helpers/agent-body'
+import { dropFromPageCache, median } from './lib'
+import { ROOT, UPSTREAM_KEY, resolveGatewayCommand, startFake, startFloor, startGateway, startPortkey, tempDir, type Fake } from './targets'
+
+const args = Bun.argv.slice(2)
+const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]
+const quick = args.includes('--quick')
+const SIZES: Record<string, number> = { '35k': 35_000, '200k': 200_000, '1m': 1 << 20, '4m': 4 << 20 }
+const sizes = (flag('sizes') ?? '35k,200k,1m,4m').split(',')
+/** requests per target per round; 3 rounds */
+const PER_ROUND: Record<string, number> = quick ? { '35k': 10, '200k': 5, '1m': 3, '4m': 2 } : { '35k': 150, '200k': 60, '1m': 25, '4m': 10 }
+const ROUNDS = quick ? 1 : 3
+const log = (...parts: unknown[]) => console.error(`[agent-bodies ${new Date().toISOString().slice(11, 19)}]`, ...parts)
+
+const M = { pass: 'claude-bench-d16', passStream: 'claude-bench-d4-p10', conv: 'bench-agent-d16', convStream: 'bench-agent-d4-p10' }
+
+interface Req { url: string; headers: Record<string, string>; body: string; pid: number }
+
+function cpuMs(pid: number): number {
+  let ns = 0
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
+      } catch {}
+    }
+  } catch {}
+  return ns / 1e6
+}
+
+async function once(req: Req): Promise<number> {
+  const t0 = performance.now()
+  const res = await fetch(req.url, { method: 'POST', headers: req.headers, body: req.body })
+  const text = await res.text()
+  const ms = performance.now() - t0
+  if (!res.ok || !text.includes('w15')) throw new Error(`${req.url} ${res.status}: ${text.slice(0, 200)}`)
+  return ms
+}
+
+async function ttft(req: Req): Promise<number> {
+  const t0 = performance.now()
+  const res = await fetch(req.url, { method: 'POST', headers: req.headers, body: req.body })
+  if (!res.ok) throw new Error(`${req.url} ${res.status}: ${(await res.text()).slice(0, 200)}`)
+  const reader = res.body!.getReader()
+  const dec = new TextDecoder()
+  let seen = ''
+  let first = NaN
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    seen += dec.decode(value, { stream: true })
+    if (Number.isNaN(first) && seen.includes('content_block_delta')) first = performance.now() - t0
+  }
+  if (Number.isNaN(first)) throw new Error(`${req.url}: no content_block_delta in ${seen.slice(0, 200)}`)
+  return first
+}
+
+const fake = await startFake()
+const floor = await startFloor(fake)
+const work = tempDir()
+const mode = flag('gateway') ?? 'build'
+const gwCmd = await resolveGatewayCommand(mode, work)
+if (gwCmd.note) log(gwCmd.note)
+if (gwCmd.cmd.length === 1) dropFromPageCache(gwCmd.cmd[0]!)
+const gw = await startGateway(gwCmd.cmd, gwCmd.how, fake, { openai: [M.conv, M.convStream], chatOnly: ['bench-unused'], anthropic: [M.pass, M.passStream] })
+let portkey: Awaited<ReturnType<typeof startPortkey>> | undefined
+if (!args.includes('--no-portkey')) {
+  try {
+    portkey = await startPortkey()
+  } catch (error) {
+    log(`portkey did not start: ${String(error).slice(0, 200)}`)
+  }
+}
+const commit = (await Bun.$`git -C ${ROOT} rev-parse --short HEAD`.quiet().nothrow()).stdout.toString().trim()
+log(`gateway: ${gw.how}; portkey: ${portkey ? 'on' : 'off'}; commit ${commit}`)
+
+const anth = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }
+function targets(body: string, conversion: boolean): Record<string, Req> {
+  const out: Record<string, Req> = {
+    direct: { url: `${fake.url}/v1/messages`, headers: { ...anth, 'x-api-key': UPSTREAM_KEY }, body, pid: fake.child.pid },
+    floor: { url: `${floor.url}/v1/messages`, headers: { ...anth, 'x-api-key': UPSTREAM_KEY }, body, pid: floor.child.pid },
+    tollgate: { url: `${gw.url}/v1/messages`, headers: { ...anth, 'x-api-key': gw.key }, body, pid: gw.pid },
+  }
+  if (portkey) {
+    const provider: Record<string, string> = conversion
+      ? { 'x-portkey-provider': 'openai', authorization: `Bearer ${UPSTREAM_KEY}` }
+      : { 'x-portkey-provider': 'anthropic', 'x-api-key': UPSTREAM_KEY }
+    out.portkey = { url: `${portkey.url}/v1/messages`, headers: { ...anth, ...provider, 'x-portkey-custom-host': `${fake.url}/v1` }, body, pid: portkey.pid }
+  }
+  return out
+}
+
+interface Stat { p50: number; ttft: number; cpu: number; error?: string }
+const results: Record<string, Record<string, Record<string, Stat>>> = {}
+const bodyBytes: Record<string, number> = {}
+
+for (const size of sizes) {
+  const grown = agentBody(SIZES[size]!)
+  for (const path of ['passthrough', 'conversion'] as const) {
+    const conversion = path === 'conversion'
+    const plain = JSON.stringify({ ...grown, model: conversion ? M.conv : M.pass, stream: false })
+    const streamed = JSON.stringify({ ...grown, model: conversion ? M.convStream : M.passStream, stream: true })
+    bodyBytes[size] = Buffer.byteLength(plain)
+    const reqs = targets(plain, conversion)
+    const sreqs = targets(streamed, conversion)
+    const names = Object.keys(reqs).filter((n) => n !== 'portkey' || reqs.portkey)
+    const ms: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]))
+    const tt: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]))
+    const cpu: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]))
+    const failed: Record<string, string> = {}
+    const per = PER_ROUND[size]!
+    for (const n of names) {
+      try {
+        for (let i = 0; i < Math.max(5, per); i++) await once(reqs[n]!)
+        for (let i = 0; i < 3; i++) await ttft(sreqs[n]!)
+      } catch (error) {
+        failed[n] = String(error).slice(0, 160)
+        log(`${size} ${path} ${n} failed: ${failed[n]}`)
+      }
+    }
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = names.map((_, i) => names[(i + r) % names.length]!)
+      for (const n of order) {
+        if (failed[n]) continue
+        const before = cpuMs(reqs[n]!.pid)
+        for (let i = 0; i < per; i++) ms[n]!.push(await once(reqs[n]!))
+        cpu[n]! += cpuMs(reqs[n]!.pid) - before
+        for (let i = 0; i < Math.max(3, Math.ceil(per / 3)); i++) tt[n]!.push(await ttft(sreqs[n]!))
+      }
+    }
+    results[size] ??= {}
+    results[size]![path] = Object.fromEntries(names.map((n) => [n, { p50: median(ms[n]!), ttft: median(tt[n]!), cpu: cpu[n]! / Math.max(1, ms[n]!.length), error: failed[n] }]))
+    const r = results[size]![path]!
+    log(`${size} ${path}: ${names.map((n) => `${n} p50 ${r[n]!.p50.toFixed(2)} ttft ${r[n]!.ttft.toFixed(2)} cpu ${r[n]!.cpu.toFixed(2)}`).join(' | ')}`)
+  }
+}
+
+const f = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '–')
+const lines = [
+  `Agent bodies (issue #18), ${new Date().toISOString().slice(0, 16)}Z, commit ${commit}, Tollgate ${gw.how}. Added = target − direct (ms, p50, non-stream); ms per MB = (added − added at the smallest body) / (MB − its MB); TTFT = first content_block_delta of a stream, p50; CPU = ms of the proxy process per non-stream request (direct: the fake's own).`,
+  '',
+  '| body | path | direct p50 | floor added | Tollgate added | Tollgate / floor added | Tollgate ms per MB (slope from the first size) | Portkey added | TTFT direct / floor / Tollgate / Portkey | CPU ms/req fake / floor / Tollgate / Portkey |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+]
+for (const size of sizes) {
+  for (const path of ['passthrough', 'conversion']) {
+    const r = results[size]?.[path]
+    if (!r) continue
+    const d = r.direct!
+    const added = (n: string) => (r[n] && !r[n]!.error ? r[n]!.p50 - d.p50 : NaN)
+    const mb = bodyBytes[size]! / (1 << 20)
+    const pk = r.portkey ? (r.portkey.error ? `failed (${r.portkey.error.replace(/^.*?\d{3}: /, '').slice(0, 60)})` : f(added('portkey'))) : 'not run'
+    // per MB: the slope from the smallest body, so the fixed per-request cost is not counted as size
+    const base = results[sizes[0]!]?.[path]
+    const baseAdded = base ? base.tollgate!.p50 - base.direct!.p50 : NaN
+    const slope = size === sizes[0] ? NaN : (added('tollgate') - baseAdded) / (mb - bodyBytes[sizes[0]!]! / (1 << 20))
+    lines.push(
+      `| ${(bodyBytes[size]! / 1024).toFixed(0)} KB | ${path} | ${f(d.p50)} | ${f(added('floor'))} | ${f(added('tollgate'))} | ${f(added('tollgate') / added('floor'))}× | ${f(slope)} | ${pk} | ${[d, r.floor, r.tollgate, r.portkey].map((s) => (s && !s.error ? f(s.ttft) : '–')).join(' / ')} | ${[d, r.floor, r.tollgate, r.portkey].map((s) => (s && !s.error ? f(s.cpu) : '–')).join(' / ')} |`,
+    )
+  }
+}
+console.log(lines.join('\n'))
+const out = flag('out')
+if (out) writeFileSync(out, JSON.stringify({ commit, how: gw.how, bodyBytes, results }, null, 2))
+await gw.stop()
+await portkey?.child.stop()
+await floor.child.stop()
+await fake.child.stop()
+process.exit(0)
