@@ -32,14 +32,13 @@ const CONSUMED = new Set([
 
 /** Per-block extras worth keeping (cache_control, citations …): everything but the fields we map. */
 function blockOptions(b: Record<string, unknown>, mapped: readonly string[]): ProviderOptions | undefined {
-  const extra: Record<string, unknown> = {}
-  let any = false
-  for (const [k, v] of Object.entries(b)) {
-    if (k === 'type' || mapped.includes(k)) continue
-    extra[k] = v
-    any = true
+  // for…in, not Object.entries: no [k, v] arrays per block (a 4 MB agent turn has thousands of blocks; entries was ~20% of decoding)
+  let extra: Record<string, unknown> | undefined
+  for (const k in b) {
+    if (k === 'type' || mapped.includes(k) || !Object.hasOwn(b, k)) continue
+    ;(extra ??= {})[k] = b[k]
   }
-  return any ? { [P]: extra } : undefined
+  return extra ? { [P]: extra } : undefined
 }
 
 function withOptions<T extends Part>(part: T, po: ProviderOptions | undefined): T {
