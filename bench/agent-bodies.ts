@@ -4,7 +4,7 @@
  * Read tool rounds whose tool_result carries real source text (tests/helpers/agent-body.ts) to 35 KB,
  * 200 KB, 1 MB and 4 MB.
  *
- *   bun bench/agent-bodies.ts [--gateway=build|binary|source|<path>] [--no-portkey] [--sizes=35k,200k,1m,4m] [--quick] [--out=<file.json>]
+ *   bun bench/agent-bodies.ts [--gateway=build|binary|source|<path>] [--no-portkey] [--sizes=35k,200k,1m,4m] [--quick] [--concurrent=50] [--out=<file.json>]
  *
  * Two paths: passthrough (/v1/messages → Anthropic channel) and conversion (/v1/messages → OpenAI chat
  * channel). Targets, interleaved round by round: direct (the same request to the fake), the floor (a bare Bun
@@ -16,7 +16,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { agentBody } from '../tests/helpers/agent-body'
-import { dropFromPageCache, median } from './lib'
+import { dropFromPageCache, median, rssMb, rssSampler } from './lib'
 import { ROOT, UPSTREAM_KEY, resolveGatewayCommand, startFake, startFloor, startGateway, startPortkey, tempDir, type Fake } from './targets'
 
 const args = Bun.argv.slice(2)
@@ -152,6 +152,24 @@ for (const size of sizes) {
   }
 }
 
+// --concurrent=N: N simultaneous 4 MB passthrough requests through Tollgate; its peak RSS above idle (target ≤ 250 MB at 50)
+const concurrent = Number(flag('concurrent') ?? 0)
+let rssLine = ''
+if (concurrent > 0) {
+  const body = JSON.stringify({ ...agentBody(4 << 20), model: M.pass, stream: false })
+  const req = targets(body, false).tollgate!
+  await Bun.sleep(2000)
+  const idle = rssMb(gw.pid)
+  const sampler = rssSampler(gw.pid, 20)
+  const t0 = performance.now()
+  const done = await Promise.allSettled(Array.from({ length: concurrent }, () => once(req)))
+  const wall = performance.now() - t0
+  const { peak } = sampler.stop()
+  const failedN = done.filter((d) => d.status === 'rejected').length
+  rssLine = `${concurrent} concurrent 4 MB passthrough requests: Tollgate idle RSS ${idle.toFixed(1)} MB, peak ${peak.toFixed(1)} MB (+${(peak - idle).toFixed(1)} MB; target ≤ +250), ${failedN} failed, all done in ${wall.toFixed(0)} ms.`
+  log(rssLine)
+}
+
 const f = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '–')
 const lines = [
   `Agent bodies (issue #18), ${new Date().toISOString().slice(0, 16)}Z, commit ${commit}, Tollgate ${gw.how}. Added = target − direct (ms, p50, non-stream); ms per MB = (added − added at the smallest body) / (MB − its MB); TTFT = first content_block_delta of a stream, p50; CPU = ms of the proxy process per non-stream request (direct: the fake's own).`,
@@ -176,7 +194,7 @@ for (const size of sizes) {
     )
   }
 }
-console.log(lines.join('\n'))
+console.log(lines.join('\n') + (rssLine ? `\n\n${rssLine}` : ''))
 const out = flag('out')
 if (out) writeFileSync(out, JSON.stringify({ commit, how: gw.how, bodyBytes, results }, null, 2))
 await gw.stop()
