@@ -1,4 +1,5 @@
 import { BadRequestError } from '../../errors'
+import { findCycle } from './mapping-cycle'
 
 export type ModelMapping = Record<string, string>
 
@@ -49,19 +50,4 @@ export function mapModel(mapping: ModelMapping, model: string): string {
     seen.add(next)
     current = next
   }
-}
-
-function findCycle(mapping: ModelMapping): string[] | undefined {
-  for (const start of Object.keys(mapping)) {
-    const path = [start]
-    let current = start
-    for (;;) {
-      const next = mapping[current]
-      if (next === undefined || next === current) break
-      if (next === start || path.includes(next)) return [...path, next]
-      path.push(next)
-      current = next
-    }
-  }
-  return undefined
 }

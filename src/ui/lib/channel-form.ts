@@ -1,3 +1,4 @@
+import { findCycle } from '../../relay/routing/mapping-cycle'
 /** The channel form's pure parts: name lists, key pools and the model mapping, checked as the server checks them. */
 
 /** `a, b` or one per line → `['a', 'b']`: trimmed, blanks dropped, duplicates once. */
@@ -41,22 +42,6 @@ export function checkModelMapping(text: string): { mapping: Record<string, strin
   }
   const cycle = findCycle(mapping)
   return cycle ? { error: { code: 'cycle', path: cycle.join(' → ') } } : { mapping }
-}
-
-function findCycle(mapping: Record<string, string>): string[] | undefined {
-  for (const start of Object.keys(mapping)) {
-    const path = [start]
-    let current = start
-    for (;;) {
-      const next = mapping[current]
-      if (next === undefined || next === current) break
-      const at = path.indexOf(next)
-      if (at >= 0) return [...path.slice(at), next]
-      path.push(next)
-      current = next
-    }
-  }
-  return undefined
 }
 
 /** The channel drawer's fields as typed (text, so a half-typed number stays what the person typed). */
