@@ -23,6 +23,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   'create-token': { summary: 'create an API key (sk-…) for a user and print it', load: () => import('./create-token').then((m) => ({ help: m.CREATE_TOKEN_HELP, run: m.runCreateToken })) },
   doctor: { summary: 'check the data directory, database, secrets, clock and port', load: () => import('./doctor').then((m) => ({ help: m.DOCTOR_HELP, run: m.runDoctor })) },
+  health: { summary: 'ask a running gateway for /healthz (or /readyz): exit 0 or 1, for health checks', load: () => import('./health').then((m) => ({ help: m.HEALTH_HELP, run: m.runHealth })) },
   version: { summary: 'print the version', load: () => import('./version').then((m) => ({ help: m.VERSION_HELP, run: m.runVersion })) },
   import: {
     summary: 'copy a new-api or one-api gateway into this data directory (see tollgate import --help)',

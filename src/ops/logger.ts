@@ -36,18 +36,15 @@ export function createLogSink(config: Pick<Config, 'logFormat' | 'logLevel'>, de
   const stdout = pino.destination({ dest: 1, sync: false })
   return {
     logger: pino(options, stdout),
-    // after the write in flight: flushSync alone would write the buffered lines before it
-    flush: () =>
-      Promise.race([
-        new Promise<void>((resolve) => {
-          try {
-            stdout.flush(() => resolve())
-          } catch {
-            resolve() // nothing buffered, or stdout already gone
-          }
-        }),
-        Bun.sleep(2000),
-      ]),
+    // after the write in flight (sonic-boom's flushSync alone would write the buffered lines ahead of it, and
+    // its flush(cb) does not wait with minLength 0): wait while one is in flight, then write the rest at once
+    flush: async () => {
+      const boom = stdout as unknown as { _writing?: boolean }
+      for (let waited = 0; boom._writing && waited < 2000; waited += 5) await Bun.sleep(5)
+      try {
+        stdout.flushSync()
+      } catch {} // nothing buffered, or stdout already gone
+    },
     flushSync: () => {
       try {
         stdout.flushSync()

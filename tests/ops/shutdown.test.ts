@@ -96,6 +96,8 @@ test(`SIGTERM with ${STREAMS} open streams that end within the grace period: no 
   expect(rows.every((r) => r.type === 2 && r.completion_tokens === 12)).toBe(true)
   const lines = server.lines()
   expect(lines.filter((l) => l.msg === 'relay request' && l.stream).length).toBe(STREAMS)
+  // in the order they were written: the drain's first line before the last one
+  expect(lines.findIndex((l) => l.msg.startsWith('SIGTERM: draining'))).toBeLessThan(lines.length - 1)
   expect(lines.at(-1)!.msg).toBe('stopped')
 }, 60_000)
 

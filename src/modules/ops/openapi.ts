@@ -99,7 +99,6 @@ export function buildOpenApiDocument(app: Elysia<any, any, any, any, any, any, a
       version: VERSION,
       description:
         'A self-hosted LLM API gateway. `/api` is the management API (new-api compatible `{success, message, data}` envelope; the role each route needs is in `x-tollgate-role`), `/v1`, `/v1beta` and `/pg` the relay, `/healthz`, `/readyz` and `/metrics` the operations endpoints.',
-      license: { name: 'see the repository' },
     },
     tags: [
       { name: 'relay', description: 'OpenAI, Anthropic and Gemini compatible endpoints (API key)' },
