@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps'
 import type { AssistantPart, IrRequest } from '../ir'
 import type { Protocol } from '../protocols/types'
+import { addressGuard, isRedirect, redirectMessage, UpstreamRefused } from '../providers/address-guard'
 import { isRetryableStatus, networkFailure, UpstreamFailure } from './failure'
 import { maskSecrets } from './mask'
 import type { AttemptPlan, RelayInput } from './pipeline'
@@ -45,10 +46,18 @@ export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<A
   try {
     let response: Response
     try {
-      response = await fetch(a.url, { method: 'POST', headers: a.headers, body: a.body.text, signal: upstreamAbort.signal })
+      // SSRF: link-local and metadata targets never, private ones only if allowed; nothing is sent when refused
+      const checking = addressGuard.check(a.url, deps.options.get<boolean>('ChannelPrivateNetworksAllowed'))
+      if (checking) await checking
+      response = await fetch(a.url, { method: 'POST', headers: a.headers, body: a.body.text, signal: upstreamAbort.signal, redirect: 'manual' })
     } catch (error) {
+      if (error instanceof UpstreamRefused) throw new UpstreamFailure(0, error.message, true)
       if (a.input.signal.aborted) throw new UpstreamFailure(0, 'the client went away', false)
       throw networkFailure(upstreamAbort.signal.aborted ? upstreamAbort.signal.reason : error)
+    }
+    if (isRedirect(response.status)) {
+      void response.body?.cancel().catch(() => {})
+      throw new UpstreamFailure(response.status, maskSecrets(redirectMessage(response.status, response.headers.get('location')), key), true)
     }
     if (!response.ok) throw await failureOf(a.upstreamProtocol, response, key)
     const result = a.ir.stream ? await streamResult(deps, a, response, upstreamAbort) : await bodyResult(a, response, key)

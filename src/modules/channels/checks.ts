@@ -27,7 +27,7 @@ export async function listUpstreamModels(deps: AppDeps, id: number): Promise<str
   const channel = await cachedChannel(deps, id)
   if (!channel.provider.modelList) throw new BadRequestError(`${channel.provider.name} has no model list endpoint`)
   try {
-    return await fetchUpstreamModels(channel)
+    return await fetchUpstreamModels(channel, deps.routing.upstreamFetch)
   } catch (error) {
     if (error instanceof UpstreamCallError) {
       throw new GatewayError(502, 'upstream_error', `fetching models failed${error.status ? ` (upstream ${error.status})` : ''}: ${error.message}`)

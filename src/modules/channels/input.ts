@@ -2,6 +2,7 @@ import { splitList, type ChannelPatch, type ChannelRow } from '../../db/repos/ch
 import { BadRequestError } from '../../errors'
 import { providerFor, supportedTypes } from '../../providers/registry'
 import type { Provider } from '../../providers/types'
+import { addressGuard } from '../../providers/address-guard'
 import { normalizeBaseUrl } from '../../providers/url'
 import { splitKeys } from '../../relay/routing/channel'
 import { parseModelMapping } from '../../relay/routing/model-mapping'
@@ -65,6 +66,19 @@ export function channelPatch(input: Fields, current?: ChannelRow): { patch: Chan
   }
   if (input.setting !== undefined) patch.setting = jsonObjectText(input.setting, 'setting')
   return { patch, provider }
+}
+
+/**
+ * SSRF on save: the base URL a channel will use (its own, else the provider's default) may not be a link-local or
+ * cloud metadata address, however written, nor resolve to one now; private and loopback ones only while
+ * `ChannelPrivateNetworksAllowed` is on. A host that does not resolve is accepted (it may exist later): every
+ * connection is checked again (`providers/address-guard.ts`).
+ */
+export async function assertTargetAllowed(baseUrl: string, provider: Provider, allowPrivate: boolean): Promise<void> {
+  const url = baseUrl || provider.defaultBaseUrl
+  if (!url) return
+  const why = await addressGuard.refusalFor(url, allowPrivate)
+  if (why) throw new BadRequestError(`base_url refused: ${why}`, 'base_url')
 }
 
 export function mappingText(value: unknown): string {

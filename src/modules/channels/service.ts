@@ -2,7 +2,7 @@ import { ChannelStatus, type ChannelFilter, type ChannelPatch, type ChannelRow }
 import type { AppDeps } from '../../deps'
 import { BadRequestError, NotFoundError } from '../../errors'
 import type { NewChannelInput } from '../../relay/routing/channel-store'
-import { channelPatch, joinList, mappingText, normalizeKeys } from './input'
+import { assertTargetAllowed, channelPatch, joinList, mappingText, normalizeKeys, providerOrThrow } from './input'
 import type { ChannelCreate, ChannelEdit, CreateBody, ListQuery, TagEdit } from './schemas'
 import { toChannelView, type ChannelView } from './view'
 
@@ -35,6 +35,7 @@ export async function createChannels(deps: AppDeps, body: CreateBody): Promise<C
   const { mode = 'single', channel: wrapped, ...bare } = body
   const channel = wrapped ?? bareChannel(bare)
   const base = newChannel(channel)
+  await assertTargetAllowed(base.baseUrl ?? '', providerOrThrow(base.type), deps.options.get<boolean>('ChannelPrivateNetworksAllowed'))
   const keys = base.keyText.split('\n').filter(Boolean)
   const inputs = mode === 'batch' && keys.length > 1 ? keys.map((key) => ({ ...base, keyText: key })) : [base]
   const created = await deps.routing.channels.create(inputs)
@@ -65,7 +66,10 @@ function newChannel(input: ChannelCreate): NewChannelInput {
 export async function editChannel(deps: AppDeps, input: ChannelEdit): Promise<ChannelView> {
   const current = findChannel(deps, input.id)
   const { id, key, key_mode, ...fields } = input
-  const { patch } = channelPatch(fields, current)
+  const { patch, provider } = channelPatch(fields, current)
+  if (patch.baseUrl !== undefined || patch.type !== undefined) {
+    await assertTargetAllowed(patch.baseUrl ?? current.baseUrl, provider, deps.options.get<boolean>('ChannelPrivateNetworksAllowed'))
+  }
   let keyText: string | undefined = key === undefined ? undefined : normalizeKeys(key) || undefined
   if (keyText !== undefined && key_mode === 'append') {
     const stored = deps.routing.channels.get(id)?.keys ?? []

@@ -1,3 +1,4 @@
+import { guardedFetch } from '../../providers/address-guard'
 import { modelListRequest, upstreamRequest } from '../../providers/upstream'
 import { probeBody, upstreamErrorMessage } from '../../providers/probe-body'
 import type { Channel } from './channel'
@@ -18,6 +19,9 @@ export interface ChannelTestResult {
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>
 
+/** Without a fetch of the caller's: the SSRF guard with private networks allowed (metadata targets never). */
+const defaultFetch: Fetch = guardedFetch(() => true)
+
 const TEST_TIMEOUT_MS = 30_000
 
 /** Which model a test uses: the one asked for, else the channel's test model, its first model, the provider's. */
@@ -30,7 +34,7 @@ export function testModelOf(channel: Channel, requested?: string): string {
  * a few output tokens) and report success, time and the upstream error message. Never throws.
  * `key-tests.ts` runs it once per key.
  */
-export async function testKey(channel: Channel, key: string, requestedModel?: string, fetchImpl: Fetch = fetch): Promise<ChannelTestResult> {
+export async function testKey(channel: Channel, key: string, requestedModel?: string, fetchImpl: Fetch = defaultFetch): Promise<ChannelTestResult> {
   const model = testModelOf(channel, requestedModel)
   const upstreamModel = mapModel(channel.modelMapping, model)
   const protocol = channel.provider.protocols[0]
@@ -70,7 +74,7 @@ export async function testKey(channel: Channel, key: string, requestedModel?: st
 }
 
 /** The upstream's own model list through the provider's list endpoint. Throws with the upstream message. */
-export async function fetchUpstreamModels(channel: Channel, fetchImpl: Fetch = fetch): Promise<string[]> {
+export async function fetchUpstreamModels(channel: Channel, fetchImpl: Fetch = defaultFetch): Promise<string[]> {
   const target = modelListRequest(channel.provider, channel.baseUrl, channel.keys[0] ?? '', { other: channel.other })
   let response: Response
   let text: string

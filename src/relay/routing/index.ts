@@ -2,6 +2,7 @@ import type { ChannelRepo } from '../../db/repos/channels'
 import type { Channel } from './channel'
 import { createSecretBox } from '../../crypto/secret-box'
 import type { OptionStore } from '../../options/store'
+import { guardedFetch } from '../../providers/address-guard'
 import { createChannelCheck } from './channel-check'
 import { createChannelStore } from './channel-store'
 import type { Fetch } from './channel-test'
@@ -48,7 +49,9 @@ export function createRouting(input: RoutingInput) {
   })
   const rotation = createKeyRotation()
   const health = createHealthTracker(channels, () => input.options.get<number>('ChannelFailureThreshold'), rotation)
-  const checkChannel = createChannelCheck(rotation, input.fetch)
+  // the channel test and fetch_models connect through the SSRF guard (no metadata target, no redirect followed)
+  const upstreamFetch: Fetch = input.fetch ?? guardedFetch(() => input.options.get<boolean>('ChannelPrivateNetworksAllowed') !== false)
+  const checkChannel = createChannelCheck(rotation, upstreamFetch)
   const probe = createChannelProbe(channels, health, () => input.options.get<number>('ChannelProbeIntervalSeconds'), checkChannel)
   let random: Random = input.random ?? Math.random
   let loaded = false
@@ -62,6 +65,8 @@ export function createRouting(input: RoutingInput) {
     health,
     probe,
     checkChannel,
+    /** `fetch` for calls to a channel's upstream outside the relay (fetch_models) */
+    upstreamFetch,
 
     /** Ordered candidates for `model` in `group`: enabled channels only, best first. Empty = no channel. */
     async planRoute(group: string, model: string): Promise<RouteCandidate[]> {

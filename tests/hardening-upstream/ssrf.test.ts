@@ -1,0 +1,219 @@
+/**
+ * SSRF: a channel may not point at link-local addresses or cloud metadata services, however the address is
+ * written, on create, on update and at connect time (a host name can resolve there later); private and
+ * loopback addresses are allowed until root turns `ChannelPrivateNetworksAllowed` off; upstream redirects are
+ * never followed. Refused at connect time means no request at all: the key is never sent.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { hostname } from 'node:os'
+import { createAddressGuard, UpstreamRefused } from '../../src/providers/address-guard'
+import { startRelayEnv, UPSTREAM_KEY, type RelayEnv } from '../helpers/relay-env'
+import { call } from '../helpers/test-app'
+import { fakeUpstream, userHeaders } from '../modules/channels/helpers'
+
+let env: RelayEnv
+let admin: Record<string, string>
+let root: Record<string, string>
+beforeAll(async () => {
+  env = await startRelayEnv()
+  admin = userHeaders(env.app)
+  root = userHeaders(env.app, 100)
+  env.app.deps.options.set('RelayTimeoutSeconds', 2)
+  env.app.deps.options.set('ChannelFailureThreshold', 1000)
+})
+afterAll(() => env.stop())
+beforeEach(() => {
+  env.upstream.reset()
+  env.outcomes.length = 0
+  env.app.deps.options.set('ChannelPrivateNetworksAllowed', true)
+})
+
+const METADATA_URLS = [
+  'http://169.254.169.254',
+  'http://169.254.169.254/latest/meta-data',
+  'http://2852039166', // 169.254.169.254 as one decimal number
+  'http://0251.0376.0251.0376', // octal
+  'http://0xa9fea9fe', // hex
+  'http://0xA9.0xFE.0xA9.0xFE',
+  'http://169.254.43518', // short form
+  'http://169.254.169.254.', // trailing dot
+  'http://[::ffff:169.254.169.254]', // IPv4-mapped IPv6
+  'http://[::ffff:a9fe:a9fe]',
+  'http://[::a9fe:a9fe]', // IPv4-compatible
+  'http://[64:ff9b::169.254.169.254]', // NAT64
+  'http://169.254.170.2', // ECS task metadata (link-local)
+  'http://[fe80::1]', // IPv6 link-local
+  'http://metadata.google.internal',
+  'http://METADATA.Google.Internal.',
+  'http://metadata',
+  'http://100.100.100.200', // Alibaba
+  'http://[fd00:ec2::254]', // AWS IPv6
+]
+const PRIVATE_URLS = ['http://127.0.0.1:11434', 'http://10.0.0.5:8000', 'http://192.168.1.20', 'http://localhost:8000', 'http://[::1]:8000', 'http://0x7f.1']
+
+const create = (base_url: string, headers = admin) =>
+  call(env.app, 'POST', '/api/channel/', { type: 8, name: 'ssrf', key: 'sk-secret-channel-key', base_url, models: 'm' }, headers)
+
+describe('create and update', () => {
+  for (const url of METADATA_URLS) {
+    test(`${url} is refused with a 400 naming base_url, on create and on update`, async () => {
+      const res = await create(url)
+      expect(res.status).toBe(400)
+      expect(res.body.message).toContain('base_url')
+      expect(res.body.message).toMatch(/link-local|metadata/)
+      const ok = await create(env.upstream.url)
+      expect(ok.status).toBe(200)
+      const edit = await call(env.app, 'PUT', '/api/channel/', { id: ok.body.data.id, base_url: url }, admin)
+      expect(edit.status).toBe(400)
+      expect(edit.body.message).toContain('base_url')
+      expect(env.app.deps.repos.channels.findById(ok.body.data.id)!.baseUrl).toBe(env.upstream.url)
+    })
+  }
+
+  test('private and loopback addresses are allowed by default, refused once root turns ChannelPrivateNetworksAllowed off', async () => {
+    for (const url of PRIVATE_URLS) expect((await create(url)).status).toBe(200)
+    const off = await call(env.app, 'PUT', '/api/option/', { key: 'ChannelPrivateNetworksAllowed', value: false }, root)
+    expect(off.status).toBe(200)
+    for (const url of PRIVATE_URLS) {
+      const res = await create(url)
+      expect(res.status).toBe(400)
+      expect(res.body.message).toContain('base_url')
+      expect(res.body.message).toContain('ChannelPrivateNetworksAllowed')
+    }
+    expect((await create('https://api.openai.com')).status).toBe(200) // public names stay fine (no DNS needed to refuse nothing)
+  })
+
+  test('a host name is resolved on save: one that resolves to a private address is refused with the option off', async () => {
+    const name = hostname()
+    const guard = createAddressGuard()
+    if ((await guard.refusalFor(`http://${name}`, false)) === undefined) return // this machine's name is not private: nothing to show
+    env.app.deps.options.set('ChannelPrivateNetworksAllowed', false)
+    const res = await create(`http://${name}:8000`)
+    expect(res.status).toBe(400)
+    expect(res.body.message).toContain(`${name} resolves to`)
+  })
+})
+
+/** A channel row as an older version (or a host that resolves elsewhere since) left it: not checked on save. */
+async function storedChannel(baseUrl: string, type = 1): Promise<number> {
+  const [channel] = await env.app.deps.routing.channels.create([{ name: 'stored', type, baseUrl, keyText: UPSTREAM_KEY, models: 'gpt-4o', group: 'default' }])
+  return channel!.id
+}
+
+describe('connect time', () => {
+  test('a stored channel at the metadata address: a failed attempt that says why, nothing sent', async () => {
+    const id = await storedChannel('http://169.254.169.254')
+    const started = performance.now()
+    const res = await env.app.fetch('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+    })
+    expect(res.status).toBe(503)
+    expect((await res.json()).error.message).toContain('upstream address refused: 169.254.169.254 is the cloud metadata address')
+    expect(performance.now() - started).toBeLessThan(1000) // refused before any connection, not timed out
+    expect(env.outcomes[0]!.attempts[0]).toMatchObject({ channelId: id, status: 0 })
+    await env.app.deps.routing.channels.remove([id])
+  })
+
+  test('with private networks off, a stored loopback channel is refused before its key is sent: relay, channel test and fetch_models', async () => {
+    const id = await storedChannel(env.upstream.url)
+    env.app.deps.options.set('ChannelPrivateNetworksAllowed', false)
+    const res = await env.app.fetch('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+    })
+    expect(res.status).toBe(503)
+    expect((await res.json()).error.message).toContain('127.0.0.1 is a loopback address')
+    const tested = await call(env.app, 'GET', `/api/channel/test/${id}`, undefined, admin)
+    expect(tested.body.success).toBe(false)
+    expect(tested.body.message).toContain('upstream address refused')
+    const models = await call(env.app, 'GET', `/api/channel/fetch_models/${id}`, undefined, admin)
+    expect(models.body.success).toBe(false)
+    expect(models.body.message).toContain('upstream address refused')
+    expect(env.upstream.requests).toHaveLength(0) // the key never left
+    env.app.deps.options.set('ChannelPrivateNetworksAllowed', true)
+    expect((await call(env.app, 'GET', `/api/channel/test/${id}`, undefined, admin)).body.success).toBe(true)
+    await env.app.deps.routing.channels.remove([id])
+  })
+
+  test('a host name is checked by what it resolves to, at each connection (this machine\'s name → loopback)', async () => {
+    const name = hostname()
+    if ((await createAddressGuard().refusalFor(`http://${name}`, false)) === undefined) return
+    const id = await storedChannel(env.upstream.url.replace('127.0.0.1', name))
+    const chat = () => env.app.fetch('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+    })
+    expect((await chat()).status).toBe(200)
+    env.app.deps.options.set('ChannelPrivateNetworksAllowed', false)
+    const refused = await chat()
+    expect(refused.status).toBe(503)
+    expect((await refused.json()).error.message).toContain(`${name} resolves to 127.0.0.1`)
+    expect(env.upstream.requests).toHaveLength(1)
+    await env.app.deps.routing.channels.remove([id])
+  })
+})
+
+describe('redirects are not followed', () => {
+  test('an upstream that redirects elsewhere: a failed attempt naming the target; the target never sees the key (relay, test, fetch_models)', async () => {
+    const target = fakeUpstream(() => Response.json({ stolen: true }))
+    const redirector = fakeUpstream((_req, url) => new Response(null, { status: 307, headers: { location: `${target.url}${url.pathname}` } }))
+    const id = await storedChannel(redirector.url)
+    const res = await env.app.fetch('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+    })
+    expect(res.status).toBe(503)
+    expect((await res.json()).error.message).toContain(`redirected to ${target.url}/v1/chat/completions`)
+    const tested = await call(env.app, 'GET', `/api/channel/test/${id}`, undefined, admin)
+    expect(tested.body.success).toBe(false)
+    expect(tested.body.message).toContain('redirected to')
+    const models = await call(env.app, 'GET', `/api/channel/fetch_models/${id}`, undefined, admin)
+    expect(models.body.success).toBe(false)
+    expect(models.body.message).toContain('redirected to')
+    expect(redirector.seen.length).toBeGreaterThanOrEqual(3)
+    expect(target.seen).toHaveLength(0)
+    await env.app.deps.routing.channels.remove([id])
+    target.stop()
+    redirector.stop()
+  })
+})
+
+describe('the guard', () => {
+  test('host names: the worst of their addresses decides; answers are kept 30 s, then looked up again', async () => {
+    let answer = ['93.184.216.34']
+    let lookups = 0
+    let clock = 0
+    const guard = createAddressGuard(async () => (lookups++, answer), () => clock)
+    const url = 'https://rebind.example/v1/chat/completions'
+    await guard.check(url, true) // first time: looked up
+    expect(guard.check(url, true)).toBeUndefined() // then synchronous, from memory
+    answer = ['93.184.216.34', '169.254.169.254'] // the name now points (also) at the metadata service
+    clock += 29_000
+    expect(guard.check(url, true)).toBeUndefined()
+    clock += 2_000
+    const again = guard.check(url, true)
+    expect(again).toBeInstanceOf(Promise)
+    await expect(again!).rejects.toThrow('rebind.example resolves to 169.254.169.254, the cloud metadata address')
+    expect(() => guard.check(url, true)).toThrow(UpstreamRefused)
+    expect(lookups).toBe(2)
+  })
+
+  test('a name that does not resolve is refused at connect time (retried after 2 s), accepted on save', async () => {
+    let clock = 0
+    let fail = true
+    const guard = createAddressGuard(async () => {
+      if (fail) throw new Error('ENOTFOUND')
+      return ['8.8.8.8']
+    }, () => clock)
+    await expect(guard.check('https://nowhere.example/v1', true)!).rejects.toThrow('cannot resolve nowhere.example')
+    expect(await guard.refusalFor('https://nowhere.example', true)).toBeUndefined()
+    fail = false
+    clock += 2_500
+    await guard.check('https://nowhere.example/v1', true)
+  })
+})
