@@ -14,9 +14,27 @@ export interface StreamEnd {
   output?: string
 }
 
-/** Append what an event gives the client to `out`. */
-function collectOutput(event: StreamEvent, out: string[]): void {
-  if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-input-delta') out.push(event.delta)
+/**
+ * The text, reasoning and tool arguments a stream gave the client. A long answer is many thousands of small
+ * deltas: kept as separate strings they cost several times their characters (a 27 MB stream held ~10 MB of them),
+ * so every 1,024 pieces are joined into one string.
+ */
+class Produced {
+  private joined: string[] = []
+  private pieces: string[] = []
+
+  collect(event: StreamEvent): void {
+    if (event.type !== 'text-delta' && event.type !== 'reasoning-delta' && event.type !== 'tool-input-delta') return
+    this.pieces.push(event.delta)
+    if (this.pieces.length >= 1024) {
+      this.joined.push(this.pieces.join(''))
+      this.pieces = []
+    }
+  }
+
+  text(): string {
+    return this.joined.join('') + this.pieces.join('')
+  }
 }
 
 /** Settlement reads the produced text only when usage will not do: none reported, or the stream was cut. */
@@ -35,6 +53,11 @@ export interface PipeHooks {
 
 const encoder = new TextEncoder()
 
+/** Sent while the upstream is silent, this often: below Bun.serve's idle timeout (10 s by default, 30 s from Elysia). */
+export const KEEPALIVE_MS = 5_000
+/** An SSE comment: every SSE client ignores it (the Gemini JSON-array ingress turns it into whitespace). */
+export const KEEPALIVE_FRAME = new TextEncoder().encode(': keep-alive\n\n')
+
 /** Raw events a passthrough holds undecoded; past this many characters they are decoded in one batch. */
 const HELD_CHARS = 128 * 1024
 
@@ -44,7 +67,7 @@ const HELD_CHARS = 128 * 1024
  * Raw events are held as they went out, up to HELD_CHARS, then decoded as a batch so memory stays bounded.
  */
 class HeldOutput {
-  private readonly produced: string[] = []
+  private readonly produced = new Produced()
   private held: SseEvent[] = []
   private heldChars = 0
 
@@ -54,7 +77,7 @@ class HeldOutput {
     /** the peeked events the client gets (any after them were garbage) */
     upto: number,
   ) {
-    for (const event of peeked.decoded) collectOutput(event, this.produced)
+    for (const event of peeked.decoded) this.produced.collect(event)
     for (let i = peeked.fed; i < upto; i++) this.hold(peeked.events[i]!)
   }
 
@@ -66,11 +89,11 @@ class HeldOutput {
 
   text(): string {
     this.decodeHeld()
-    return this.produced.join('')
+    return this.produced.text()
   }
 
   private decodeHeld(): void {
-    for (const event of this.held) for (const decoded of this.decoder.push(event)) collectOutput(decoded, this.produced)
+    for (const event of this.held) for (const decoded of this.decoder.push(event)) this.produced.collect(decoded)
     this.held = []
     this.heldChars = 0
   }
@@ -116,7 +139,7 @@ export function passthroughStream(
     held = []
     for (let i = 0; i < peeked.chunks.length; i++) {
       const out = holdback.take(peeked.chunks[i]!, i === peeked.chunks.length - 1 && parser.idle())
-      if (out) held.push(out)
+      if (out) held.push(...(Array.isArray(out) ? out : [out]))
     }
   }
   /** Tap, hold and check the events of one chunk; throws GarbageError at the first that must not go on. */
@@ -174,31 +197,32 @@ const START = -1
  * what came so far. A chunk that ends on one goes out as it is (no copy); a partial event's bytes wait here.
  */
 class Holdback {
+  /** bytes after the last boundary, usually none or one chunk's tail */
   private pending: Uint8Array[] = []
 
-  /** `idle`: the parser says the bytes so far end between events (then no scan is needed). */
-  take(value: Uint8Array, idle: boolean): Uint8Array | undefined {
-    if (idle) {
-      if (this.pending.length === 0) return value
-      const out = concatAll([...this.pending, value])
-      this.pending = []
-      return out
-    }
-    const cut = lastBoundary(value, this.byteBefore(1), this.byteBefore(2))
+  /**
+   * What may go out now, in order (the pending tail first, then the new chunk up to its last boundary); `idle`: the
+   * parser says the bytes so far end between events (then no scan is needed). No bytes are copied.
+   */
+  take(value: Uint8Array, idle: boolean): Uint8Array | Uint8Array[] | undefined {
+    const cut = idle ? value.byteLength : lastBoundary(value, this.byteBefore(1), this.byteBefore(2))
     if (cut === 0) {
-      this.pending.push(value)
+      if (this.pending === EMPTY) this.pending = [value]
+      else this.pending.push(value)
       return undefined
     }
     const head = cut === value.byteLength ? value : value.subarray(0, cut)
-    const out = this.pending.length ? concatAll([...this.pending, head]) : head
-    this.pending = cut === value.byteLength ? [] : [value.slice(cut)]
-    return out
+    const pending = this.pending
+    this.pending = cut === value.byteLength ? EMPTY : [value.subarray(cut)]
+    if (pending.length === 0) return head
+    pending.push(head)
+    return pending
   }
 
   /** The end of the upstream: whatever is left goes out as it came. */
-  flush(): Uint8Array | undefined {
-    const out = this.pending.length ? concatAll(this.pending) : undefined
-    this.pending = []
+  flush(): Uint8Array[] {
+    const out = this.pending
+    this.pending = EMPTY
     return out
   }
 
@@ -211,6 +235,15 @@ class Holdback {
     }
     return START
   }
+}
+/** shared by every Holdback with nothing pending: never pushed to (take replaces it before pushing) */
+const EMPTY: Uint8Array[] = []
+
+function concat2(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.byteLength + b.byteLength)
+  out.set(a)
+  out.set(b, a.byteLength)
+  return out
 }
 
 /**
@@ -255,11 +288,11 @@ export function convertStream(
   hooks: PipeHooks,
 ): ReadableStream<Uint8Array> {
   let usage: Usage | undefined
-  const produced: string[] = []
+  const produced = new Produced()
   const encode = (events: StreamEvent[]): Uint8Array | undefined => {
     let text = ''
     for (const event of events) {
-      collectOutput(event, produced)
+      produced.collect(event)
       if (event.type === 'usage') usage = event.usage
       else if (event.type === 'finish' && event.usage) usage = event.usage
       for (const frame of streamEncoder.push(event)) text += frame
@@ -292,19 +325,39 @@ export function convertStream(
       const events = decoder.end()
       const tail = encode(events)
       const close = streamEncoder.end().join('')
-      return concatAll([body, tail, close ? encoder.encode(close) : undefined].filter((b): b is Uint8Array => b !== undefined))
+      return [body, tail, close ? encoder.encode(close) : undefined].filter((b): b is Uint8Array => b !== undefined)
     },
     error(message) {
       const frames = streamEncoder.push({ type: 'error', error: { message } }).join('') + streamEncoder.end().join('')
       return encoder.encode(frames)
     },
-  }, (u, end) => (outputNeeded(u, end) ? produced.join('') : undefined), failure)
+  }, (u, end) => (outputNeeded(u, end) ? produced.text() : undefined), failure)
 }
 
+/** Bytes for the client: one chunk or a few to send in order. */
+type Out = Uint8Array | Uint8Array[] | undefined
+
 interface Transform {
-  chunk(value: Uint8Array): Uint8Array | undefined
-  end(): Uint8Array | undefined
+  chunk(value: Uint8Array): Out
+  end(): Out
   error(message: string): Uint8Array
+}
+
+/** Enqueue what a transform gave; false when that was nothing. */
+function send(controller: ReadableStreamDefaultController<Uint8Array>, out: Out): boolean {
+  if (out === undefined) return false
+  if (!Array.isArray(out)) {
+    if (out.byteLength === 0) return false
+    controller.enqueue(out)
+    return true
+  }
+  let sent = false
+  for (const part of out) {
+    if (part.byteLength === 0) continue
+    controller.enqueue(part)
+    sent = true
+  }
+  return sent
 }
 
 function pipe(
@@ -318,17 +371,39 @@ function pipe(
   failure?: string,
 ): ReadableStream<Uint8Array> {
   let finished = false
-  // When the pending upstream read began (undefined while none is pending: the client has not asked for more, and
+  let stream: ReadableStreamDefaultController<Uint8Array> | undefined
+  // When the pending upstream read began; undefined while none is pending (the client has not asked for more:
   // a slow reader is no upstream's silence).
   let readingSince: number | undefined
-  // One timer per stream, re-armed only when it fires: no per-chunk timer churn.
+  // When the client last got what it asked for (the end of the last pull).
+  let pulledAt = performance.now()
+  let keptAliveAt = 0
+  // One timer per stream, re-armed only when it fires: no per-chunk timer churn. It ends a stream that makes no
+  // progress for `idleMs` either way (an upstream silent while we wait on it: the client's error event; a client that
+  // asks for nothing: it is gone, the upstream is dropped and not blamed), and while the upstream is silent it sends
+  // the client an SSE comment every KEEPALIVE_MS: Bun.serve ends a response that writes nothing for its idleTimeout
+  // (30 s as Elysia sets it; an upstream thinking longer mid-answer got a reset connection), and so do proxies in front.
   let idleTimer: ReturnType<typeof setTimeout> | undefined
   const watchIdle = () => {
-    const silent = readingSince === undefined ? 0 : performance.now() - readingSince
-    if (silent >= hooks.idleMs) hooks.abortUpstream(new Error(`no data from the upstream for ${Math.round(silent / 1000)} s`))
-    else idleTimer = setTimeout(watchIdle, hooks.idleMs - silent)
+    if (finished) return
+    const now = performance.now()
+    let next: number
+    if (readingSince !== undefined) {
+      const silent = now - readingSince
+      if (silent >= hooks.idleMs) return hooks.abortUpstream(new Error(`no data from the upstream for ${Math.round(silent / 1000)} s`))
+      if (now - Math.max(readingSince, keptAliveAt) >= KEEPALIVE_MS) {
+        stream?.enqueue(KEEPALIVE_FRAME)
+        keptAliveAt = now
+      }
+      next = Math.min(readingSince + hooks.idleMs, Math.max(readingSince, keptAliveAt) + KEEPALIVE_MS) - now
+    } else {
+      const stalled = now - pulledAt
+      if (stalled >= hooks.idleMs) return clientGone(`the client read nothing for ${Math.round(stalled / 1000)} s`)
+      next = pulledAt + hooks.idleMs - now
+    }
+    idleTimer = setTimeout(watchIdle, Math.max(next, 1))
   }
-  idleTimer = setTimeout(watchIdle, hooks.idleMs)
+  idleTimer = setTimeout(watchIdle, Math.min(hooks.idleMs, KEEPALIVE_MS))
   const finish = (end: Omit<StreamEnd, 'usage'>) => {
     if (finished) return
     finished = true
@@ -347,8 +422,17 @@ function pipe(
     }
     finish({ aborted: false, error: message })
   }
+  const clientGone = (why: string) => {
+    hooks.abortUpstream(new Error(why))
+    void peeked.reader.cancel().catch(() => {})
+    try {
+      stream?.error(new Error(why))
+    } catch {}
+    finish({ aborted: true })
+  }
   return new ReadableStream<Uint8Array>({
     start(controller) {
+      stream = controller
       for (const chunk of held) if (chunk.byteLength) controller.enqueue(chunk)
     },
     // A pull that enqueues nothing is not called again, so read until there is something to send.
@@ -362,16 +446,15 @@ function pipe(
             readingSince = performance.now()
             result = await peeked.reader.read()
             readingSince = undefined
+            pulledAt = performance.now()
           }
           if (result.done) {
-            const tail = transform.end()
-            if (tail?.byteLength) controller.enqueue(tail)
+            send(controller, transform.end())
             controller.close()
             finish({ aborted: false })
             return
           }
-          const out = transform.chunk(result.value)
-          if (out?.byteLength) return controller.enqueue(out)
+          if (send(controller, transform.chunk(result.value))) return
         }
       } catch (error) {
         if (finished) return

@@ -7,6 +7,7 @@ import { SseParser } from '../../protocols/sse'
 import { GEMINI_KEY_SOURCES, verifyToken } from '../../relay/auth'
 import { modelsForToken, type ListedModel } from '../../relay/models'
 import { relay, type SettleHook } from '../../relay/pipeline'
+import { KEEPALIVE_FRAME } from '../../relay/stream-pipe'
 import { protocolFor } from '../../relay/protocol-registry'
 import { assertJsonBody, parseRawJson } from './raw-body'
 import { relayInputOf } from './relay-input'
@@ -153,6 +154,8 @@ function jsonArrayResponse(sse: Response): Response {
         }
         const out = elements(parser.push(value))
         if (out) return controller.enqueue(encoder.encode(out))
+        // the relay's keep-alive while the upstream is silent: whitespace, which JSON allows between elements
+        if (isKeepAlive(value)) return controller.enqueue(encoder.encode('\n'))
       }
     },
     cancel(reason) {
@@ -162,4 +165,8 @@ function jsonArrayResponse(sse: Response): Response {
   const headers = new Headers(sse.headers)
   headers.set('content-type', 'application/json; charset=utf-8')
   return new Response(body, { status: sse.status, headers })
+}
+
+function isKeepAlive(chunk: Uint8Array): boolean {
+  return chunk === KEEPALIVE_FRAME || (chunk.byteLength === KEEPALIVE_FRAME.byteLength && chunk.every((b, i) => b === KEEPALIVE_FRAME[i]))
 }
