@@ -47,6 +47,11 @@ interface TokenDelta {
   usedQuota: number
   accessedTime: number
 }
+/** Reservations of requests still running, on one balance: `held` in all, `inDb` of it already written. */
+interface Hold {
+  held: number
+  inDb: number
+}
 
 /**
  * The relay's quota moves, decided in memory and written behind. A reservation and its settlement change
@@ -54,6 +59,12 @@ interface TokenDelta {
  * deltas reach SQLite in one transaction with the next batch of log rows (`write`), or at once (`flush`)
  * before any other repo reads or writes these tables. So the request path runs no SQL, and the database
  * plus the pending deltas always equals the cached rows.
+ *
+ * A reservation is a hold on the cached rows only: it reaches SQLite with its request's settlement (as the
+ * charge), so a crash never leaves the balance lower than the log rows say (before, a batch wrote the holds of
+ * requests still running, and a kill -9 kept them charged with no row). Only `flush`, which runs before another
+ * repo reads or writes these tables (a balance edit, a redemption), writes the holds too, so that what it reads
+ * is the balance the relay sees; their settlements then write the difference.
  *
  * One process owns the database: balances are checked here, not by conditional UPDATEs, so a second
  * gateway on the same file could overspend. Being synchronous JavaScript, concurrent requests in this
@@ -64,6 +75,8 @@ export function createQuotaRepo(db: Db, rows: BalanceRows) {
   const users = new Map<number, UserDelta>()
   const tokens = new Map<number, TokenDelta>()
   const channels = new Map<number, number>()
+  const userHolds = new Map<number, Hold>()
+  const tokenHolds = new Map<number, Hold>()
   let onDirty: () => void = () => {}
 
   const writeDeltas = createDeltaWriter(sqlite)
@@ -73,8 +86,9 @@ export function createQuotaRepo(db: Db, rows: BalanceRows) {
     if (!dirty()) onDirty()
   }
 
-  // the row is read first: reading may flush (on a cache miss), which must not see this move's delta
-  function moveUser(id: number, quota: number, usedQuota: number, requestCount: number): UserRow | undefined {
+  // The row is read first: reading may flush (on a cache miss), which must not see this move's delta.
+  // `quota` goes to the database, `cachedQuota` to the cached row (they differ by the holds a settlement ends).
+  function moveUser(id: number, quota: number, cachedQuota: number, usedQuota: number, requestCount: number): UserRow | undefined {
     const row = rows.user(id)
     markDirty()
     const d = users.get(id) ?? { quota: 0, usedQuota: 0, requestCount: 0 }
@@ -83,14 +97,14 @@ export function createQuotaRepo(db: Db, rows: BalanceRows) {
     d.requestCount += requestCount
     users.set(id, d)
     if (row) {
-      row.quota += quota
+      row.quota += cachedQuota
       row.usedQuota += usedQuota
       row.requestCount += requestCount
     }
     return row
   }
 
-  function moveToken(id: number, remainQuota: number, usedQuota: number, accessedTime: number): TokenRow | undefined {
+  function moveToken(id: number, remainQuota: number, cachedRemain: number, usedQuota: number, accessedTime: number): TokenRow | undefined {
     const row = rows.token(id)
     markDirty()
     const d = tokens.get(id) ?? { remainQuota: 0, usedQuota: 0, accessedTime: 0 }
@@ -99,11 +113,51 @@ export function createQuotaRepo(db: Db, rows: BalanceRows) {
     d.accessedTime = Math.max(d.accessedTime, accessedTime)
     tokens.set(id, d)
     if (row) {
-      row.remainQuota += remainQuota
+      row.remainQuota += cachedRemain
       row.usedQuota += usedQuota
       row.accessedTime = Math.max(row.accessedTime, accessedTime)
     }
     return row
+  }
+
+  function hold(holds: Map<number, Hold>, id: number, amount: number): void {
+    const h = holds.get(id)
+    if (h) h.held += amount
+    else holds.set(id, { held: amount, inDb: 0 })
+  }
+
+  /** End `amount` of holds; returns how much of what the database holds is no longer backed (to give back there). */
+  function release(holds: Map<number, Hold>, id: number, amount: number): number {
+    const h = holds.get(id)
+    if (!h) return 0
+    h.held -= amount
+    const freed = Math.max(0, h.inDb - Math.max(0, h.held))
+    h.inDb -= freed
+    if (h.held <= 0 && h.inDb <= 0) holds.delete(id)
+    return freed
+  }
+
+  /** The holds not yet in the database, as deltas (flush only: see above). */
+  function holdsToDeltas(): void {
+    for (const [id, h] of userHolds) {
+      if (h.held <= h.inDb) continue
+      const d = users.get(id) ?? { quota: 0, usedQuota: 0, requestCount: 0 }
+      d.quota -= h.held - h.inDb
+      users.set(id, d)
+      h.inDb = h.held
+    }
+    for (const [id, h] of tokenHolds) {
+      if (h.held <= h.inDb) continue
+      const d = tokens.get(id) ?? { remainQuota: 0, usedQuota: 0, accessedTime: 0 }
+      d.remainQuota -= h.held - h.inDb
+      tokens.set(id, d)
+      h.inDb = h.held
+    }
+  }
+  const unwrittenHolds = () => {
+    for (const h of userHolds.values()) if (h.held > h.inDb) return true
+    for (const h of tokenHolds.values()) if (h.held > h.inDb) return true
+    return false
   }
 
   function snapshot(): LedgerDeltas {
@@ -132,9 +186,14 @@ export function createQuotaRepo(db: Db, rows: BalanceRows) {
       const userQuota = user?.quota ?? 0
       const tokenRemain = tokenLimited ? (token?.remainQuota ?? 0) : undefined
       if (userQuota < amount || (tokenRemain !== undefined && tokenRemain < amount)) return { ok: false, userQuota, tokenRemain }
-      const after = moveUser(userId, -amount, 0, 0)
-      const afterToken = tokenLimited ? moveToken(tokenId, -amount, 0, 0) : undefined
-      return { ok: true, userQuota: after?.quota, tokenRemain: afterToken?.remainQuota }
+      // a hold on the cached rows only: nothing to write until the request settles
+      if (user) user.quota -= amount
+      hold(userHolds, userId, amount)
+      if (tokenLimited) {
+        if (token) token.remainQuota -= amount
+        hold(tokenHolds, tokenId, amount)
+      }
+      return { ok: true, userQuota: user?.quota, tokenRemain: tokenLimited ? token?.remainQuota : undefined }
     },
 
     /** Settle a reservation: refund what was not used (or take what was short), count usage; returns the quota charged and the new balances. */
@@ -147,8 +206,10 @@ export function createQuotaRepo(db: Db, rows: BalanceRows) {
         charged = s.reserved + Math.max(0, extra)
       }
       const refund = s.reserved - charged // negative when an extra charge was taken
-      const user = moveUser(s.userId, refund, charged, 1)
-      const token = moveToken(s.tokenId, s.tokenLimited ? refund : 0, charged, s.now)
+      // the database gets the charge, plus back whatever of the hold a flush had written there
+      const user = moveUser(s.userId, release(userHolds, s.userId, s.reserved) - charged, refund, charged, 1)
+      const tokenFreed = s.tokenLimited ? release(tokenHolds, s.tokenId, s.reserved) : 0
+      const token = moveToken(s.tokenId, s.tokenLimited ? tokenFreed - charged : 0, s.tokenLimited ? refund : 0, charged, s.now)
       if (charged > 0 && s.channelId > 0) {
         markDirty()
         channels.set(s.channelId, (channels.get(s.channelId) ?? 0) + charged)
@@ -178,9 +239,13 @@ export function createQuotaRepo(db: Db, rows: BalanceRows) {
       clearPending()
       return deltas
     },
-    /** Write the pending deltas now, in their own transaction; a no-op when there are none. */
+    /**
+     * Write the pending deltas now, in their own transaction, with the holds of running requests: a repo about to
+     * read or write these rows sees the balances the relay sees. A no-op when there is nothing to write.
+     */
     flush(): void {
-      if (!dirty()) return
+      if (!dirty() && !unwrittenHolds()) return
+      holdsToDeltas()
       flushTx()
       clearPending()
     },
