@@ -59,7 +59,7 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   LoginFailuresPerWindow: { type: 'integer', default: '10', description: 'failed logins per IP or username before 429', check: positive },
   LoginFailureWindowSeconds: { type: 'integer', default: '300', description: 'window of the failed-login limit', check: positive },
   RelayMaxAttempts: { type: 'integer', default: '3', description: 'channels tried for one request before giving up', check: positive },
-  RelayStreamIdleSeconds: { type: 'integer', default: '300', description: 'a stream whose upstream sends nothing for this long is ended with an error', check: positive },
+  RelayStreamIdleSeconds: { type: 'integer', default: '300', description: 'a stream whose upstream sends nothing for this long is ended with an error (a client that reads nothing this long is let go)', check: positive },
   RelayTimeoutSeconds: { type: 'integer', default: '300', description: 'time an upstream has to start answering (stream: first content)', check: positive },
   ChannelFailureThreshold: { type: 'integer', default: '3', description: 'consecutive failures that auto-disable an auto_ban channel', check: positive },
   ChannelProbeIntervalSeconds: { type: 'integer', default: '300', description: 'how often auto-disabled channels are re-tested', check: positive },
