@@ -67,7 +67,9 @@ async function serve(config: Config): Promise<number> {
   const server = app.server!
   listening.port = server.port
   listening.hostname = server.hostname
-  log.info({ version: VERSION, port: server.port, hostname: server.hostname, db: config.sqlitePath }, `tollgate ${VERSION} listening on http://${server.hostname}:${server.port} (db ${config.sqlitePath})`)
+  // whatever LOG_LEVEL says (short of silent), where it listens is written: scripts and supervisors wait for it
+  const startLog = config.logLevel === 'silent' ? log : log.child({}, { level: 'info' })
+  startLog.info({ version: VERSION, port: server.port, hostname: server.hostname, db: config.sqlitePath }, `tollgate ${VERSION} listening on http://${server.hostname}:${server.port} (db ${config.sqlitePath})`)
   const idle = startIdleCollector({ arrived: requestsArrived, inFlight: () => app.server?.pendingRequests ?? 0 })
   const backups = startBackupSchedule(config, deps.ops)
 
@@ -102,6 +104,7 @@ async function serve(config: Config): Promise<number> {
     }
     deps.metering.stop() // every queued log row and quota move on disk (again, if the stop hook did it)
     closeDatabase(db)
+    deps.ops.relay.drain()
     log.info('stopped')
     await sink.flush()
     clearTimeout(deadline)

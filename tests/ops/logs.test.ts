@@ -11,7 +11,11 @@ let channelId: number
 const post = (path: string, body: unknown, headers: Record<string, string>) =>
   env.app.fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
 const chat = (body: Record<string, unknown>, key = env.key) => post('/v1/chat/completions', body, { authorization: `Bearer ${key}` })
-const relayLines = () => log.lines().filter((l) => l.msg.startsWith('relay request'))
+/** the relay lines so far (they are written just after each request: drain what is still queued) */
+const relayLines = () => {
+  env.app.deps.ops.relay.drain()
+  return log.lines().filter((l) => l.msg.startsWith('relay request'))
+}
 
 beforeAll(async () => {
   env = await startRelayEnv()
@@ -79,6 +83,7 @@ test('a management write is one line: who, what, the route and its status; secre
   const key = String(token.body.data.key)
   const relayed = await chat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }, key)
   expect(relayed.status).toBe(200)
+  env.app.deps.ops.relay.drain()
   const writes = log.lines().filter((l) => l.msg === 'management write')
   expect(writes.map((l) => l.route)).toEqual(['POST /api/channel/', 'POST /api/user/', 'POST /api/token/'])
   expect(writes[0]).toMatchObject({ level: 'info', status: 200, user: 'root', request_id: created.headers.get('x-request-id')!, model: null })
@@ -93,6 +98,7 @@ test('LOG_LEVEL above info: no per-request lines', async () => {
   quiet.logger.level = 'warn'
   env.app.deps.ops.log = quiet.logger
   await (await chat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).text()
+  env.app.deps.ops.relay.drain()
   expect(quiet.raw).toEqual([])
 })
 
