@@ -35,6 +35,10 @@ for asset in $(echo "$page" | grep -o '/chunk-[a-z0-9]*\.\(js\|css\)'); do
   echo "$headers" | grep -qi '^cache-control: public, max-age=31536000, immutable' || { echo "console asset $asset not cacheable: $headers"; exit 1; }
 done
 echo "the console is served from the binary"
+curl -fsS "$base/healthz" >/dev/null && curl -fsS "$base/readyz" >/dev/null || { echo "healthz/readyz failed"; cat "$dir/log"; exit 1; }
+curl -fsS "$base/metrics" | grep -q '^# TYPE tollgate_relay_requests_total counter' || { echo "metrics failed"; exit 1; }
+"$bin" health --url "$base" >/dev/null || { echo "tollgate health failed"; exit 1; }
+echo "healthz, readyz, metrics and the health command answer"
 status=$(curl -fsS "$base/api/status") || { echo "status failed"; cat "$dir/log"; exit 1; }
 echo "$status" | grep -q '"success":true' || { echo "bad status: $status"; exit 1; }
 curl -fsS -c "$dir/cookies" -H 'content-type: application/json' \
