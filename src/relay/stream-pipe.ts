@@ -426,7 +426,8 @@ function pipe(
     hooks.abortUpstream(new Error(why))
     void peeked.reader.cancel().catch(() => {})
     try {
-      stream?.error(new Error(why))
+      // ends the response with a reset; no Error: Bun.serve would print it, and this end is expected
+      stream?.error(undefined)
     } catch {}
     finish({ aborted: true })
   }

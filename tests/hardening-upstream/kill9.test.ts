@@ -51,7 +51,8 @@ async function startGateway(dataDir: string, env: Record<string, string>): Promi
   let output = ''
   for (const stream of [proc.stdout, proc.stderr]) {
     void (async () => {
-      for await (const chunk of stream) if (output.length < 20_000) output += new TextDecoder().decode(chunk)
+      const reader = stream.getReader()
+      for (let r = await reader.read(); !r.done; r = await reader.read()) if (output.length < 20_000) output += new TextDecoder().decode(r.value)
     })().catch(() => {})
   }
   const url = `http://127.0.0.1:${port}`
