@@ -41,6 +41,7 @@ export const SECTIONS: readonly SettingSection[] = [
       { key: 'RelayStreamIdleSeconds', min: 1 },
       { key: 'ChannelFailureThreshold', min: 1 },
       { key: 'ChannelProbeIntervalSeconds', min: 1 },
+      { key: 'ChannelPrivateNetworksAllowed' },
     ],
   },
   { id: 'logs', fields: [{ key: 'LogConsumeEnabled' }, { key: 'LogRetentionDays', min: 0 }] },
