@@ -70,10 +70,10 @@ async function serve(config: Config): Promise<number> {
   // whatever LOG_LEVEL says (short of silent), where it listens is written: scripts and supervisors wait for it
   const startLog = config.logLevel === 'silent' ? log : log.child({}, { level: 'info' })
   startLog.info({ version: VERSION, port: server.port, hostname: server.hostname, db: config.sqlitePath }, `tollgate ${VERSION} listening on http://${server.hostname}:${server.port} (db ${config.sqlitePath})`)
-  // out at once, not with the next batch of lines: whoever waits for it is waiting now
-  void sink.flush()
   const idle = startIdleCollector({ arrived: requestsArrived, inFlight: () => app.server?.pendingRequests ?? 0 })
   const backups = startBackupSchedule(config, deps.ops)
+  // the start lines out at once, not with the next batch of lines: whoever waits for them is waiting now
+  void sink.flush()
 
   let stopping = false
   const stop = async (signal: string) => {

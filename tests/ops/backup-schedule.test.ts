@@ -64,7 +64,9 @@ test('the server runs the schedule from BACKUP_DIR and reports it in its metrics
   const backupDir = join(temp(), 'b')
   const server = await serve(dataDir, { ROOT_PASSWORD: 'root-password-123', BACKUP_DIR: backupDir, BACKUP_EVERY_HOURS: '1', BACKUP_KEEP: '3' })
   try {
-    expect(server.lines().some((l) => l.msg.startsWith(`scheduled backups: every 1 h into ${backupDir}, keeping 3`))).toBe(true)
+    const announced = () => server.lines().some((l) => l.msg.startsWith(`scheduled backups: every 1 h into ${backupDir}, keeping 3`))
+    for (let i = 0; i < 40 && !announced(); i++) await Bun.sleep(50)
+    expect(announced()).toBe(true)
     const metrics = await (await fetch(`${server.url}/metrics`)).text()
     expect(metrics).toContain('tollgate_backup_failures_total 0')
   } finally {
