@@ -1,8 +1,10 @@
-import { totalTokens, type StreamEvent, type Usage } from '../ir'
+import { totalTokens, type Usage } from '../ir'
 import { encodeSse, type SseEvent } from '../protocols/sse'
 import type { StreamDecoder, StreamEncoder, UsageTap } from '../protocols/types'
 import { findGarbage, GarbageError, notJsonMessage } from './stream-check'
 import type { PeekedStream } from './stream-peek'
+import { Holdback } from './stream-holdback'
+import { HeldOutput, Produced } from './stream-output'
 
 export interface StreamEnd {
   usage: Usage | undefined
@@ -12,29 +14,6 @@ export interface StreamEnd {
   aborted: boolean
   /** the text, reasoning and tool arguments sent to the client (metering estimates usage from it when none was reported) */
   output?: string
-}
-
-/**
- * The text, reasoning and tool arguments a stream gave the client. A long answer is many thousands of small
- * deltas: kept as separate strings they cost several times their characters (a 27 MB stream held ~10 MB of them),
- * so every 1,024 pieces are joined into one string.
- */
-class Produced {
-  private joined: string[] = []
-  private pieces: string[] = []
-
-  collect(event: StreamEvent): void {
-    if (event.type !== 'text-delta' && event.type !== 'reasoning-delta' && event.type !== 'tool-input-delta') return
-    this.pieces.push(event.delta)
-    if (this.pieces.length >= 1024) {
-      this.joined.push(this.pieces.join(''))
-      this.pieces = []
-    }
-  }
-
-  text(): string {
-    return this.joined.join('') + this.pieces.join('')
-  }
 }
 
 /** Settlement reads the produced text only when usage will not do: none reported, or the stream was cut. */
@@ -57,47 +36,6 @@ const encoder = new TextEncoder()
 export const KEEPALIVE_MS = 5_000
 /** An SSE comment: every SSE client ignores it (the Gemini JSON-array ingress turns it into whitespace). */
 export const KEEPALIVE_FRAME = new TextEncoder().encode(': keep-alive\n\n')
-
-/** Raw events a passthrough holds undecoded; past this many characters they are decoded in one batch. */
-const HELD_CHARS = 128 * 1024
-
-/**
- * The text a passthrough stream gave the client, decoded only if settlement asks for it: most upstreams
- * report usage, and decoding every event (one JSON.parse each) was the largest cost of a passthrough stream.
- * Raw events are held as they went out, up to HELD_CHARS, then decoded as a batch so memory stays bounded.
- */
-class HeldOutput {
-  private readonly produced = new Produced()
-  private held: SseEvent[] = []
-  private heldChars = 0
-
-  constructor(
-    private readonly decoder: StreamDecoder,
-    peeked: PeekedStream,
-    /** the peeked events the client gets (any after them were garbage) */
-    upto: number,
-  ) {
-    for (const event of peeked.decoded) this.produced.collect(event)
-    for (let i = peeked.fed; i < upto; i++) this.hold(peeked.events[i]!)
-  }
-
-  hold(event: SseEvent): void {
-    this.held.push(event)
-    this.heldChars += event.data.length
-    if (this.heldChars > HELD_CHARS) this.decodeHeld()
-  }
-
-  text(): string {
-    this.decodeHeld()
-    return this.produced.text()
-  }
-
-  private decodeHeld(): void {
-    for (const event of this.held) for (const decoded of this.decoder.push(event)) this.produced.collect(decoded)
-    this.held = []
-    this.heldChars = 0
-  }
-}
 
 /**
  * Same protocol on both sides: the upstream bytes go to the client unchanged while a usage tap reads the parsed
@@ -185,99 +123,6 @@ function reframe(events: SseEvent[], dropEvent?: (event: SseEvent) => boolean): 
   let text = ''
   for (const event of events) if (!dropEvent?.(event)) text += event.data === '[DONE]' ? 'data: [DONE]\n\n' : encodeSse(event)
   return encoder.encode(text)
-}
-
-const LF = 10
-const CR = 13
-/** Stands for "no byte: the previous output ended on an event boundary". */
-const START = -1
-
-/**
- * The bytes of a passthrough that may go to the client: up to the last event boundary (the end of a blank line) of
- * what came so far. A chunk that ends on one goes out as it is (no copy); a partial event's bytes wait here.
- */
-class Holdback {
-  /** bytes after the last boundary, usually none or one chunk's tail */
-  private pending: Uint8Array[] = []
-
-  /**
-   * What may go out now, in order (the pending tail first, then the new chunk up to its last boundary); `idle`: the
-   * parser says the bytes so far end between events (then no scan is needed). No bytes are copied.
-   */
-  take(value: Uint8Array, idle: boolean): Uint8Array | Uint8Array[] | undefined {
-    const cut = idle ? value.byteLength : lastBoundary(value, this.byteBefore(1), this.byteBefore(2))
-    if (cut === 0) {
-      if (this.pending === EMPTY) this.pending = [value]
-      else this.pending.push(value)
-      return undefined
-    }
-    const head = cut === value.byteLength ? value : value.subarray(0, cut)
-    const pending = this.pending
-    this.pending = cut === value.byteLength ? EMPTY : [value.subarray(cut)]
-    if (pending.length === 0) return head
-    pending.push(head)
-    return pending
-  }
-
-  /** The end of the upstream: whatever is left goes out as it came. */
-  flush(): Uint8Array[] {
-    const out = this.pending
-    this.pending = EMPTY
-    return out
-  }
-
-  /** The n-th byte from the end of what is pending (START when there are fewer). */
-  private byteBefore(n: number): number {
-    for (let i = this.pending.length - 1; i >= 0; i--) {
-      const chunk = this.pending[i]!
-      if (chunk.byteLength >= n) return chunk[chunk.byteLength - n]!
-      n -= chunk.byteLength
-    }
-    return START
-  }
-}
-/** shared by every Holdback with nothing pending: never pushed to (take replaces it before pushing) */
-const EMPTY: Uint8Array[] = []
-
-function concat2(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.byteLength + b.byteLength)
-  out.set(a)
-  out.set(b, a.byteLength)
-  return out
-}
-
-/**
- * The offset in `v` just after the last blank line's terminator (`\n`, `\r\n` or `\r`), 0 when `v` has none.
- * `p1`, `p2` are the two bytes before `v` (START when the output so far ended on a boundary there).
- * Line ends are ASCII and never part of a UTF-8 sequence, so bytes can be scanned as they are.
- */
-export function lastBoundary(v: Uint8Array, p1: number, p2: number): number {
-  const at = (i: number): number => (i >= 0 ? v[i]! : i === -1 ? p1 : p1 === START ? START : p2)
-  for (let i = v.byteLength - 1; i >= 0; i--) {
-    const c = v[i]!
-    let s: number
-    if (c === LF) s = at(i - 1) === CR ? i - 1 : i
-    else if (c === CR) {
-      if (i + 1 < v.byteLength && v[i + 1] === LF) continue
-      s = i
-    } else continue
-    // the line that this terminator ends is blank when another terminator (or the last boundary) is right before it
-    const t = at(s - 1)
-    if (t === LF || t === CR || t === START) return i + 1
-  }
-  return 0
-}
-
-function concatAll(parts: Uint8Array[]): Uint8Array {
-  let size = 0
-  for (const part of parts) size += part.byteLength
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.byteLength
-  }
-  return out
 }
 
 /** Different protocols: upstream SSE → IR events → client SSE, event by event; garbage ends it with the client's error. */
