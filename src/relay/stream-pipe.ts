@@ -1,4 +1,4 @@
-import { totalTokens, type Usage } from '../ir'
+import { totalTokens, type StreamEvent, type Usage } from '../ir'
 import { encodeSse, type SseEvent } from '../protocols/sse'
 import type { StreamDecoder, StreamEncoder, UsageTap } from '../protocols/types'
 import { findGarbage, GarbageError, notJsonMessage } from './stream-check'
