@@ -1,3 +1,4 @@
+import type { Env } from '../../src/config'
 import type { UserRow } from '../../src/db/repos'
 import type { RelayOutcome } from '../../src/relay/pipeline'
 import type { NewChannelInput } from '../../src/relay/routing'
@@ -22,10 +23,10 @@ export interface RelayEnv {
   stop(): Promise<void>
 }
 
-/** A gateway on loopback with one user, one token and a fake upstream that speaks every protocol. */
-export async function startRelayEnv(): Promise<RelayEnv> {
+/** A gateway on loopback (started with `env`) with one user, one token and a fake upstream that speaks every protocol. */
+export async function startRelayEnv(env: Env = {}): Promise<RelayEnv> {
   const outcomes: RelayOutcome[] = []
-  const app = await startTestApp({}, (outcome) => outcomes.push(outcome))
+  const app = await startTestApp(env, (outcome) => outcomes.push(outcome))
   app.deps.routing.setRandom(seededRandom(42))
   const upstream = await startFakeUpstream({ keys: [UPSTREAM_KEY] })
   const user = addUser(app, { username: 'alice', quota: 10_000_000 })
