@@ -6,7 +6,7 @@ import type { Db } from '../client'
 import * as schema from '../schema'
 import { abilities, channels, logs, options, redemptions, tokens, usageHourly, users } from '../schema'
 import { abilitiesOf, type NewChannel } from './channels'
-import { createLogInserter } from './log-insert'
+import { createLogInserter, prepareHourlyUpserts } from './log-insert'
 import type { NewLog } from './logs'
 import type { NewRedemption } from './redemptions'
 import type { NewToken } from './tokens'
@@ -35,16 +35,7 @@ const FILLED_TABLES = { users, tokens, channels, redemptions, options, logs, usa
 export function createImportRepo(db: Db) {
   const sqlite = db.$client
   const insertLogs = createLogInserter(sqlite)
-  const addHour = sqlite.prepare(
-    `INSERT INTO usage_hourly (user_id, username, model_name, hour, count, quota, token_used) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-     ON CONFLICT (user_id, model_name, hour) DO UPDATE SET count = count + excluded.count, quota = quota + excluded.quota,
-       token_used = token_used + excluded.token_used, username = excluded.username`,
-  )
-  const addModelHour = sqlite.prepare(
-    `INSERT INTO usage_hourly_model (hour, model_name, count, quota, token_used) VALUES (?1, ?2, ?3, ?4, ?5)
-     ON CONFLICT (hour, model_name) DO UPDATE SET count = count + excluded.count, quota = quota + excluded.quota,
-       token_used = token_used + excluded.token_used`,
-  )
+  const { addHour, addModelHour } = prepareHourlyUpserts(sqlite)
 
   return {
     /** Row counts of the tables an import fills (all zero = empty). */
