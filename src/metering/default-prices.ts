@@ -34,8 +34,20 @@ export const DEFAULT_PRICES: Record<string, ListPrice> = {
   o3: openai(2, 8, 0.5),
   'o3-mini': openai(1.1, 4.4, 0.55),
   'o4-mini': openai(1.1, 4.4, 0.275),
-  'text-embedding-3-small': openai(0.02, 0.02),
-  'text-embedding-3-large': openai(0.13, 0.13),
+  'text-embedding-3-small': openai(0.02, 0),
+  'text-embedding-3-large': openai(0.13, 0),
+  'text-embedding-ada-002': openai(0.1, 0),
+  'omni-moderation-latest': openai(0, 0),
+  'text-moderation-latest': openai(0, 0),
+  // speech: US$ per million characters of input (the meter counts characters); OpenAI puts gpt-4o-mini-tts at ~$0.015 a minute
+  'tts-1': openai(15, 0),
+  'tts-1-hd': openai(30, 0),
+  'gpt-4o-mini-tts': openai(15, 0),
+  // transcription: whisper-1 US$0.006 a minute = 100 per million seconds (the meter counts seconds); the gpt-4o ones bill tokens
+  'whisper-1': openai(100, 0),
+  'gpt-4o-transcribe': openai(2.5, 10),
+  'gpt-4o-mini-transcribe': openai(1.25, 5),
+  'gpt-3.5-turbo-instruct': openai(1.5, 2),
   // Anthropic
   'claude-opus-4-5': anthropic(5, 25),
   'claude-opus-4-1': anthropic(15, 75),
@@ -56,4 +68,26 @@ export const DEFAULT_PRICES: Record<string, ListPrice> = {
   // DeepSeek (V3.2)
   'deepseek-chat': openai(0.28, 0.42, 0.028),
   'deepseek-reasoner': openai(0.28, 0.42, 0.028),
+}
+
+/**
+ * US$ per image as OpenAI lists them, by `size` or `size/quality` (dall-e-3's `hd`, gpt-image's low/medium/high).
+ * The option ImagePrice overrides it model by model.
+ */
+export const DEFAULT_IMAGE_PRICES: Record<string, Record<string, number>> = {
+  'dall-e-2': { '256x256': 0.016, '512x512': 0.018, '1024x1024': 0.02 },
+  'dall-e-3': { '1024x1024': 0.04, '1024x1792': 0.08, '1792x1024': 0.08, '1024x1024/hd': 0.08, '1024x1792/hd': 0.12, '1792x1024/hd': 0.12 },
+  'gpt-image-1': gptImage([0.011, 0.016], [0.042, 0.063], [0.167, 0.25]),
+  'gpt-image-1-mini': gptImage([0.005, 0.006], [0.011, 0.015], [0.036, 0.052]),
+}
+
+/** [square, portrait or landscape] per quality; `auto` is priced as high (the most it can cost). */
+function gptImage(low: [number, number], medium: [number, number], high: [number, number]): Record<string, number> {
+  const table: Record<string, number> = {}
+  for (const [quality, [square, oblong]] of Object.entries({ low, medium, high, auto: high })) {
+    table[`1024x1024/${quality}`] = square
+    table[`1024x1536/${quality}`] = oblong
+    table[`1536x1024/${quality}`] = oblong
+  }
+  return table
 }

@@ -1,7 +1,7 @@
 import type { Repos } from '../db/repos'
-import type { IrRequest } from '../ir'
+import type { Meter } from '../relay/meter'
 import type { OptionStore } from '../options/store'
-import type { RelayInput, RelayOutcome } from '../relay/pipeline'
+import type { RelayCall, RelayOutcome } from '../relay/pipeline'
 import { createLogWriter, type LogWriterOptions } from './log-writer'
 import { createRateLimiter } from './rate-limit'
 import { logRefusal, type Refusal } from './refusal'
@@ -27,7 +27,7 @@ export function createMetering(deps: { options: OptionStore; repos: Repos }, wri
     limiter,
     logs,
     retention,
-    reserve: (ir: IrRequest, input: RelayInput, group: string) => reserve({ ...deps, limiter }, ir, input, group),
+    reserve: (meter: Meter, input: RelayCall, group: string) => reserve({ ...deps, limiter }, meter, input, group),
     settle: (outcome: RelayOutcome) => settle({ ...deps, logs }, outcome),
     /** the error row of a request refused before `reserve` succeeded (settle logs all the others) */
     refused: (refusal: Refusal) => logRefusal({ options: deps.options, logs }, refusal),

@@ -1,12 +1,14 @@
 import { GatewayError } from '../errors'
 import type { Usage } from '../ir'
 import type { OptionStore } from '../options/store'
-import { DEFAULT_PRICES, type ListPrice } from './default-prices'
+import { DEFAULT_IMAGE_PRICES, DEFAULT_PRICES, type ListPrice } from './default-prices'
 
 /** How one model is billed in one group. Ratios follow new-api: quota per input token = ratio × group. */
 export type Price =
   | { mode: 'ratio'; model: string; ratio: number; completion: number; cacheRead: number; cacheWrite: number; group: number }
   | { mode: 'call'; model: string; usd: number; group: number }
+  /** US$ per unit of the meter (an image of one size and quality) */
+  | { mode: 'unit'; model: string; usd: number; variant: string; group: number }
   | { mode: 'free'; model: string; group: number }
 
 type Table = Record<string, number>
@@ -118,9 +120,28 @@ function priceOf(tables: Tables, options: Options, model: string, group: string)
   }
 }
 
-/** The price, or free in self-use mode; otherwise a 400 the client's protocol renders. */
-export function requirePrice(options: Options, model: string, group: string): Price {
-  const price = findPrice(options, model, group)
+/** The price of one image of `variant` (`size/quality` or `size`), from ImagePrice over the shipped table. */
+export function findImagePrice(options: Options, model: string, group: string, variant: string): Price | undefined {
+  const names = namesOf(model)
+  const custom = options.get<Record<string, Record<string, number>>>('ImagePrice')
+  const size = variant.split('/')[0]!
+  for (const table of [custom, DEFAULT_IMAGE_PRICES]) {
+    for (const name of names) {
+      const sizes = Object.hasOwn(table, name) ? table[name]! : undefined
+      if (!sizes) continue
+      const usd = Object.hasOwn(sizes, variant) ? sizes[variant] : Object.hasOwn(sizes, size) ? sizes[size] : undefined
+      if (usd !== undefined) return { mode: 'unit', model, usd, variant, group: groupRatio(options, group) }
+    }
+  }
+  return undefined
+}
+
+/**
+ * The price, or free in self-use mode; otherwise a 400 the client's protocol renders. An image `variant` is
+ * priced per image first; a model priced per call (ModelPrice) or per token still serves it.
+ */
+export function requirePrice(options: Options, model: string, group: string, variant?: string): Price {
+  const price = (variant !== undefined ? findImagePrice(options, model, group, variant) : undefined) ?? findPrice(options, model, group)
   if (price) return price
   if (options.get<boolean>('SelfUseModeEnabled')) return { mode: 'free', model, group: groupRatio(options, group) }
   throw new GatewayError(
@@ -135,6 +156,7 @@ export function requirePrice(options: Options, model: string, group: string): Pr
 export function quotaFor(price: Price, usage: Usage, quotaPerUnit: number): number {
   if (price.mode === 'free') return 0
   if (price.mode === 'call') return Math.round(price.usd * quotaPerUnit * price.group)
+  if (price.mode === 'unit') return Math.round(price.usd * usage.input.noCache * quotaPerUnit * price.group)
   const { noCache, cacheRead, cacheWrite } = usage.input
   const weighted = noCache + cacheRead * price.cacheRead + cacheWrite * price.cacheWrite + (usage.output.text + usage.output.reasoning) * price.completion
   const quota = Math.round(round9(weighted * price.ratio * price.group))
@@ -149,7 +171,7 @@ export function estimateQuota(price: Price, promptTokens: number, maxOutputToken
 
 /** US$ per million tokens (token prices) or per call, for display. */
 export function priceInUsd(price: Price, quotaPerUnit: number) {
-  if (price.mode !== 'ratio') return { mode: price.mode, per_call: price.mode === 'call' ? round9(price.usd * price.group) : 0 }
+  if (price.mode !== 'ratio') return { mode: price.mode, per_call: price.mode === 'call' || price.mode === 'unit' ? round9(price.usd * price.group) : 0 }
   const input = (price.ratio * price.group * 1_000_000) / quotaPerUnit
   return {
     mode: price.mode,

@@ -1,9 +1,8 @@
 import type { Repos } from '../db/repos'
 import { ForbiddenError } from '../errors'
-import type { IrRequest } from '../ir'
 import type { OptionStore } from '../options/store'
-import type { RelayInput } from '../relay/pipeline'
-import { countRequestTokens, estimateRequestTokens } from '../relay/tokenize'
+import type { Meter } from '../relay/meter'
+import type { RelayCall } from '../relay/pipeline'
 import { limitsFor } from './limits'
 import { estimateQuota, requirePrice, type Price } from './prices'
 import type { RateLimiter, Release } from './rate-limit'
@@ -12,7 +11,13 @@ import type { RateLimiter, Release } from './rate-limit'
 export interface Reservation {
   price: Price
   group: string
-  /** prompt tokens by the tokenizer, or for a long prompt an upper bound (see estimateRequestTokens) */
+  /** the model the request was priced for */
+  model: string
+  /** what was metered: tokens, or characters / seconds / images for the operations billed so */
+  unit: Meter['unit']
+  /** the exact input count, when promptTokens is a bound */
+  count(): number
+  /** prompt tokens by the tokenizer (or the operation's quantity), or for a long prompt an upper bound (see estimateRequestTokens) */
   promptTokens: number
   /** false when promptTokens is the upper bound: settlement tokenizes the prompt if it needs an estimate */
   promptExact: boolean
@@ -35,19 +40,21 @@ export interface ReserveDeps {
  * Before the first upstream attempt: price the model (refused without a price), apply the rate limits,
  * and reserve the most the request can cost from the token and the user, both or neither.
  */
-export function reserve(deps: ReserveDeps, ir: IrRequest, input: RelayInput, group: string): Reservation {
+export function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall, group: string): Reservation {
   const { token, user } = input
-  const price = requirePrice(deps.options, ir.model, group)
+  const price = requirePrice(deps.options, meter.model, group, meter.unit === 'image' ? meter.variant : undefined)
   const quotaPerUnit = deps.options.get<number>('QuotaPerUnit')
-  let { tokens: promptTokens, exact: promptExact } = estimateRequestTokens(ir, Buffer.byteLength(input.rawBody))
-  const maxOutputTokens = ir.maxOutputTokens ?? deps.options.get<number>('DefaultMaxOutputTokens')
+  let promptTokens = meter.input
+  let promptExact = meter.exact
+  const maxOutputTokens = meter.maxOutput ?? deps.options.get<number>('DefaultMaxOutputTokens')
   const limits = limitsFor(deps.options, group)
   const release = deps.limiter.acquire(
     [
       { key: `t:${token.id}`, label: 'API key', limits: limits.token },
       { key: `u:${user.id}`, label: 'user', limits: limits.user },
     ],
-    promptTokens + maxOutputTokens,
+    // TPM counts tokens: a meter in characters, seconds or images takes none of it
+    meter.unit === 'token' ? promptTokens + maxOutputTokens : 0,
   )
   let amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit)
   const tokenLimited = !token.unlimitedQuota
@@ -56,7 +63,7 @@ export function reserve(deps: ReserveDeps, ir: IrRequest, input: RelayInput, gro
     if (!result.ok && !promptExact) {
       // The byte bound (about 3.5× a real prompt's tokens) does not fit: count exactly before refusing, so a
       // request the balance can pay is served and a refusal names the real estimate, not the bound.
-      promptTokens = countRequestTokens(ir)
+      promptTokens = meter.count()
       promptExact = true
       amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit)
       result = deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
@@ -66,7 +73,7 @@ export function reserve(deps: ReserveDeps, ir: IrRequest, input: RelayInput, gro
       throw insufficient(amount, quotaPerUnit, result.userQuota ?? 0, result.tokenRemain)
     }
   }
-  return { price, group, promptTokens, promptExact, maxOutputTokens, reserved: amount, tokenLimited, quotaPerUnit, release, settled: false }
+  return { price, group, model: meter.model, unit: meter.unit, count: meter.count, promptTokens, promptExact, maxOutputTokens, reserved: amount, tokenLimited, quotaPerUnit, release, settled: false }
 }
 
 function insufficient(amount: number, quotaPerUnit: number, userQuota: number, tokenRemain: number | undefined): ForbiddenError {

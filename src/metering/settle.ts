@@ -3,7 +3,7 @@ import { LogType, type NewLog } from '../db/repos/logs'
 import { emptyUsage, inputTokens, outputTokens, totalTokens, type Usage } from '../ir'
 import type { OptionStore } from '../options/store'
 import type { RelayOutcome } from '../relay/pipeline'
-import { countRequestTokens, countTextTokens } from '../relay/tokenize'
+import { countTextTokens } from '../relay/tokenize'
 import type { LogWriter } from './log-writer'
 import { quotaFor } from './prices'
 import type { Reservation } from './reserve'
@@ -62,7 +62,7 @@ function billedUsage(outcome: RelayOutcome, r: Reservation): { usage: Usage; est
   const complete = outcome.ok && !outcome.aborted
   if (reported && complete) return { usage: reported, estimated: false }
   const producedTokens = countTextTokens(outcome.output ?? '')
-  const promptTokens = () => (r.promptExact ? r.promptTokens : countRequestTokens(outcome.ir))
+  const promptTokens = () => (r.promptExact ? r.promptTokens : r.count())
   if (!reported) {
     return { usage: { input: { noCache: promptTokens(), cacheRead: 0, cacheWrite: 0 }, output: { text: producedTokens, reasoning: 0 } }, estimated: true }
   }
@@ -99,7 +99,7 @@ function logRow(
     username: input.user.username,
     tokenId: input.token.id,
     tokenName: input.token.name,
-    modelName: outcome.ir.model,
+    modelName: outcome.model,
     upstreamModel: outcome.upstreamModel,
     channelId: outcome.channelId,
     group: r.group,
@@ -111,7 +111,7 @@ function logRow(
     quota: charged,
     useTimeMs: Math.round(outcome.endedAt - outcome.startedAt),
     firstTokenMs: outcome.firstByteAt !== undefined ? Math.round(outcome.firstByteAt - outcome.startedAt) : 0,
-    isStream: outcome.ir.stream,
+    isStream: outcome.stream,
     statusCode: outcome.status,
     ip: input.clientIp,
     requestId: input.requestId,

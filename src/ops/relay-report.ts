@@ -35,12 +35,12 @@ export function createRelayReport(ops: { readonly log: Logger; readonly metrics:
     settled(outcome: RelayOutcome, billed: Settled | undefined): void {
       const log = ops.log
       const { input } = outcome
-      const route = routeOfProtocol(input.protocol, input.token.id < 0, outcome.ir.stream)
+      const route = routeOfProtocol(input.protocol, input.token.id < 0, outcome.stream)
       const began = input.receivedAt ?? outcome.startedAt
       const latencyMs = outcome.endedAt - began
-      const ttftMs = outcome.ir.stream && outcome.firstByteAt !== undefined ? outcome.firstByteAt - began : undefined
+      const ttftMs = outcome.stream && outcome.firstByteAt !== undefined ? outcome.firstByteAt - began : undefined
       const upstreamMs = outcome.firstByteAt !== undefined && outcome.upstreamSentAt !== undefined ? outcome.firstByteAt - outcome.upstreamSentAt : undefined
-      metrics?.observe(route, outcome.ir.model, outcome.channelId, outcome.status, latencyMs, ttftMs, upstreamMs, billed?.inputTokens, billed?.outputTokens, billed?.quota)
+      metrics?.observe(route, outcome.model, outcome.channelId, outcome.status, latencyMs, ttftMs, upstreamMs, billed?.inputTokens, billed?.outputTokens, billed?.quota)
       if (!log.isLevelEnabled('info')) return
       later(() =>
         writeLine(log, {
@@ -49,14 +49,14 @@ export function createRelayReport(ops: { readonly log: Logger; readonly metrics:
           request_id: input.requestId,
           route,
           status: outcome.status,
-          model: outcome.ir.model,
+          model: outcome.model,
           upstream_model: outcome.upstreamModel,
           channel: outcome.channelId,
           user: input.user.username,
           user_id: input.user.id,
           token: input.token.name,
           token_id: input.token.id,
-          stream: outcome.ir.stream,
+          stream: outcome.stream,
           latency_ms: round(latencyMs),
           ttft_ms: ttftMs === undefined ? null : round(ttftMs),
           upstream_ms: upstreamMs === undefined ? null : round(upstreamMs),

@@ -19,6 +19,17 @@ const priceTable = (value: unknown) => {
   }
   return undefined
 }
+/** model → { "<size>" or "<size>/<quality>" → US$ per image } */
+const imagePriceTable = (value: unknown) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object of model → { size[/quality] → US$ per image }'
+  for (const [model, sizes] of Object.entries(value as Record<string, unknown>)) {
+    if (!model.trim()) return 'has an empty model name'
+    if (typeof sizes !== 'object' || sizes === null || Array.isArray(sizes)) return `"${model}" must be an object of size[/quality] → US$ per image`
+    const problem = priceTable(sizes)
+    if (problem) return `"${model}" ${problem}`
+  }
+  return undefined
+}
 /** '' (use the browser's address) or an absolute http(s) URL without a trailing slash, query or credentials. */
 const serverAddress = (value: unknown) => {
   const text = value as string
@@ -70,6 +81,7 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   CacheRatio: { type: 'json', default: '{}', description: 'model → cache-read price as a multiple of its input price', check: priceTable },
   CreateCacheRatio: { type: 'json', default: '{}', description: 'model → cache-write price as a multiple of its input price', check: priceTable },
   ModelPrice: { type: 'json', default: '{}', description: 'model → fixed US$ per call (wins over token prices)', check: priceTable },
+  ImagePrice: { type: 'json', default: '{}', description: 'model → { "1024x1024" or "1024x1024/hd" → US$ per image }; overrides the shipped table', check: imagePriceTable },
   GroupRatio: { type: 'json', default: '{"default":1}', description: 'group → price multiplier (missing group = 1)', check: priceTable },
   SelfUseModeEnabled: { type: 'boolean', default: 'false', description: 'serve models without a price for free instead of refusing them' },
   DefaultMaxOutputTokens: { type: 'integer', default: '4096', description: 'output tokens reserved when a request sets no maximum', check: positive },

@@ -1,5 +1,5 @@
 import { parseDataIds } from './model-lists'
-import type { AuthStyle, EndpointSpec, ModelListSpec, Provider, ProviderQuirks, ProtocolId } from './types'
+import type { AuthStyle, EndpointSpec, ModelListSpec, OperationEndpoint, OperationId, Provider, ProviderQuirks, ProtocolId } from './types'
 
 export const OPENAI_CHAT: EndpointSpec = { path: '/v1/chat/completions' }
 export const OPENAI_RESPONSES: EndpointSpec = { path: '/v1/responses' }
@@ -17,6 +17,29 @@ export function anthropicAt(path: string, auth: AuthStyle = 'x-api-key'): Endpoi
   return { ...ANTHROPIC_MESSAGES, path, auth }
 }
 
+/** Where OpenAI puts each operation, under its `/v1` root. Rerank is the Cohere/Jina shape new-api serves. */
+const OPENAI_OPERATION_PATHS: Record<OperationId, OperationEndpoint> = {
+  embeddings: { path: '/embeddings', dialect: 'openai' },
+  rerank: { path: '/rerank', dialect: 'rerank' },
+  moderations: { path: '/moderations', dialect: 'openai' },
+  completions: { path: '/completions', dialect: 'openai' },
+  'image-generations': { path: '/images/generations', dialect: 'openai' },
+  'image-edits': { path: '/images/edits', dialect: 'openai' },
+  speech: { path: '/audio/speech', dialect: 'openai' },
+  transcriptions: { path: '/audio/transcriptions', dialect: 'openai' },
+  translations: { path: '/audio/translations', dialect: 'openai' },
+}
+
+/** The listed operations in OpenAI's shape under `root` (`/v1`, or a vendor's `/compatible-mode/v1`). */
+export function openAiOperations(root: string, ops: readonly OperationId[]): Partial<Record<OperationId, OperationEndpoint>> {
+  const out: Partial<Record<OperationId, OperationEndpoint>> = {}
+  for (const op of ops) out[op] = { ...OPENAI_OPERATION_PATHS[op], path: root + OPENAI_OPERATION_PATHS[op].path }
+  return out
+}
+
+/** What OpenAI itself serves besides chat. */
+export const ALL_OPENAI_OPERATIONS: readonly OperationId[] = ['embeddings', 'moderations', 'completions', 'image-generations', 'image-edits', 'speech', 'transcriptions', 'translations']
+
 interface CompatibleInput {
   type: number
   id: string
@@ -33,6 +56,8 @@ interface CompatibleInput {
   chatPath?: string
   /** The model list when not OpenAI's `/v1/models` at the chat path's root; `null`: the vendor has none. */
   modelList?: ModelListSpec | null
+  /** Operations besides chat, in OpenAI's shape beside the chat path; default: embeddings (most compatible servers have it). */
+  operations?: readonly OperationId[]
   note?: string
   otherField?: Provider['otherField']
   foldBaseUrl?: Provider['foldBaseUrl']
@@ -52,6 +77,7 @@ export function openAiCompatible(input: CompatibleInput): Provider {
     name: input.name,
     protocols: ['openai-chat', ...(Object.keys(extra) as ProtocolId[])],
     endpoints: { 'openai-chat': input.chatPath ? { path: chatPath } : OPENAI_CHAT, ...extra },
+    operations: openAiOperations(chatPath.replace(/\/chat\/completions$/, ''), input.operations ?? ['embeddings']),
     defaultBaseUrl: input.defaultBaseUrl,
     auth: 'bearer',
     keyRequired: input.keyRequired ?? true,

@@ -1,5 +1,5 @@
 import { parseDataIds } from './model-lists'
-import { OPENAI_CHAT, OPENAI_RESPONSES } from './openai-compatible'
+import { ALL_OPENAI_OPERATIONS, OPENAI_CHAT, OPENAI_RESPONSES, openAiOperations } from './openai-compatible'
 import type { Provider } from './types'
 
 export const openai: Provider = {
@@ -8,6 +8,7 @@ export const openai: Provider = {
   name: 'OpenAI',
   protocols: ['openai-chat', 'openai-responses'],
   endpoints: { 'openai-chat': OPENAI_CHAT, 'openai-responses': OPENAI_RESPONSES },
+  operations: openAiOperations('/v1', ALL_OPENAI_OPERATIONS),
   defaultBaseUrl: 'https://api.openai.com',
   auth: 'bearer',
   keyRequired: true,

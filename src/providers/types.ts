@@ -19,6 +19,29 @@ export interface EndpointSpec {
   headers?: Record<string, string>
 }
 
+/** The model APIs besides chat, by the route clients call (OpenAI's shapes; src/operations/). */
+export type OperationId =
+  | 'embeddings'
+  | 'rerank'
+  | 'moderations'
+  | 'completions'
+  | 'image-generations'
+  | 'image-edits'
+  | 'speech'
+  | 'transcriptions'
+  | 'translations'
+
+/**
+ * Where a provider serves one operation, and in which wire dialect (`openai` for the OpenAI shape most vendors
+ * copy; `gemini`, `cohere` … where a vendor has its own). Paths are templated like endpoint paths.
+ */
+export interface OperationEndpoint {
+  path: string
+  dialect: string
+  auth?: AuthStyle
+  headers?: Record<string, string>
+}
+
 export interface ModelListSpec {
   /** Path relative to the provider root (templated like endpoint paths). */
   path: string
@@ -45,6 +68,8 @@ export interface Provider {
   /** Protocols spoken, preferred first; each has an entry in `endpoints`. */
   protocols: readonly ProtocolId[]
   endpoints: Partial<Record<ProtocolId, EndpointSpec>>
+  /** The other model APIs the provider serves (embeddings, rerank, images, audio …). */
+  operations?: Partial<Record<OperationId, OperationEndpoint>>
   /** Provider root as in new-api (`https://api.openai.com`); '' means the channel must set one. */
   defaultBaseUrl: string
   auth: AuthStyle

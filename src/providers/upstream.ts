@@ -1,4 +1,4 @@
-import type { AuthStyle, Provider, ProtocolId } from './types'
+import type { AuthStyle, OperationEndpoint, Provider, ProtocolId } from './types'
 import { joinUrl } from './url'
 
 export interface UpstreamTarget {
@@ -51,6 +51,21 @@ export function upstreamRequest(
       ...endpoint.headers,
       ...authHeaders(endpoint.auth ?? provider.auth, key),
     },
+  }
+}
+
+/** URL and headers for one call of a non-chat operation (embeddings, rerank, images, audio …). */
+export function operationRequest(
+  provider: Provider,
+  baseUrl: string,
+  endpoint: OperationEndpoint,
+  model: string,
+  key: string,
+  options: UpstreamOptions = {},
+): UpstreamTarget {
+  return {
+    url: urlOf(provider, baseUrl, endpoint.path, model, options.other),
+    headers: { ...provider.headers, ...endpoint.headers, ...authHeaders(endpoint.auth ?? provider.auth, key) },
   }
 }
 

@@ -1,13 +1,13 @@
 import type { AppDeps } from '../deps'
 import type { AssistantPart, IrRequest } from '../ir'
 import type { Protocol } from '../protocols/types'
-import { addressGuard, isRedirect, redirectMessage, UpstreamRefused } from '../providers/address-guard'
-import { isRetryableStatus, networkFailure, UpstreamFailure } from './failure'
+import { isRetryableStatus, UpstreamFailure } from './failure'
 import { maskSecrets } from './mask'
 import type { AttemptPlan, RelayInput } from './pipeline'
 import type { RouteCandidate } from './routing'
 import { convertStream, outputNeeded, passthroughStream, type StreamEnd } from './stream-pipe'
 import { peekStream } from './stream-peek'
+import { asUpstreamFailure, guardedFetch, openAttempt } from './send'
 
 export interface AttemptInput extends AttemptPlan {
   candidate: RouteCandidate
@@ -32,43 +32,16 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache
  * after that, the stream carries the client protocol's own error event.
  */
 export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<AttemptResult> {
-  // past the shutdown grace period no new attempt starts (ops/open-streams): the client gets a 503 in its shape
-  if (deps.ops?.streams.closed) throw new UpstreamFailure(503, 'the gateway is shutting down', false)
-  const upstreamAbort = new AbortController()
-  deps.ops?.streams.attemptStarted(upstreamAbort)
-  const timeoutMs = deps.options.get<number>('RelayTimeoutSeconds') * 1000
-  const timer = setTimeout(() => upstreamAbort.abort(new DOMException('upstream timed out', 'TimeoutError')), timeoutMs)
-  // The client going away aborts the upstream call (a listener: cheaper than AbortSignal.any per attempt).
-  const clientGone = () => upstreamAbort.abort(a.input.signal.reason)
-  if (a.input.signal.aborted) clientGone()
-  else a.input.signal.addEventListener('abort', clientGone)
+  const scope = openAttempt(deps, a.input.signal)
   const key = a.candidate.key
   try {
-    let response: Response
-    try {
-      // SSRF: link-local and metadata targets never, private ones only if allowed; nothing is sent when refused
-      const checking = addressGuard.check(a.url, deps.options.get<boolean>('ChannelPrivateNetworksAllowed'))
-      if (checking) await checking
-      response = await fetch(a.url, { method: 'POST', headers: a.headers, body: a.body.text, signal: upstreamAbort.signal, redirect: 'manual' })
-    } catch (error) {
-      if (error instanceof UpstreamRefused) throw new UpstreamFailure(0, error.message, true)
-      if (a.input.signal.aborted) throw new UpstreamFailure(0, 'the client went away', false)
-      throw networkFailure(upstreamAbort.signal.aborted ? upstreamAbort.signal.reason : error)
-    }
-    if (isRedirect(response.status)) {
-      void response.body?.cancel().catch(() => {})
-      throw new UpstreamFailure(response.status, maskSecrets(redirectMessage(response.status, response.headers.get('location')), key), true)
-    }
+    const response = await guardedFetch(deps, a.url, { headers: a.headers, body: a.body.text }, scope, a.input.signal, key)
     if (!response.ok) throw await failureOf(a.upstreamProtocol, response, key)
-    const result = a.ir.stream ? await streamResult(deps, a, response, upstreamAbort) : await bodyResult(a, response, key)
-    return result
+    return a.ir.stream ? await streamResult(deps, a, response, scope.abort) : await bodyResult(a, response, key)
   } catch (error) {
-    if (error instanceof UpstreamFailure) throw error
-    if (upstreamAbort.signal.aborted && !a.input.signal.aborted) throw networkFailure(upstreamAbort.signal.reason)
-    throw new UpstreamFailure(0, maskSecrets((error as Error).message, key), !a.input.signal.aborted)
+    throw asUpstreamFailure(error, scope, a.input.signal, key)
   } finally {
-    clearTimeout(timer)
-    deps.ops?.streams.attemptEnded(upstreamAbort)
+    scope.close()
   }
 }
 

@@ -11,13 +11,13 @@ import type { RouteCandidate } from './routing'
 import { attemptUpstream, type AttemptResult } from './attempt'
 import { convertedBody, passthroughBody, type UpstreamBody } from './upstream-body'
 import { upstreamProtocolFor } from './upstream-protocol'
+import { chatMeter } from './chat-meter'
+import type { Meter } from './meter'
 
-export interface RelayInput {
-  protocol: ProtocolId
-  body: Record<string, unknown>
-  /** `body` has passed the client protocol's request schema (the route's wire check): the decoder skips it */
-  bodyChecked?: boolean
-  rawBody: string
+/** Who asks and how to reach them: what every relay operation (chat or not) hands the pipeline and metering. */
+export interface RelayCall {
+  /** the chat protocol, or for other operations the route label (`/v1/embeddings`) */
+  protocol: string
   headers: Headers
   token: TokenRow
   user: UserRow
@@ -27,6 +27,14 @@ export interface RelayInput {
   signal: AbortSignal
   /** performance.now() when the request arrived (before routing, auth and body parsing), for x-tollgate-overhead-ms */
   receivedAt?: number
+}
+
+export interface RelayInput extends RelayCall {
+  protocol: ProtocolId
+  body: Record<string, unknown>
+  /** `body` has passed the client protocol's request schema (the route's wire check): the decoder skips it */
+  bodyChecked?: boolean
+  rawBody: string
   /** Gemini carries model and stream in the URL */
   pathModel?: string
   pathStream?: boolean
@@ -34,8 +42,12 @@ export interface RelayInput {
 
 /** What happened, for settlement (quota, logs, channel health). */
 export interface RelayOutcome {
-  input: RelayInput
-  ir: IrRequest
+  input: RelayCall
+  /** the model the client asked for, and whether it asked for a stream */
+  model: string
+  stream: boolean
+  /** the chat request, decoded (chat protocols only) */
+  ir?: IrRequest
   channelId: number
   upstreamModel: string
   usage: Usage | undefined
@@ -60,7 +72,7 @@ export interface RelayOutcome {
  * Runs once per request after the model is authorized and routable, before the first upstream attempt;
  * throws to refuse the request (metering: price, rate limits, quota). Its result reaches settle.
  */
-export type ReserveHook = (ir: IrRequest, input: RelayInput, group: string) => unknown
+export type ReserveHook = (meter: Meter, input: RelayCall, group: string) => unknown
 
 /** Called once per request that passed `reserve`, when it is over (failures too). */
 export type SettleHook = ((outcome: RelayOutcome) => void) & { reserve?: ReserveHook }
@@ -70,7 +82,7 @@ const settledErrors = new WeakSet<object>()
 export function wasSettled(error: unknown): boolean {
   return typeof error === 'object' && error !== null && settledErrors.has(error)
 }
-function markSettled<T>(error: T): T {
+export function markSettled<T>(error: T): T {
   if (typeof error === 'object' && error !== null) settledErrors.add(error)
   return error
 }
@@ -91,7 +103,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
   const group = input.token.group || input.user.group
   const candidates = await deps.routing.planRoute(group, ir.model)
   if (candidates.length === 0) throw modelNotFound(ir.model, `no enabled channel serves it in group "${group}"`)
-  const reservation = settle.reserve?.(ir, input, group)
+  const reservation = settle.reserve?.(chatMeter(ir, input.rawBody), input, group)
 
   const maxAttempts = Math.max(1, deps.options.get<number>('RelayMaxAttempts'))
   const attempts: RelayOutcome['attempts'] = []
@@ -101,7 +113,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
   // Anything thrown after the reservation still settles it (a full refund) before it reaches the client.
   const abandon = (error: unknown, candidate: RouteCandidate): unknown => {
     settle({
-      input, ir, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, usage: undefined, ok: false,
+      input, ir, model: ir.model, stream: ir.stream, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, usage: undefined, ok: false,
       status: error instanceof GatewayError ? error.status : 500, error: error instanceof Error ? error.message : String(error),
       aborted: input.signal.aborted, startedAt, firstByteAt: undefined, endedAt: performance.now(), attempts, warnings,
     })
@@ -117,7 +129,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
     }
     const attemptWarnings = plan.body.warnings.length > 0 ? [...warnings, ...plan.body.warnings] : warnings
     const sentAt = performance.now()
-    const base = { input, ir, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, startedAt, upstreamSentAt: sentAt, attempts, warnings: attemptWarnings }
+    const base = { input, ir, model: ir.model, stream: ir.stream, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, startedAt, upstreamSentAt: sentAt, attempts, warnings: attemptWarnings }
     // The winning attempt is recorded before settle sees the list (non-stream answers settle before returning).
     let recorded = false
     const recordSuccess = () => {
@@ -150,7 +162,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
   const failure = finalError(ir.model, lastFailure!)
   // Failed requests are settled too: logs and reservations must see them, with every attempt.
   settle({
-    input, ir, reservation, channelId: last!.channel.id, upstreamModel: last!.upstreamModel, usage: undefined, ok: false, status: failure.status,
+    input, ir, model: ir.model, stream: ir.stream, reservation, channelId: last!.channel.id, upstreamModel: last!.upstreamModel, usage: undefined, ok: false, status: failure.status,
     error: failure.message, aborted: input.signal.aborted, startedAt, firstByteAt: undefined, endedAt: performance.now(), attempts, warnings,
   })
   throw markSettled(failure)
@@ -180,11 +192,11 @@ function withPathOverrides(ir: IrRequest, input: RelayInput): IrRequest {
   return { ...ir, model: input.pathModel ?? ir.model, stream: input.pathStream ?? ir.stream }
 }
 
-function modelNotFound(model: string, why: string): GatewayError {
+export function modelNotFound(model: string, why: string): GatewayError {
   return new NotFoundError(`model not found: "${model}" (${why})`, 'model_not_found')
 }
 
-function finalError(model: string, failure: UpstreamFailure): GatewayError {
+export function finalError(model: string, failure: UpstreamFailure): GatewayError {
   if (!failure.retryable && failure.status >= 400) return new GatewayError(failure.status, 'upstream_error', failure.message)
   return new GatewayError(503, 'upstream_unavailable', `all channels for model "${model}" failed; last error: ${failure.message}`)
 }

@@ -30,7 +30,7 @@ describe('Gemini ingress: generateContent', () => {
     const sent = env.upstream.requests[0]!
     expect(sent.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent')
     expect(sent.headers['x-goog-api-key']).toBe(UPSTREAM_KEY)
-    expect(env.outcomes[0]?.ir.model).toBe('gemini-2.5-flash')
+    expect(env.outcomes[0]?.model).toBe('gemini-2.5-flash')
   })
 
   test('the SDK stream (alt=sse) through a conversion to an OpenAI upstream', async () => {

@@ -1,0 +1,26 @@
+/** The unit a request is billed in: tokens for chat, embeddings and rerank; the operation's own count otherwise. */
+export type MeterUnit = 'token' | 'character' | 'second' | 'image'
+
+/**
+ * What metering reserves and bills a request on, whatever the operation: its model, the input quantity
+ * (exact, or an upper bound that `count()` replaces when it must) and the output allowance.
+ */
+export interface Meter {
+  model: string
+  stream: boolean
+  unit: MeterUnit
+  /** prompt tokens, or the quantity in `unit`; an upper bound when `exact` is false */
+  input: number
+  exact: boolean
+  /** most output tokens; undefined means the DefaultMaxOutputTokens option (chat), 0 for operations that generate no text */
+  maxOutput?: number
+  /** the exact input count when `input` is a bound (tokenizes on demand) */
+  count(): number
+  /** the size/quality an image is priced by (`1024x1024/hd`) */
+  variant?: string
+}
+
+/** A meter whose input is known exactly (characters, images, or tokens already counted). */
+export function exactMeter(model: string, unit: MeterUnit, input: number, options: { stream?: boolean; maxOutput?: number; variant?: string } = {}): Meter {
+  return { model, stream: options.stream ?? false, unit, input, exact: true, maxOutput: options.maxOutput ?? 0, count: () => input, variant: options.variant }
+}

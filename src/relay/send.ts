@@ -1,0 +1,71 @@
+import type { AppDeps } from '../deps'
+import { addressGuard, isRedirect, redirectMessage, UpstreamRefused } from '../providers/address-guard'
+import { networkFailure, UpstreamFailure } from './failure'
+import { maskSecrets } from './mask'
+
+/** One upstream attempt's lifetime: its abort controller, the deadline, and the client going away. */
+export interface AttemptScope {
+  abort: AbortController
+  /** clears the deadline and the client listener, and tells shutdown the attempt is over */
+  close(): void
+}
+
+/**
+ * Opens an attempt: aborted past `RelayTimeoutSeconds`, when the client goes away, or at shutdown
+ * (ops/open-streams). Throws a 503 failure once the shutdown grace period is over.
+ */
+export function openAttempt(deps: Pick<AppDeps, 'options' | 'ops'>, clientSignal: AbortSignal): AttemptScope {
+  // past the shutdown grace period no new attempt starts (ops/open-streams): the client gets a 503 in its shape
+  if (deps.ops?.streams.closed) throw new UpstreamFailure(503, 'the gateway is shutting down', false)
+  const abort = new AbortController()
+  deps.ops?.streams.attemptStarted(abort)
+  const timeoutMs = deps.options.get<number>('RelayTimeoutSeconds') * 1000
+  const timer = setTimeout(() => abort.abort(new DOMException('upstream timed out', 'TimeoutError')), timeoutMs)
+  // The client going away aborts the upstream call (a listener: cheaper than AbortSignal.any per attempt).
+  const clientGone = () => abort.abort(clientSignal.reason)
+  if (clientSignal.aborted) clientGone()
+  else clientSignal.addEventListener('abort', clientGone)
+  return {
+    abort,
+    close() {
+      clearTimeout(timer)
+      deps.ops?.streams.attemptEnded(abort)
+    },
+  }
+}
+
+/**
+ * Sends one upstream request after the SSRF check (nothing is sent to a refused address; redirects are not
+ * followed). Network errors, timeouts, refusals and redirects become retryable UpstreamFailures, keys masked.
+ */
+export async function guardedFetch(
+  deps: Pick<AppDeps, 'options'>,
+  url: string,
+  init: { method?: string; headers: Record<string, string>; body?: string | FormData | Uint8Array<ArrayBuffer> },
+  scope: AttemptScope,
+  clientSignal: AbortSignal,
+  key: string,
+): Promise<Response> {
+  let response: Response
+  try {
+    const checking = addressGuard.check(url, deps.options.get<boolean>('ChannelPrivateNetworksAllowed'))
+    if (checking) await checking
+    response = await fetch(url, { method: init.method ?? 'POST', headers: init.headers, body: init.body, signal: scope.abort.signal, redirect: 'manual' })
+  } catch (error) {
+    if (error instanceof UpstreamRefused) throw new UpstreamFailure(0, error.message, true)
+    if (clientSignal.aborted) throw new UpstreamFailure(0, 'the client went away', false)
+    throw networkFailure(scope.abort.signal.aborted ? scope.abort.signal.reason : error)
+  }
+  if (isRedirect(response.status)) {
+    void response.body?.cancel().catch(() => {})
+    throw new UpstreamFailure(response.status, maskSecrets(redirectMessage(response.status, response.headers.get('location')), key), true)
+  }
+  return response
+}
+
+/** Any error of an attempt as an UpstreamFailure (keys masked); a client that went away is never retried. */
+export function asUpstreamFailure(error: unknown, scope: AttemptScope, clientSignal: AbortSignal, key: string): UpstreamFailure {
+  if (error instanceof UpstreamFailure) return error
+  if (scope.abort.signal.aborted && !clientSignal.aborted) return networkFailure(scope.abort.signal.reason)
+  return new UpstreamFailure(0, maskSecrets((error as Error).message, key), !clientSignal.aborted)
+}
