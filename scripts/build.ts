@@ -1,12 +1,15 @@
 // Compile the gateway into one executable: dist/tollgate, with migrations (and later the UI) embedded.
-import { renderMigrationIndex } from './embed-migrations'
+import { MIGRATION_DIRS, renderMigrationIndex } from './embed-migrations'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-const indexPath = join(import.meta.dir, '../src/db/migrations/index.ts')
-if (readFileSync(indexPath, 'utf8') !== renderMigrationIndex()) {
-  console.error('src/db/migrations/index.ts is stale: run `bun run db:generate` (or bun scripts/embed-migrations.ts)')
-  process.exit(1)
+// both dialects' migration indexes (SQLite's and PostgreSQL's) must match their drizzle-kit journals
+for (const dir of Object.values(MIGRATION_DIRS)) {
+  const indexPath = join(dir, 'index.ts')
+  if (readFileSync(indexPath, 'utf8') !== renderMigrationIndex(dir)) {
+    console.error(`${indexPath} is stale: run \`bun run db:generate\` (or bun scripts/embed-migrations.ts)`)
+    process.exit(1)
+  }
 }
 
 // bun scripts/build.ts [outfile] [--target=bun-linux-arm64 …]: another platform's binary (scripts/release.ts builds them all)

@@ -1,11 +1,15 @@
-// Writes src/db/migrations/index.ts from drizzle-kit's journal, so `bun build --compile` embeds every
-// migration as text. Run after `drizzle-kit generate` (the db:generate script does both).
+// Writes src/db/migrations/index.ts (SQLite) and src/db/postgres/migrations/index.ts from drizzle-kit's
+// journals, so `bun build --compile` embeds every migration as text. Run after `drizzle-kit generate` (the
+// db:generate script does both, for both dialects).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const dir = join(import.meta.dir, '../src/db/migrations')
 
-export function renderMigrationIndex(): string {
+/** Each dialect's migrations folder; the build refuses to compile while any index is stale. */
+export const MIGRATION_DIRS = { sqlite: dir, postgres: join(import.meta.dir, '../src/db/postgres/migrations') } as const
+
+export function renderMigrationIndex(dir: string = MIGRATION_DIRS.sqlite): string {
   const journal = JSON.parse(readFileSync(join(dir, 'meta/_journal.json'), 'utf8')) as {
     entries: { idx: number; tag: string }[]
   }
@@ -29,6 +33,8 @@ export function renderMigrationIndex(): string {
 }
 
 if (import.meta.main) {
-  writeFileSync(join(dir, 'index.ts'), renderMigrationIndex())
-  console.log('wrote src/db/migrations/index.ts')
+  for (const dir of Object.values(MIGRATION_DIRS)) {
+    writeFileSync(join(dir, 'index.ts'), renderMigrationIndex(dir))
+    console.log(`wrote ${join(dir, 'index.ts')}`)
+  }
 }
