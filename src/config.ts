@@ -70,16 +70,10 @@ Environment:
   BACKUP_KEEP       scheduled backups to keep, oldest deleted first (7)
 `
 
-export type CliAction =
-  | { kind: 'help' }
-  | { kind: 'version' }
-  | { kind: 'serve'; config: Config }
-  /** `tollgate import …`: its own arguments (src/import/cli.ts parses them) */
-  | { kind: 'import'; argv: readonly string[] }
+export type CliAction = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; config: Config }
 
-/** Parse flags and environment into one frozen config; flags win over the environment. */
+/** Parse `serve`'s flags and the environment into one frozen config; flags win over the environment. */
 export function parseCli(argv: readonly string[], env: Env): CliAction {
-  if (argv[0] === 'import') return { kind: 'import', argv: argv.slice(1) }
   const flags: Record<string, string> = {}
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!

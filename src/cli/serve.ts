@@ -26,7 +26,6 @@ export async function runServe(argv: readonly string[], env: Env): Promise<numbe
   }
   if (action.kind === 'help') return void console.log(HELP), EXIT.ok
   if (action.kind === 'version') return void console.log(VERSION), EXIT.ok
-  if (action.kind !== 'serve') throw new UsageError(`unexpected command ${argv[0]}`)
   // before any fetch: lifts Bun's 256 concurrent upstream requests (re-executes this process once if needed)
   ensureMaxHttpRequests()
   return serve(action.config)

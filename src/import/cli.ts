@@ -1,7 +1,9 @@
 import { join, resolve } from 'node:path'
+import { EXIT } from '../cli/args'
 import { ConfigError, loadConfig, type Env } from '../config'
 import type { Flavor } from './channel-types'
 import { runImport, type ImportOptions } from './run-import'
+import { parseSource, SourceSpecError } from './source-dsn'
 
 export const IMPORT_HELP = `Usage: tollgate import new-api --from <source> [options]
 
@@ -20,7 +22,11 @@ accepted as the word too).
   --merge                add to a data directory that already has data (otherwise a non-empty one is refused)
   --report <file>        where to write the JSON report (default: DATA_DIR/import-report.json)
 
-Tollgate keeps its data in SQLite only: DATABASE_URL targets do not exist yet.
+The target is the server's database: SQLITE_PATH, DATABASE_URL when it names a SQLite file (sqlite:///path.db),
+else DATA_DIR/tollgate.db. Tollgate keeps its data in SQLite only for now: a postgres:// DATABASE_URL is refused.
+
+Exit status: 0 done (or dry run done), 1 failed (nothing written), 2 usage error, 3 refused (the target is not
+empty and there is no --merge).
 `
 
 export type ImportCommand = { kind: 'help' } | { kind: 'run'; options: ImportOptions }
@@ -51,11 +57,8 @@ export function parseImportArgs(argv: readonly string[], env: Env): ImportComman
   }
   if (!values.from) throw new ConfigError('import: --from <source> is required (a SQLite file, postgres://…, mysql://… or user:pass@tcp(host:3306)/db)')
   if (values['logs-from'] && !values['logs-since']) throw new ConfigError('import: --logs-from only matters with --logs-since <date> (logs are imported from that date on)')
-  if (env.DATABASE_URL) {
-    throw new ConfigError(
-      'import: DATABASE_URL is set, but Tollgate keeps its data in SQLite only (PostgreSQL targets are not built yet); unset it to import into the data directory',
-    )
-  }
+  for (const flag of ['from', 'logs-from'] as const) checkSource(values[flag])
+  checkTarget(env)
   const config = loadConfig(env, values['data-dir'] ? { 'data-dir': values['data-dir'] } : {})
   return {
     kind: 'run',
@@ -74,6 +77,34 @@ export function parseImportArgs(argv: readonly string[], env: Env): ImportComman
   }
 }
 
+/** A --from / --logs-from that names no database it can read is a usage error, found before anything runs. */
+function checkSource(text: string | undefined): void {
+  if (text === undefined) return
+  try {
+    parseSource(text)
+  } catch (error) {
+    if (error instanceof SourceSpecError) throw new ConfigError(`import: ${error.message}`)
+    throw error
+  }
+}
+
+/**
+ * The target is the server's own database: SQLITE_PATH, a SQLite DATABASE_URL (sqlite:///…, file:…) or
+ * DATA_DIR/tollgate.db. A DATABASE_URL naming another engine is refused even beside SQLITE_PATH, rather than write
+ * somewhere the operator did not mean: Tollgate cannot keep its data in PostgreSQL yet.
+ */
+function checkTarget(env: Env): void {
+  const url = env.DATABASE_URL?.trim()
+  if (!url) return
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase()
+  if (scheme === undefined || scheme === 'sqlite' || scheme === 'sqlite3' || scheme === 'file') return
+  const shown = url.replace(/\/\/[^@/]*@/, '//…@')
+  const engine = scheme.startsWith('postgres') ? 'PostgreSQL' : scheme
+  throw new ConfigError(
+    `import: DATABASE_URL names a ${engine} database (${shown}) as the target, but Tollgate keeps its data in SQLite only for now: unset DATABASE_URL to import into DATA_DIR/tollgate.db, or point it at a SQLite file (sqlite:///path/tollgate.db)`,
+  )
+}
+
 /** `2025-01-31` (UTC midnight), an ISO date-time, or unix seconds → unix seconds. */
 export function parseSince(text: string): number {
   const t = text.trim()
@@ -83,7 +114,7 @@ export function parseSince(text: string): number {
   return Math.floor(ms / 1000)
 }
 
-/** Run `tollgate import …`; answers the process exit code. */
+/** Run `tollgate import …`; answers the process exit code (src/cli/args.ts's EXIT: 2 usage, 3 refused). */
 export async function runImportCli(argv: readonly string[], env: Env): Promise<number> {
   let command: ImportCommand
   try {
@@ -91,18 +122,11 @@ export async function runImportCli(argv: readonly string[], env: Env): Promise<n
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error
     console.error(`tollgate: ${error.message}`)
-    return 1
+    return EXIT.usage
   }
   if (command.kind === 'help') {
     console.log(IMPORT_HELP)
-    return 0
+    return EXIT.ok
   }
-  try {
-    const result = await runImport(command.options)
-    return result.exitCode
-  } catch (error) {
-    // only a bad --from gets here (everything after it is caught and reported by runImport)
-    console.error(`tollgate: ${(error as Error).message}`)
-    return 1
-  }
+  return (await runImport(command.options)).exitCode
 }

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { EXIT } from '../cli/args'
 import { createSecretBox, type SecretBox } from '../crypto/secret-box'
 import { closeDatabase, openDatabase, type Db } from '../db/client'
 import { migrate } from '../db/migrate'
@@ -43,8 +44,8 @@ export interface ImportOptions {
 export interface ImportResult {
   report: ReportJson
   reportPath: string
-  /** 0 done (or dry run done), 1 failed, 2 refused (target not empty without --merge) */
-  exitCode: 0 | 1 | 2
+  /** src/cli's exit codes: 0 done (or dry run done), 1 failed, 3 refused (target not empty without --merge) */
+  exitCode: 0 | 1 | 3
 }
 
 /**
@@ -104,7 +105,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     if (filled.length > 0 && !options.merge) {
       const what = filled.map(([table, n]) => `${n} ${table}`).join(', ')
       report.finish('refused', `the target ${options.sqlitePath} is not empty (${what}): import into a new data directory, or pass --merge to add to it`)
-      exitCode = 2
+      exitCode = EXIT.refused
       return { report: report.json, reportPath: writeReport(options, report, log), exitCode }
     }
     const box = createSecretBox(cryptoSecret(options))

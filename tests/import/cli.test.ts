@@ -2,6 +2,8 @@ import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { COMMANDS } from '../../src/cli'
+import { EXIT } from '../../src/cli/args'
 import { parseCli } from '../../src/config'
 import { parseImportArgs, parseSince } from '../../src/import/cli'
 import { writeSqliteSource } from './fixtures/load'
@@ -18,8 +20,9 @@ beforeAll(async () => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-test('`tollgate import …` is its own command; the server flags are not in its way', () => {
-  expect(parseCli(['import', 'new-api', '--from', 'x.db'], {})).toEqual({ kind: 'import', argv: ['new-api', '--from', 'x.db'] })
+test("`tollgate import …` is its own command in src/cli; the server's flag parser does not know the word", () => {
+  expect(Object.keys(COMMANDS)).toContain('import')
+  expect(() => parseCli(['import', 'new-api', '--from', 'x.db'], {})).toThrow('unknown argument: import')
   expect(parseCli(['--port', '1'], {}).kind).toBe('serve')
 })
 
@@ -45,8 +48,20 @@ test('bad arguments are refused with a message that says what to do', () => {
   expect(() => parseImportArgs(['new-api', '--from'], {})).toThrow(/--from needs a value/)
   expect(() => parseImportArgs(['new-api', '--from', 'x', '--logs-since', 'yesterday'], {})).toThrow(/not a date/)
   expect(() => parseImportArgs(['new-api', '--from', 'x', '--logs-from', 'logs.db'], {})).toThrow(/only matters with --logs-since/)
-  // Tollgate has no PostgreSQL target yet: refuse rather than quietly write into SQLite
-  expect(() => parseImportArgs(['new-api', '--from', 'x'], { DATABASE_URL: 'postgres://t@h/db' })).toThrow(/SQLite only/)
+  expect(() => parseImportArgs(['new-api', '--from', 'redis://h/0'], {})).toThrow(/unsupported database scheme "redis:"/)
+  expect(() => parseImportArgs(['new-api', '--from', 'x', '--logs-since', '2025-01-01', '--logs-from', 'mongodb://h/db'], {})).toThrow(/unsupported database scheme "mongodb:"/)
+  // Tollgate has no PostgreSQL target yet: refuse rather than quietly write into SQLite, even beside SQLITE_PATH
+  for (const env of [{ DATABASE_URL: 'postgres://t:secret@h/db' }, { DATABASE_URL: 'postgresql://t@h/db', SQLITE_PATH: '/tmp/t.db' }]) {
+    expect(() => parseImportArgs(['new-api', '--from', 'x'], env)).toThrow(/DATABASE_URL names a PostgreSQL database \(postgres(ql)?:\/\/(…@)?h\/db\) as the target, but Tollgate keeps its data in SQLite only/)
+  }
+  expect(() => parseImportArgs(['new-api', '--from', 'x'], { DATABASE_URL: 'postgres://t:secret@h/db' })).not.toThrow(/secret/)
+  expect(() => parseImportArgs(['new-api', '--from', 'x'], { DATABASE_URL: 'mysql://t@h/db' })).toThrow(/names a mysql database/)
+})
+
+test('a SQLite DATABASE_URL is the target, as it is for the server', () => {
+  for (const url of ['sqlite:///srv/t/tollgate.db', 'file:/srv/t/tollgate.db', '/srv/t/tollgate.db']) {
+    expect(parseImportArgs(['new-api', '--from', 'x.db', '--data-dir', '/d'], { DATABASE_URL: url })).toMatchObject({ kind: 'run', options: { sqlitePath: '/srv/t/tollgate.db', dataDir: '/d' } })
+  }
 })
 
 test('--logs-since: a date (UTC midnight), an ISO time, unix seconds', () => {
@@ -75,11 +90,46 @@ test('the real entry point: `bun src/index.ts import new-api …` prints the rep
   expect(existsSync(join(dataDir, 'crypto.secret'))).toBe(true)
 
   const again = Bun.spawnSync(['bun', 'src/index.ts', 'import', 'new-api', '--from', source, '--data-dir', dataDir], { cwd: join(import.meta.dir, '../..'), env: { ...process.env, DATABASE_URL: '' } })
-  expect(again.exitCode).toBe(2) // refused: not empty
+  expect(again.exitCode).toBe(3) // refused: not empty (src/cli's EXIT.refused)
   const bad = Bun.spawnSync(['bun', 'src/index.ts', 'import', 'new-api', '--from', join(dir, 'missing.db'), '--data-dir', join(dir, 'x')], { cwd: join(import.meta.dir, '../..'), env: { ...process.env, DATABASE_URL: '' } })
   expect(bad.exitCode).toBe(1)
   expect(bad.stdout.toString()).toContain('no such SQLite file')
 }, 30_000)
+
+/** `bun src/index.ts import …` as a process (async: Bun.spawnSync would hold the event loop). */
+async function runBin(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+  const proc = Bun.spawn(['bun', 'src/index.ts', 'import', ...args], { cwd: join(import.meta.dir, '../..'), stdout: 'pipe', stderr: 'pipe', env: { ...process.env, DATABASE_URL: '', CRYPTO_SECRET: '', SQLITE_PATH: '', ...env } })
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  return { code, out, err }
+}
+
+test('a postgres:// DATABASE_URL target is refused before anything is read or written: exit 2, a message that says what to do', async () => {
+  const dataDir = join(dir, 'data-pg-target')
+  const refused = await runBin(['new-api', '--from', source, '--data-dir', dataDir], { DATABASE_URL: 'postgres://tollgate:pw-secret@db.internal:5432/tollgate' })
+  expect(refused.code).toBe(EXIT.usage)
+  expect(refused.out).toBe('')
+  expect(refused.err).toContain('DATABASE_URL names a PostgreSQL database (postgres://…@db.internal:5432/tollgate) as the target')
+  expect(refused.err).toContain('unset DATABASE_URL to import into DATA_DIR/tollgate.db')
+  expect(refused.err).not.toContain('pw-secret')
+  expect(existsSync(dataDir)).toBe(false) // no database, no secret, no report
+  // other command-line mistakes share the exit code
+  expect((await runBin(['new-api', '--from', source, '--force'], {})).code).toBe(EXIT.usage)
+  expect((await runBin(['new-api', '--from', 'redis://h/0', '--data-dir', dataDir], {})).code).toBe(EXIT.usage)
+  expect(existsSync(dataDir)).toBe(false)
+}, 30_000)
+
+test('DATABASE_URL=sqlite:///… is the target file; DATA_DIR keeps the secret and the report', async () => {
+  const dataDir = join(dir, 'data-url')
+  const target = join(dir, 'elsewhere', 'gateway.db')
+  const result = await importInto(dataDir, source, [], [], { DATABASE_URL: `sqlite://${target}` })
+  expect(result.exitCode).toBe(0)
+  expect(result.report.target.sqlite_path).toBe(target)
+  expect(existsSync(join(dataDir, 'tollgate.db'))).toBe(false)
+  expect(existsSync(join(dataDir, 'crypto.secret'))).toBe(true)
+  const db = new Database(target, { readonly: true })
+  expect(db.query<{ n: number }, []>('SELECT count(*) AS n FROM users').get()!.n).toBe(5)
+  db.close()
+})
 
 test("logs kept in another database (new-api's LOG_SQL_DSN) come with --logs-from", async () => {
   const fixture = await newApiRows('http://127.0.0.1:9')
