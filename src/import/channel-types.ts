@@ -1,8 +1,10 @@
+import { PRESETS, type ChannelPreset } from '../providers/presets'
+
 /**
  * Channel type numbers. Tollgate numbers channel types as new-api does (constant/channel.go), so a new-api type
  * is stored as it is. one-api (relay/channeltype/define.go, an iota list) agrees with new-api up to 25 except at
  * 2, 4 and 5, and numbers everything after 25 differently: each of its types is translated to new-api's number
- * for the same vendor, or to 0 when new-api has no such type.
+ * for the same vendor, to Custom (8) when Tollgate serves the vendor as a preset (Groq, Together), or to 0.
  */
 export const NEW_API_TYPE_NAMES: Readonly<Record<number, string>> = {
   0: 'Unknown',
@@ -62,8 +64,11 @@ export const NEW_API_TYPE_NAMES: Readonly<Record<number, string>> = {
   58: 'KuaiziLizhen',
 }
 
-/** one-api's types: its name and new-api's number for the same vendor (undefined: new-api has none). */
-export const ONE_API_TYPES: Readonly<Record<number, { name: string; newApi: number | undefined }>> = {
+/**
+ * one-api's types: its name and new-api's number for the same vendor (undefined: new-api has none). `preset`: a
+ * service new-api has no number for but Tollgate serves as a preset of Custom (src/providers/presets.ts).
+ */
+export const ONE_API_TYPES: Readonly<Record<number, { name: string; newApi: number | undefined; preset?: string }>> = {
   0: { name: 'Unknown', newApi: 0 },
   1: { name: 'OpenAI', newApi: 1 },
   2: { name: 'API2D', newApi: undefined },
@@ -93,7 +98,7 @@ export const ONE_API_TYPES: Readonly<Record<number, { name: string; newApi: numb
   26: { name: 'Baichuan', newApi: undefined },
   27: { name: 'Minimax', newApi: 35 },
   28: { name: 'Mistral', newApi: 42 },
-  29: { name: 'Groq', newApi: undefined },
+  29: { name: 'Groq', newApi: undefined, preset: 'groq' },
   30: { name: 'Ollama', newApi: 4 },
   31: { name: 'LingYiWanWu', newApi: 31 },
   32: { name: 'StepFun', newApi: undefined },
@@ -103,7 +108,7 @@ export const ONE_API_TYPES: Readonly<Record<number, { name: string; newApi: numb
   36: { name: 'DeepSeek', newApi: 43 },
   37: { name: 'Cloudflare', newApi: 39 },
   38: { name: 'DeepL', newApi: undefined },
-  39: { name: 'TogetherAI', newApi: undefined },
+  39: { name: 'TogetherAI', newApi: undefined, preset: 'together' },
   40: { name: 'Doubao', newApi: 45 },
   41: { name: 'Novita', newApi: undefined },
   42: { name: 'VertextAI', newApi: 41 },
@@ -127,10 +132,14 @@ export interface TypeTranslation {
   /** the source's own number and name, for the report */
   sourceType: number
   sourceName: string
+  /** the Custom (8) preset Tollgate serves this vendor as, when it has no new-api number */
+  preset?: ChannelPreset
 }
 
 export function translateType(flavor: Flavor, sourceType: number): TypeTranslation {
   if (flavor === 'new-api') return { type: sourceType, sourceType, sourceName: NEW_API_TYPE_NAMES[sourceType] ?? `type ${sourceType}` }
   const known = ONE_API_TYPES[sourceType]
+  const preset = known?.preset === undefined ? undefined : PRESETS.find((p) => p.id === known.preset)
+  if (preset) return { type: preset.type, sourceType, sourceName: known!.name, preset }
   return { type: known?.newApi ?? 0, sourceType, sourceName: known?.name ?? `type ${sourceType}` }
 }

@@ -1,8 +1,9 @@
 import { ChannelStatus, splitList, type NewChannel } from '../db/repos/channels'
-import { providerFor, servesChat } from '../providers/registry'
-import { normalizeBaseUrl } from '../providers/url'
+import { providerFor, servesAnything } from '../providers/registry'
+import type { Provider } from '../providers/types'
 import { parseModelMapping } from '../relay/routing/model-mapping'
-import { translateType } from './channel-types'
+import { chooseBaseUrl } from './channel-bases'
+import { translateType, type TypeTranslation } from './channel-types'
 import { reportUnread, type MapContext } from './map-common'
 import type { SourceRow } from './read-source'
 import { bool, int, jsonObject, jsonValue, text } from './values'
@@ -57,7 +58,10 @@ export function mapChannels(ctx: MapContext, rows: SourceRow[], autoDisable: boo
       status = ChannelStatus.manuallyDisabled
     }
     if (ctx.flavor === 'one-api' && translated.type !== translated.sourceType) {
-      issue('type', `one-api's type ${translated.sourceType} (${translated.sourceName}) is new-api's (and Tollgate's) type ${translated.type}`, String(translated.sourceType))
+      const note = translated.preset
+        ? `one-api's ${translated.sourceName} has no new-api number: Tollgate serves it as the ${translated.preset.name} preset of Custom (type 8)`
+        : `one-api's type ${translated.sourceType} (${translated.sourceName}) is new-api's (and Tollgate's) type ${translated.type}`
+      report.mapped('channels', 'type', { from: String(translated.sourceType), to: String(translated.type) }, note, id)
     }
 
     const setting: Record<string, unknown> = {}
@@ -71,21 +75,17 @@ export function mapChannels(ctx: MapContext, rows: SourceRow[], autoDisable: boo
       report.json.unsupported_channels.push({ id, name, source_type: translated.sourceType, source_type_name: translated.sourceName, stored_type: translated.type })
       issue('type', `${translated.sourceName} is not served by Tollgate yet: imported disabled, keys kept`, `${translated.sourceType} (${translated.sourceName})`)
     } else {
-      if (!servesChat(provider)) issue('type', `${translated.sourceName} is stored, but Tollgate routes no request to it yet (it serves embeddings and rerank, which come later)`, String(translated.type))
+      if (!servesAnything(provider)) issue('type', `${translated.sourceName} is stored, but Tollgate routes no request to it yet (it serves embeddings and rerank, which come later)`, String(translated.type))
       const keys = keyList(ctx, row, id)
       keyText = keys.keys.join('\n')
       if (keys.allDisabled && status === ChannelStatus.enabled) status = ChannelStatus.autoDisabled
-      try {
-        baseUrl = normalizeBaseUrl(baseUrl)
-      } catch (error) {
-        issue('base_url', `not a usable base URL (${(error as Error).message}): left empty`)
-        baseUrl = ''
-      }
-      if (!baseUrl && !provider.defaultBaseUrl) {
-        issue('base_url', `${provider.name} needs a base URL and the channel has none: imported disabled`)
-        if (status === ChannelStatus.enabled) status = ChannelStatus.manuallyDisabled
-      }
+      const base = channelBaseUrl(ctx, row, id, translated, provider, setting)
+      baseUrl = base.baseUrl
+      // manually, not auto-disabled: the probe would otherwise re-test (and re-enable) a channel that cannot work as it is
+      if (base.disable) status = ChannelStatus.manuallyDisabled
     }
+    const other = otherField(ctx, row, id, translated.type, provider)
+    if (other.disable) status = ChannelStatus.manuallyDisabled
 
     out.push({
       sourceId: id,
@@ -105,7 +105,7 @@ export function mapChannels(ctx: MapContext, rows: SourceRow[], autoDisable: boo
         modelMapping: modelMapping(ctx, row, id),
         testModel: text(row.test_model).trim(),
         autoBan: (row.auto_ban === null || row.auto_ban === undefined ? true : bool(row.auto_ban)) && autoDisable ? 1 : 0,
-        other: otherField(ctx, row, id, translated.type),
+        other: other.value,
         setting: Object.keys(setting).length ? JSON.stringify(setting) : '',
         usedQuota: int(row.used_quota),
         responseTime: int(row.response_time),
@@ -113,7 +113,7 @@ export function mapChannels(ctx: MapContext, rows: SourceRow[], autoDisable: boo
         ...(int(row.created_time) > 0 ? { createdTime: int(row.created_time) } : {}),
       },
     })
-    settingKeys(ctx, row, id)
+    settingKeys(ctx, row, id, translated.type)
     reportUnread(ctx, 'channels', row, READ, NOTES)
   }
   return out
@@ -188,22 +188,61 @@ function modelMapping(ctx: MapContext, row: SourceRow, id: number): string {
 }
 
 /**
- * `other`: Tollgate reads it only as Azure's api-version, as new-api does. one-api moved that into its `config`
- * JSON (`api_version`). Other types' `other` is kept as it was and reported as unused.
+ * The base URL (see chooseBaseUrl), the preset's when a one-api preset type had none. `disable`: the channel cannot
+ * be used as it is (no base URL where one is needed, or an endpoint this type does not reach).
  */
-function otherField(ctx: MapContext, row: SourceRow, id: number, type: number): string {
-  const other = text(row.other).trim()
-  const config = jsonObject(row.config)
-  if (type === 3) {
-    const version = text(config?.api_version).trim()
-    return version || other
+function channelBaseUrl(ctx: MapContext, row: SourceRow, id: number, translated: TypeTranslation, provider: Provider, setting: Record<string, unknown>): { baseUrl: string; disable: boolean } {
+  const { report } = ctx
+  const raw = text(row.base_url).trim()
+  if (!raw && translated.preset) {
+    report.mapped('channels', 'base_url', { from: '', to: translated.preset.baseUrl }, `empty: the ${translated.preset.name} preset's base URL`, id)
+    return { baseUrl: translated.preset.baseUrl, disable: false }
   }
-  if (other) ctx.report.issue('channels', 'other', `kept as it was, but Tollgate reads it only for Azure (api-version)`, id)
-  return other
+  const choice = chooseBaseUrl(ctx.flavor, translated.sourceType, provider, raw)
+  if (choice.kind === 'invalid') {
+    report.issue('channels', 'base_url', `not a usable base URL (${choice.reason}): left empty`, id)
+  } else if (choice.kind !== 'kept') {
+    report.mapped('channels', 'base_url', { from: raw, to: choice.baseUrl }, choice.note, id)
+    if (choice.kind === 'mapped' && choice.pin) setting.upstream_protocol = choice.pin
+    if (choice.kind === 'unreachable') {
+      setting.imported_from = { schema: ctx.flavor, type: translated.sourceType, type_name: translated.sourceName, base_url: raw }
+      return { baseUrl: choice.baseUrl, disable: true }
+    }
+  }
+  const baseUrl = choice.kind === 'invalid' ? '' : choice.baseUrl
+  if (!baseUrl && !provider.defaultBaseUrl) {
+    report.issue('channels', 'base_url', `${provider.name} needs a base URL and the channel has none: imported disabled`, id)
+    return { baseUrl, disable: true }
+  }
+  return { baseUrl, disable: false }
 }
 
+/**
+ * `other`, where the type reads it (provider.otherField): Azure's api-version and Cloudflare's account id, as new-api
+ * stores them; one-api moved them into its `config` JSON (`api_version`, `user_id`). Other types' `other` is kept
+ * as it was and reported as unused. `disable`: the type needs it and the channel has none.
+ */
+function otherField(ctx: MapContext, row: SourceRow, id: number, type: number, provider: Provider | undefined): { value: string; disable: boolean } {
+  const other = text(row.other).trim()
+  const config = jsonObject(row.config)
+  if (!provider?.otherField) {
+    if (other) ctx.report.issue('channels', 'other', 'kept as it was, but Tollgate does not read it for this type', id)
+    return { value: other, disable: false }
+  }
+  const inConfig = CONFIG_FOR_OTHER[type]
+  const value = (inConfig ? text(config?.[inConfig]).trim() : '') || other
+  if (!value && provider.otherField.required) {
+    ctx.report.issue('channels', 'other', `${provider.name} needs ${provider.otherField.meaning} and the channel has none: imported disabled`, id)
+    return { value, disable: true }
+  }
+  return { value, disable: false }
+}
+
+/** one-api's `config` field that holds what Tollgate keeps in `other`, by Tollgate type: Azure's api-version, Cloudflare's account id */
+const CONFIG_FOR_OTHER: Readonly<Record<number, string>> = { 3: 'api_version', 39: 'user_id' }
+
 /** new-api's `setting` / `settings` and one-api's `config`: Tollgate knows none of their fields; named, values left out (proxies and AWS keys live there). */
-function settingKeys(ctx: MapContext, row: SourceRow, id: number): void {
+function settingKeys(ctx: MapContext, row: SourceRow, id: number, type: number): void {
   for (const column of ['setting', 'settings', 'config'] as const) {
     const object = jsonObject(row[column])
     if (!object) {
@@ -212,7 +251,7 @@ function settingKeys(ctx: MapContext, row: SourceRow, id: number): void {
     }
     for (const [field, value] of Object.entries(object)) {
       if (value === null || value === '' || value === false || value === 0) continue
-      if (column === 'config' && field === 'api_version' && int(row.type) === 3) continue
+      if (column === 'config' && CONFIG_FOR_OTHER[type] === field) continue
       ctx.report.issue('channels', `${column}.${field}`, 'no counterpart in Tollgate: not imported', id)
     }
   }

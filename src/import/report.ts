@@ -16,6 +16,8 @@ export interface Issue {
   field: string
   /** the value, when it is not a secret (a type number, a group name…) */
   value?: string
+  /** what the value was stored as, when the import changed it (a base URL made the provider root, a type renumbered) */
+  mapped_to?: string
   note: string
   /** ids of the source rows it concerns (options: none); at most the first 1,000, `count` has them all */
   ids: number[]
@@ -79,10 +81,19 @@ export class Report {
 
   /** Record a field or value without a counterpart; the same (table, field, value, note) collects its ids. */
   issue(table: string, field: string, note: string, id?: number, value?: string): void {
-    const key = `${table}\u0000${field}\u0000${value ?? ''}\u0000${note}`
+    this.add(table, field, note, id, value, undefined)
+  }
+
+  /** Record a value the import stored as another (`from` → `to`), with why; the same mapping collects its ids. */
+  mapped(table: string, field: string, change: { from: string; to: string }, note: string, id?: number): void {
+    this.add(table, field, note, id, change.from, change.to)
+  }
+
+  private add(table: string, field: string, note: string, id: number | undefined, value: string | undefined, mappedTo: string | undefined): void {
+    const key = `${table}\u0000${field}\u0000${value ?? ''}\u0000${mappedTo ?? ''}\u0000${note}`
     let issue = this.issueIndex.get(key)
     if (!issue) {
-      issue = { table, field, ...(value === undefined ? {} : { value }), note, ids: [], count: 0 }
+      issue = { table, field, ...(value === undefined ? {} : { value }), ...(mappedTo === undefined ? {} : { mapped_to: mappedTo }), note, ids: [], count: 0 }
       this.issueIndex.set(key, issue)
       this.json.issues.push(issue)
     }
@@ -124,7 +135,8 @@ export class Report {
       lines.push('', `${j.issues.length} field(s) or value(s) without a counterpart or changed on the way (details in the JSON report):`)
       for (const i of j.issues) {
         const ids = i.ids.length ? ` [ids ${i.ids.slice(0, 10).join(', ')}${i.count > 10 ? `, … ${i.count} rows in all` : ''}]` : ''
-        lines.push(`  ${i.table}.${i.field}${i.value !== undefined ? ` = ${i.value}` : ''}: ${i.note}${ids}`)
+        const value = i.mapped_to !== undefined ? ` = ${i.value || '(empty)'} → ${i.mapped_to}` : i.value !== undefined ? ` = ${i.value}` : ''
+        lines.push(`  ${i.table}.${i.field}${value}: ${i.note}${ids}`)
       }
     }
     lines.push('', `outcome: ${j.outcome}${j.error ? `: ${j.error}` : ''}`)
