@@ -15,34 +15,50 @@ export interface Backend {
   name: 'local' | 'redis'
   /** `n` nodes sharing one state; closed (abandoned) after the file */
   nodes(n: number, options?: CoordOptions): Promise<Coordination[]>
+  /** one more node in the last `nodes()` group (one that starts later) */
+  join(options?: CoordOptions): Promise<Coordination>
+  /** redis only: the key prefix of the last `nodes()` group */
+  prefix?(): string
+  /** redis only: a plain client on the same server, to act behind the nodes' backs */
+  raw?(): Promise<RedisClient>
 }
 
 let prefixes = 0
 const opened: Coordination[] = []
 
+let store = createLocalStore()
+
 export const local: Backend = {
   name: 'local',
+  async join(options = {}) {
+    const node = createLocalCoordination({ ...options, store })
+    opened.push(node)
+    return node
+  },
   async nodes(n, options = {}) {
-    const store = createLocalStore()
+    store = createLocalStore()
     const nodes = Array.from({ length: n }, () => createLocalCoordination({ ...options, store }))
     opened.push(...nodes)
     return nodes
   },
 }
 
-export function redisBackend(server: () => RedisServer): Backend & { prefix(): string; raw(): Promise<RedisClient> } {
+export function redisBackend(server: () => RedisServer): Required<Backend> {
   let prefix = ''
   return {
     name: 'redis',
+    async join(options = {}) {
+      const node = await createRedisCoordination({ ...options, url: server().url, prefix })
+      opened.push(node)
+      return node
+    },
     async nodes(n, options = {}) {
       prefix = `t${process.pid}-${++prefixes}:`
       const nodes = await Promise.all(Array.from({ length: n }, () => createRedisCoordination({ ...options, url: server().url, prefix })))
       opened.push(...nodes)
       return nodes
     },
-    /** the prefix of the last `nodes()` group */
     prefix: () => prefix,
-    /** a plain client on the same server, to act behind the nodes' backs */
     async raw() {
       const client = new RedisClient(server().url, { autoReconnect: false })
       await client.connect()
