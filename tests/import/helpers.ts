@@ -126,6 +126,10 @@ export async function checkNewApiImport(app: TestApp, fixture: NewApiFixture, up
   expect(models.body.data.map((m: { id: string }) => m.id).sort()).toEqual(['gpt-4o', 'gpt-4o-mini'])
   expect((await call(app, 'GET', '/v1/models', undefined, bearer(fixture.keys.alice))).status).toBe(200)
   expect((await call(app, 'GET', '/v1/models', undefined, bearer(`sk-${fixture.keys.ghost}`))).status).toBe(401) // owner soft-deleted
+  // and its owner sees it masked, as every Tollgate key
+  const shown = await call(app, 'GET', '/api/token/1', undefined, { cookie: alice.cookie! })
+  expect(shown.status).toBe(200)
+  expect(shown.body.data.key).toBe(`sk-${fixture.keys.alice.slice(0, 4)}**********${fixture.keys.alice.slice(-4)}`)
 
   // a chat through the imported channel: its (decrypted) key reaches the upstream, its model mapping applies,
   // and the imported prices bill alice and her token
