@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import type { TopicEvent } from '../../src/coord/types'
+import type { Lease, TopicEvent } from '../../src/coord/types'
 import { forEachBackend, until } from './backends'
 
 forEachBackend((backend) => {
@@ -40,7 +40,7 @@ forEachBackend((backend) => {
     expect(await c!.tryAcquireLease('probe', ttl)).toBeNull()
     const diedAt = performance.now()
     await a!.close('abandon')
-    let taken: Awaited<ReturnType<typeof b.tryAcquireLease>> = null
+    let taken: Lease | null = null
     await until(async () => (taken = await b!.tryAcquireLease('probe', ttl)) !== null, 3000, 'lease taken over')
     expect(performance.now() - diedAt).toBeLessThan(ttl + 500)
     expect(await c!.tryAcquireLease('probe', ttl)).toBeNull()
