@@ -10,6 +10,7 @@ import { tokensModule } from './modules/tokens'
 import { createErrorRouter, type FailedRequest } from './plugins/error-routes'
 import { relayModule, rootProbeModule } from './modules/relay'
 import { geminiRelayModule } from './modules/relay/gemini'
+import { operationsModule } from './modules/relay/operations'
 import { registerRelayErrors } from './modules/relay/error-shapes'
 import type { SettleHook } from './relay/pipeline'
 import { meteredHooks } from './metering/hooks'
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(playgroundModule(deps, settle))
     .use(relayModule(deps, settle))
     .use(geminiRelayModule(deps, settle))
+    .use(operationsModule(deps, settle))
     .use(consoleModule())
 }
 

@@ -20,7 +20,7 @@ export interface UpstreamCall {
 
 /** The upstream's answer as the client gets it, and what metering bills. */
 export interface OperationAnswer {
-  body: string | Uint8Array | ReadableStream<Uint8Array>
+  body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>
   contentType: string
   /** in the meter's unit as input (tokens, characters, seconds, images) plus output tokens; undefined: the reservation's estimate */
   usage?: Usage

@@ -13,6 +13,8 @@ export const gemini: Provider = {
       streamPath: '/v1beta/models/{model}:streamGenerateContent?alt=sse',
     },
   },
+  // an array input to /v1/embeddings is one batchEmbedContents call
+  operations: { embeddings: { path: '/v1beta/models/{model}:batchEmbedContents', dialect: 'gemini' } },
   defaultBaseUrl: 'https://generativelanguage.googleapis.com',
   auth: 'x-goog-api-key',
   keyRequired: true,

@@ -1,5 +1,5 @@
 export type { AuthStyle, EndpointSpec, ModelListSpec, Provider, ProviderQuirks, ProtocolId } from './types'
-export { PROVIDERS, providerFor, servesChat, supportedTypes } from './registry'
+export { PROVIDERS, providerFor, servesAnything, servesChat, supportedTypes } from './registry'
 export { PRESETS, type ChannelPreset } from './presets'
 export { authHeaders, modelListRequest, upstreamRequest, type UpstreamOptions, type UpstreamTarget } from './upstream'
 export { joinUrl, normalizeBaseUrl } from './url'

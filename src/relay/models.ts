@@ -1,5 +1,5 @@
 import type { TokenRow, UserRow } from '../db/repos'
-import { servesChat } from '../providers/registry'
+import { servesAnything } from '../providers/registry'
 import type { Channel } from './routing'
 import { tokenAllowsModel } from './auth/model-allowed'
 
@@ -13,7 +13,7 @@ export function modelsForToken(channels: readonly Channel[], token: TokenRow, us
   const group = token.group || user.group
   const seen = new Map<string, ListedModel>()
   for (const channel of channels) {
-    if (channel.status !== 1 || !channel.groups.includes(group) || !servesChat(channel.provider)) continue
+    if (channel.status !== 1 || !channel.groups.includes(group) || !servesAnything(channel.provider)) continue
     for (const id of channel.models) {
       if (!seen.has(id) && tokenAllowsModel(token, id)) seen.set(id, { id, ownedBy: channel.provider.id })
     }

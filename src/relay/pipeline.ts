@@ -101,7 +101,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
   if (!tokenAllowsModel(input.token, ir.model)) throw modelNotFound(ir.model, 'this token may not use it')
 
   const group = input.token.group || input.user.group
-  const candidates = await deps.routing.planRoute(group, ir.model)
+  const candidates = chatCandidates(await deps.routing.planRoute(group, ir.model))
   if (candidates.length === 0) throw modelNotFound(ir.model, `no enabled channel serves it in group "${group}"`)
   const reservation = settle.reserve?.(chatMeter(ir, input.rawBody), input, group)
 
@@ -185,6 +185,12 @@ function planAttempt(input: RelayInput, ir: IrRequest, client: Protocol, candida
   const body = passthrough ? passthroughBody(bodyInput) : convertedBody(bodyInput, upstreamProtocol)
   const target = upstreamRequest(provider, channel.baseUrl, upstreamProtocol.id, candidate.upstreamModel, ir.stream, candidate.key, { other: channel.other })
   return { upstreamProtocol, passthrough, body, url: target.url, headers: { ...target.headers, ...body.headers } }
+}
+
+/** Channels whose provider speaks a chat protocol (a Jina channel serves the same model names for embeddings only). */
+function chatCandidates(candidates: RouteCandidate[]): RouteCandidate[] {
+  for (const c of candidates) if (c.channel.provider.protocols.length === 0) return candidates.filter((d) => d.channel.provider.protocols.length > 0)
+  return candidates
 }
 
 function withPathOverrides(ir: IrRequest, input: RelayInput): IrRequest {

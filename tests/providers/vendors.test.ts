@@ -275,7 +275,7 @@ describe('39 Cloudflare: the account id', () => {
   })
 })
 
-describe('38 Jina: stored, never routed, no fake chat', () => {
+describe('38 Jina: embeddings and rerank only, never a chat', () => {
   let up: FakeUpstream
   let id: number
   beforeAll(async () => {
@@ -306,10 +306,10 @@ describe('38 Jina: stored, never routed, no fake chat', () => {
     expect(res.body.message).toContain('no model list')
   })
 
-  test('its models are not offered to clients and a chat for them finds no channel', async () => {
+  test('its models are listed (they serve /v1/embeddings) but a chat for them finds no channel', async () => {
     const models = await app.fetch('/v1/models', { headers: { authorization: `Bearer ${apiKey}` } })
     const ids = ((await models.json()) as any).data.map((m: any) => m.id)
-    expect(ids).not.toContain('jina-embeddings-v3')
+    expect(ids).toContain('jina-embeddings-v3')
     const res = await relay('/v1/chat/completions', JSON.stringify({ model: 'jina-embeddings-v3', messages: [{ role: 'user', content: 'hi' }] }))
     expect(res.status).toBe(404)
     expect(up.requests).toHaveLength(0)

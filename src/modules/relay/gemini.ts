@@ -2,7 +2,8 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { NotFoundError } from '../../errors'
 import type { FailedRequest } from '../../plugins/error-routes'
-import { clientIpOf, idCarriedByResponse } from '../../plugins/request-context'
+import { idCarriedByResponse } from '../../plugins/request-context'
+import { apiKeyAuth } from './api-key-auth'
 import { SseParser } from '../../protocols/sse'
 import { GEMINI_KEY_SOURCES, verifyToken } from '../../relay/auth'
 import { modelsForToken, type ListedModel } from '../../relay/models'
@@ -92,11 +93,7 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
   const options = { parse: parseRawJson, params: t.Object({ model: t.String() }) }
 
   return new Elysia({ name: 'relay-gemini' })
-    .derive(({ request, server }) => {
-      const clientIp = clientIpOf(request, server, deps.config.trustProxy)
-      const caller = verifyToken(deps, { headers: request.headers, clientIp, url: request.url, sources: GEMINI_KEY_SOURCES })
-      return { clientIp, caller }
-    })
+    .use(apiKeyAuth(deps, 'gemini', () => GEMINI_KEY_SOURCES))
     .onTransform(({ request }) => {
       if (request.method === 'POST') assertJsonBody(request)
     })

@@ -1,8 +1,9 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import type { ProtocolId } from '../../protocols/types'
-import { clientIpOf, idCarriedByResponse } from '../../plugins/request-context'
-import { ANTHROPIC_KEY_SOURCES, GEMINI_KEY_SOURCES, verifyToken, type KeySource } from '../../relay/auth'
+import { idCarriedByResponse } from '../../plugins/request-context'
+import { ANTHROPIC_KEY_SOURCES, GEMINI_KEY_SOURCES, type KeySource } from '../../relay/auth'
+import { apiKeyAuth } from './api-key-auth'
 import { relay, type SettleHook } from '../../relay/pipeline'
 import { protocolFor } from '../../relay/protocol-registry'
 import { countRequestTokens } from '../../relay/tokenize'
@@ -53,11 +54,7 @@ export function relayModule(deps: AppDeps, settle: SettleHook) {
   }
 
   return new Elysia({ name: 'relay' })
-    .derive(({ request, server, path }) => {
-      const clientIp = clientIpOf(request, server, deps.config.trustProxy)
-      const caller = verifyToken(deps, { headers: request.headers, clientIp, url: request.url, sources: keySources(path) })
-      return { clientIp, caller }
-    })
+    .use(apiKeyAuth(deps, 'relay', keySources))
     // after the key (so a refusal is logged against it), before schema validation: a body that is not a JSON object is named as such
     .onTransform(({ request }) => {
       if (request.method === 'POST') assertJsonBody(request)

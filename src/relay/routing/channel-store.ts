@@ -1,6 +1,6 @@
 import type { ChannelPatch, ChannelRepo, ChannelRow, NewChannel } from '../../db/repos/channels'
 import type { SecretBox } from '../../crypto/secret-box'
-import { servesChat } from '../../providers/registry'
+import { servesAnything } from '../../providers/registry'
 import { toChannel, type Channel } from './channel'
 
 /** A channel to insert, with its keys in plain text (sealed here before they reach the repo). */
@@ -18,8 +18,8 @@ export function createChannelStore(repo: ChannelRepo, box: SecretBox, hooks: { r
   function rebuildIndex(): void {
     const next = new Map<string, Channel[]>()
     for (const channel of byId.values()) {
-      // a type that speaks no chat protocol yet (Jina) is kept for the console but never routed
-      if (channel.status !== 1 || !servesChat(channel.provider)) continue
+      // a type the relay has nothing to send to is kept for the console but never routed
+      if (channel.status !== 1 || !servesAnything(channel.provider)) continue
       for (const group of channel.groups) {
         for (const model of channel.models) {
           const key = indexKey(group, model)

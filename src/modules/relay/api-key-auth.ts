@@ -1,0 +1,17 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { clientIpOf } from '../../plugins/request-context'
+import { verifyToken, type KeySource } from '../../relay/auth'
+
+/**
+ * The API-key check every relay route shares: in `derive`, so it runs before the body is validated and a
+ * caller without a valid key hears that first. `sources` names where a route's clients put the key besides
+ * `Authorization: Bearer` (Anthropic's `x-api-key`, Gemini's `x-goog-api-key` and `?key=`).
+ */
+export function apiKeyAuth(deps: Pick<AppDeps, 'config' | 'repos'>, name: string, sources: (path: string) => readonly KeySource[]) {
+  return new Elysia({ name: `api-key-auth:${name}` }).derive({ as: 'scoped' }, ({ request, server, path }) => {
+    const clientIp = clientIpOf(request, server, deps.config.trustProxy)
+    const caller = verifyToken(deps, { headers: request.headers, clientIp, url: request.url, sources: sources(path) })
+    return { clientIp, caller }
+  })
+}

@@ -1,0 +1,41 @@
+import { BadRequestError } from '../../errors'
+
+interface Parsed {
+  form?: FormData
+  bytes: number
+  problem?: BadRequestError
+}
+
+const forms = new WeakMap<Request, Parsed>()
+
+/**
+ * Route-level parser for uploads (audio transcriptions, image edits): multipart/form-data into FormData. Like
+ * parseRawJson it never throws (Elysia parses before the key is checked); `assertMultipartBody` throws
+ * the problem after authentication.
+ */
+export async function parseMultipart({ request }: { request: Request }): Promise<unknown> {
+  const bytes = Number(request.headers.get('content-length') ?? 0)
+  const entry: Parsed = { bytes }
+  forms.set(request, entry)
+  if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+    entry.problem = new BadRequestError('this route takes multipart/form-data (a file upload with its fields)')
+    return {}
+  }
+  try {
+    entry.form = await request.formData()
+  } catch (error) {
+    entry.problem = new BadRequestError(`the multipart body could not be read: ${(error as Error).message}`)
+    return {}
+  }
+  return entry.form
+}
+
+export function assertMultipartBody(request: Request): void {
+  const entry = forms.get(request)
+  if (!entry) throw new BadRequestError('the request body is empty; multipart/form-data is required')
+  if (entry.problem) throw entry.problem
+}
+
+export function multipartBytes(request: Request): number {
+  return forms.get(request)?.bytes ?? 0
+}

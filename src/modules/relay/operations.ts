@@ -1,0 +1,65 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { OPERATIONS } from '../../operations'
+import type { Operation, OperationRequest } from '../../operations/types'
+import { arrivedAt, idCarriedByResponse, requestIdOf } from '../../plugins/request-context'
+import type { KeySource } from '../../relay/auth'
+import { relayOperation, type OperationInput } from '../../relay/operation-pipeline'
+import type { SettleHook } from '../../relay/pipeline'
+import type { VerifiedToken } from '../../relay/auth'
+import { apiKeyAuth } from './api-key-auth'
+import { assertMultipartBody, multipartBytes, parseMultipart } from './multipart-body'
+import { assertJsonBody, parseRawJson, rawBodyOf } from './raw-body'
+
+const BEARER_ONLY: readonly KeySource[] = []
+
+interface OperationContext {
+  body: unknown
+  request: Request
+  caller: VerifiedToken
+  clientIp: string
+  set: { headers: Record<string, unknown> }
+}
+
+/**
+ * The model APIs besides chat, one route per operation (`/v1/embeddings`, `/v1/rerank`, `/v1/images/…`,
+ * `/v1/audio/…`, `/v1/moderations`, `/v1/completions`), each in OpenAI's wire shape and error body. The key is
+ * checked first (the shared auth plugin), then the body; the operation's pipeline does the rest.
+ */
+export function operationsModule(deps: AppDeps, settle: SettleHook) {
+  const app = new Elysia({ name: 'relay-operations' })
+    .use(apiKeyAuth(deps, 'operations', () => BEARER_ONLY))
+    .onTransform(({ request }) => {
+      if (request.method !== 'POST') return
+      if (isMultipart(request)) assertMultipartBody(request)
+      else assertJsonBody(request)
+    })
+  for (const op of OPERATIONS) {
+    app.post(op.path, handler(deps, op, settle), { parse: op.body === 'json' ? parseRawJson : parseMultipart })
+  }
+  return app
+}
+
+function isMultipart(request: Request): boolean {
+  return OPERATIONS.some((op) => op.body === 'multipart' && new URL(request.url).pathname === op.path)
+}
+
+function handler(deps: AppDeps, op: Operation<OperationRequest>, settle: SettleHook) {
+  // destructured on purpose: Elysia reads handler parameters to decide what to parse
+  return ({ body, request, caller, clientIp, set }: OperationContext) => {
+    idCarriedByResponse(set)
+    const input: OperationInput = {
+      protocol: op.path,
+      body,
+      bytes: op.body === 'json' ? Buffer.byteLength(rawBodyOf(request)) : multipartBytes(request),
+      headers: request.headers,
+      token: caller.token,
+      user: caller.user,
+      requestId: requestIdOf(request) ?? '',
+      receivedAt: arrivedAt(request),
+      clientIp,
+      signal: request.signal,
+    }
+    return relayOperation(deps, op, input, settle)
+  }
+}

@@ -1,0 +1,7 @@
+import { embeddings } from './embeddings'
+import type { Operation, OperationRequest } from './types'
+
+/** Every operation besides chat; the relay module serves each at its path. Adding one = a folder + one line. */
+export const OPERATIONS: readonly Operation<OperationRequest>[] = [embeddings as unknown as Operation<OperationRequest>]
+
+export type { Operation, OperationAnswer, OperationDialect, OperationRequest, UpstreamCall } from './types'
