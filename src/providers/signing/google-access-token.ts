@@ -67,14 +67,23 @@ export function createTokenSource(options: TokenSourceOptions = {}): TokenSource
   const accountOf = (account: ServiceAccount | string) => (typeof account === 'string' ? serviceAccountOf(account) : account)
   const idOf = (a: ServiceAccount) => `${a.clientEmail}\n${a.tokenUri}\n${a.privateKey}`
 
+  // the same account object (serviceAccountOf hands out one per key) skips building and hashing the id
+  let known = new WeakMap<ServiceAccount, Entry>()
+
   function entryOf(account: ServiceAccount): Entry {
+    const hit = known.get(account)
+    if (hit) return hit
     const id = idOf(account)
     let entry = entries.get(id)
     if (!entry) {
-      if (entries.size >= maxAccounts) entries.delete(entries.keys().next().value!)
+      if (entries.size >= maxAccounts) {
+        entries.delete(entries.keys().next().value!)
+        known = new WeakMap() // may point at the forgotten entry
+      }
       entry = { expiresAt: 0 }
       entries.set(id, entry)
     }
+    known.set(account, entry)
     return entry
   }
 

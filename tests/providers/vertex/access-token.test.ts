@@ -176,3 +176,15 @@ test('invalidate forgets the token (Vertex answered 401), each account has its o
   expect(await tokens.accessTokenFor(other.json)).toBe(b1)
   expect(google.exchanges).toHaveLength(3)
 })
+
+test('past maxAccounts the oldest account is forgotten: its next call mints again', async () => {
+  const tokens = createTokenSource({ now, maxAccounts: 2 })
+  const [b, c] = [await google.createAccount(), await google.createAccount()]
+  const first = await tokens.accessTokenFor(sa.json)
+  await tokens.accessTokenFor(b.json)
+  expect(await tokens.accessTokenFor(sa.json)).toBe(first)
+  expect(google.exchanges).toHaveLength(2)
+  await tokens.accessTokenFor(c.json) // sa's entry goes
+  expect(await tokens.accessTokenFor(sa.json)).not.toBe(first)
+  expect(google.exchanges).toHaveLength(4)
+})
