@@ -6,6 +6,23 @@ export type ProtocolId = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gem
 
 export const PROTOCOL_IDS: readonly ProtocolId[] = ['anthropic', 'openai-chat', 'openai-responses', 'gemini']
 
+/** Protocols only spoken to upstreams (no client speaks them to the gateway), plus the four. */
+export type UpstreamProtocolId = ProtocolId | 'bedrock-converse' | 'bedrock-invoke' | 'vertex-anthropic'
+
+/** Bytes → SSE-shaped events: `SseParser` for SSE, the AWS event-stream parsers for Bedrock. */
+export interface FrameParser {
+  push(chunk: Uint8Array): SseEvent[]
+  end(): SseEvent[]
+  /** the bytes so far end between frames */
+  idle(): boolean
+  /** why the bytes are not this framing, once they are not */
+  readonly invalid: string | undefined
+  /** `dispatched` when `invalid` was found */
+  readonly invalidAt: number
+  /** events dispatched so far */
+  readonly dispatched: number
+}
+
 /** An error to show a client, in neutral form; each protocol renders it as its own wire body. */
 export interface WireError {
   status: number
@@ -53,27 +70,45 @@ export interface DecodeOptions {
   checked?: boolean
 }
 
-export interface Protocol {
-  id: ProtocolId
-  /** TypeBox schema of the request body the server side accepts. */
-  requestSchema: TSchema
-  /** Client wire request → IR. Throws `InvalidWireError` for bodies the spec forbids. */
-  decodeRequest(body: unknown, options?: DecodeOptions): Converted<IrRequest>
+/**
+ * The half of a protocol the gateway uses to talk to an upstream: encode requests, decode answers, streams,
+ * errors and usage. Bedrock's and Vertex's protocols have only this half.
+ */
+export interface UpstreamProtocol {
+  id: UpstreamProtocolId
   /** IR → wire request body for an upstream of this protocol. Throws `UnsupportedFeatureError` naming the field. */
   encodeRequest(req: IrRequest): Converted<Record<string, unknown>>
   /** Upstream non-stream body → IR. */
   decodeResponse(body: unknown): Converted<IrResponse>
-  /** IR → non-stream body for a client. `request` is the client's decoded request (for echoing settings). */
-  encodeResponse(res: IrResponse, request?: IrRequest): Converted<Record<string, unknown>>
   createStreamDecoder(): StreamDecoder
-  createStreamEncoder(opts?: StreamEncoderOptions): StreamEncoder
-  /** Wire error body for a non-stream error response (send with `err.status`). */
-  renderError(err: WireError): Record<string, unknown>
-  /** The protocol's in-stream error frame(s) (after the first byte was sent). */
-  renderStreamError(err: WireError): string
   /** Upstream error body (JSON or text) of this protocol → status and message. */
   parseError(status: number, body: unknown): WireError
   createUsageTap(): UsageTap
   /** Usage of a non-stream body of this protocol. */
   usageFromBody(body: unknown): Usage | undefined
+  /** How streams are framed on the wire; SSE when absent. */
+  createFrameParser?(): FrameParser
+  /**
+   * A client protocol whose bodies and answers travel inside this one (Anthropic Messages inside Bedrock's invoke
+   * and Vertex's rawPredict): its clients pass through, their body reshaped by `wrapBody`.
+   */
+  carries?: ProtocolId
+  /** The body this upstream accepts for a `carries` body (Bedrock and Vertex: no model, their own version field). */
+  wrapBody?(body: Record<string, unknown>, clientHeaders: Headers | undefined, warnings: string[]): { text: string; headers: Record<string, string> }
+}
+
+/** A protocol clients speak to the gateway: the server half (decode requests, encode answers and errors) and the upstream half. */
+export interface Protocol extends UpstreamProtocol {
+  id: ProtocolId
+  /** TypeBox schema of the request body the server side accepts. */
+  requestSchema: TSchema
+  /** Client wire request → IR. Throws `InvalidWireError` for bodies the spec forbids. */
+  decodeRequest(body: unknown, options?: DecodeOptions): Converted<IrRequest>
+  /** IR → non-stream body for a client. `request` is the client's decoded request (for echoing settings). */
+  encodeResponse(res: IrResponse, request?: IrRequest): Converted<Record<string, unknown>>
+  createStreamEncoder(opts?: StreamEncoderOptions): StreamEncoder
+  /** Wire error body for a non-stream error response (send with `err.status`). */
+  renderError(err: WireError): Record<string, unknown>
+  /** The protocol's in-stream error frame(s) (after the first byte was sent). */
+  renderStreamError(err: WireError): string
 }

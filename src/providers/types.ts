@@ -1,6 +1,6 @@
-import type { ProtocolId } from '../protocols/types'
+import type { ProtocolId, UpstreamProtocolId } from '../protocols/types'
 
-export type { ProtocolId }
+export type { ProtocolId, UpstreamProtocolId }
 
 /** How a key is sent. Every style sends nothing for an empty key (keyless local servers). */
 export type AuthStyle = 'bearer' | 'x-api-key' | 'api-key' | 'x-goog-api-key'
@@ -17,6 +17,28 @@ export interface EndpointSpec {
   auth?: AuthStyle
   /** Extra fixed headers for this protocol (e.g. `anthropic-version`). */
   headers?: Record<string, string>
+}
+
+/** One call as the connector sees it, its body final. */
+export interface ConnectorCall {
+  protocol: UpstreamProtocolId
+  /** the upstream model id */
+  model: string
+  /** the model the client asked for (Vertex's region map is keyed by it) */
+  clientModel: string
+  stream: boolean
+  key: string
+  /** the channel's base URL ('' = the provider's default) and `other` field */
+  baseUrl: string
+  other: string
+  body: string
+  /** headers the protocol adds (content type, betas) */
+  headers: Record<string, string>
+}
+
+/** For providers whose URL and credentials are made per call (signed requests, minted tokens). */
+export interface Connector {
+  prepare(call: ConnectorCall): Promise<{ url: string; headers: Record<string, string> }>
 }
 
 /** The model APIs besides chat, by the route clients call (OpenAI's shapes; src/operations/). */
@@ -66,8 +88,12 @@ export interface Provider {
   id: string
   name: string
   /** Protocols spoken, preferred first; each has an entry in `endpoints`. */
-  protocols: readonly ProtocolId[]
-  endpoints: Partial<Record<ProtocolId, EndpointSpec>>
+  protocols: readonly UpstreamProtocolId[]
+  endpoints: Partial<Record<UpstreamProtocolId, EndpointSpec>>
+  /** The protocols that serve one model, preferred first, when that depends on the model (Bedrock: Claude through invoke, others through Converse). */
+  protocolsFor?(model: string): readonly UpstreamProtocolId[]
+  /** URL and auth of one call when they depend on the key or a signature over the body (Bedrock's SigV4, Vertex's OAuth token). */
+  connector?: Connector
   /** The other model APIs the provider serves (embeddings, rerank, images, audio …). */
   operations?: Partial<Record<OperationId, OperationEndpoint>>
   /** Provider root as in new-api (`https://api.openai.com`); '' means the channel must set one. */

@@ -1,4 +1,4 @@
-import type { AuthStyle, OperationEndpoint, Provider, ProtocolId } from './types'
+import type { AuthStyle, OperationEndpoint, Provider, UpstreamProtocolId } from './types'
 import { joinUrl } from './url'
 
 export interface UpstreamTarget {
@@ -32,7 +32,7 @@ export function authHeaders(style: AuthStyle, key: string): Record<string, strin
 export function upstreamRequest(
   provider: Provider,
   baseUrl: string,
-  protocol: ProtocolId,
+  protocol: UpstreamProtocolId,
   model: string,
   stream: boolean,
   key: string,

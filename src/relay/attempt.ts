@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps'
 import type { AssistantPart, IrRequest } from '../ir'
-import type { Protocol } from '../protocols/types'
+import type { Protocol, UpstreamProtocol } from '../protocols/types'
 import { isRetryableStatus, UpstreamFailure } from './failure'
 import { maskSecrets } from './mask'
 import type { AttemptPlan, RelayInput } from './pipeline'
@@ -35,7 +35,8 @@ export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<A
   const scope = openAttempt(deps, a.input.signal)
   const key = a.candidate.key
   try {
-    const response = await guardedFetch(deps, a.url, { headers: a.headers, body: a.body.text }, scope, a.input.signal, key)
+    const { url, headers } = a.connect ? await connected(a.connect) : a
+    const response = await guardedFetch(deps, url, { headers, body: a.body.text }, scope, a.input.signal, key)
     if (!response.ok) throw await failureOf(a.upstreamProtocol, response, key)
     return a.ir.stream ? await streamResult(deps, a, response, scope.abort) : await bodyResult(a, response, key)
   } catch (error) {
@@ -45,12 +46,21 @@ export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<A
   }
 }
 
+/** The channel's credentials could not make this call (a malformed key, a token endpoint refusing): the channel's fault, so the next one is tried. */
+async function connected(connect: NonNullable<AttemptInput['connect']>): Promise<{ url: string; headers: Record<string, string> }> {
+  try {
+    return await connect()
+  } catch (error) {
+    throw new UpstreamFailure(0, `the channel's credentials could not be used: ${(error as Error).message}`, true)
+  }
+}
+
 async function streamResult(deps: AppDeps, a: AttemptInput, response: Response, upstreamAbort: AbortController): Promise<AttemptResult> {
   if (!response.body) throw new UpstreamFailure(0, 'upstream sent no body', true)
   const decoder = a.upstreamProtocol.createStreamDecoder()
   let peeked: Awaited<ReturnType<typeof peekStream>>
   try {
-    peeked = await peekStream(response.body, decoder)
+    peeked = await peekStream(response.body, decoder, a.upstreamProtocol.createFrameParser?.())
   } catch (error) {
     // what the upstream sent in place of its stream may quote the key
     if (error instanceof UpstreamFailure) throw new UpstreamFailure(error.status, maskSecrets(error.message, a.candidate.key), error.retryable)
@@ -67,7 +77,7 @@ async function streamResult(deps: AppDeps, a: AttemptInput, response: Response, 
       a.onEnd({ ...end, firstByteAt })
     },
   }
-  const body = a.passthrough
+  const body = a.rawAnswer
     ? passthroughStream(
         peeked,
         a.upstreamProtocol.createUsageTap(),
@@ -90,7 +100,7 @@ async function bodyResult(a: AttemptInput, response: Response, key: string): Pro
   }
   const firstByteAt = performance.now()
   const headers = { 'content-type': 'application/json', 'x-request-id': a.input.requestId }
-  if (a.passthrough) {
+  if (a.rawAnswer || a.passthrough) {
     const usage = a.upstreamProtocol.usageFromBody(json)
     a.onEnd({ usage, aborted: false, firstByteAt, output: outputNeeded(usage, { aborted: false }) ? outputOf(a.upstreamProtocol, json) : undefined })
     return { body: text, headers, upstreamDoneAt: firstByteAt }
@@ -106,7 +116,7 @@ function textOf(parts: AssistantPart[]): string {
   return parts.map((p) => (p.type === 'text' || p.type === 'reasoning' ? p.text : p.type === 'tool-call' ? p.name + p.arguments : '')).join('')
 }
 
-function outputOf(protocol: Protocol, json: unknown): string {
+function outputOf(protocol: UpstreamProtocol, json: unknown): string {
   try {
     return textOf(protocol.decodeResponse(json).value.parts)
   } catch {
@@ -114,7 +124,7 @@ function outputOf(protocol: Protocol, json: unknown): string {
   }
 }
 
-async function failureOf(protocol: Protocol, response: Response, key: string): Promise<UpstreamFailure> {
+async function failureOf(protocol: UpstreamProtocol, response: Response, key: string): Promise<UpstreamFailure> {
   const text = await response.text().catch(() => '')
   let body: unknown = text
   try {

@@ -2,7 +2,7 @@ import type { TokenRow, UserRow } from '../db/repos'
 import type { AppDeps } from '../deps'
 import { GatewayError, NotFoundError } from '../errors'
 import type { IrRequest, Usage } from '../ir'
-import type { Protocol, ProtocolId } from '../protocols/types'
+import type { Protocol, ProtocolId, UpstreamProtocol } from '../protocols/types'
 import { upstreamRequest } from '../providers'
 import { tokenAllowsModel } from './auth/model-allowed'
 import { UpstreamFailure } from './failure'
@@ -11,6 +11,7 @@ import type { RouteCandidate } from './routing'
 import { attemptUpstream, type AttemptResult } from './attempt'
 import { convertedBody, passthroughBody, type UpstreamBody } from './upstream-body'
 import { upstreamProtocolFor } from './upstream-protocol'
+import { upstreamProtocolById } from './upstream-protocols'
 import { chatMeter } from './chat-meter'
 import type { Meter } from './meter'
 
@@ -169,22 +170,41 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
 }
 
 export interface AttemptPlan {
-  upstreamProtocol: Protocol
+  upstreamProtocol: UpstreamProtocol
+  /** the client's body went on as is (or patched) */
   passthrough: boolean
+  /** the answer's bytes go to the client as they came (passthrough over the same framing) */
+  rawAnswer: boolean
   body: UpstreamBody
   url: string
   headers: Record<string, string>
+  /** URL and headers made per call (signed, or with a minted token), once the body is known */
+  connect?: () => Promise<{ url: string; headers: Record<string, string> }>
 }
 
 function planAttempt(input: RelayInput, ir: IrRequest, client: Protocol, candidate: RouteCandidate): AttemptPlan {
   const { channel } = candidate
   const provider = channel.provider
-  const { protocol, passthrough } = upstreamProtocolFor(channel, input.protocol)
-  const upstreamProtocol = passthrough ? client : protocolFor(protocol)
+  const { protocol, passthrough } = upstreamProtocolFor(channel, input.protocol, candidate.upstreamModel)
+  const upstreamProtocol = passthrough && protocol === client.id ? client : upstreamProtocolById(protocol)
   const bodyInput = { clientProtocol: input.protocol, body: input.body, rawBody: input.rawBody, clientHeaders: input.headers, ir, upstreamModel: candidate.upstreamModel, provider }
-  const body = passthrough ? passthroughBody(bodyInput) : convertedBody(bodyInput, upstreamProtocol)
-  const target = upstreamRequest(provider, channel.baseUrl, upstreamProtocol.id, candidate.upstreamModel, ir.stream, candidate.key, { other: channel.other })
-  return { upstreamProtocol, passthrough, body, url: target.url, headers: { ...target.headers, ...body.headers } }
+  let body = passthrough ? passthroughBody(bodyInput) : convertedBody(bodyInput, upstreamProtocol)
+  if (upstreamProtocol.wrapBody) body = wrappedBody(body, upstreamProtocol, input.headers)
+  const rawAnswer = passthrough && !upstreamProtocol.createFrameParser
+  const connector = provider.connector
+  if (connector) {
+    const call = { protocol, model: candidate.upstreamModel, clientModel: ir.model, stream: ir.stream, key: candidate.key, baseUrl: channel.baseUrl, other: channel.other, body: body.text }
+    return { upstreamProtocol, passthrough, rawAnswer, body, url: '', headers: {}, connect: () => connector.prepare({ ...call, headers: { 'content-type': 'application/json', ...body.headers } }) }
+  }
+  const target = upstreamRequest(provider, channel.baseUrl, protocol, candidate.upstreamModel, ir.stream, candidate.key, { other: channel.other })
+  return { upstreamProtocol, passthrough, rawAnswer, body, url: target.url, headers: { ...target.headers, ...body.headers } }
+}
+
+/** A body for an upstream that carries the client's protocol in its own envelope (Bedrock invoke, Vertex rawPredict). */
+function wrappedBody(body: UpstreamBody, upstream: UpstreamProtocol, clientHeaders: Headers): UpstreamBody {
+  const warnings = [...body.warnings]
+  const wrapped = upstream.wrapBody!(JSON.parse(body.text) as Record<string, unknown>, clientHeaders, warnings)
+  return { text: wrapped.text, headers: wrapped.headers, dropUsageChunk: body.dropUsageChunk, warnings }
 }
 
 /** Channels whose provider speaks a chat protocol (a Jina channel serves the same model names for embeddings only). */

@@ -1,4 +1,5 @@
-import type { SseEvent, SseParser } from '../protocols/sse'
+import type { SseEvent } from '../protocols/sse'
+import type { FrameParser } from '../protocols/types'
 import { maskSecrets } from './mask'
 
 /**
@@ -38,7 +39,7 @@ export interface Garbage {
  * The first event of `events` (the last `events.length` the parser dispatched, checked from `from`) that is not the
  * protocol's: one that follows a line that is not SSE, or whose data is not JSON. Undefined when all are fine.
  */
-export function findGarbage(parser: SseParser, events: SseEvent[], from = 0): Garbage | undefined {
+export function findGarbage(parser: FrameParser, events: SseEvent[], from = 0): Garbage | undefined {
   let at = events.length
   let message: string | undefined
   if (parser.invalid !== undefined) {

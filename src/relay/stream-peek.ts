@@ -1,13 +1,13 @@
 import type { StreamEvent } from '../ir'
 import { SseParser, type SseEvent } from '../protocols/sse'
-import type { StreamDecoder } from '../protocols/types'
+import type { FrameParser, StreamDecoder } from '../protocols/types'
 import { UpstreamFailure } from './failure'
 import { notJsonData, notJsonMessage, notSseMessage } from './stream-check'
 
 /** What was read from an upstream stream before committing to it. */
 export interface PeekedStream {
   reader: ReadableStreamDefaultReader<Uint8Array>
-  parser: SseParser
+  parser: FrameParser
   /** raw chunks read so far, for passthrough */
   chunks: Uint8Array[]
   /** SSE events parsed so far */
@@ -33,8 +33,8 @@ const CONTENT_EVENTS = new Set<StreamEvent['type']>([
  * 200 stream before any content still counts as a failed attempt and the next channel can be tried.
  * Holding these few events adds no delay: the first content event ends the peek.
  */
-export async function peekStream(body: ReadableStream<Uint8Array>, decoder: StreamDecoder): Promise<PeekedStream> {
-  const peeked: PeekedStream = { reader: body.getReader(), parser: new SseParser(), chunks: [], events: [], decoded: [], fed: 0, ended: false }
+export async function peekStream(body: ReadableStream<Uint8Array>, decoder: StreamDecoder, parser: FrameParser = new SseParser()): Promise<PeekedStream> {
+  const peeked: PeekedStream = { reader: body.getReader(), parser, chunks: [], events: [], decoded: [], fed: 0, ended: false }
   try {
     for (;;) {
       const { done, value } = await peeked.reader.read()

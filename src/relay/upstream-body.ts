@@ -1,5 +1,5 @@
 import type { IrRequest } from '../ir'
-import type { Protocol, ProtocolId } from '../protocols/types'
+import type { ProtocolId, UpstreamProtocol } from '../protocols/types'
 import type { Provider } from '../providers/types'
 import { patchTopLevel } from './raw-json-patch'
 
@@ -55,7 +55,7 @@ export function passthroughBody(input: BodyInput): UpstreamBody {
 }
 
 /** Different protocols: encode the neutral request for the upstream's protocol. */
-export function convertedBody(input: BodyInput, upstream: Protocol): UpstreamBody {
+export function convertedBody(input: BodyInput, upstream: UpstreamProtocol): UpstreamBody {
   const encoded = upstream.encodeRequest({ ...input.ir, model: input.upstreamModel })
   const value = encoded.value
   // OpenAI and Azure chat refuse max_tokens on reasoning models: the provider names the field it takes.
