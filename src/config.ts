@@ -5,7 +5,10 @@ export interface Config {
   readonly port: number
   readonly hostname: string
   readonly dataDir: string
+  /** the SQLite file: the database unless DATABASE_URL names PostgreSQL (then what `migrate-db` copies from) */
   readonly sqlitePath: string
+  /** where the data lives: SQLite (the default), or PostgreSQL from a postgres:// DATABASE_URL */
+  readonly database: DatabaseConfig
   readonly sessionSecret: string | undefined
   readonly cryptoSecret: string | undefined
   readonly rootUsername: string
@@ -30,6 +33,11 @@ export interface Config {
   readonly backupKeep: number
 }
 
+export type DatabaseConfig =
+  | { readonly kind: 'sqlite'; readonly path: string }
+  /** `statementTimeoutMs` 0: none */
+  | { readonly kind: 'postgres'; readonly url: string; readonly poolSize: number; readonly statementTimeoutMs: number }
+
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
 export type LogFormat = 'json' | 'pretty'
@@ -48,7 +56,10 @@ Environment:
   HOST              address to bind (0.0.0.0)
   DATA_DIR          data folder (./data); the database is DATA_DIR/tollgate.db
   SQLITE_PATH       database file, overrides DATA_DIR/tollgate.db
-  DATABASE_URL      the same as a URL: sqlite:///abs/path.db, file:path.db (Tollgate keeps its data in SQLite only)
+  DATABASE_URL      the same as a URL: sqlite:///abs/path.db, file:path.db; or a PostgreSQL database,
+                    postgres://user:pass@host:5432/db (not served yet: tollgate migrate-db copies into one)
+  DATABASE_POOL_SIZE  PostgreSQL connections per node (10)
+  DATABASE_STATEMENT_TIMEOUT_SECONDS  PostgreSQL cancels a statement that runs longer (30; 0: never)
   SESSION_SECRET    secret for session cookies (generated into DATA_DIR if unset)
   CRYPTO_SECRET     secret for encrypting channel keys (generated into DATA_DIR if unset)
   ROOT_USERNAME     name of the first user (root)
@@ -90,11 +101,15 @@ export function parseCli(argv: readonly string[], env: Env): CliAction {
 
 export function loadConfig(env: Env, flags: Record<string, string> = {}): Config {
   const dataDir = resolve(flags['data-dir'] ?? env.DATA_DIR ?? './data')
+  const postgres = env.DATABASE_URL && isPostgresUrl(env.DATABASE_URL) ? postgresOf(env.DATABASE_URL, env) : undefined
+  const sqlitePath = env.SQLITE_PATH ? resolve(env.SQLITE_PATH) : env.DATABASE_URL && !postgres ? sqlitePathOf(env.DATABASE_URL) : join(dataDir, 'tollgate.db')
+  const database: DatabaseConfig = postgres ?? { kind: 'sqlite', path: sqlitePath }
   return Object.freeze({
     port: parsePort(flags.port ?? env.PORT ?? '3000'),
     hostname: env.HOST || '0.0.0.0',
     dataDir,
-    sqlitePath: env.SQLITE_PATH ? resolve(env.SQLITE_PATH) : env.DATABASE_URL ? sqlitePathOf(env.DATABASE_URL) : join(dataDir, 'tollgate.db'),
+    sqlitePath,
+    database,
     sessionSecret: env.SESSION_SECRET || undefined,
     cryptoSecret: env.CRYPTO_SECRET || undefined,
     rootUsername: env.ROOT_USERNAME || 'root',
@@ -122,9 +137,27 @@ export function sqlitePathOf(url: string): string {
     return resolve(path)
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
-    throw new ConfigError(`DATABASE_URL must name a SQLite file (sqlite:///path/tollgate.db): Tollgate keeps its data in SQLite only, got ${url.replace(/\/\/[^@/]*@/, '//…@')}`)
+    throw new ConfigError(`DATABASE_URL must name a SQLite file (sqlite:///path/tollgate.db) or a PostgreSQL database (postgres://user:pass@host:5432/db), got ${redactUrl(url)}`)
   }
   return resolve(url)
+}
+
+export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url)
+
+/** A URL with its credentials masked, for messages. */
+export const redactUrl = (url: string): string => url.replace(/\/\/[^@/]*@/, '//…@')
+
+/** A postgres:// or postgresql:// DATABASE_URL, checked for a host (TLS and the rest as its query string says). */
+function postgresOf(url: string, env: Env): DatabaseConfig {
+  let host = ''
+  try {
+    host = new URL(url).hostname
+  } catch {}
+  if (!host) throw new ConfigError(`DATABASE_URL is not a PostgreSQL URL (postgres://user:pass@host:5432/db): ${redactUrl(url)}`)
+  const poolSize = Number(env.DATABASE_POOL_SIZE || '10')
+  if (!Number.isInteger(poolSize) || poolSize < 1) throw new ConfigError(`DATABASE_POOL_SIZE must be a whole number ≥ 1, got ${env.DATABASE_POOL_SIZE}`)
+  const timeout = parseNonNegative(env.DATABASE_STATEMENT_TIMEOUT_SECONDS || '30', 'DATABASE_STATEMENT_TIMEOUT_SECONDS')
+  return { kind: 'postgres', url, poolSize, statementTimeoutMs: Math.round(timeout * 1000) }
 }
 
 /** BACKUP_DIR alone: daily; BACKUP_EVERY_HOURS alone: into DATA_DIR/backups; 0 hours: no schedule. */

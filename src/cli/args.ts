@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { ConfigError, loadConfig, type Config, type Env } from '../config'
+import { ConfigError, loadConfig, redactUrl, type Config, type Env } from '../config'
 
 /**
  * Exit codes every command keeps, so scripts can rely on them:
@@ -33,13 +33,22 @@ export function parseCommandArgs(command: string, argv: readonly string[], optio
   return parsed
 }
 
-/** The configuration a command reads its data with: the server's own (DATA_DIR, SQLITE_PATH, DATABASE_URL), `--data-dir` first. */
-export function commandConfig(parsed: Parsed, env: Env): Config {
+/**
+ * The configuration a command reads its data with: the server's own (DATA_DIR, SQLITE_PATH, DATABASE_URL),
+ * `--data-dir` first. The commands work on SQLite only for now: a PostgreSQL DATABASE_URL is a usage error
+ * unless the command says it reads SQLite whatever DATABASE_URL names (`migrate-db`).
+ */
+export function commandConfig(parsed: Parsed, env: Env, options: { postgres?: 'allowed' } = {}): Config {
   const dataDir = parsed.values['data-dir']
+  let config: Config
   try {
-    return loadConfig(env, typeof dataDir === 'string' ? { 'data-dir': dataDir } : {})
+    config = loadConfig(env, typeof dataDir === 'string' ? { 'data-dir': dataDir } : {})
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message)
     throw error
   }
+  if (config.database.kind === 'postgres' && options.postgres !== 'allowed') {
+    throw new UsageError(`DATABASE_URL names a PostgreSQL database (${redactUrl(config.database.url)}), and this command works on SQLite only for now: unset DATABASE_URL to run it on the data directory`)
+  }
+  return config
 }

@@ -25,6 +25,10 @@ export const COMMANDS: Record<string, Command> = {
   doctor: { summary: 'check the data directory, database, secrets, clock and port', load: () => import('./doctor').then((m) => ({ help: m.DOCTOR_HELP, run: m.runDoctor })) },
   health: { summary: 'ask a running gateway for /healthz (or /readyz): exit 0 or 1, for health checks', load: () => import('./health').then((m) => ({ help: m.HEALTH_HELP, run: m.runHealth })) },
   version: { summary: 'print the version', load: () => import('./version').then((m) => ({ help: m.VERSION_HELP, run: m.runVersion })) },
+  'migrate-db': {
+    summary: 'copy this SQLite instance into an empty PostgreSQL database (for several nodes)',
+    load: () => import('./migrate-db').then((m) => ({ help: m.MIGRATE_DB_HELP, run: m.runMigrateDb })),
+  },
   import: {
     summary: 'copy a new-api or one-api gateway into this data directory (see tollgate import --help)',
     load: () => import('./import').then((m) => ({ run: m.runImport })),
@@ -42,8 +46,8 @@ ${Object.entries(COMMANDS)
   .join('\n')}
 
 Every command finds its data as the server does: --data-dir, else DATA_DIR (./data); SQLITE_PATH or
-DATABASE_URL name the database file. Exit codes: 0 done, 1 failed, 2 usage error, 3 refused in this state.
-See docs/operations.md.
+DATABASE_URL name the database file (a postgres:// DATABASE_URL only migrate-db takes, for now).
+Exit codes: 0 done, 1 failed, 2 usage error, 3 refused in this state. See docs/operations.md.
 `
 
 /** Run the command line; resolves to the exit code (`serve` resolves only when the process exits). */

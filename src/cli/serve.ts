@@ -1,5 +1,5 @@
 import { createApp } from '../app'
-import { ConfigError, HELP, parseCli, type Config, type Env } from '../config'
+import { ConfigError, HELP, parseCli, redactUrl, type Config, type Env } from '../config'
 import { closeDatabase, openDatabase } from '../db/client'
 import { migrate, NewerDatabaseError } from '../db/migrate'
 import { createDeps } from '../deps'
@@ -26,9 +26,19 @@ export async function runServe(argv: readonly string[], env: Env): Promise<numbe
   }
   if (action.kind === 'help') return void console.log(HELP), EXIT.ok
   if (action.kind === 'version') return void console.log(VERSION), EXIT.ok
+  if (action.kind === 'serve' && action.config.database.kind === 'postgres') return refusePostgres(action.config.database.url)
   // before any fetch: lifts Bun's 256 concurrent upstream requests (re-executes this process once if needed)
   ensureMaxHttpRequests()
   return serve(action.config)
+}
+
+/** Until the repositories run on PostgreSQL (issue #17), a PostgreSQL DATABASE_URL must not quietly mean SQLite. */
+function refusePostgres(url: string): number {
+  console.error(
+    `tollgate: PostgreSQL storage is not served yet: DATABASE_URL names ${redactUrl(url)}, and this version serves from SQLite only. ` +
+      'Unset DATABASE_URL to serve the SQLite database under DATA_DIR; `tollgate migrate-db --to <url>` copies it into PostgreSQL for a later version.',
+  )
+  return EXIT.refused
 }
 
 async function serve(config: Config): Promise<number> {

@@ -29,16 +29,16 @@ test('backups: BACKUP_DIR alone means daily; BACKUP_EVERY_HOURS alone goes to DA
   expect(() => loadConfig({ BACKUP_KEEP: '0' })).toThrow('BACKUP_KEEP')
 })
 
-test('DATABASE_URL names a SQLite file like SQLITE_PATH (which wins); other databases are refused without echoing credentials', () => {
+test('DATABASE_URL names a SQLite file like SQLITE_PATH (which wins); databases other than PostgreSQL (tests/cli/database-url.test.ts) are refused without echoing credentials', () => {
   expect(loadConfig({ DATABASE_URL: 'sqlite:///srv/t.db' }).sqlitePath).toBe('/srv/t.db')
   expect(loadConfig({ DATABASE_URL: 'sqlite://rel.db' }).sqlitePath).toBe(resolve('rel.db'))
   expect(loadConfig({ DATABASE_URL: 'file:/a/b.db?mode=rwc' }).sqlitePath).toBe('/a/b.db')
   expect(loadConfig({ DATABASE_URL: '/plain/path.db' }).sqlitePath).toBe('/plain/path.db')
   expect(loadConfig({ DATABASE_URL: 'sqlite:///x.db', SQLITE_PATH: '/y.db' }).sqlitePath).toBe('/y.db')
   expect(loadConfig({ DATA_DIR: '/d' }).sqlitePath).toBe(join('/d', 'tollgate.db'))
-  expect(() => loadConfig({ DATABASE_URL: 'postgres://me:secret@db/t' })).toThrow('SQLite only')
+  expect(() => loadConfig({ DATABASE_URL: 'mysql://me:secret@db/t' })).toThrow('must name a SQLite file')
   try {
-    loadConfig({ DATABASE_URL: 'postgres://me:secret@db/t' })
+    loadConfig({ DATABASE_URL: 'mysql://me:secret@db/t' })
   } catch (error) {
     expect((error as Error).message).not.toContain('secret')
   }

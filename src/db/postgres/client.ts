@@ -46,8 +46,3 @@ export function databaseOf(url: string): string | undefined {
   const path = new URL(url).pathname.replace(/^\//, '')
   return path ? decodeURIComponent(path) : undefined
 }
-
-/** A URL without its password, for messages and logs. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@')
-}

@@ -115,7 +115,8 @@ describePg('PostgreSQL migrations', () => {
       const [row] = await db.select().from(users)
       expect([row!.quota, row!.createdTime, row!.id]).toEqual([2 ** 40 + 7, 4_102_444_800, 1])
     } finally {
-      process.env.PGDATABASE = saved
+      if (saved === undefined) delete process.env.PGDATABASE
+      else process.env.PGDATABASE = saved
       await closePostgres(db)
     }
   })
