@@ -1,5 +1,6 @@
 import { anthropic } from './anthropic'
 import { azure } from './azure'
+import { bedrock } from './bedrock'
 import { cloudflare } from './cloudflare'
 import { cohere } from './cohere'
 import { custom } from './custom'
@@ -18,6 +19,7 @@ import { qianfan } from './qianfan'
 import { qwen } from './qwen'
 import { siliconflow } from './siliconflow'
 import type { Provider } from './types'
+import { vertex } from './vertex-ai'
 import { xai } from './xai'
 import { xinference } from './xinference'
 import { zhipu } from './zhipu'
@@ -25,7 +27,7 @@ import { zhipu } from './zhipu'
 /** Every supported provider, keyed by new-api channel type, in type order. Adding a vendor = one data file + one line. */
 export const PROVIDERS: readonly Provider[] = [
   openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, moonshot, zhipu, perplexity, cohere, minimax, jina,
-  cloudflare, siliconflow, mistral, deepseek, doubao, qianfan, xinference, xai,
+  bedrock, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai,
 ]
 
 const byType = new Map(PROVIDERS.map((p) => [p.type, p]))

@@ -32,11 +32,32 @@ export interface Channel {
   setting: Record<string, unknown>
 }
 
+/**
+ * Keys as stored: one per line. A JSON key (a Vertex service account, pasted pretty-printed, or an array of them)
+ * is one key per object, kept as compact one-line JSON, so its own line breaks never split it.
+ */
 export function splitKeys(text: string): string[] {
+  const json = jsonKeys(text)
+  if (json) return json
   return text
     .split('\n')
     .map((k) => k.trim())
     .filter(Boolean)
+}
+
+function jsonKeys(text: string): string[] | undefined {
+  const trimmed = text.trim()
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return undefined
+  try {
+    const value: unknown = JSON.parse(trimmed)
+    const items = Array.isArray(value) ? value : [value]
+    if (!items.every((item) => item && typeof item === 'object' && !Array.isArray(item))) return undefined
+    return items.map((item) => JSON.stringify(item))
+  } catch {
+    // several compact JSON keys, one per line (what this function stores)
+    const lines = trimmed.split('\n').map((l) => l.trim()).filter(Boolean)
+    return lines.every((l) => l.startsWith('{')) && lines.length > 1 ? lines : undefined
+  }
 }
 
 export function parseJsonObject(text: string): Record<string, unknown> {

@@ -1,0 +1,41 @@
+import { guardedFetch } from './address-guard'
+import { createTokenSource } from './signing/google-access-token'
+import { serviceAccountOf } from './signing/google-service-account'
+import type { Provider } from './types'
+import { vertexPublisher, vertexRegion, vertexUrl } from './vertex/urls'
+
+/** One token source for every Vertex channel: tokens cached per service account until 5 minutes before expiry. */
+const tokens = createTokenSource({ fetch: guardedFetch(() => true) })
+
+/**
+ * Google Vertex AI (new-api type 41). The key is a service account JSON; each call carries an OAuth access token
+ * minted from it (RS256 JWT to its token_uri, cached). Gemini models speak generateContent; Claude models go
+ * through rawPredict / streamRawPredict with Anthropic's body (Claude Code passes through). The region comes from
+ * the channel's `other` (a region, or `{"default": …, "<model>": …}` as new-api stores it; default `global`), the
+ * project from the service account. A base URL replaces the Google host (a proxy).
+ */
+export const vertex: Provider = {
+  type: 41,
+  id: 'vertex',
+  name: 'Google Vertex AI',
+  protocols: ['gemini', 'vertex-anthropic'],
+  endpoints: { gemini: { path: '' }, 'vertex-anthropic': { path: '' } },
+  protocolsFor: (model) => (vertexPublisher(model) === 'anthropic' ? ['vertex-anthropic'] : ['gemini']),
+  connector: {
+    async prepare(call) {
+      const account = serviceAccountOf(call.key)
+      const region = vertexRegion(call.other, call.clientModel, call.model)
+      const url = vertexUrl({ project: account.projectId, region, model: call.model, operation: call.stream ? 'stream' : 'generate', baseUrl: call.baseUrl || undefined })
+      const token = await tokens.accessTokenFor(account)
+      return { url, headers: { ...call.headers, authorization: `Bearer ${token}` } }
+    },
+  },
+  defaultBaseUrl: '',
+  auth: 'bearer',
+  keyRequired: true,
+  testModel: 'gemini-2.5-flash',
+  models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'claude-sonnet-4-5@20250929', 'claude-haiku-4-5@20251001', 'claude-opus-4-1@20250805'],
+  quirks: {},
+  otherField: { meaning: 'region (us-east5, global …) or {"default": "<region>", "<model>": "<region>"}', required: false },
+  note: 'Key: the service account JSON. Claude models use rawPredict (Claude Code passes through), Gemini models generateContent.',
+}
