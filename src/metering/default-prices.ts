@@ -48,6 +48,8 @@ export const DEFAULT_PRICES: Record<string, ListPrice> = {
   'gpt-4o-transcribe': openai(2.5, 10),
   'gpt-4o-mini-transcribe': openai(1.25, 5),
   'gpt-3.5-turbo-instruct': openai(1.5, 2),
+  'davinci-002': openai(2, 2),
+  'babbage-002': openai(0.4, 0.4),
   // Anthropic
   'claude-opus-4-5': anthropic(5, 25),
   'claude-opus-4-1': anthropic(15, 75),
@@ -68,6 +70,24 @@ export const DEFAULT_PRICES: Record<string, ListPrice> = {
   // DeepSeek (V3.2)
   'deepseek-chat': openai(0.28, 0.42, 0.028),
   'deepseek-reasoner': openai(0.28, 0.42, 0.028),
+  // Mistral's Codestral (fill-in-the-middle)
+  codestral: openai(0.3, 0.9),
+  // rerank, per token of query and documents: Jina (its pay-as-you-go token price), DashScope
+  'jina-reranker-v2-base-multilingual': openai(0.05, 0),
+  'jina-reranker-m0': openai(0.05, 0),
+  'jina-colbert-v2': openai(0.05, 0),
+  'gte-rerank-v2': openai(0.115, 0),
+  'qwen3-rerank': openai(0.1, 0),
+}
+
+/**
+ * US$ per call for the models billed so (the option ModelPrice overrides it model by model): Cohere's rerankers at
+ * US$2 per 1,000 searches (a search: one query over up to 100 documents).
+ */
+export const DEFAULT_CALL_PRICES: Record<string, number> = {
+  'rerank-v3.5': 0.002,
+  'rerank-english-v3.0': 0.002,
+  'rerank-multilingual-v3.0': 0.002,
 }
 
 /**

@@ -1,7 +1,7 @@
 import { GatewayError } from '../errors'
 import type { Usage } from '../ir'
 import type { OptionStore } from '../options/store'
-import { DEFAULT_IMAGE_PRICES, DEFAULT_PRICES, type ListPrice } from './default-prices'
+import { DEFAULT_CALL_PRICES, DEFAULT_IMAGE_PRICES, DEFAULT_PRICES, type ListPrice } from './default-prices'
 
 /** How one model is billed in one group. Ratios follow new-api: quota per input token = ratio × group. */
 export type Price =
@@ -65,7 +65,7 @@ function buildTables(key: Table[]): Tables {
     completion: { ...DEFAULT_TABLES.completion, ...completion },
     cacheRead: { ...DEFAULT_TABLES.cacheRead, ...cacheRead },
     cacheWrite: { ...DEFAULT_TABLES.cacheWrite, ...cacheWrite },
-    price: { ...price },
+    price: { ...DEFAULT_CALL_PRICES, ...price },
     group: { ...group },
   }
   return tables

@@ -42,6 +42,8 @@ export interface Operation<R extends OperationRequest = OperationRequest> {
   id: OperationId
   /** the OpenAI-style route clients call */
   path: string
+  /** other routes that answer the same (a vendor's own path some clients call, e.g. `/v1/beta/completions`) */
+  aliases?: readonly string[]
   body: 'json' | 'multipart'
   /** Checks and decodes the client's body (a JSON object, or FormData); throws a 400 naming the field. */
   decode(body: unknown, raw: { bytes: number }): R

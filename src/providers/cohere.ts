@@ -15,5 +15,7 @@ export const cohere = openAiCompatible({
   testModel: 'command-r7b-12-2024',
   models: ['command-a-03-2025', 'command-a-reasoning-08-2025', 'command-a-vision-07-2025', 'command-r-plus-08-2024', 'command-r-08-2024', 'command-r7b-12-2024'],
   quirks: { streamUsageOption: false },
+  // rerank through the native v2 API (documents as strings, answered without them)
+  ownOperations: { rerank: { path: '/v2/rerank', dialect: 'cohere' } },
   note: 'Chat only for now: Cohere embeddings and rerank wait for those endpoints in the relay.',
 })

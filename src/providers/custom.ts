@@ -1,4 +1,4 @@
-import { openAiCompatible } from './openai-compatible'
+import { openAiCompatible, openAiOperations } from './openai-compatible'
 
 /** Any OpenAI-compatible server; the channel must give its base URL. */
 export const custom = openAiCompatible({
@@ -8,4 +8,6 @@ export const custom = openAiCompatible({
   defaultBaseUrl: '',
   testModel: 'gpt-4o-mini',
   models: [],
+  // rerank (vLLM, Xinference, TEI-style servers in Jina's shape), moderations and legacy completions where a server has them
+  ownOperations: openAiOperations('/v1', ['rerank', 'moderations', 'completions']),
 })

@@ -10,4 +10,6 @@ export const deepseek = openAiCompatible({
   testModel: 'deepseek-chat',
   models: ['deepseek-chat', 'deepseek-reasoner'],
   quirks: { reasoningField: 'reasoning_content' },
+  // fill-in-the-middle (deepseek-chat) is a beta: OpenAI's completions shape under https://api.deepseek.com/beta
+  ownOperations: { completions: { path: '/beta/completions', dialect: 'openai' } },
 })

@@ -58,6 +58,8 @@ interface CompatibleInput {
   modelList?: ModelListSpec | null
   /** Operations besides chat, in OpenAI's shape beside the chat path; default: embeddings (most compatible servers have it). */
   operations?: readonly OperationId[]
+  /** Operations at a path or in a dialect of the vendor's own (DeepSeek's FIM under `/beta`, Cohere's `/v2/rerank`), from the root. */
+  ownOperations?: Partial<Record<OperationId, OperationEndpoint>>
   note?: string
   otherField?: Provider['otherField']
   foldBaseUrl?: Provider['foldBaseUrl']
@@ -87,6 +89,7 @@ export function openAiCompatible(input: CompatibleInput): Provider {
     models: input.models,
     quirks: { maxTokensField: 'max_tokens', streamUsageOption: true, ...input.quirks },
   }
+  if (input.ownOperations) provider.operations = { ...provider.operations, ...input.ownOperations }
   if (input.note) provider.note = input.note
   if (input.otherField) provider.otherField = input.otherField
   if (input.foldBaseUrl) provider.foldBaseUrl = input.foldBaseUrl

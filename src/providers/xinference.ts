@@ -1,4 +1,4 @@
-import { openAiCompatible } from './openai-compatible'
+import { openAiCompatible, openAiOperations } from './openai-compatible'
 
 /**
  * Xorbits Inference, self-hosted: OpenAI-compatible at `/v1`, a key only when the server was started with auth.
@@ -13,4 +13,6 @@ export const xinference = openAiCompatible({
   testModel: 'qwen2.5-instruct',
   models: [],
   quirks: { streamUsageOption: false },
+  // rerank models it launched answer at /v1/rerank in Jina's shape
+  ownOperations: openAiOperations('/v1', ['rerank']),
 })

@@ -24,3 +24,9 @@ export function commonErrorMessage(body: unknown): string | undefined {
   if (b.detail !== undefined) return JSON.stringify(b.detail).slice(0, 500)
   return undefined
 }
+
+/** The failure with the channel's key (and anything key-like) masked in its message. */
+export function maskedFailure(failure: UpstreamFailure, key: string): UpstreamFailure {
+  const message = maskSecrets(failure.message, key)
+  return message === failure.message ? failure : new UpstreamFailure(failure.status, message, failure.retryable)
+}

@@ -7,7 +7,7 @@ import { UpstreamFailure } from './failure'
 import { markSettled, modelNotFound, finalError, type RelayCall, type RelayOutcome, type SettleHook } from './pipeline'
 import type { RouteCandidate } from './routing'
 import { asUpstreamFailure, guardedFetch, openAttempt } from './send'
-import { operationFailure } from './operation-failure'
+import { maskedFailure, operationFailure } from './operation-failure'
 
 export interface OperationInput extends RelayCall {
   /** the client's body: a JSON object, or FormData for multipart operations */
@@ -113,7 +113,8 @@ async function attemptOperation<R extends OperationRequest>(
     if (!response.ok) throw await operationFailure(dialect, response, key)
     return await dialect.decode(response, request)
   } catch (error) {
-    throw asUpstreamFailure(error, scope, input.signal, key)
+    // a dialect's failure may quote what the upstream sent in place of its answer, key included
+    throw maskedFailure(asUpstreamFailure(error, scope, input.signal, key), key)
   } finally {
     scope.close()
   }

@@ -35,7 +35,7 @@ export function operationsModule(deps: AppDeps, settle: SettleHook) {
       else assertJsonBody(request)
     })
   for (const op of OPERATIONS) {
-    app.post(op.path, handler(deps, op, settle), { parse: op.body === 'json' ? parseRawJson : parseMultipart })
+    for (const path of [op.path, ...(op.aliases ?? [])]) app.post(path, handler(deps, op, settle), { parse: op.body === 'json' ? parseRawJson : parseMultipart })
   }
   return app
 }
