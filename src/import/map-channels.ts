@@ -210,7 +210,7 @@ function channelBaseUrl(ctx: MapContext, row: SourceRow, id: number, translated:
     }
   }
   const baseUrl = choice.kind === 'invalid' ? '' : choice.baseUrl
-  if (!baseUrl && !provider.defaultBaseUrl) {
+  if (!baseUrl && !provider.defaultBaseUrl && !provider.connector) {
     report.issue('channels', 'base_url', `${provider.name} needs a base URL and the channel has none: imported disabled`, id)
     return { baseUrl, disable: true }
   }

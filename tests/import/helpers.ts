@@ -168,8 +168,8 @@ export async function checkNewApiImport(app: TestApp, fixture: NewApiFixture, up
   expect(channel(1)).toMatchObject({ type: 1, priority: 10, weight: 5, tag: 'prod', group: 'default,vip', testModel: 'gpt-4o-mini', status: 1, autoBan: 1, modelMapping: '{"gpt-4o":"gpt-4o-mini"}', usedQuota: 123_456 + 3000 })
   expect(channel(1).key).toStartWith('v1:') // sealed
   expect(channel(3).status).toBe(3) // auto-disabled stays so
-  expect(channel(4)).toMatchObject({ type: 33, status: 2 })
-  expect(JSON.parse(channel(4).setting)).toEqual({ imported_from: { schema: 'new-api', type: 33, type_name: 'AWS' } })
+  // AWS Bedrock is served now: enabled, its key in new-api's format, the runtime host from the key's region
+  expect(channel(4)).toMatchObject({ type: 33, status: 1 })
   expect(channel(5)).toMatchObject({ type: 999, status: 2 })
   expect(channel(6)).toMatchObject({ type: 3, other: '2024-06-01', baseUrl: 'https://east.openai.azure.com', status: 1 })
 
@@ -192,7 +192,7 @@ export async function checkNewApiImport(app: TestApp, fixture: NewApiFixture, up
   expect(report.tables.tokens).toEqual({ read: 6, imported: 4, skipped: 2, skipped_by_reason: { 'soft-deleted': 1, 'owner not imported': 1 } })
   expect(report.tables.channels).toMatchObject({ read: 6, imported: 6, skipped: 0 })
   expect(report.tables.redemptions).toEqual({ read: 4, imported: 3, skipped: 1, skipped_by_reason: { 'soft-deleted': 1 } })
-  expect(report.unsupported_channels.map((c) => [c.id, c.source_type_name])).toEqual([[4, 'AWS'], [5, 'type 999']])
+  expect(report.unsupported_channels.map((c) => [c.id, c.source_type_name])).toEqual([[5, 'type 999']])
   expect(report.not_imported_tables).toMatchObject({ top_ups: { rows: 1, reason: 'no counterpart in Tollgate' }, setups: { rows: 1, reason: 'no counterpart in Tollgate' } })
   const issue = (table: string, field: string) => report.issues.filter((i) => i.table === table && i.field === field)
   expect(issue('users', 'github_id')[0]!.ids.sort()).toEqual([3, 6])

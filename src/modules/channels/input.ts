@@ -44,7 +44,7 @@ export function channelPatch(input: Fields, current?: ChannelRow): { patch: Chan
   }
   if (input.base_url !== undefined) patch.baseUrl = normalizeBaseUrl(input.base_url ?? '')
   const baseUrl = patch.baseUrl ?? current?.baseUrl ?? ''
-  if (!baseUrl && !provider.defaultBaseUrl) throw new BadRequestError(`base_url is required for ${provider.name} channels`, 'base_url')
+  if (!baseUrl && !provider.defaultBaseUrl && !provider.connector) throw new BadRequestError(`base_url is required for ${provider.name} channels`, 'base_url')
   if (input.models !== undefined) patch.models = joinList(input.models)
   if (input.group !== undefined) patch.group = joinList(input.group) || 'default'
   if (input.priority !== undefined) patch.priority = input.priority ?? 0
