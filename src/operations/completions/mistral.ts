@@ -39,8 +39,9 @@ export const mistralFim: OperationDialect<CompletionsRequest> = {
     const choice: Json | undefined = Array.isArray(json.choices) ? json.choices[0] : undefined
     if (!choice) throw new UpstreamFailure(0, 'upstream sent a FIM answer without `choices`', true)
     const tally = new StreamTally(request)
-    const text = (request.echo ? request.prompts[0]! : '') + contentText(choice.message?.content)
-    tally.text(text)
+    const content = contentText(choice.message?.content)
+    tally.text(content)
+    const text = (request.echo ? request.prompts[0]! : '') + content
     const usage = completionUsage(json.usage) ?? tally.usage()
     const answer = { ...head(json, request), choices: [{ text, index: 0, logprobs: null, finish_reason: finishReason(choice.finish_reason) }], usage: openAiUsage(usage) }
     return { body: JSON.stringify(answer), contentType: 'application/json', usage }
@@ -92,9 +93,10 @@ function chunksAsCompletions(tally: StreamTally, request: CompletionsRequest): S
       if (usage) tally.reported = usage
       const choice: Json | undefined = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined
       if (!choice) return { frames: '', content: false }
-      let text = contentText(choice.delta?.content)
-      if (request.echo && !content) text = request.prompts[0]! + text
-      tally.text(text)
+      const delta = contentText(choice.delta?.content)
+      tally.text(delta)
+      // echo: the prompt goes first, as OpenAI sends it (the client's own text, not billed as output)
+      const text = request.echo && !content ? request.prompts[0]! + delta : delta
       content = true
       const out = { ...head(chunk, request), choices: [{ text, index: 0, logprobs: null, finish_reason: choice.finish_reason ? finishReason(choice.finish_reason) : null }] }
       return { frames: `data: ${JSON.stringify(out)}\n\n`, content: true }
