@@ -70,6 +70,23 @@ export const DEFAULT_PRICES: Record<string, ListPrice> = {
   // DeepSeek (V3.2)
   'deepseek-chat': openai(0.28, 0.42, 0.028),
   'deepseek-reasoner': openai(0.28, 0.42, 0.028),
+  // embeddings of other vendors, per million input tokens as each lists them in US$
+  'gemini-embedding-001': gemini(0.15, 0),
+  'text-embedding-004': gemini(0, 0), // free on the Gemini API
+  'embed-v4.0': openai(0.12, 0),
+  'embed-english-v3.0': openai(0.1, 0),
+  'embed-multilingual-v3.0': openai(0.1, 0),
+  'embed-english-light-v3.0': openai(0.1, 0),
+  'embed-multilingual-light-v3.0': openai(0.1, 0),
+  'mistral-embed': openai(0.1, 0),
+  'codestral-embed': openai(0.15, 0),
+  // Jina sells tokens in packs: US$50 for a billion at its paid tier
+  'jina-embeddings-v3': openai(0.05, 0),
+  'jina-embeddings-v4': openai(0.05, 0),
+  'jina-clip-v2': openai(0.05, 0),
+  // DashScope international (Singapore); Beijing lists the same in CNY
+  'text-embedding-v4': openai(0.07, 0),
+  'text-embedding-v3': openai(0.07, 0),
   // Mistral's Codestral (fill-in-the-middle)
   codestral: openai(0.3, 0.9),
   // rerank, per token of query and documents: Jina (its pay-as-you-go token price), DashScope

@@ -48,4 +48,6 @@ export interface Operation<R extends OperationRequest = OperationRequest> {
   /** Checks and decodes the client's body (a JSON object, or FormData); throws a 400 naming the field. */
   decode(body: unknown, raw: { bytes: number }): R
   dialects: Partial<Record<string, OperationDialect<R>>>
+  /** The smallest real client body for `model` (a JSON object): the channel test sends it through the channel's dialect. */
+  probe?(model: string): Record<string, unknown>
 }

@@ -13,6 +13,8 @@ export const azure: Provider = {
   endpoints: {
     'openai-chat': { path: '/openai/deployments/{model}/chat/completions?api-version={apiVersion}', auth: 'api-key' },
   },
+  // the model (a deployment of an embedding model) names the path, as for chat
+  operations: { embeddings: { path: '/openai/deployments/{model}/embeddings?api-version={apiVersion}', dialect: 'openai' } },
   defaultBaseUrl: '',
   auth: 'api-key',
   keyRequired: true,

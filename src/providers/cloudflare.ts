@@ -18,6 +18,8 @@ export const cloudflare = openAiCompatible({
   testModel: '@cf/meta/llama-3.1-8b-instruct',
   models: ['@cf/openai/gpt-oss-120b', '@cf/openai/gpt-oss-20b', '@cf/meta/llama-3.3-70b-instruct-fp8-fast', '@cf/meta/llama-3.1-8b-instruct', '@cf/qwen/qwen2.5-coder-32b-instruct'],
   otherField: { meaning: 'the Cloudflare account id', required: true },
+  // embeddings at …/ai/v1/embeddings (e.g. @cf/baai/bge-m3), floats only
+  dialects: { embeddings: 'floats' },
   foldBaseUrl(baseUrl) {
     const match = ACCOUNT_URL.exec(baseUrl)
     return match ? { baseUrl: match[1]!, other: decodeURIComponent(match[2]!) } : undefined

@@ -24,8 +24,16 @@ function namesUnder(key: string, body: unknown): string[] {
   return list.map((m) => (m as { name?: unknown })?.name).filter((name): name is string => typeof name === 'string' && name !== '')
 }
 
-/** Cohere `GET /v1/models`: `{models: [{name, endpoints}]}`. */
-export const parseCohereModels = (body: unknown): string[] => namesUnder('models', body)
+/** Cohere `GET /v1/models`: `{models: [{name, endpoints}]}`, the models of the endpoints Tollgate relays (chat, embed, rerank). */
+export function parseCohereModels(body: unknown): string[] {
+  const models = (body as { models?: unknown })?.models
+  if (!Array.isArray(models)) return []
+  const relayed = models.filter((m) => {
+    const endpoints = (m as { endpoints?: unknown })?.endpoints
+    return !Array.isArray(endpoints) || endpoints.some((e) => e === 'chat' || e === 'embed' || e === 'rerank')
+  })
+  return namesUnder('models', { models: relayed })
+}
 
 /** Cloudflare `GET …/ai/models/search`: `{result: [{id: <uuid>, name: "@cf/meta/…"}]}`; the name is what chat takes. */
 export const parseCloudflareModels = (body: unknown): string[] => namesUnder('result', body)

@@ -1,6 +1,10 @@
 import { openAiCompatible, openAiOperations } from './openai-compatible'
 
-/** Local Ollama through its OpenAI-compatible API at /v1; works without a key. */
+/**
+ * Local Ollama through its OpenAI-compatible API at /v1; works without a key. Embeddings too at `/v1/embeddings`
+ * rather than the native `/api/embed`: the same shape as every OpenAI client sends (encoding_format, dimensions) and
+ * a `usage` to bill, so the client's body passes through. Token-id input it refuses itself.
+ */
 export const ollama = openAiCompatible({
   type: 4,
   id: 'ollama',

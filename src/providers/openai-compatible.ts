@@ -30,10 +30,17 @@ const OPENAI_OPERATION_PATHS: Record<OperationId, OperationEndpoint> = {
   translations: { path: '/audio/translations', dialect: 'openai' },
 }
 
-/** The listed operations in OpenAI's shape under `root` (`/v1`, or a vendor's `/compatible-mode/v1`). */
-export function openAiOperations(root: string, ops: readonly OperationId[]): Partial<Record<OperationId, OperationEndpoint>> {
+/**
+ * The listed operations in OpenAI's shape under `root` (`/v1`, or a vendor's `/compatible-mode/v1`); `dialects` names
+ * the wire dialect where a vendor's copy differs from OpenAI's (src/operations/<op>/: Qwen's embeddings are `floats`).
+ */
+export function openAiOperations(
+  root: string,
+  ops: readonly OperationId[],
+  dialects: Partial<Record<OperationId, string>> = {},
+): Partial<Record<OperationId, OperationEndpoint>> {
   const out: Partial<Record<OperationId, OperationEndpoint>> = {}
-  for (const op of ops) out[op] = { ...OPENAI_OPERATION_PATHS[op], path: root + OPENAI_OPERATION_PATHS[op].path }
+  for (const op of ops) out[op] = { ...OPENAI_OPERATION_PATHS[op], path: root + OPENAI_OPERATION_PATHS[op].path, ...(dialects[op] ? { dialect: dialects[op] } : {}) }
   return out
 }
 
@@ -58,6 +65,8 @@ interface CompatibleInput {
   modelList?: ModelListSpec | null
   /** Operations besides chat, in OpenAI's shape beside the chat path; default: embeddings (most compatible servers have it). */
   operations?: readonly OperationId[]
+  /** The wire dialect of an operation where the vendor's copy differs from OpenAI's (see `openAiOperations`). */
+  dialects?: Partial<Record<OperationId, string>>
   /** Operations at a path or in a dialect of the vendor's own (DeepSeek's FIM under `/beta`, Cohere's `/v2/rerank`), from the root. */
   ownOperations?: Partial<Record<OperationId, OperationEndpoint>>
   note?: string
@@ -79,7 +88,7 @@ export function openAiCompatible(input: CompatibleInput): Provider {
     name: input.name,
     protocols: ['openai-chat', ...(Object.keys(extra) as ProtocolId[])],
     endpoints: { 'openai-chat': input.chatPath ? { path: chatPath } : OPENAI_CHAT, ...extra },
-    operations: openAiOperations(chatPath.replace(/\/chat\/completions$/, ''), input.operations ?? ['embeddings']),
+    operations: openAiOperations(chatPath.replace(/\/chat\/completions$/, ''), input.operations ?? ['embeddings'], input.dialects),
     defaultBaseUrl: input.defaultBaseUrl,
     auth: 'bearer',
     keyRequired: input.keyRequired ?? true,

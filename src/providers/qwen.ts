@@ -15,6 +15,8 @@ export const qwen = openAiCompatible({
   testModel: 'qwen-turbo',
   models: ['qwen3-max', 'qwen-plus', 'qwen-flash', 'qwen-turbo', 'qwen3-coder-plus', 'qwen3-coder-flash'],
   quirks: { reasoningField: 'reasoning_content' },
+  // its /embeddings answers floats only (see src/operations/embeddings/vendors.ts)
+  dialects: { embeddings: 'floats' },
   // rerank (gte-rerank-v2, qwen3-rerank) through DashScope's own text-rerank API; completions (Qwen coder FIM) in compatible mode
   ownOperations: {
     rerank: { path: '/api/v1/services/rerank/text-rerank/text-rerank', dialect: 'dashscope' },

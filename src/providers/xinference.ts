@@ -13,6 +13,8 @@ export const xinference = openAiCompatible({
   testModel: 'qwen2.5-instruct',
   models: [],
   quirks: { streamUsageOption: false },
+  // its /embeddings answers floats only (see src/operations/embeddings/vendors.ts)
+  dialects: { embeddings: 'floats' },
   // rerank models it launched answer at /v1/rerank in Jina's shape
   ownOperations: openAiOperations('/v1', ['rerank']),
 })

@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test'
 import { PROVIDERS, providerFor } from '../../src/providers/registry'
 import { modelListRequest, upstreamRequest } from '../../src/providers/upstream'
 import { parseCloudflareModels, parseCohereModels, parseDataIds, parseGeminiModels } from '../../src/providers/model-lists'
-import { probeBody } from '../../src/providers/probe-body'
+import { probeBody } from '../../src/providers/upstream-error'
 
 const p = (type: number) => providerFor(type)!
 
@@ -117,7 +117,7 @@ test('the long tail at their real roots: chat, Anthropic-compatible and model-li
   expect(p(27).modelList).toBeUndefined()
   expect(chat(34)).toBe('https://api.cohere.ai/compatibility/v1/chat/completions')
   expect(chat(34, 'https://api.cohere.ai/compatibility/v1')).toBe('https://api.cohere.ai/compatibility/v1/chat/completions')
-  expect(list(34)).toBe('https://api.cohere.ai/v1/models?endpoint=chat&page_size=1000')
+  expect(list(34)).toBe('https://api.cohere.ai/v1/models?page_size=1000')
   expect(chat(35)).toBe('https://api.minimax.io/v1/chat/completions')
   expect(messages(35).url).toBe('https://api.minimax.io/anthropic/v1/messages')
   expect(messages(35).headers.authorization).toBe('Bearer k')
@@ -167,6 +167,14 @@ test('presets are Custom (8) base URLs whose joins land on the services’ real 
 test('vendor model-list shapes', () => {
   expect(parseDataIds([{ id: 'a' }, { id: 'b' }])).toEqual(['a', 'b'])
   expect(parseCohereModels({ models: [{ name: 'command-a-03-2025' }, { name: 3 }], next_page_token: null })).toEqual(['command-a-03-2025'])
+  // the models of the endpoints Tollgate relays: chat, embed, rerank (not classify-only or generate-only ones)
+  const models = [
+    { name: 'command-a-03-2025', endpoints: ['chat'] },
+    { name: 'embed-v4.0', endpoints: ['embed', 'embed_jobs'] },
+    { name: 'rerank-v3.5', endpoints: ['rerank'] },
+    { name: 'old-classifier', endpoints: ['classify'] },
+  ]
+  expect(parseCohereModels({ models })).toEqual(['command-a-03-2025', 'embed-v4.0', 'rerank-v3.5'])
   expect(parseCloudflareModels({ result: [{ id: 'f8703a00', name: '@cf/meta/llama-3.1-8b-instruct' }], success: true })).toEqual(['@cf/meta/llama-3.1-8b-instruct'])
   expect(parseCloudflareModels({ success: false, result: null })).toEqual([])
 })

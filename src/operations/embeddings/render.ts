@@ -29,6 +29,11 @@ export function fromBase64(text: string): number[] {
   return Array.from(new Float32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / 4)))
 }
 
+/** The request's input tokens as the gateway counted them, for upstreams that report none (Gemini). */
+export function countedTokens(request: EmbeddingsRequest): number {
+  return request.meter.exact ? request.meter.input : request.meter.count()
+}
+
 /** Input tokens as metering's usage (embeddings produce no output tokens). */
 export function embeddingUsage(promptTokens: number): Usage {
   return { input: { noCache: promptTokens, cacheRead: 0, cacheWrite: 0 }, output: { text: 0, reasoning: 0 } }

@@ -23,7 +23,7 @@ export interface EmbeddingsRequest extends OperationRequest {
 }
 
 /** OpenAI caps one call at 2048 inputs. */
-const MAX_INPUTS = 2048
+export const MAX_INPUTS = 2048
 
 /** `POST /v1/embeddings` as OpenAI documents it: `input` a string, strings, token ids or arrays of token ids. */
 export function decodeEmbeddings(raw: unknown): EmbeddingsRequest {
