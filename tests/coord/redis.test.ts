@@ -54,6 +54,20 @@ describe.skipIf(!hasRedis())('redis only', () => {
     expect(seen).toHaveLength(4)
   })
 
+  test('Redis forgets a scope once its buckets would be full again and its leases are gone', async () => {
+    const [a] = await group(1, { permitTtlMs: 500 })
+    const raw = await backend.raw()
+    const keys = async () => (await raw.send('KEYS', [`${backend.prefix()}*`])) as string[]
+    const r = await a!.acquire([scope('t:idle', limits(600, 6000, 2))], 60)
+    if (!r.ok) throw new Error('refused')
+    expect((await keys()).sort()).toEqual([`${backend.prefix()}cc:t:idle`, `${backend.prefix()}rl:t:idle`])
+    await r.permit.release(60)
+    expect(await keys()).toEqual([`${backend.prefix()}rl:t:idle`]) // the last lease gone, its set with it
+    // one request of 600 per minute refills in 0.1 s, 60 tokens of 6000 in 0.6 s: the bucket goes about 1 s after
+    await until(async () => (await keys()).length === 0, 2500, 'bucket forgotten')
+    raw.close()
+  })
+
   test('a lease another holder took while its owner was away is lost, and its signal aborts', async () => {
     const [a, b] = await group(2)
     const lease = await a!.tryAcquireLease('prune', 300)

@@ -1,8 +1,8 @@
 /**
  * The Lua scripts the Redis coordination runs. Each runs atomically on the server; times come from the
- * server's `TIME`, so the nodes' clocks never matter. Numbers are stored with `%.17g` (Lua's own conversion
- * keeps 14 digits, which would round a time in seconds to 0.1 ms). Fractions go back as strings: Redis
- * truncates a Lua number reply to an integer.
+ * server's `TIME`, so the nodes' clocks never matter. Numbers handed to `redis.call` are stored by Redis with
+ * `%.17g` (exact); fractions going back are formatted by `num` the same way, since Redis truncates a Lua number
+ * reply to an integer and Lua's own `tostring` keeps 14 digits.
  */
 
 export interface Script {
@@ -16,9 +16,8 @@ function script(name: string, body: string): Script {
   return { name, source, sha: new Bun.CryptoHasher('sha1').update(source).digest('hex') }
 }
 
-// replicate_commands: Redis 3.2-4 allow TIME before a write only in effects replication (always on since 5)
+// TIME before a write needs effects replication: the default since Redis 5, which is the least we support
 const CLOCK = `
-if redis.replicate_commands then redis.replicate_commands() end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
 local nowMs = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
@@ -47,9 +46,15 @@ for i = 1, n do
   local r, t = 0, 0
   if rpm > 0 then r = refill(b[1], b[2], rpm) end
   if tpm > 0 then t = refill(b[3], b[4], tpm) end
-  redis.call('ZREMRANGEBYSCORE', held, '-inf', nowMs)
-  local inflight = redis.call('ZCARD', held)
-  if conc > 0 and inflight >= conc then return {i, 'concurrency', inflight, '1'} end
+  if conc > 0 then
+    local inflight = redis.call('ZCARD', held)
+    -- lapsed leases (their node died) only matter when they would refuse
+    if inflight >= conc then
+      redis.call('ZREMRANGEBYSCORE', held, '-inf', nowMs)
+      inflight = redis.call('ZCARD', held)
+      if inflight >= conc then return {i, 'concurrency', inflight, '1'} end
+    end
+  end
   if rpm > 0 and r < 1 then return {i, 'rpm', 0, num((1 - r) * 60 / rpm)} end
   -- a request larger than the whole TPM budget passes only when the bucket is full
   local need = math.min(estimate, tpm)
@@ -59,16 +64,17 @@ end
 for i = 1, n do
   local bucket, held = KEYS[2 * i - 1], KEYS[2 * i]
   local rpm, tpm = tonumber(ARGV[3 * i + 1]), tonumber(ARGV[3 * i + 2])
+  local r, t = levels[i][1] - 1, levels[i][2] - estimate
   local full = 0
-  if rpm > 0 then
-    local r = levels[i][1] - 1
-    redis.call('HSET', bucket, 'r', num(r), 'rt', num(now))
+  if rpm > 0 and tpm > 0 then
+    redis.call('HSET', bucket, 'r', r, 'rt', now, 't', t, 'tt', now)
+    full = math.max((rpm - r) / rpm, (tpm - t) / tpm) * 60
+  elseif rpm > 0 then
+    redis.call('HSET', bucket, 'r', r, 'rt', now)
     full = (rpm - r) * 60 / rpm
-  end
-  if tpm > 0 then
-    local t = levels[i][2] - estimate
-    redis.call('HSET', bucket, 't', num(t), 'tt', num(now))
-    full = math.max(full, (tpm - t) * 60 / tpm)
+  elseif tpm > 0 then
+    redis.call('HSET', bucket, 't', t, 'tt', now)
+    full = (tpm - t) * 60 / tpm
   end
   -- a bucket that would be full again is the same as no bucket: let it go then
   if full > 0 then redis.call('PEXPIRE', bucket, math.ceil(full * 1000) + 1000) end
@@ -91,9 +97,12 @@ for i = 1, #KEYS / 2 do
   if tpm > 0 then
     local b = redis.call('HMGET', bucket, 't', 'tt')
     local t = math.min(tpm, refill(b[1], b[2], tpm) + estimate - used)
-    redis.call('HSET', bucket, 't', num(t), 'tt', num(now))
-    local keep = math.ceil((tpm - t) * 60 / tpm * 1000) + 1000
-    if redis.call('PTTL', bucket) < keep then redis.call('PEXPIRE', bucket, keep) end
+    redis.call('HSET', bucket, 't', t, 'tt', now)
+    -- a refund only shortens the time to full; a new bucket, or one charged beyond its estimate, needs longer
+    if not b[1] or used > estimate then
+      local keep = math.ceil((tpm - t) * 60 / tpm * 1000) + 1000
+      if redis.call('PTTL', bucket) < keep then redis.call('PEXPIRE', bucket, keep) end
+    end
   end
 end
 return 0
