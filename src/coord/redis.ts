@@ -44,7 +44,6 @@ export async function createRedisCoordination(options: RedisCoordOptions): Promi
       await failures.load()
       await topics.recovered()
     },
-    onDown: () => {},
   })
   const limits = createRedisLimits(link, fallback, prefix, instanceId, options.permitTtlMs ?? DEFAULTS.permitTtlMs)
   const topics = createRedisTopics(link, prefix, instanceId)

@@ -18,7 +18,6 @@ export interface LinkOptions {
   onMessage(channel: string, message: string): void
   /** Redis answers again (or for the first time): resubscribed, and `up` already true */
   onUp(): Promise<void>
-  onDown(): void
 }
 
 interface Pending {
@@ -79,7 +78,6 @@ export function createRedisLink(options: LinkOptions) {
     since = Date.now()
     error = describe(cause)
     console.warn(`coordination: Redis is unreachable (${error}); this node applies its own limits and state until it answers again`)
-    options.onDown()
   }
 
   async function reconnect(): Promise<boolean> {
