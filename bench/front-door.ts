@@ -32,8 +32,10 @@ interface InProcessGateway {
 async function startInProcess(root: string, fake: Fake): Promise<InProcessGateway> {
   const { createApp } = await import(join(root, 'src/app'))
   const { loadConfig } = await import(join(root, 'src/config'))
-  const { closeDatabase, openDatabase } = await import(join(root, 'src/db/client'))
-  const { migrate } = await import(join(root, 'src/db/migrate'))
+  // the SQLite modules moved under src/db/sqlite/: a --before revision may have them at src/db/
+  const sqliteDir = existsSync(join(root, 'src/db/sqlite/client.ts')) ? 'src/db/sqlite' : 'src/db'
+  const { closeDatabase, openDatabase } = await import(join(root, sqliteDir, 'client'))
+  const { migrate } = await import(join(root, sqliteDir, 'migrate'))
   const { createDeps } = await import(join(root, 'src/deps'))
   const { createToken } = await import(join(root, 'src/services/tokens/create-token'))
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-front-door-'))

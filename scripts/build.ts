@@ -18,7 +18,7 @@ const outfile = args.find((a) => !a.startsWith('--')) ?? 'dist/tollgate'
 const target = args.find((a) => a.startsWith('--target='))?.slice('--target='.length) as Bun.Build.CompileTarget | undefined
 const result = await Bun.build({
   // the metering writer thread's entry is bundled alongside (Bun's rule for workers in executables)
-  entrypoints: [join(import.meta.dir, '../src/index.ts'), join(import.meta.dir, '../src/db/writer/metering-writer.worker.ts')],
+  entrypoints: [join(import.meta.dir, '../src/index.ts'), join(import.meta.dir, '../src/db/sqlite/writer/metering-writer.worker.ts')],
   compile: target ? { outfile, target } : { outfile },
   // Elysia reads handler parameter names to decide what to parse (cookies, body): never rename identifiers.
   minify: { whitespace: true, syntax: true, identifiers: false },

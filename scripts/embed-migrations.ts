@@ -1,10 +1,10 @@
-// Writes src/db/migrations/index.ts (SQLite) and src/db/postgres/migrations/index.ts from drizzle-kit's
+// Writes src/db/sqlite/migrations/index.ts (SQLite) and src/db/postgres/migrations/index.ts from drizzle-kit's
 // journals, so `bun build --compile` embeds every migration as text. Run after `drizzle-kit generate` (the
 // db:generate script does both, for both dialects).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-const dir = join(import.meta.dir, '../src/db/migrations')
+const dir = join(import.meta.dir, '../src/db/sqlite/migrations')
 
 /** Each dialect's migrations folder; the build refuses to compile while any index is stale. */
 export const MIGRATION_DIRS = { sqlite: dir, postgres: join(import.meta.dir, '../src/db/postgres/migrations') } as const

@@ -1,5 +1,5 @@
 import type { Config } from './config'
-import type { Db } from './db/client'
+import type { Db } from './db/sqlite/client'
 import { createRepos, type Repos } from './db/repos'
 import { createMetering, type Metering } from './metering'
 import { createOptionStore, type OptionStore } from './options/store'

@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { closeDatabase, openDatabase } from '../../src/db/client'
-import { migrate } from '../../src/db/migrate'
-import { createLogRepo, LogType, type LogFilter, type NewLog } from '../../src/db/repos/logs'
+import { closeDatabase, openDatabase } from '../../src/db/sqlite/client'
+import { migrate } from '../../src/db/sqlite/migrate'
+import { createLogRepo, LogType, type LogFilter, type NewLog } from '../../src/db/sqlite/repos/logs'
 
 const i = Bun.argv.indexOf('--rows')
 const ROWS = i > 0 ? Number(Bun.argv[i + 1]) : 1_000_000

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import type { Config } from '../config'
-import { closeDatabase, openDatabase } from '../db/client'
-import { migrate, NewerDatabaseError } from '../db/migrate'
+import { closeDatabase, openDatabase } from '../db/sqlite/client'
+import { migrate, NewerDatabaseError } from '../db/sqlite/migrate'
 import { createRepos, type Repos } from '../db/repos'
 
 export class CommandError extends Error {}

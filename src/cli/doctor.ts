@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, readdirSync, statfsSync, statSync } 
 import { join } from 'node:path'
 import type { Config, Env } from '../config'
 import { createSecretBox } from '../crypto/secret-box'
-import { migrations } from '../db/migrations'
+import { migrations } from '../db/sqlite/migrations'
 import { CRYPTO_SECRET_FILE, currentSecrets, SESSION_SECRET_FILE } from '../ops/backup'
 import { askStatus } from '../ops/control'
 import { commandConfig, DATA_OPTIONS, EXIT, parseCommandArgs } from './args'

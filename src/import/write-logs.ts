@@ -1,6 +1,6 @@
 // The import's logs and hourly usage, read in pages from the source and written after the core tables.
-import { LogType, type NewLog } from '../db/repos/logs'
-import type { HourlyRow, ImportRepo } from '../db/repos/import'
+import { LogType, type NewLog } from '../db/sqlite/repos/logs'
+import type { HourlyRow, ImportRepo } from '../db/sqlite/repos/import'
 import type { SourceSchema } from './detect-schema'
 import type { MapContext } from './map-common'
 import { mapLog, mapQuotaData, type IdResolver } from './map-logs'

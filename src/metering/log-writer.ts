@@ -1,4 +1,4 @@
-import type { NewLog } from '../db/repos/logs'
+import type { NewLog } from '../db/sqlite/repos/logs'
 
 export interface LogWriterOptions {
   /** flush at least this often while rows wait (default 200 ms) */

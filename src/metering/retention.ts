@@ -1,4 +1,4 @@
-import type { LogRepo } from '../db/repos/logs'
+import type { LogRepo } from '../db/sqlite/repos/logs'
 import type { OptionStore } from '../options/store'
 
 // Deleting 5,000 rows held the event loop for ~90 ms (1M-row table); 500 rows keep a step near 10 ms, and

@@ -1,5 +1,5 @@
 import type { Repos } from '../db/repos'
-import { LogType, type NewLog } from '../db/repos/logs'
+import { LogType, type NewLog } from '../db/sqlite/repos/logs'
 import { emptyUsage, inputTokens, outputTokens, totalTokens, type Usage } from '../ir'
 import type { OptionStore } from '../options/store'
 import type { RelayOutcome } from '../relay/pipeline'

@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite'
 import { chmodSync, chownSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { Config } from '../config'
-import { migrations } from '../db/migrations'
+import { migrations } from '../db/sqlite/migrations'
 
 export const SESSION_SECRET_FILE = 'session.secret'
 export const CRYPTO_SECRET_FILE = 'crypto.secret'

@@ -1,4 +1,4 @@
-import type { OptionRepo } from '../db/repos/options'
+import type { OptionRepo } from '../db/sqlite/repos/options'
 import { BadRequestError } from '../errors'
 import { OPTION_DEFINITIONS, type OptionDefinition } from './definitions'
 

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { renderMigrationIndex } from '../../scripts/embed-migrations'
-import { closeDatabase, openDatabase, type Db } from '../../src/db/client'
-import { migrate, NewerDatabaseError } from '../../src/db/migrate'
-import { migrations } from '../../src/db/migrations'
+import { closeDatabase, openDatabase, type Db } from '../../src/db/sqlite/client'
+import { migrate, NewerDatabaseError } from '../../src/db/sqlite/migrate'
+import { migrations } from '../../src/db/sqlite/migrations'
 
 const dirs: string[] = []
 const dbs: Db[] = []
@@ -63,6 +63,6 @@ test('a failing migration rolls back completely', () => {
 })
 
 test('the embedded migration index matches drizzle-kit output', async () => {
-  const current = await Bun.file(join(import.meta.dir, '../../src/db/migrations/index.ts')).text()
+  const current = await Bun.file(join(import.meta.dir, '../../src/db/sqlite/migrations/index.ts')).text()
   expect(current).toBe(renderMigrationIndex())
 })

@@ -5,7 +5,7 @@
  * by exactly what the log rows (consume, top-up, manage) say.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { LogType, type LogRow } from '../../src/db/repos/logs'
+import { LogType, type LogRow } from '../../src/db/sqlite/repos/logs'
 import { Role } from '../../src/plugins/session'
 import type { RelayEnv } from '../helpers/relay-env'
 import { account, chatBody, logsOf, settled, startMeteredEnv, userRow } from '../metering/env'

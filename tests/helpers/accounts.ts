@@ -1,5 +1,5 @@
 import type { UserRow } from '../../src/db/repos'
-import type { NewUser } from '../../src/db/repos/users'
+import type { NewUser } from '../../src/db/sqlite/repos/users'
 import { SESSION_COOKIE } from '../../src/plugins/session'
 import { call, ROOT_PASSWORD, type TestApp } from './test-app'
 

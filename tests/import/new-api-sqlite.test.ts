@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { LogType } from '../../src/db/repos/logs'
+import { LogType } from '../../src/db/sqlite/repos/logs'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstreams'
 import type { TestApp } from '../helpers/test-app'
 import { writeSqliteSource } from './fixtures/load'

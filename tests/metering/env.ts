@@ -1,5 +1,5 @@
 import type { UserRow } from '../../src/db/repos'
-import type { LogRow } from '../../src/db/repos/logs'
+import type { LogRow } from '../../src/db/sqlite/repos/logs'
 import { addUser } from '../helpers/accounts'
 import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { closeDatabase, openDatabase, type Db } from '../../src/db/client'
-import { migrate } from '../../src/db/migrate'
-import { createLogRepo, LogType, type LogFilter, type LogRepo, type NewLog } from '../../src/db/repos/logs'
+import { closeDatabase, openDatabase, type Db } from '../../src/db/sqlite/client'
+import { migrate } from '../../src/db/sqlite/migrate'
+import { createLogRepo, LogType, type LogFilter, type LogRepo, type NewLog } from '../../src/db/sqlite/repos/logs'
 
 /**
  * The stat reads whole hours from the hourly tables and only the partial hours from the logs: it must give

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import type { NewLog } from '../../src/db/repos/logs'
+import type { NewLog } from '../../src/db/sqlite/repos/logs'
 import { createLogWriter } from '../../src/metering/log-writer'
 
 const row = (i: number): NewLog => ({ type: 2, content: String(i) })

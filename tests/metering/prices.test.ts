@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
-import { createOptionRepo } from '../../src/db/repos/options'
-import { openDatabase } from '../../src/db/client'
-import { migrate } from '../../src/db/migrate'
+import { createOptionRepo } from '../../src/db/sqlite/repos/options'
+import { openDatabase } from '../../src/db/sqlite/client'
+import { migrate } from '../../src/db/sqlite/migrate'
 import { createOptionStore } from '../../src/options/store'
 import { estimateQuota, findPrice, priceInUsd, quotaFor, requirePrice } from '../../src/metering/prices'
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import type { LogRow } from '../../src/db/repos/logs'
+import type { LogRow } from '../../src/db/sqlite/repos/logs'
 import type { RelayEnv } from '../helpers/relay-env'
 import { account, chat, chatBody, logsOf, logsWhen, messages, startMeteredEnv, userRow } from './env'
 

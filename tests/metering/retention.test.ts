@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { LogType, type NewLog } from '../../src/db/repos/logs'
+import { LogType, type NewLog } from '../../src/db/sqlite/repos/logs'
 import { pruneLogs } from '../../src/metering/retention'
 import { startTestApp, type TestApp } from '../helpers/test-app'
 

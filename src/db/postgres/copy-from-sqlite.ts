@@ -2,7 +2,7 @@ import type { SQL } from 'bun'
 import type { Database } from 'bun:sqlite'
 import { getTableName, is, Table } from 'drizzle-orm'
 import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core'
-import * as sqliteSchema from '../schema'
+import * as sqliteSchema from '../sqlite/schema'
 import { migratePostgres } from './migrate'
 import * as pgSchema from './schema'
 

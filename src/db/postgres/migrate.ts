@@ -1,5 +1,5 @@
 import type { SQL } from 'bun'
-import { NewerDatabaseError } from '../migrate'
+import { NewerDatabaseError } from '../errors'
 import { migrations as embedded, type EmbeddedMigration } from './migrations'
 
 const LEDGER = '__tollgate_migrations'

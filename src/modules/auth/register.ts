@@ -1,4 +1,4 @@
-import { isUniqueViolation } from '../../db/repos/users'
+import { isUniqueViolation } from '../../db/sqlite/repos/users'
 import type { UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { BadRequestError, ConflictError, ForbiddenError } from '../../errors'

@@ -1,5 +1,5 @@
 import type { UserRow } from '../../db/repos'
-import type { LogFilter } from '../../db/repos/logs'
+import type { LogFilter } from '../../db/sqlite/repos/logs'
 import type { AppDeps } from '../../deps'
 import { BadRequestError } from '../../errors'
 import type { PageWindow } from '../../plugins/paging'

@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { Elysia, t } from 'elysia'
-import { migrations } from '../../db/migrations'
+import { migrations } from '../../db/sqlite/migrations'
 import type { AppDeps } from '../../deps'
 
 const Alive = t.Object({ status: t.Literal('ok') }, { description: 'the process is alive and serving HTTP' })

@@ -1,6 +1,6 @@
 import type { UserRow } from '../../db/repos'
-import { LogType } from '../../db/repos/logs'
-import { RedemptionStatus, type RedemptionRow } from '../../db/repos/redemptions'
+import { LogType } from '../../db/sqlite/repos/logs'
+import { RedemptionStatus, type RedemptionRow } from '../../db/sqlite/repos/redemptions'
 import type { AppDeps } from '../../deps'
 import { BadRequestError, ConflictError, NotFoundError } from '../../errors'
 import { sha256 } from '../../plugins/session'

@@ -1,5 +1,5 @@
 import type { UserRow } from '../../db/repos'
-import { isUniqueViolation } from '../../db/repos/users'
+import { isUniqueViolation } from '../../db/sqlite/repos/users'
 import type { AppDeps } from '../../deps'
 import { BadRequestError } from '../../errors'
 

@@ -1,4 +1,4 @@
-import type { RevokedSessionRepo } from '../../db/repos/revoked-sessions'
+import type { RevokedSessionRepo } from '../../db/sqlite/repos/revoked-sessions'
 import { nowSeconds } from '../tokens/token-status'
 
 /** How often, at most, a logout also deletes the revocations whose JWT has expired since. */

@@ -8,7 +8,7 @@ import { getTableColumns, getTableName, is, Table } from 'drizzle-orm'
 import { getTableConfig as pgConfig, type PgTable } from 'drizzle-orm/pg-core'
 import { getTableConfig as sqliteConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core'
 import * as pg from '../../../src/db/postgres/schema'
-import * as sqlite from '../../../src/db/schema'
+import * as sqlite from '../../../src/db/sqlite/schema'
 
 const tablesOf = (module: Record<string, unknown>) =>
   new Map(Object.entries(module).filter(([, value]) => is(value, Table)).map(([key, value]) => [key, value as Table]))

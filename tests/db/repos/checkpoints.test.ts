@@ -2,10 +2,10 @@ import { afterAll, afterEach, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase, type Db } from '../../../src/db/client'
-import { migrate } from '../../../src/db/migrate'
+import { openDatabase, type Db } from '../../../src/db/sqlite/client'
+import { migrate } from '../../../src/db/sqlite/migrate'
 import { createRepos, type RepoOptions, type Repos } from '../../../src/db/repos'
-import { LogType, type NewLog } from '../../../src/db/repos/logs'
+import { LogType, type NewLog } from '../../../src/db/sqlite/repos/logs'
 
 /** WAL checkpoints leave the event loop once the main thread's own commits write enough to need them. */
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-checkpoints-'))

@@ -2,9 +2,9 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase } from '../../../src/db/client'
-import { migrate } from '../../../src/db/migrate'
-import { createLogRepo, type NewLog } from '../../../src/db/repos/logs'
+import { openDatabase } from '../../../src/db/sqlite/client'
+import { migrate } from '../../../src/db/sqlite/migrate'
+import { createLogRepo, type NewLog } from '../../../src/db/sqlite/repos/logs'
 
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-logs-'))
 const db = openDatabase(join(dir, 't.db'))

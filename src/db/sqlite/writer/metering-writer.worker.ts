@@ -8,7 +8,7 @@
 import { Database } from 'bun:sqlite'
 import { createDeltaWriter } from '../repos/ledger-write'
 import { createLogInserter } from '../repos/log-insert'
-import { configureConnection } from '../sqlite-settings'
+import { configureConnection } from '../settings'
 import type { ToWriter } from './protocol'
 
 declare const self: Worker

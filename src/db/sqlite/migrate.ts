@@ -1,8 +1,9 @@
 import type { Database } from 'bun:sqlite'
 import type { Db } from './client'
+import { NewerDatabaseError } from '../errors'
 import { migrations as embedded, type EmbeddedMigration } from './migrations'
 
-export class NewerDatabaseError extends Error {}
+export { NewerDatabaseError }
 
 const LEDGER = '__tollgate_migrations'
 

@@ -9,7 +9,7 @@ import type { ToWriter } from './protocol'
  */
 function workerUrl(): string {
   const compiled = import.meta.url.includes('$bunfs') || import.meta.url.includes('~BUN')
-  return new URL(compiled ? './db/writer/metering-writer.worker.ts' : './metering-writer.worker.ts', import.meta.url).href
+  return new URL(compiled ? './db/sqlite/writer/metering-writer.worker.ts' : './metering-writer.worker.ts', import.meta.url).href
 }
 
 export interface WriterThread {

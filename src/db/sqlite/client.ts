@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import * as schema from './schema'
-import { configureConnection } from './sqlite-settings'
+import { configureConnection } from './settings'
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database }
 
