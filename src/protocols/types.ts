@@ -6,6 +6,32 @@ export type ProtocolId = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gem
 
 export const PROTOCOL_IDS: readonly ProtocolId[] = ['anthropic', 'openai-chat', 'openai-responses', 'gemini']
 
+/** What one vendor's endpoint of a protocol does differently; the provider data sets it, the protocol reads it. */
+export interface UpstreamQuirks {
+  /** openai-chat: the field that caps output (`max_completion_tokens` for OpenAI/Azure, else `max_tokens`). */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens'
+  /** openai-chat: upstream accepts `stream_options: {include_usage: true}`. Default true. */
+  streamUsageOption?: boolean
+  /** openai-chat: where reasoning text arrives in messages/deltas. */
+  reasoningField?: 'reasoning_content' | 'reasoning'
+}
+
+/** A client body on its way to an upstream of the same protocol. */
+export interface PassthroughContext {
+  body: Record<string, unknown>
+  clientHeaders: Headers
+  upstreamModel: string
+  quirks: UpstreamQuirks
+}
+
+/** What that body needs: top-level fields to set (the rest stays byte for byte), headers to forward, our own usage chunk to drop again. */
+export interface PassthroughPatch {
+  patch: Record<string, unknown>
+  headers: Record<string, string>
+  dropUsageChunk: boolean
+  warnings: string[]
+}
+
 /** Protocols only spoken to upstreams (no client speaks them to the gateway), plus the four. */
 export type UpstreamProtocolId = ProtocolId | 'bedrock-converse' | 'bedrock-invoke' | 'vertex-anthropic'
 
@@ -88,6 +114,10 @@ export interface UpstreamProtocol {
   usageFromBody(body: unknown): Usage | undefined
   /** How streams are framed on the wire; SSE when absent. */
   createFrameParser?(): FrameParser
+  /** The smallest real request (one short user message, a few output tokens): the channel test and the health probe. */
+  probeBody(model: string, quirks: UpstreamQuirks): Record<string, unknown>
+  /** A vendor's differences applied to a body this protocol encoded (the output-cap field name, refused options). */
+  applyQuirks?(body: Record<string, unknown>, quirks: UpstreamQuirks): void
   /**
    * A client protocol whose bodies and answers travel inside this one (Anthropic Messages inside Bedrock's invoke
    * and Vertex's rawPredict): its clients pass through, their body reshaped by `wrapBody`.
@@ -102,6 +132,8 @@ export interface Protocol extends UpstreamProtocol {
   id: ProtocolId
   /** TypeBox schema of the request body the server side accepts. */
   requestSchema: TSchema
+  /** What a client body needs on its way to an upstream of this same protocol (passthrough); nothing when absent. */
+  passthroughPatch?(ctx: PassthroughContext): PassthroughPatch
   /** Client wire request → IR. Throws `InvalidWireError` for bodies the spec forbids. */
   decodeRequest(body: unknown, options?: DecodeOptions): Converted<IrRequest>
   /** IR → non-stream body for a client. `request` is the client's decoded request (for echoing settings). */

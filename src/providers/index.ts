@@ -3,4 +3,4 @@ export { PROVIDERS, providerFor, servesAnything, servesChat, supportedTypes } fr
 export { PRESETS, type ChannelPreset } from './presets'
 export { authHeaders, modelListRequest, upstreamRequest, type UpstreamOptions, type UpstreamTarget } from './upstream'
 export { joinUrl, normalizeBaseUrl } from './url'
-export { probeBody, upstreamErrorMessage } from './probe-body'
+export { upstreamErrorMessage } from './upstream-error'

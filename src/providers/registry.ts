@@ -26,8 +26,8 @@ import { zhipu } from './zhipu'
 
 /** Every supported provider, keyed by new-api channel type, in type order. Adding a vendor = one data file + one line. */
 export const PROVIDERS: readonly Provider[] = [
-  openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, moonshot, zhipu, perplexity, cohere, minimax, jina,
-  bedrock, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai,
+  openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, moonshot, zhipu, perplexity, bedrock, cohere, minimax,
+  jina, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai,
 ]
 
 const byType = new Map(PROVIDERS.map((p) => [p.type, p]))

@@ -1,4 +1,4 @@
-import type { ProtocolId, UpstreamProtocolId } from '../protocols/types'
+import type { ProtocolId, UpstreamProtocolId, UpstreamQuirks } from '../protocols/types'
 
 export type { ProtocolId, UpstreamProtocolId }
 
@@ -72,15 +72,8 @@ export interface ModelListSpec {
   parse(body: unknown): string[]
 }
 
-/** Small behaviours the protocol encoders/decoders may need to know about one vendor. */
-export interface ProviderQuirks {
-  /** openai-chat: the field that caps output (`max_completion_tokens` for OpenAI/Azure, else `max_tokens`). */
-  maxTokensField?: 'max_tokens' | 'max_completion_tokens'
-  /** openai-chat: upstream accepts `stream_options: {include_usage: true}`. Default true. */
-  streamUsageOption?: boolean
-  /** openai-chat: where reasoning text arrives in messages/deltas. */
-  reasoningField?: 'reasoning_content' | 'reasoning'
-}
+/** Small behaviours the protocol encoders/decoders may need to know about one vendor (defined with the protocols that read them). */
+export type ProviderQuirks = UpstreamQuirks
 
 /** An upstream vendor as data. Channel `type` numbers follow new-api. */
 export interface Provider {

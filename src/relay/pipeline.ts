@@ -188,7 +188,7 @@ function planAttempt(input: RelayInput, ir: IrRequest, client: Protocol, candida
   const { protocol, passthrough } = upstreamProtocolFor(channel, input.protocol, candidate.upstreamModel)
   const upstreamProtocol = passthrough && protocol === client.id ? client : upstreamProtocolById(protocol)
   const bodyInput = { clientProtocol: input.protocol, body: input.body, rawBody: input.rawBody, clientHeaders: input.headers, ir, upstreamModel: candidate.upstreamModel, provider }
-  let body = passthrough ? passthroughBody(bodyInput) : convertedBody(bodyInput, upstreamProtocol)
+  let body = passthrough ? passthroughBody(bodyInput, client) : convertedBody(bodyInput, upstreamProtocol)
   if (upstreamProtocol.wrapBody) body = wrappedBody(body, upstreamProtocol, input.headers)
   const rawAnswer = passthrough && !upstreamProtocol.createFrameParser
   const connector = provider.connector

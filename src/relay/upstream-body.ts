@@ -1,5 +1,5 @@
 import type { IrRequest } from '../ir'
-import type { ProtocolId, UpstreamProtocol } from '../protocols/types'
+import type { Protocol, ProtocolId, UpstreamProtocol } from '../protocols/types'
 import type { Provider } from '../providers/types'
 import { patchTopLevel } from './raw-json-patch'
 
@@ -22,75 +22,21 @@ export interface BodyInput {
   provider: Provider
 }
 
-/** Headers a client sends that change what an Anthropic upstream accepts (betas, API version). */
-const ANTHROPIC_FORWARDED = ['anthropic-beta', 'anthropic-version']
-
 /**
- * Same protocol: the client's bytes, unchanged (only the patched top-level values are rewritten) unless the model is mapped, the chat stream needs usage
- * asked for, or Claude Code sent back a thinking block without a signature (Anthropic rejects those).
+ * Same protocol: the client's bytes, unchanged except the top-level fields the protocol patches (its
+ * `passthroughPatch`: the mapped model, a stream's usage option, Claude Code's unsigned thinking blocks …).
  */
-export function passthroughBody(input: BodyInput): UpstreamBody {
-  const { body, clientProtocol } = input
-  const patch: Record<string, unknown> = {}
-  const headers: Record<string, string> = {}
-  let dropUsageChunk = false
-  if (clientProtocol !== 'gemini' && body.model !== input.upstreamModel) patch.model = input.upstreamModel
-  if (clientProtocol === 'openai-chat' && body.stream === true && input.provider.quirks.streamUsageOption !== false) {
-    const options = (body.stream_options ?? {}) as Record<string, unknown>
-    if (options.include_usage !== true) {
-      patch.stream_options = { ...options, include_usage: true }
-      dropUsageChunk = true
-    }
-  }
-  const warnings: string[] = []
-  if (clientProtocol === 'anthropic') {
-    for (const name of ANTHROPIC_FORWARDED) {
-      const value = input.clientHeaders.get(name)
-      if (value) headers[name] = value
-    }
-    if (hasUnsignedThinking(body.messages)) patch.messages = dropUnsignedThinking(body.messages, warnings)
-  }
-  const text = Object.keys(patch).length ? (patchTopLevel(input.rawBody, patch) ?? JSON.stringify({ ...body, ...patch })) : input.rawBody
-  return { text, headers, dropUsageChunk, warnings }
+export function passthroughBody(input: BodyInput, client: Protocol): UpstreamBody {
+  const out = client.passthroughPatch?.({ body: input.body, clientHeaders: input.clientHeaders, upstreamModel: input.upstreamModel, quirks: input.provider.quirks })
+  if (!out) return { text: input.rawBody, headers: {}, dropUsageChunk: false, warnings: [] }
+  const { patch } = out
+  const text = Object.keys(patch).length ? (patchTopLevel(input.rawBody, patch) ?? JSON.stringify({ ...input.body, ...patch })) : input.rawBody
+  return { text, headers: out.headers, dropUsageChunk: out.dropUsageChunk, warnings: out.warnings }
 }
 
-/** Different protocols: encode the neutral request for the upstream's protocol. */
+/** Different protocols: encode the neutral request for the upstream's protocol, with the vendor's quirks. */
 export function convertedBody(input: BodyInput, upstream: UpstreamProtocol): UpstreamBody {
   const encoded = upstream.encodeRequest({ ...input.ir, model: input.upstreamModel })
-  const value = encoded.value
-  // OpenAI and Azure chat refuse max_tokens on reasoning models: the provider names the field it takes.
-  if (upstream.id === 'openai-chat' && input.provider.quirks.maxTokensField === 'max_completion_tokens' && value.max_tokens !== undefined) {
-    value.max_completion_tokens = value.max_tokens
-    delete value.max_tokens
-  }
-  // Vendors that refuse `stream_options` (Cohere, Mistral, Perplexity) get streams without it, as on passthrough.
-  if (upstream.id === 'openai-chat' && input.provider.quirks.streamUsageOption === false) delete value.stream_options
-  return { text: JSON.stringify(value), headers: {}, dropUsageChunk: false, warnings: encoded.warnings }
-}
-
-const isUnsignedThinking = (block: unknown): boolean => {
-  const b = block as { type?: unknown; signature?: unknown } | null
-  return b?.type === 'thinking' && !b.signature
-}
-
-/** Walks the parsed messages, not the raw text: two substring scans of a 23 KB Claude Code body cost ~20 µs. */
-function hasUnsignedThinking(messages: unknown): boolean {
-  if (!Array.isArray(messages)) return false
-  for (const message of messages) {
-    const content = (message as { content?: unknown } | null)?.content
-    if (Array.isArray(content) && content.some(isUnsignedThinking)) return true
-  }
-  return false
-}
-
-function dropUnsignedThinking(messages: unknown, warnings: string[]): unknown {
-  if (!Array.isArray(messages)) return messages
-  return messages.map((message) => {
-    const content = (message as { content?: unknown }).content
-    if (!Array.isArray(content)) return message
-    const kept = content.filter((block) => !isUnsignedThinking(block))
-    if (kept.length === content.length) return message
-    warnings.push('dropped a thinking block sent back without a signature')
-    return { ...message, content: kept }
-  })
+  upstream.applyQuirks?.(encoded.value, input.provider.quirks)
+  return { text: JSON.stringify(encoded.value), headers: {}, dropUsageChunk: false, warnings: encoded.warnings }
 }

@@ -1,3 +1,4 @@
+import { emptyRequest, textPart } from '../ir'
 import { protocols } from '../protocols'
 import { bedrockConverse } from '../protocols/bedrock-converse'
 import { bedrockInvoke, bedrockInvokeBody } from '../protocols/bedrock-invoke'
@@ -17,6 +18,7 @@ function carryingAnthropic(id: UpstreamProtocolId, rest: Pick<UpstreamProtocol, 
     createStreamDecoder: anthropic.createStreamDecoder,
     createUsageTap: anthropic.createUsageTap,
     usageFromBody: anthropic.usageFromBody,
+    probeBody: anthropic.probeBody,
     ...rest,
   }
 }
@@ -28,7 +30,12 @@ function vertexError(status: number, body: unknown): WireError {
 }
 
 const UPSTREAM_ONLY: Record<Exclude<UpstreamProtocolId, ProtocolId>, UpstreamProtocol> = {
-  'bedrock-converse': { ...bedrockConverse, id: 'bedrock-converse', createFrameParser: () => new AwsEventStreamParser() },
+  'bedrock-converse': {
+    ...bedrockConverse,
+    id: 'bedrock-converse',
+    createFrameParser: () => new AwsEventStreamParser(),
+    probeBody: (model) => bedrockConverse.encodeRequest({ ...emptyRequest(model), messages: [{ role: 'user', content: [textPart('hi')] }], maxOutputTokens: 1 }).value,
+  },
   'bedrock-invoke': carryingAnthropic('bedrock-invoke', {
     parseError: bedrockInvoke.parseError,
     createFrameParser: bedrockInvoke.createStreamParser,

@@ -2,12 +2,12 @@ import { expect, test } from 'bun:test'
 import { PROVIDERS, providerFor } from '../../src/providers/registry'
 import { modelListRequest, upstreamRequest } from '../../src/providers/upstream'
 import { parseCloudflareModels, parseCohereModels, parseDataIds, parseGeminiModels } from '../../src/providers/model-lists'
-import { probeBody } from '../../src/providers/upstream-error'
+import { upstreamProtocolById } from '../../src/relay/upstream-protocols'
 
 const p = (type: number) => providerFor(type)!
 
 test('the registry covers the required new-api channel types, each consistent', () => {
-  expect(PROVIDERS.map((x) => x.type)).toEqual([1, 3, 4, 8, 14, 17, 20, 24, 25, 26, 27, 34, 35, 38, 39, 40, 42, 43, 45, 46, 47, 48])
+  expect(PROVIDERS.map((x) => x.type)).toEqual([1, 3, 4, 8, 14, 17, 20, 24, 25, 26, 27, 33, 34, 35, 38, 39, 40, 41, 42, 43, 45, 46, 47, 48])
   for (const provider of PROVIDERS) {
     // only a type that serves no chat yet (Jina) speaks nothing, and it says why
     if (provider.protocols.length === 0) expect(provider.note, provider.name).toBeTruthy()
@@ -92,10 +92,14 @@ test('model lists: endpoints and parsers', () => {
 })
 
 test('probe bodies are minimal real requests of each protocol', () => {
-  expect(probeBody('openai-chat', 'm', 'max_completion_tokens')).toMatchObject({ model: 'm', max_completion_tokens: 16 })
-  expect(probeBody('anthropic', 'm')).toMatchObject({ model: 'm', max_tokens: 1 })
-  expect(probeBody('openai-responses', 'm')).toMatchObject({ model: 'm', max_output_tokens: 16 })
-  expect(probeBody('gemini', 'm')).toMatchObject({ generationConfig: { maxOutputTokens: 1 } })
+  const probe = (id: Parameters<typeof upstreamProtocolById>[0], quirks = {}) => upstreamProtocolById(id).probeBody('m', quirks)
+  expect(probe('openai-chat', { maxTokensField: 'max_completion_tokens' })).toMatchObject({ model: 'm', max_completion_tokens: 16 })
+  expect(probe('anthropic')).toMatchObject({ model: 'm', max_tokens: 1 })
+  expect(probe('openai-responses')).toMatchObject({ model: 'm', max_output_tokens: 16 })
+  expect(probe('gemini')).toMatchObject({ generationConfig: { maxOutputTokens: 1 } })
+  // Bedrock: Claude's probe is Anthropic's body (wrapped at send), the others' a Converse body without model or stream
+  expect(probe('bedrock-invoke')).toMatchObject({ model: 'm', max_tokens: 1 })
+  expect(probe('bedrock-converse')).toMatchObject({ messages: [{ role: 'user', content: [{ text: 'hi' }] }], inferenceConfig: { maxTokens: 1 } })
 })
 
 test('the long tail at their real roots: chat, Anthropic-compatible and model-list URLs with each vendor’s auth', () => {

@@ -1,5 +1,6 @@
 
 import type { Protocol } from '../types.ts'
+import { passthroughPatch, probeBody } from './passthrough.ts'
 import { decodeRequest } from './decode-request.ts'
 import { decodeResponse } from './decode-response.ts'
 import { AnthropicStreamDecoder } from './decode-stream.ts'
@@ -12,6 +13,8 @@ import { AnthropicRequest } from './wire.ts'
 
 export const anthropic: Protocol = {
   id: 'anthropic',
+  passthroughPatch,
+  probeBody,
   requestSchema: AnthropicRequest,
   decodeRequest,
   encodeRequest,

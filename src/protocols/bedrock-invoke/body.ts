@@ -74,7 +74,42 @@ export function bedrockInvokeBody(body: string | Record<string, unknown>, warnin
   const unsupported = betas.filter((b) => !BEDROCK_BETAS.has(b))
   const supported = betas.filter((b) => BEDROCK_BETAS.has(b))
   if (supported.length) out.anthropic_beta = supported
+  if (Array.isArray(out.messages) && out.messages.some((m) => isRecord(m) && m.role === 'system')) out.messages = systemTurnsAsUser(out.messages, warnings)
   if (dropped.length) warnings.push(`${dropped.join(', ')}: not accepted by Bedrock, dropped`)
   if (unsupported.length) warnings.push(`anthropic-beta: ${unsupported.join(', ')} not supported by Bedrock, dropped`)
   return JSON.stringify(out)
+}
+
+/** A message's content as blocks (a string is one text block). */
+const blocksOf = (content: unknown): unknown[] => (Array.isArray(content) ? content : typeof content === 'string' && content ? [{ type: 'text', text: content }] : [])
+
+/**
+ * Bedrock takes no `mid-conversation-system` beta, so a `role: "system"` turn inside `messages` (Claude Code sends
+ * one) is refused there: it becomes user text in a `<system-reminder>`, as the Anthropic encoder sends it, merged
+ * into the user turn next to it so the roles still alternate.
+ */
+function systemTurnsAsUser(messages: unknown[], warnings: string[]): unknown[] {
+  const out: unknown[] = []
+  let joinNext = false
+  const appendToLast = (blocks: unknown[]) => {
+    const last = out.at(-1) as Record<string, unknown>
+    out[out.length - 1] = { ...last, content: [...blocksOf(last.content), ...blocks] }
+  }
+  messages.forEach((m, i) => {
+    const last = out.at(-1)
+    if (!isRecord(m) || m.role !== 'system') {
+      // a user turn right after a reminder joins it
+      if (joinNext && isRecord(m) && m.role === 'user') appendToLast(blocksOf(m.content))
+      else out.push(m)
+      joinNext = false
+      return
+    }
+    warnings.push(`messages[${i}]: a system turn sent as user text (Bedrock takes no mid-conversation system messages)`)
+    const reminders = blocksOf(m.content).flatMap((b) => (isRecord(b) && typeof b.text === 'string' && b.text ? [{ type: 'text', text: `<system-reminder>\n${b.text}\n</system-reminder>` }] : []))
+    if (reminders.length === 0) return
+    if (isRecord(last) && last.role === 'user') appendToLast(reminders)
+    else out.push({ role: 'user', content: reminders })
+    joinNext = true
+  })
+  return out
 }

@@ -3,13 +3,23 @@ import type { FinishReason, ProviderOptions, StreamEvent, Usage } from '../../ir
 import type { SseEvent } from '../sse.ts'
 import { arr, num, rec, str, eventJson } from '../shared.ts'
 import type { StreamDecoder } from '../types.ts'
+import { imageMarkdown } from '../image-markdown.ts'
 import { partFromGemini } from './decode-response.ts'
 import { finishFromGemini, usageFromGemini } from './maps.ts'
+
+/** The block being filled; a text block remembers whether it holds text and whether an image came last. */
+interface OpenBlock {
+  kind: 'text' | 'reasoning'
+  id: string
+  signature?: string
+  written?: boolean
+  afterImage?: boolean
+}
 
 /** Upstream streamGenerateContent (alt=sse) → IR stream events. Each chunk is a GenerateContentResponse. */
 export class GeminiStreamDecoder implements StreamDecoder {
   private started = false
-  private open: { kind: 'text' | 'reasoning'; id: string; signature?: string } | undefined
+  private open: OpenBlock | undefined
   private blockN = 0
   private toolIndex = 0
   private calledTools = false
@@ -57,14 +67,20 @@ export class GeminiStreamDecoder implements StreamDecoder {
         if (p.text) out.push({ type: 'reasoning-delta', id: this.open.id, delta: p.text })
         if (p.signature) this.open.signature = p.signature
       } else if (p.type === 'text') {
-        if (this.open?.kind !== 'text') {
-          this.closeOpen(out)
-          this.open = { kind: 'text', id: `text-${this.blockN++}` }
-          out.push({ type: 'text-start', id: this.open.id })
+        const open = this.openText(out)
+        if (p.text) {
+          out.push({ type: 'text-delta', id: open.id, delta: (open.afterImage ? '\n\n' : '') + p.text })
+          open.written = true
+          open.afterImage = false
         }
-        if (p.text) out.push({ type: 'text-delta', id: this.open.id, delta: p.text })
         const sig = rec(p.providerOptions?.gemini).thoughtSignature
-        if (typeof sig === 'string') this.open.signature = sig
+        if (typeof sig === 'string') open.signature = sig
+      } else if (p.type === 'image') {
+        // the neutral stream has no image events: an image is markdown text (a data URL) in the answer, as chat clients render it
+        const open = this.openText(out)
+        out.push({ type: 'text-delta', id: open.id, delta: `${open.written ? '\n\n' : ''}${imageMarkdown(p)}` })
+        open.written = true
+        open.afterImage = true
       }
     }
     const blocked = str(rec(d.promptFeedback).blockReason)
@@ -87,6 +103,15 @@ export class GeminiStreamDecoder implements StreamDecoder {
     this.closeOpen(out)
     out.push({ type: 'error', error: { status: 502, code: 'upstream_incomplete', message: 'upstream stream ended without a finishReason' } })
     return out
+  }
+
+  private openText(out: StreamEvent[]): OpenBlock {
+    if (this.open?.kind !== 'text') {
+      this.closeOpen(out)
+      this.open = { kind: 'text', id: `text-${this.blockN++}` }
+      out.push({ type: 'text-start', id: this.open.id })
+    }
+    return this.open
   }
 
   private closeOpen(out: StreamEvent[]): void {

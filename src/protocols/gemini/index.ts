@@ -1,4 +1,5 @@
 import type { Protocol } from '../types.ts'
+import { probeBody } from './passthrough.ts'
 import { decodeRequest } from './decode-request.ts'
 import { decodeResponse } from './decode-response.ts'
 import { GeminiStreamDecoder } from './decode-stream.ts'
@@ -16,6 +17,7 @@ import { GeminiRequest } from './wire.ts'
  */
 export const gemini: Protocol = {
   id: 'gemini',
+  probeBody,
   requestSchema: GeminiRequest,
   decodeRequest,
   encodeRequest,

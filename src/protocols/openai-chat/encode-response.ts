@@ -1,4 +1,5 @@
 import { converted, newId, type Converted, type IrRequest, type IrResponse } from '../../ir/index.ts'
+import { withImage } from '../image-markdown.ts'
 import { finishToChat, usageToChat } from './maps.ts'
 
 export function chatId(id: string): string {
@@ -11,11 +12,14 @@ export function encodeResponse(res: IrResponse, request?: IrRequest): Converted<
   let text = ''
   let reasoning = ''
   const calls: Record<string, unknown>[] = []
+  let afterImage = false
   for (const p of res.parts) {
-    if (p.type === 'text') text += p.text
+    if (p.type === 'text') text += (afterImage && p.text ? '\n\n' : '') + p.text
     else if (p.type === 'reasoning') reasoning += p.text
     else if (p.type === 'tool-call') calls.push({ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments } })
-    else warnings.push('image output cannot be shown to a chat client, dropped')
+    // chat has no image output: an image the model made (Gemini's inlineData) is markdown in the content
+    else if (p.type === 'image') text = withImage(text, p)
+    afterImage = p.type === 'image' || (afterImage && p.type === 'text' && !p.text)
   }
   const message: Record<string, unknown> = { role: 'assistant', content: text === '' && calls.length ? null : text }
   if (reasoning) message.reasoning_content = reasoning

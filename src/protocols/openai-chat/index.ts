@@ -1,4 +1,5 @@
 import type { Protocol } from '../types.ts'
+import { passthroughPatch, applyQuirks, probeBody } from './passthrough.ts'
 import { decodeRequest } from './decode-request.ts'
 import { decodeResponse } from './decode-response.ts'
 import { ChatStreamDecoder } from './decode-stream.ts'
@@ -11,6 +12,9 @@ import { ChatRequest } from './wire.ts'
 
 export const openaiChat: Protocol = {
   id: 'openai-chat',
+  passthroughPatch,
+  applyQuirks,
+  probeBody,
   requestSchema: ChatRequest,
   decodeRequest,
   encodeRequest,

@@ -1,4 +1,5 @@
 import type { Protocol } from '../types.ts'
+import { passthroughPatch, probeBody } from './passthrough.ts'
 import { decodeRequest } from './decode-request.ts'
 import { decodeResponse } from './decode-response.ts'
 import { ResponsesStreamDecoder } from './decode-stream.ts'
@@ -11,6 +12,8 @@ import { ResponsesRequest } from './wire.ts'
 
 export const openaiResponses: Protocol = {
   id: 'openai-responses',
+  passthroughPatch,
+  probeBody,
   requestSchema: ResponsesRequest,
   decodeRequest,
   encodeRequest,

@@ -1,8 +1,10 @@
 import { guardedFetch } from '../../providers/address-guard'
-import { modelListRequest, upstreamRequest } from '../../providers/upstream'
-import { probeBody, upstreamErrorMessage } from '../../providers/probe-body'
+import { modelListRequest } from '../../providers/upstream'
+import { upstreamErrorMessage } from '../../providers/upstream-error'
+import { probeCall } from './probe-call'
 import type { Channel } from './channel'
 import { mapModel } from './model-mapping'
+import { probeOperation, testOperationFor } from './operation-test'
 
 export interface ChannelTestResult {
   ok: boolean
@@ -31,7 +33,8 @@ export function testModelOf(channel: Channel, requested?: string): string {
 
 /**
  * Send the smallest real request through the channel's provider with one of its keys (preferred protocol,
- * a few output tokens) and report success, time and the upstream error message. Never throws.
+ * a few output tokens; an embeddings call for an embedding model) and report success, time and the upstream
+ * error message. Never throws.
  * `key-tests.ts` runs it once per key.
  */
 export async function testKey(channel: Channel, key: string, requestedModel?: string, fetchImpl: Fetch = defaultFetch): Promise<ChannelTestResult> {
@@ -47,17 +50,24 @@ export async function testKey(channel: Channel, key: string, requestedModel?: st
     model,
     upstreamModel,
   })
-  // nothing this gateway relays to test (Jina: embeddings and rerank): say so instead of sending a fake chat
+  // an embedding model (or a provider with no chat, Jina) is tested with the operation it serves, not a chat
+  const operation = testOperationFor(channel.provider, [model, upstreamModel])
+  if (operation) {
+    try {
+      const probe = await probeOperation(operation, channel, key, model, upstreamModel, fetchImpl, AbortSignal.timeout(TEST_TIMEOUT_MS))
+      return result(probe.ok, probe.status, hideKeys(probe.message, channel.keys))
+    } catch (error) {
+      return result(false, 0, describeFetchError(error))
+    }
+  }
+  // nothing this gateway relays to test: say so instead of sending a fake chat
   if (!protocol) return result(false, 0, channel.provider.note ?? `${channel.provider.name} speaks no protocol Tollgate relays`)
   try {
-    const target = upstreamRequest(channel.provider, channel.baseUrl, protocol, upstreamModel, false, key, {
-      other: channel.other,
-    })
-    const body = probeBody(protocol, upstreamModel, channel.provider.quirks.maxTokensField)
+    const target = await probeCall(channel, upstreamModel, model, key)
     const response = await fetchImpl(target.url, {
       method: 'POST',
       headers: target.headers,
-      body: JSON.stringify(body),
+      body: target.body,
       signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
     })
     const text = await response.text()
