@@ -2,13 +2,15 @@
  * What the coordination seam costs per request: acquire + release of a token and a user scope (RPM, TPM and
  * concurrency all limited, none ever reached), local (in process) vs Redis on loopback (a throwaway
  * redis-server). One at a time for the latency (p50/p99 of the pair, and of the acquire alone), then N at once
- * for the throughput. Scopes without limits skip both backends entirely, so that case is shown too.
+ * for the throughput. Scopes without limits skip both backends entirely, so that case is shown too. Today's
+ * synchronous limiter (`metering/rate-limit.ts`) runs the same loop as the baseline the local backend replaces.
  *
  *   bun bench/coord.ts [--requests 20000] [--concurrency 64]
  */
 import { createLocalCoordination } from '../src/coord/local'
 import { createRedisCoordination } from '../src/coord/redis'
 import type { Coordination, ScopeRequest } from '../src/coord/types'
+import { createRateLimiter } from '../src/metering/rate-limit'
 import { startRedis } from '../tests/helpers/redis-server'
 import { percentile, round } from './lib'
 
@@ -26,7 +28,7 @@ const scopes = (i: number): ScopeRequest[] => [
 ]
 const UNLIMITED: ScopeRequest[] = [{ key: 't:0', label: 'API key', limits: { rpm: 0, tpm: 0, concurrency: 0 } }]
 
-async function pair(coord: Coordination, request: ScopeRequest[]): Promise<number> {
+async function pair(coord: Pick<Coordination, 'acquire'>, request: ScopeRequest[]): Promise<number> {
   const r = await coord.acquire(request, 1000)
   if (!r.ok) throw new Error(`refused: ${r.kind}`)
   const at = performance.now()
@@ -35,7 +37,7 @@ async function pair(coord: Coordination, request: ScopeRequest[]): Promise<numbe
 }
 
 /** one at a time: µs per acquire+release and per acquire */
-async function latency(coord: Coordination, limited: boolean) {
+async function latency(coord: Pick<Coordination, 'acquire'>, limited: boolean) {
   for (let i = 0; i < 2000; i++) await pair(coord, limited ? scopes(i) : UNLIMITED) // warm-up
   const both: number[] = []
   const acquire: number[] = []
@@ -50,7 +52,7 @@ async function latency(coord: Coordination, limited: boolean) {
 }
 
 /** CONCURRENCY loops at once: pairs per second */
-async function throughput(coord: Coordination, limited: boolean): Promise<number> {
+async function throughput(coord: Pick<Coordination, 'acquire'>, limited: boolean): Promise<number> {
   let next = 0
   const start = performance.now()
   await Promise.all(
@@ -64,10 +66,21 @@ async function throughput(coord: Coordination, limited: boolean): Promise<number
   return REQUESTS / ((performance.now() - start) / 1000)
 }
 
-async function measure(name: string, coord: Coordination, limited: boolean) {
+async function measure(name: string, coord: Pick<Coordination, 'acquire'>, limited: boolean) {
   const l = await latency(coord, limited)
   const rps = await throughput(coord, limited)
   return { backend: name, scopes: limited ? 'token + user, limited' : 'no limits', pairsPerSecond: Math.round(rps), p50us: round(l.p50, 1), p99us: round(l.p99, 1), acquireP50us: round(l.acquireP50, 1) }
+}
+
+/** today's limiter behind the same async face, so the loop around it is the same */
+function today(): Pick<Coordination, 'acquire'> {
+  const limiter = createRateLimiter()
+  return {
+    async acquire(requests, estimate) {
+      const give = limiter.acquire(requests, estimate)
+      return { ok: true, permit: { release: async (used: number) => give(used) } }
+    },
+  }
 }
 
 const server = await startRedis()
@@ -76,6 +89,7 @@ try {
   const local = createLocalCoordination()
   const redis = await createRedisCoordination({ url: server.url, prefix: 'bench:' })
   for (const limited of [true, false]) {
+    rows.push(await measure('metering/rate-limit.ts (today, sync)', today(), limited))
     rows.push(await measure('local', local, limited))
     rows.push(await measure('redis (loopback)', redis, limited))
   }
