@@ -43,10 +43,13 @@ export const DEFAULT_PRICES: Record<string, ListPrice> = {
   'tts-1': openai(15, 0),
   'tts-1-hd': openai(30, 0),
   'gpt-4o-mini-tts': openai(15, 0),
-  // transcription: whisper-1 US$0.006 a minute = 100 per million seconds (the meter counts seconds); the gpt-4o ones bill tokens
+  // transcription: whisper-1 US$0.006 a minute = 100 per million seconds (the meter counts seconds); Groq's whisper
+  // US$0.111 and 0.04 an hour. The gpt-4o ones bill tokens: input at the audio-token price (text prompts are a few tokens)
   'whisper-1': openai(100, 0),
-  'gpt-4o-transcribe': openai(2.5, 10),
-  'gpt-4o-mini-transcribe': openai(1.25, 5),
+  'whisper-large-v3': openai(30.83, 0),
+  'whisper-large-v3-turbo': openai(11.11, 0),
+  'gpt-4o-transcribe': openai(6, 10),
+  'gpt-4o-mini-transcribe': openai(3, 5),
   'gpt-3.5-turbo-instruct': openai(1.5, 2),
   'davinci-002': openai(2, 2),
   'babbage-002': openai(0.4, 0.4),
@@ -118,13 +121,14 @@ export const DEFAULT_IMAGE_PRICES: Record<string, Record<string, number>> = {
   'gpt-image-1-mini': gptImage([0.005, 0.006], [0.011, 0.015], [0.036, 0.052]),
 }
 
-/** [square, portrait or landscape] per quality; `auto` is priced as high (the most it can cost). */
+/** [square, portrait or landscape] per quality; `auto` quality is priced as high and `auto` size as oblong (the most either can cost). */
 function gptImage(low: [number, number], medium: [number, number], high: [number, number]): Record<string, number> {
   const table: Record<string, number> = {}
   for (const [quality, [square, oblong]] of Object.entries({ low, medium, high, auto: high })) {
     table[`1024x1024/${quality}`] = square
     table[`1024x1536/${quality}`] = oblong
     table[`1536x1024/${quality}`] = oblong
+    table[`auto/${quality}`] = oblong
   }
   return table
 }

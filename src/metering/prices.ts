@@ -138,10 +138,12 @@ export function findImagePrice(options: Options, model: string, group: string, v
 
 /**
  * The price, or free in self-use mode; otherwise a 400 the client's protocol renders. An image `variant` is
- * priced per image first; a model priced per call (ModelPrice) or per token still serves it.
+ * priced per image first; a model priced per call (ModelPrice) then costs that per image, as in new-api; a model
+ * priced per token still serves it.
  */
 export function requirePrice(options: Options, model: string, group: string, variant?: string): Price {
   const price = (variant !== undefined ? findImagePrice(options, model, group, variant) : undefined) ?? findPrice(options, model, group)
+  if (price?.mode === 'call' && variant !== undefined) return { mode: 'unit', model, usd: price.usd, variant, group: price.group }
   if (price) return price
   if (options.get<boolean>('SelfUseModeEnabled')) return { mode: 'free', model, group: groupRatio(options, group) }
   throw new GatewayError(

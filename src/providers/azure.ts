@@ -1,5 +1,5 @@
 import { parseDataIds } from './model-lists'
-import type { Provider } from './types'
+import type { OperationEndpoint, Provider } from './types'
 
 /**
  * Azure OpenAI: the channel base URL is the resource endpoint (`https://<name>.openai.azure.com`), the
@@ -14,7 +14,15 @@ export const azure: Provider = {
     'openai-chat': { path: '/openai/deployments/{model}/chat/completions?api-version={apiVersion}', auth: 'api-key' },
   },
   // the model (a deployment of an embedding model) names the path, as for chat
-  operations: { embeddings: { path: '/openai/deployments/{model}/embeddings?api-version={apiVersion}', dialect: 'openai' } },
+  operations: {
+    embeddings: { path: '/openai/deployments/{model}/embeddings?api-version={apiVersion}', dialect: 'openai' },
+    // images and audio likewise (speech, gpt-image-1 and image edits want a preview api-version in `other`)
+    'image-generations': deployment('images/generations'),
+    'image-edits': deployment('images/edits'),
+    speech: deployment('audio/speech'),
+    transcriptions: deployment('audio/transcriptions'),
+    translations: deployment('audio/translations'),
+  },
   defaultBaseUrl: '',
   auth: 'api-key',
   keyRequired: true,
@@ -24,4 +32,8 @@ export const azure: Provider = {
   testModel: 'gpt-4o-mini',
   models: ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini', 'o4-mini'],
   quirks: { maxTokensField: 'max_completion_tokens', streamUsageOption: true },
+}
+
+function deployment(operation: string): OperationEndpoint {
+  return { path: `/openai/deployments/{model}/${operation}?api-version={apiVersion}`, dialect: 'openai' }
 }

@@ -27,7 +27,8 @@ export const PRESETS: readonly ChannelPreset[] = [
     baseUrl: 'https://api.groq.com/openai',
     keyRequired: true,
     testModel: 'llama-3.1-8b-instant',
-    models: ['llama-3.3-70b-versatile', 'llama-3.1-8b-instant', 'openai/gpt-oss-120b', 'openai/gpt-oss-20b', 'qwen/qwen3-32b'],
+    // the whisper models serve /v1/audio/transcriptions (and whisper-large-v3 translations) under /openai/v1
+    models: ['llama-3.3-70b-versatile', 'llama-3.1-8b-instant', 'openai/gpt-oss-120b', 'openai/gpt-oss-20b', 'qwen/qwen3-32b', 'whisper-large-v3', 'whisper-large-v3-turbo'],
   },
   {
     id: 'together',

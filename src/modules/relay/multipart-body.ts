@@ -1,9 +1,10 @@
-import { BadRequestError } from '../../errors'
+import { BadRequestError, GatewayError } from '../../errors'
+import { restoreDeclaredTypes } from './multipart-types'
 
 interface Parsed {
   form?: FormData
   bytes: number
-  problem?: BadRequestError
+  problem?: GatewayError
 }
 
 const forms = new WeakMap<Request, Parsed>()
@@ -22,9 +23,14 @@ export async function parseMultipart({ request }: { request: Request }): Promise
     return {}
   }
   try {
-    entry.form = await request.formData()
+    // the bytes first: Bun's formData() drops each file's declared type, restored from the part headers
+    const body = await request.bytes()
+    entry.bytes = body.byteLength
+    const type = request.headers.get('content-type')!
+    entry.form = restoreDeclaredTypes(await new Response(body, { headers: { 'content-type': type } }).formData(), body, type)
   } catch (error) {
-    entry.problem = new BadRequestError(`the multipart body could not be read: ${(error as Error).message}`)
+    // a chunked body past the limit is its 413
+    entry.problem = error instanceof GatewayError ? error : new BadRequestError(`the multipart body could not be read: ${(error as Error).message}`)
     return {}
   }
   return entry.form

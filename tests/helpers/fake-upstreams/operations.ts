@@ -14,6 +14,8 @@ export interface RecordedCall {
   body: string
   json: any
   form?: FormData
+  /** the bytes of a multipart body as received */
+  raw?: Uint8Array
 }
 
 export interface OperationsUpstream {
@@ -82,13 +84,15 @@ export async function startOperationsUpstream(options: { key: string }): Promise
       const url = new URL(request.url)
       const headers = Object.fromEntries(request.headers)
       const multipart = (headers['content-type'] ?? '').startsWith('multipart/form-data')
-      const form = multipart ? await request.formData() : undefined
+      // multipart kept raw too: Bun's formData() guesses each file's type from its name, the raw part headers say what was sent
+      const raw = multipart ? await request.bytes() : undefined
+      const form = raw ? await new Response(raw, { headers: { 'content-type': headers['content-type']! } }).formData() : undefined
       const body = multipart ? '' : await request.text()
       let json: any
       try {
         json = body ? JSON.parse(body) : undefined
       } catch {}
-      const call: RecordedCall = { path: url.pathname + url.search, headers, body, json, form }
+      const call: RecordedCall = { path: url.pathname + url.search, headers, body, json, form, raw }
       requests.push(call)
       const failure = failures.get(url.pathname)
       if (failure && failure.times > 0) {

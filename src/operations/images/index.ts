@@ -1,0 +1,25 @@
+import type { Operation } from '../types'
+import { decodeImageEdit, type ImageEditRequest } from './edit-request'
+import { decodeImageGeneration, type ImageGenerationRequest } from './generation-request'
+import { openAiImageEdit, openAiImageGeneration } from './openai'
+
+export type { ImageEditRequest } from './edit-request'
+export type { ImageGenerationRequest } from './generation-request'
+
+/** `POST /v1/images/generations`, billed per image by size and quality. */
+export const imageGenerations: Operation<ImageGenerationRequest> = {
+  id: 'image-generations',
+  path: '/v1/images/generations',
+  body: 'json',
+  decode: decodeImageGeneration,
+  dialects: { openai: openAiImageGeneration },
+}
+
+/** `POST /v1/images/edits` (multipart), billed like generations. */
+export const imageEdits: Operation<ImageEditRequest> = {
+  id: 'image-edits',
+  path: '/v1/images/edits',
+  body: 'multipart',
+  decode: decodeImageEdit,
+  dialects: { openai: openAiImageEdit },
+}
