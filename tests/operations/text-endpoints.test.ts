@@ -5,6 +5,7 @@ import { rerank } from '../../src/operations/rerank'
 import { providerFor } from '../../src/providers/registry'
 import type { OperationId } from '../../src/providers/types'
 import { operationRequest } from '../../src/providers/upstream'
+import type { Operation, OperationRequest } from '../../src/operations/types'
 
 /** The URL and auth of one operation on a channel type at its real default root (or `baseUrl`). */
 function target(type: number, op: OperationId, model: string, baseUrl = '') {
@@ -51,4 +52,15 @@ test('types that do not serve an operation have no endpoint for it (no made-up r
   expect(target(38, 'completions', 'x')).toBeUndefined()
   expect(target(34, 'completions', 'x')).toBeUndefined()
   expect(target(42, 'moderations', 'x')).toBeUndefined()
+})
+
+test('each operation’s channel-test probe is a body its decoder takes and every dialect encodes', () => {
+  for (const op of [rerank, moderations, completions] as unknown as Operation<OperationRequest>[]) {
+    const request = op.decode(op.probe!('probe-model'), { bytes: 0 })
+    expect(request.model).toBe('probe-model')
+    for (const [name, dialect] of Object.entries(op.dialects)) {
+      const call = dialect!.encode(request, 'upstream-model')
+      expect(JSON.parse(call.body as string).model, `${op.id} ${name}`).toBe('upstream-model')
+    }
+  }
 })

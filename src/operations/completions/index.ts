@@ -17,4 +17,5 @@ export const completions: Operation<CompletionsRequest> = {
   body: 'json',
   decode: decodeCompletions,
   dialects: { openai: openAiCompletions, 'mistral-fim': mistralFim },
+  probe: (model) => ({ model, prompt: 'hi', max_tokens: 1 }),
 }

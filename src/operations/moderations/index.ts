@@ -11,4 +11,5 @@ export const moderations: Operation<ModerationsRequest> = {
   body: 'json',
   decode: decodeModerations,
   dialects: { openai: openAiModerations },
+  probe: (model) => ({ model, input: 'hi' }),
 }

@@ -13,4 +13,5 @@ export const rerank: Operation<RerankRequest> = {
   body: 'json',
   decode: decodeRerank,
   dialects: { rerank: compatibleRerank, cohere: cohereRerank, dashscope: dashscopeRerank },
+  probe: (model) => ({ model, query: 'hi', documents: ['hi'], top_n: 1 }),
 }
