@@ -5,14 +5,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import type { ProtocolId } from '../../../src/protocols/types'
-import type { RelayEnv } from '../../helpers/relay-env'
 import { matrixClient, type MatrixClient } from './clients'
-import { AFTER_TOOLS, CALLS, clientUsage, expectedUsage, REASONING, scenario, SIGNATURE, startMatrixEnv, TEXT, UPSTREAMS, USAGE } from './harness'
+import { AFTER_TOOLS, ALL_UPSTREAMS, CALLS, clientUsage, expectedUsage, REASONING, recordingOf, resetFakes, scenario, SIGNATURE, startMatrixEnv, TEXT, USAGE, wireOf, type MatrixEnv } from './harness'
+import type { Wire } from './vendors'
 
 const RESULTS = ['{"sky":"clear","celsius":21}', '{"time":"09:00"}']
 
 export function defineMatrix(client: ProtocolId): void {
-  let env: RelayEnv
+  let env: MatrixEnv
   let sdk: MatrixClient
 
   beforeAll(async () => {
@@ -21,35 +21,37 @@ export function defineMatrix(client: ProtocolId): void {
   })
   afterAll(() => env.stop())
   beforeEach(() => {
-    env.upstream.reset()
+    resetFakes(env)
     env.outcomes.length = 0
   })
 
-  describe.each(UPSTREAMS)(`${client} client → $protocol upstream`, (up) => {
+  describe.each(ALL_UPSTREAMS)(`${client} client → $protocol upstream`, (up) => {
+    const wire = wireOf(up)
+    const fake = () => recordingOf(env, up)
     describe.each([false, true])('stream: %p', (stream) => {
       const checkUpstream = (index: number) => {
-        const sent = env.upstream.requests[index]!
-        expect(sent.protocol).toBe(up.protocol)
+        const sent = fake().requests[index]!
+        expect(sent.protocol).toBe(wire)
         expect(sent.path).toBe(up.path(stream))
         expect(sent.completed).toBe(true)
         return sent
       }
 
       test('text: content, stop reason, usage in the client fields and in the settled outcome', async () => {
-        env.upstream.setBehavior(scenario('text'))
+        fake().setBehavior(scenario('text'))
         const turn = await sdk.ask(up.model, stream, 'text')
         expect(turn.text).toBe(TEXT)
         expect(turn.calls).toEqual([])
         expect(turn.finish).toBe(sdk.finish.stop)
-        expect(turn.usage).toEqual(clientUsage(client, expectedUsage(up.protocol, 'text')))
+        expect(turn.usage).toEqual(clientUsage(client, expectedUsage(wire, 'text')))
         checkUpstream(0)
-        expect(env.upstream.requests).toHaveLength(1)
+        expect(fake().requests).toHaveLength(1)
         await waitForOutcome(env)
-        expect(env.outcomes[0]!.usage).toEqual(expectedUsage(up.protocol, 'text'))
+        expect(env.outcomes[0]!.usage).toEqual(expectedUsage(wire, 'text'))
       })
 
       test('tool round trip: two parallel calls with names and arguments, tool stop reason, results reach the upstream', async () => {
-        env.upstream.setBehavior([scenario('tool'), { text: AFTER_TOOLS, usage: { ...USAGE, reasoning: 0 } }])
+        fake().setBehavior([scenario('tool'), { text: AFTER_TOOLS, usage: { ...USAGE, reasoning: 0 } }])
         const first = await sdk.ask(up.model, stream, 'tool')
         expect(first.calls.map((c) => ({ name: c.name, arguments: c.args }))).toEqual(CALLS)
         expect(first.finish).toBe(sdk.finish.tool)
@@ -62,31 +64,31 @@ export function defineMatrix(client: ProtocolId): void {
         expect(second.finish).toBe(sdk.finish.stop)
         const replay = checkUpstream(1)
         // the results arrive as the vendor's own tool-result items, paired with the calls
-        expect(toolResults(up.protocol, replay.json)).toEqual(RESULTS.map((r) => expect.stringContaining(JSON.parse(r).sky ?? JSON.parse(r).time)))
+        expect(toolResults(wire, replay.json)).toEqual(RESULTS.map((r) => expect.stringContaining(JSON.parse(r).sky ?? JSON.parse(r).time)))
         expect(replay.body).toContain('get_weather')
       })
 
       test('reasoning: the reasoning text reaches the client, reasoning tokens land in the right field', async () => {
-        env.upstream.setBehavior(scenario('reasoning'))
+        fake().setBehavior(scenario('reasoning'))
         const turn = await sdk.ask(up.model, stream, 'reasoning')
         expect(turn.reasoning).toBe(REASONING)
         expect(turn.text).toBe('The answer is 42.')
         expect(turn.finish).toBe(sdk.finish.stop)
-        expect(turn.usage).toEqual(clientUsage(client, expectedUsage(up.protocol, 'reasoning')))
+        expect(turn.usage).toEqual(clientUsage(client, expectedUsage(wire, 'reasoning')))
         checkUpstream(0)
         await waitForOutcome(env)
-        expect(env.outcomes[0]!.usage).toEqual(expectedUsage(up.protocol, 'reasoning'))
+        expect(env.outcomes[0]!.usage).toEqual(expectedUsage(wire, 'reasoning'))
       })
 
       test('reasoning replay: the signature goes back to its own vendor when the client can carry it, never an envelope or an empty one', async () => {
-        env.upstream.setBehavior([scenario('reasoning'), { text: 'Done.', usage: USAGE }])
+        fake().setBehavior([scenario('reasoning'), { text: 'Done.', usage: USAGE }])
         const first = await sdk.ask(up.model, stream, 'reasoning')
         const second = await sdk.answer(up.model, stream, first, [], 'reasoning')
         expect(second.text).toBe('Done.')
         const replay = checkUpstream(1)
         expect(replay.body).not.toContain('tollgate.1.')
         expect(replay.body).not.toMatch(/"(signature|thoughtSignature|encrypted_content)":""/)
-        if (carriesSignature(client, up.protocol)) expect(replay.body).toContain(SIGNATURE)
+        if (carriesSignature(client, wire)) expect(replay.body).toContain(SIGNATURE)
       })
     })
   })
@@ -97,19 +99,19 @@ export function defineMatrix(client: ProtocolId): void {
  * signatures, Responses encrypted_content and Gemini thought signatures can carry any vendor's (in an envelope),
  * chat has no field for it. Gemini signs the answer part, not the thought, so only a Gemini client keeps it.
  */
-function carriesSignature(client: ProtocolId, upstream: ProtocolId): boolean {
+function carriesSignature(client: ProtocolId, upstream: Wire): boolean {
   if (upstream === 'openai-chat') return false
   if (upstream === 'gemini') return client === 'gemini'
   return client !== 'openai-chat'
 }
 
 /** Streams settle when the body is fully read, which the SDK may finish a moment before the pipe does. */
-async function waitForOutcome(env: RelayEnv): Promise<void> {
+async function waitForOutcome(env: MatrixEnv): Promise<void> {
   for (let i = 0; i < 50 && env.outcomes.length === 0; i++) await Bun.sleep(5)
 }
 
 /** The tool-result payloads of a replayed conversation, in each vendor's own items, as text. */
-function toolResults(protocol: ProtocolId, body: any): string[] {
+function toolResults(protocol: Wire, body: any): string[] {
   const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v))
   switch (protocol) {
     case 'anthropic':
@@ -120,6 +122,8 @@ function toolResults(protocol: ProtocolId, body: any): string[] {
       return body.input.filter((i: any) => i.type === 'function_call_output').map((i: any) => text(i.output))
     case 'gemini':
       return body.contents.flatMap((c: any) => c.parts).filter((p: any) => p.functionResponse).map((p: any) => text(p.functionResponse.response))
+    case 'bedrock-converse':
+      return body.messages.flatMap((m: any) => m.content).filter((b: any) => b.toolResult).map((b: any) => text(b.toolResult.content))
   }
   return []
 }

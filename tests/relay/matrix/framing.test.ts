@@ -3,23 +3,23 @@
  * answer with reasoning, text and two parallel tool calls (the hardest block layout).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import type { RelayEnv } from '../../helpers/relay-env'
-import { CALLS, REASONING, startMatrixEnv, UPSTREAMS, USAGE } from './harness'
+import { ALL_UPSTREAMS, CALLS, REASONING, resetFakes, startMatrixEnv, USAGE, wireOf, type MatrixEnv } from './harness'
 import { rawStream, type RawStream } from './raw'
 
-let env: RelayEnv
+let env: MatrixEnv
 beforeAll(async () => {
   env = await startMatrixEnv()
 })
 afterAll(() => env.stop())
 beforeEach(() => {
-  env.upstream.reset()
-  env.upstream.setBehavior({ reasoning: REASONING, text: ['Let me ', 'check.'], signature: 'sig-frame', toolCalls: CALLS.map((c) => ({ ...c, fragments: 3 })), usage: USAGE })
+  resetFakes(env)
+  const answer = { reasoning: REASONING, text: ['Let me ', 'check.'], signature: 'sig-frame', toolCalls: CALLS.map((c) => ({ ...c, fragments: 3 })), usage: USAGE }
+  for (const fake of [env.upstream, env.vendors.bedrock, env.vendors.vertex]) fake.setBehavior(answer)
 })
 
 const argsOf = (name: string) => JSON.stringify(CALLS.find((c) => c.name === name)!.arguments)
 
-describe.each(UPSTREAMS)('framing from a $protocol upstream', (up) => {
+describe.each(ALL_UPSTREAMS)('framing from a $protocol upstream', (up) => {
   test('anthropic: event lines, message_start first, blocks opened before deltas, indexes across thinking/text/tools, tool_use', async () => {
     const s = await rawStream(env, 'anthropic', up.model)
     expect(s.status).toBe(200)
@@ -54,7 +54,7 @@ describe.each(UPSTREAMS)('framing from a $protocol upstream', (up) => {
   })
 
   // Anthropic and Gemini report the prompt before the first content (Gemini on every chunk); the others only at the end
-  test.if(up.protocol === 'anthropic' || up.protocol === 'gemini')('anthropic: message_start carries the input usage the upstream reported before content', async () => {
+  test.if(wireOf(up) === 'anthropic' || wireOf(up) === 'gemini')('anthropic: message_start carries the input usage the upstream reported before content', async () => {
     const s = await rawStream(env, 'anthropic', up.model)
     const start = s.data.find((d) => d.type === 'message_start').message.usage
     const end = s.data.find((d) => d.type === 'message_delta').usage

@@ -6,7 +6,10 @@
 import type { Usage } from '../../../src/ir'
 import type { ProtocolId } from '../../../src/protocols/types'
 import type { Scenario, ScenarioUsage } from '../../helpers/fake-upstreams'
-import { startRelayEnv, type RelayEnv } from '../../helpers/relay-env'
+import { startRelayEnv } from '../../helpers/relay-env'
+import { addVendorChannels, VENDOR_UPSTREAMS, type MatrixEnv, type Recording, type Sent, type VendorCase, type Wire } from './vendors'
+
+export type { MatrixEnv } from './vendors'
 
 export type Kind = 'text' | 'tool' | 'reasoning'
 export const KINDS: Kind[] = ['text', 'tool', 'reasoning']
@@ -33,14 +36,40 @@ export const UPSTREAMS: UpstreamCase[] = [
   { protocol: 'gemini', model: 'gemini-3-pro-preview', path: (s) => `/v1beta/models/gemini-3-pro-preview:${s ? 'streamGenerateContent' : 'generateContent'}` },
 ]
 
-export async function startMatrixEnv(): Promise<RelayEnv> {
+/** Every upstream of the SDK matrix, the framing and the cut streams: the four protocols and the vendors (vendors.ts). */
+export const ALL_UPSTREAMS: (UpstreamCase | VendorCase)[] = [...UPSTREAMS, ...VENDOR_UPSTREAMS]
+
+/** The wire shape an upstream's fake receives. */
+export const wireOf = (up: UpstreamCase | VendorCase): Wire => ('wire' in up ? up.wire : up.protocol)
+
+/** The fake serving an upstream, read as `Sent` records. */
+export function recordingOf(env: MatrixEnv, up: UpstreamCase | VendorCase): Recording {
+  if ('fake' in up) return up.fake(env)
+  return {
+    get requests() {
+      return env.upstream.requests as Sent[]
+    },
+    setBehavior: (b) => env.upstream.setBehavior(b),
+    reset: () => env.upstream.reset(),
+  }
+}
+
+export async function startMatrixEnv(): Promise<MatrixEnv> {
   const env = await startRelayEnv()
   // autoBan off: the cut-stream tests fail channels on purpose
   await env.addChannel({ type: 14, models: 'claude-sonnet-4-5', autoBan: 0 })
   await env.addChannel({ type: 8, models: 'gpt-4.1-mini', autoBan: 0 })
   await env.addChannel({ type: 1, models: 'gpt-5-mini', autoBan: 0, setting: JSON.stringify({ upstream_protocol: 'openai-responses' }) })
   await env.addChannel({ type: 24, models: 'gemini-3-pro-preview', autoBan: 0 })
-  return env
+  const vendors = await addVendorChannels(env)
+  const stop = env.stop
+  return Object.assign(env, { vendors, stop: async () => void (await Promise.all([stop(), vendors.stop()])) })
+}
+
+/** Resets every fake of the env (recorded requests and behavior). */
+export function resetFakes(env: MatrixEnv): void {
+  env.upstream.reset()
+  for (const f of [env.vendors.bedrock, env.vendors.vertex]) f.reset()
 }
 
 /** Distinct numbers, so a field taken from the wrong counter (or summed twice) shows. */
@@ -67,10 +96,10 @@ export function scenario(kind: Kind): Scenario {
 }
 
 /** The neutral usage the gateway must derive from what each vendor reports for `scenario(kind)`. */
-export function expectedUsage(upstream: ProtocolId, kind: Kind): Usage {
+export function expectedUsage(upstream: Wire, kind: Kind): Usage {
   const reasoning = kind === 'reasoning' ? USAGE.reasoning : 0
-  // Anthropic: input_tokens excludes cache reads and writes; output_tokens includes thinking, not split out.
-  if (upstream === 'anthropic')
+  // Anthropic and Converse: input_tokens excludes cache reads and writes; output_tokens includes thinking, not split out.
+  if (upstream === 'anthropic' || upstream === 'bedrock-converse')
     return { input: { noCache: USAGE.input, cacheRead: USAGE.cacheRead, cacheWrite: USAGE.cacheWrite }, output: { text: USAGE.output, reasoning: 0 } }
   // OpenAI / Gemini: the prompt count includes cached tokens (writes are not reported apart: plain input).
   return {

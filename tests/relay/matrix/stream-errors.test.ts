@@ -5,61 +5,59 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import type { ProtocolId } from '../../../src/protocols/types'
-import type { RelayEnv } from '../../helpers/relay-env'
 import { matrixClient } from './clients'
-import { startMatrixEnv } from './harness'
+import { CLIENT_PROTOCOLS, resetFakes, startMatrixEnv, type MatrixEnv } from './harness'
 import { rawStream } from './raw'
+import { VENDOR_UPSTREAMS } from './vendors'
 
-let env: RelayEnv
+let env: MatrixEnv
 beforeAll(async () => {
   env = await startMatrixEnv()
 })
 afterAll(() => env.stop())
 beforeEach(() => {
-  env.upstream.reset()
+  resetFakes(env)
   env.outcomes.length = 0
   // every upstream sends some content before frame 6 (Responses opens with three bookkeeping events)
-  env.upstream.setBehavior({ text: Array.from({ length: 12 }, (_, i) => `w${i} `), cutAfter: 6 })
+  const cut = { text: Array.from({ length: 12 }, (_, i) => `w${i} `), cutAfter: 6 }
+  for (const fake of [env.upstream, env.vendors.bedrock, env.vendors.vertex]) fake.setBehavior(cut)
 })
+
+/** Checks the last frame is the client protocol's own error event. */
+const IS_ERROR: Record<ProtocolId, (last: { event?: string; data: any }) => void> = {
+  anthropic: (last) => {
+    expect(last.event).toBe('error')
+    expect(last.data).toMatchObject({ type: 'error', error: { type: 'api_error', message: expect.stringContaining('upstream stream broke') } })
+  },
+  'openai-chat': (last) => expect(last.data.error).toMatchObject({ type: 'server_error', message: expect.stringContaining('upstream stream broke') }),
+  'openai-responses': (last) => {
+    expect(last.event).toBe('response.failed')
+    expect(last.data.response).toMatchObject({ status: 'failed', error: { message: expect.stringContaining('upstream stream broke') } })
+  },
+  gemini: (last) => expect(last.data.error).toMatchObject({ code: expect.any(Number), status: expect.any(String), message: expect.stringContaining('upstream stream broke') }),
+}
 
 interface Case {
   client: ProtocolId
-  /** a model served by an upstream of another protocol (conversion) */
+  /** a model served by an upstream of another protocol (conversion), or by a vendor (any client) */
   model: string
-  /** checks the last frame is this protocol's own error event */
-  isError(last: { event?: string; data: any }): void
+  upstream: string
 }
 
 const CASES: Case[] = [
-  {
-    client: 'anthropic', model: 'gpt-4.1-mini',
-    isError: (last) => {
-      expect(last.event).toBe('error')
-      expect(last.data).toMatchObject({ type: 'error', error: { type: 'api_error', message: expect.stringContaining('upstream stream broke') } })
-    },
-  },
-  {
-    client: 'openai-chat', model: 'claude-sonnet-4-5',
-    isError: (last) => expect(last.data.error).toMatchObject({ type: 'server_error', message: expect.stringContaining('upstream stream broke') }),
-  },
-  {
-    client: 'openai-responses', model: 'gemini-3-pro-preview',
-    isError: (last) => {
-      expect(last.event).toBe('response.failed')
-      expect(last.data.response).toMatchObject({ status: 'failed', error: { message: expect.stringContaining('upstream stream broke') } })
-    },
-  },
-  {
-    client: 'gemini', model: 'gpt-4.1-mini',
-    isError: (last) => expect(last.data.error).toMatchObject({ code: expect.any(Number), status: expect.any(String), message: expect.stringContaining('upstream stream broke') }),
-  },
+  { client: 'anthropic', model: 'gpt-4.1-mini', upstream: 'openai-chat' },
+  { client: 'openai-chat', model: 'claude-sonnet-4-5', upstream: 'anthropic' },
+  { client: 'openai-responses', model: 'gemini-3-pro-preview', upstream: 'gemini' },
+  { client: 'gemini', model: 'gpt-4.1-mini', upstream: 'openai-chat' },
+  // every client against every vendor: Bedrock's event stream (re-encoded or converted) and Vertex's SSE (passed through or converted)
+  ...CLIENT_PROTOCOLS.flatMap((client) => VENDOR_UPSTREAMS.map((up) => ({ client, model: up.model, upstream: up.protocol }))),
 ]
 
-describe.each(CASES)('$client client, upstream cut after the first byte', (c) => {
+describe.each(CASES)('$client client, $upstream upstream cut after the first byte', (c) => {
   test('the last frame is the protocol’s own error event, after the content already sent', async () => {
     const s = await rawStream(env, c.client, c.model)
     const last = s.events.at(-1)!
-    c.isError({ event: last.event, data: JSON.parse(last.data) })
+    IS_ERROR[c.client]({ event: last.event, data: JSON.parse(last.data) })
     expect(s.text).toContain('w0 ')
     expect(s.text).not.toContain('[DONE]')
     for (const terminator of ['message_stop', 'response.completed', '"finish_reason":"stop"', '"finishReason"']) expect(s.text).not.toContain(terminator)
