@@ -79,9 +79,12 @@ export function validateInvoke(b: any): Response | undefined {
     return invalid('invalid beta flag')
   if (b.thinking?.type === 'enabled' && !(b.thinking.budget_tokens < b.max_tokens))
     return invalid('The model returned the following errors: `max_tokens` must be greater than `thinking.budget_tokens`.')
-  for (const [i, m] of (Array.isArray(b.messages) ? b.messages : []).entries())
+  for (const [i, m] of (Array.isArray(b.messages) ? b.messages : []).entries()) {
+    // Bedrock's schema knows two roles: no mid-conversation system turn
+    if (m?.role !== 'user' && m?.role !== 'assistant') return malformed([`#/messages/${i}/role: ${String(m?.role)} is not a valid enum value`])
     for (const [j, block] of (Array.isArray(m?.content) ? m.content : []).entries())
       if (block?.type === 'thinking' && !block.signature) return invalid(`The model returned the following errors: messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`)
+  }
   return undefined
 }
 

@@ -54,6 +54,30 @@ describe('bedrockInvokeBody', () => {
     expect(() => bedrockInvokeBody('[1]', [])).toThrow(InvalidWireError)
     expect(() => bedrockInvokeBody('{"a":', [])).toThrow(InvalidWireError)
   })
+
+  test('a system turn inside messages (no such beta on Bedrock) becomes a user system reminder, the roles still alternating', () => {
+    const warnings: string[] = []
+    const messages = [
+      { role: 'system', content: 'Agents: Explore.' },
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }] },
+      { role: 'system', content: [{ type: 'text', text: 'Be terse.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Ok.' }] },
+      { role: 'user', content: [{ type: 'text', text: 'next' }] },
+      { role: 'system', content: 'Last words.' },
+    ]
+    const sent = JSON.parse(bedrockInvokeBody({ max_tokens: 5, messages }, warnings)).messages
+    const reminder = (text: string) => ({ type: 'text', text: `<system-reminder>\n${text}\n</system-reminder>` })
+    expect(sent).toEqual([
+      { role: 'user', content: [reminder('Agents: Explore.'), { type: 'text', text: 'hi' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }] },
+      { role: 'user', content: [reminder('Be terse.')] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Ok.' }] },
+      { role: 'user', content: [{ type: 'text', text: 'next' }, reminder('Last words.')] },
+    ])
+    expect(warnings).toHaveLength(3)
+    expect(messages[5]!.content).toEqual([{ type: 'text', text: 'next' }]) // the client's body is not changed
+  })
 })
 
 const chunk = (event: SseEvent, extra: Record<string, unknown> = {}) =>
