@@ -111,6 +111,7 @@ export function createLocalCoordination(options: CoordOptions & { store?: LocalS
     },
     channelSuccess: (channelId) => void store.failures.delete(channelId),
     channelFailures: async (channelId) => store.failures.get(channelId) ?? 0,
+    allChannelFailures: async () => new Map(store.failures),
     health: () => ({ backend: 'local', shared: false, degraded: false, since }),
     async close(mode = 'graceful') {
       stopRenewing()

@@ -79,6 +79,7 @@ export async function createRedisCoordination(options: RedisCoordOptions): Promi
     channelFailure: failures.failure,
     channelSuccess: failures.success,
     channelFailures: failures.count,
+    allChannelFailures: failures.all,
     health() {
       const state = link.state()
       return { backend: 'redis', shared: state.up, degraded: !state.up, since: state.since, ...(state.error ? { error: state.error } : {}) }

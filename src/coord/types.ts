@@ -127,6 +127,8 @@ export interface Coordination {
   /** A success: the count goes back to 0 everywhere. Synchronous and free when no failure is known. */
   channelSuccess(channelId: number): void
   channelFailures(channelId: number): Promise<number>
+  /** Every channel with a count above 0 (for /metrics: one round trip, not one per channel). */
+  allChannelFailures(): Promise<Map<number, number>>
 
   // (g)
   health(): CoordHealth

@@ -97,6 +97,7 @@ forEachBackend((backend) => {
     expect(await b!.channelFailure(7)).toBe(2)
     expect(await c!.channelFailure(8)).toBe(1)
     expect(await c!.channelFailures(7)).toBe(2)
+    expect(await a!.allChannelFailures()).toEqual(new Map([[7, 2], [8, 1]]))
     // c learns of 7's failures from the others' announcements; its success resets the shared count
     await until(async () => {
       c!.channelSuccess(7)

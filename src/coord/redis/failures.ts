@@ -33,6 +33,12 @@ export function createRedisFailures(link: RedisLink, fallback: LocalCoordination
       const count = await link.send('HGET', [key, String(channelId)]).catch(() => undefined)
       return count === undefined ? fallback.channelFailures(channelId) : Number(count ?? 0)
     },
+    async all(): Promise<Map<number, number>> {
+      if (!link.up) return fallback.allChannelFailures()
+      const all = (await link.send('HGETALL', [key]).catch(() => undefined)) as Record<string, string> | undefined
+      if (all === undefined) return fallback.allChannelFailures()
+      return new Map(Object.entries(all).map(([id, count]) => [Number(id), Number(count)]))
+    },
     /** another node counted a failure */
     announced(message: string): void {
       const id = Number(message)
