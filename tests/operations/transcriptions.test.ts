@@ -130,6 +130,26 @@ describe('POST /v1/audio/transcriptions', () => {
     expect(o.up.requests.at(-1)!.form!.get('response_format')).toBe('json')
   })
 
+  test('gpt-4o-transcribe streams its transcript events as they come; the usage of the done event is billed', async () => {
+    const { user, client } = payer()
+    const stream = await client.audio.transcriptions.create({ model: 'gpt-4o-transcribe', file: await toFile(AUDIO, 'talk.wav'), stream: true })
+    const events: { type: string; delta?: string; text?: string }[] = []
+    for await (const event of stream) events.push(event)
+    expect(events.map((e) => e.type)).toEqual(['transcript.text.delta', 'transcript.text.delta', 'transcript.text.done'])
+    expect(events.map((e) => e.delta ?? '').join('')).toBe(' Hello from talk.wav. Goodbye.')
+    expect(o.up.requests.at(-1)!.form!.get('stream')).toBe('true')
+    const input = Math.ceil(3.5 * 17) + 3
+    const { row } = await lastRow(user.id)
+    expect(row).toMatchObject({ promptTokens: input, completionTokens: 7, isStream: true })
+  })
+
+  test('whisper-1 ignores stream, as OpenAI does: the answer comes whole', async () => {
+    const { key } = payer()
+    const res = await upload(key, '/v1/audio/transcriptions', { model: 'whisper-1', file: new File([AUDIO], 'a.wav'), stream: 'true' })
+    expect(await res.json()).toEqual({ text: 'Hello from a.wav. Goodbye.', usage: { type: 'duration', seconds: 4 } })
+    expect(o.up.requests.at(-1)!.form!.has('stream')).toBe(false)
+  })
+
   test('Groq (a Custom channel at /openai): duration from verbose_json, where Groq sends no usage', async () => {
     const { user, client } = payer()
     const res = await client.audio.transcriptions.create({ model: 'whisper-large-v3', file: await toFile(AUDIO, 'talk.wav') })
@@ -188,7 +208,6 @@ describe('POST /v1/audio/transcriptions', () => {
       [{ model: 'whisper-1', file: file(), 'timestamp_granularities[]': 'word' }, 'timestamp_granularities[]'],
       [{ model: 'whisper-1', file: file(), response_format: 'verbose_json', 'timestamp_granularities[]': 'sentence' }, 'timestamp_granularities[]'],
       [{ model: 'gpt-4o-transcribe', file: file(), response_format: 'srt' }, 'response_format'],
-      [{ model: 'gpt-4o-transcribe', file: file(), stream: 'true' }, 'stream'],
     ]
     for (const [fields, param] of cases) {
       const res = await upload(key, '/v1/audio/transcriptions', fields)

@@ -4,6 +4,7 @@ import { countTextTokens } from '../../relay/tokenize'
 import { forwardForm } from '../form-fields'
 import type { OperationAnswer, OperationDialect } from '../types'
 import { renderTranscript, type Transcript } from './render-transcript'
+import { streamTranscript } from './transcription-stream'
 import type { TranscriptionRequest } from './transcription-request'
 
 interface Answer extends Transcript {
@@ -24,6 +25,7 @@ export const openAiTranscription: OperationDialect<TranscriptionRequest> = {
   },
 
   async decode(response, request) {
+    if (request.stream) return streamTranscript(response, request)
     const raw = await response.text()
     const answer = parseAnswer(raw)
     return request.billing === 'seconds' ? bySeconds(answer, raw, request) : byTokens(answer, raw, request)

@@ -46,13 +46,15 @@ export function decodeAudioUpload(task: AudioTask) {
     if (billing === 'tokens') {
       const allowed: TranscriptFormat[] = /diarize/i.test(model) ? ['json', 'text', 'diarized_json'] : ['json', 'text']
       if (!allowed.includes(format)) throw new BadRequestError(`response_format "${format}" is not supported by ${model}; use ${allowed.join(' or ')}`, 'response_format')
-      if (formBoolean(form, 'stream')) throw new BadRequestError('streamed transcription is not served; leave stream unset', 'stream')
     } else if (format === 'diarized_json') {
       throw new BadRequestError(`response_format "diarized_json" is only for diarizing models, not ${model}`, 'response_format')
     }
+    // whisper ignores `stream` (OpenAI answers it whole); the token models stream their transcript as SSE events
+    const stream = billing === 'tokens' && (formBoolean(form, 'stream') ?? false)
     const meter = billing === 'tokens' ? transcribeTokensMeter(model, file.size, Buffer.byteLength(prompt)) : secondsMeter(model, file.size)
+    if (stream) meter.stream = true
     const upstreamFormat = billing === 'seconds' ? 'verbose_json' : format === 'text' ? 'json' : format
-    return { model, stream: false, meter, task, form, format, billing, upstreamFormat }
+    return { model, stream, meter, task, form, format, billing, upstreamFormat }
   }
 }
 

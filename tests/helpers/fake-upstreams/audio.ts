@@ -85,6 +85,7 @@ async function transcribe(call: RecordedCall, key: string, translate: boolean): 
   const usage = tokens
     ? { type: 'tokens', input_tokens: Math.ceil(duration * 17) + 3, input_token_details: { text_tokens: 3, audio_tokens: Math.ceil(duration * 17) }, output_tokens: 7, total_tokens: Math.ceil(duration * 17) + 10 }
     : { type: 'duration', seconds }
+  if (tokens && form!.get('stream') === 'true') return transcriptEvents(segments.map((seg) => seg.text), usage)
   // Groq sends its request id and no usage; OpenAI's translations carry no usage either
   const vendor = groq ? { x_groq: { id: 'req_fake' } } : translate ? {} : { usage }
   switch (format) {
@@ -99,6 +100,12 @@ async function transcribe(call: RecordedCall, key: string, translate: boolean): 
     default:
       return openAiError(400, `the fake renders no ${format}: the gateway should ask for verbose_json`, 'response_format')
   }
+}
+
+/** gpt-4o-transcribe's stream: a `transcript.text.delta` per piece, then `transcript.text.done` with the text and usage. */
+function transcriptEvents(pieces: string[], usage: object): Response {
+  const events = [...pieces.map((delta) => ({ type: 'transcript.text.delta', delta })), { type: 'transcript.text.done', text: pieces.join(''), usage }]
+  return new Response(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''), { headers: { 'content-type': 'text/event-stream' } })
 }
 
 for (const root of ['/v1', '/openai/v1', '/openai/deployments/*']) {
