@@ -7,6 +7,8 @@
  *
  *   bun bench/coord.ts [--requests 20000] [--concurrency 64]
  */
+import { RedisClient } from 'bun'
+import { loadavg } from 'node:os'
 import { createLocalCoordination } from '../src/coord/local'
 import { createRedisCoordination } from '../src/coord/redis'
 import type { Coordination, ScopeRequest } from '../src/coord/types'
@@ -85,6 +87,7 @@ function today(): Pick<Coordination, 'acquire'> {
 
 const server = await startRedis()
 const rows = []
+let serverUs = ''
 try {
   const local = createLocalCoordination()
   const redis = await createRedisCoordination({ url: server.url, prefix: 'bench:' })
@@ -93,6 +96,11 @@ try {
     rows.push(await measure('local', local, limited))
     rows.push(await measure('redis (loopback)', redis, limited))
   }
+  // Redis's own time per script (acquire and release alike), apart from the client and the loopback
+  const raw = new RedisClient(server.url)
+  const stats = (await raw.send('INFO', ['commandstats'])) as string
+  serverUs = stats.match(/cmdstat_evalsha:.*usec_per_call=([\d.]+)/)?.[1] ?? '?'
+  raw.close()
   await local.close()
   await redis.close()
 } finally {
@@ -103,4 +111,5 @@ console.log(`\nacquire + release, ${REQUESTS} pairs; throughput with ${CONCURREN
 console.log('| backend | scopes | pairs/s | p50 µs | p99 µs | acquire p50 µs |')
 console.log('|---|---|---:|---:|---:|---:|')
 for (const r of rows) console.log(`| ${r.backend} | ${r.scopes} | ${r.pairsPerSecond} | ${r.p50us} | ${r.p99us} | ${r.acquireP50us} |`)
+console.log(`\nredis-server's own time per script call (INFO commandstats): ${serverUs} µs; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)
 console.log(`\n${JSON.stringify(rows)}`)
