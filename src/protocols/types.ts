@@ -132,6 +132,8 @@ export interface Protocol extends UpstreamProtocol {
   id: ProtocolId
   /** TypeBox schema of the request body the server side accepts. */
   requestSchema: TSchema
+  /** The relay paths whose errors this protocol renders (a more specific protocol is asked first: see `ERROR_ORDER`). */
+  errorsOn?(path: string, request: Request): boolean
   /** What a client body needs on its way to an upstream of this same protocol (passthrough); nothing when absent. */
   passthroughPatch?(ctx: PassthroughContext): PassthroughPatch
   /** Client wire request → IR. Throws `InvalidWireError` for bodies the spec forbids. */

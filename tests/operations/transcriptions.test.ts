@@ -191,6 +191,15 @@ describe('POST /v1/audio/transcriptions', () => {
     const tooBig = await upload(key, '/v1/audio/transcriptions', { model: 'whisper-1', file: new File([new Uint8Array(33 * 1024 * 1024)], 'huge.mp3') })
     expect(tooBig.status).toBe(413)
     expect(o.up.requests.length).toBe(before)
+    // not multipart, chunked (no Content-Length to refuse up front), past the limit: still the 413, not the 400 for its type
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 34; i++) controller.enqueue(new Uint8Array(1024 * 1024))
+        controller.close()
+      },
+    })
+    const chunked = await o.env.app.fetch('/v1/audio/transcriptions', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: chunks })
+    expect(chunked.status).toBe(413)
   })
 
   test('a bad form is a 400 naming the field; nothing is sent or charged', async () => {

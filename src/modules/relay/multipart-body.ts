@@ -20,6 +20,10 @@ export async function parseMultipart({ request }: { request: Request }): Promise
   forms.set(request, entry)
   if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
     entry.problem = new BadRequestError('this route takes multipart/form-data (a file upload with its fields)')
+    // read it anyway, so a body past the limit is its 413 rather than this 400 (the reading methods count)
+    await request.arrayBuffer().catch((error: unknown) => {
+      if (error instanceof GatewayError) entry.problem = error
+    })
     return {}
   }
   try {

@@ -1,5 +1,6 @@
 
 import type { Protocol } from '../types.ts'
+import { errorsOn } from './routes.ts'
 import { passthroughPatch, probeBody } from './passthrough.ts'
 import { decodeRequest } from './decode-request.ts'
 import { decodeResponse } from './decode-response.ts'
@@ -12,6 +13,7 @@ import { AnthropicUsageTap, usageFromBody } from './usage-tap.ts'
 import { AnthropicRequest } from './wire.ts'
 
 export const anthropic: Protocol = {
+  errorsOn,
   id: 'anthropic',
   passthroughPatch,
   probeBody,

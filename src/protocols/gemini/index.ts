@@ -1,4 +1,5 @@
 import type { Protocol } from '../types.ts'
+import { errorsOn } from './routes.ts'
 import { probeBody } from './passthrough.ts'
 import { decodeRequest } from './decode-request.ts'
 import { decodeResponse } from './decode-response.ts'
@@ -16,6 +17,7 @@ import { GeminiRequest } from './wire.ts'
  * `:streamGenerateContent?alt=sse` when sending upstream; `encodeRequest` leaves both out of the body.
  */
 export const gemini: Protocol = {
+  errorsOn,
   id: 'gemini',
   probeBody,
   requestSchema: GeminiRequest,

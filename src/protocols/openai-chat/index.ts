@@ -1,4 +1,5 @@
 import type { Protocol } from '../types.ts'
+import { errorsOn } from './routes.ts'
 import { passthroughPatch, applyQuirks, probeBody } from './passthrough.ts'
 import { decodeRequest } from './decode-request.ts'
 import { decodeResponse } from './decode-response.ts'
@@ -11,6 +12,7 @@ import { ChatUsageTap, usageFromBody } from './usage-tap.ts'
 import { ChatRequest } from './wire.ts'
 
 export const openaiChat: Protocol = {
+  errorsOn,
   id: 'openai-chat',
   passthroughPatch,
   applyQuirks,
