@@ -6,6 +6,7 @@ import { tokenAllowsModel } from './auth/model-allowed'
 import { UpstreamFailure } from './failure'
 import { markSettled, modelNotFound, finalError, type RelayCall, type RelayOutcome, type SettleHook } from './pipeline'
 import type { RouteCandidate } from './routing'
+import { settledAtEnd } from './operation-stream'
 import { asUpstreamFailure, guardedFetch, openAttempt } from './send'
 import { maskedFailure, operationFailure } from './operation-failure'
 
@@ -55,8 +56,9 @@ export async function relayOperation<R extends OperationRequest>(
   for (const { candidate, dialect } of served.slice(0, maxAttempts)) {
     const sentAt = performance.now()
     let answer: OperationAnswer
+    let upstreamAbort: AbortController
     try {
-      answer = await attemptOperation(deps, op, dialect, request, candidate, input)
+      ;({ answer, abort: upstreamAbort } = await attemptOperation(deps, op, dialect, request, candidate, input))
     } catch (error) {
       if (!(error instanceof UpstreamFailure)) {
         settle(outcome(candidate, { status: error instanceof GatewayError ? error.status : 500, error: (error as Error).message }))
@@ -72,7 +74,8 @@ export async function relayOperation<R extends OperationRequest>(
     deps.routing.recordResult(candidate.channel.id, { ok: true })
     const firstByteAt = performance.now()
     const done = (rest: Partial<RelayOutcome>) => settle(outcome(candidate, { ok: true, status: 200, usage: answer.usage, firstByteAt, upstreamSentAt: sentAt, ...rest }))
-    const body = answer.body instanceof ReadableStream ? settledAtEnd(answer.body, done) : answer.body
+    const idleMs = deps.options.get<number>('RelayStreamIdleSeconds') * 1000
+    const body = answer.body instanceof ReadableStream ? settledAtEnd(answer.body, done, { abort: upstreamAbort, idleMs, streams: deps.ops?.streams }) : answer.body
     if (!(answer.body instanceof ReadableStream)) done({})
     const headers: Record<string, string> = { 'content-type': answer.contentType, 'x-request-id': input.requestId, ...answer.headers }
     headers['x-tollgate-overhead-ms'] = (performance.now() - (input.receivedAt ?? startedAt) - (firstByteAt - sentAt)).toFixed(3)
@@ -101,7 +104,7 @@ async function attemptOperation<R extends OperationRequest>(
   request: R,
   candidate: RouteCandidate,
   input: OperationInput,
-): Promise<OperationAnswer> {
+): Promise<{ answer: OperationAnswer; abort: AbortController }> {
   const { channel, key } = candidate
   const endpoint = channel.provider.operations![op.id]!
   const call = dialect.encode(request, candidate.upstreamModel)
@@ -111,40 +114,11 @@ async function attemptOperation<R extends OperationRequest>(
   try {
     const response = await guardedFetch(deps, target.url, { headers, body: call.body }, scope, input.signal, key)
     if (!response.ok) throw await operationFailure(dialect, response, key)
-    return await dialect.decode(response, request)
+    return { answer: await dialect.decode(response, request), abort: scope.abort }
   } catch (error) {
     // a dialect's failure may quote what the upstream sent in place of its answer, key included
     throw maskedFailure(asUpstreamFailure(error, scope, input.signal, key), key)
   } finally {
     scope.close()
   }
-}
-
-/** A streamed answer (speech audio) settles when it ends, or when the client stops reading. */
-function settledAtEnd(body: ReadableStream<Uint8Array>, done: (rest: Partial<RelayOutcome>) => void): ReadableStream<Uint8Array> {
-  const reader = body.getReader()
-  let over = false
-  const finish = (rest: Partial<RelayOutcome>) => {
-    if (over) return
-    over = true
-    done({ endedAt: performance.now(), ...rest })
-  }
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done: end, value } = await reader.read()
-        if (end) {
-          finish({})
-          controller.close()
-        } else controller.enqueue(value)
-      } catch (error) {
-        finish({ ok: false, error: `upstream broke off: ${(error as Error).message}` })
-        controller.error(error)
-      }
-    },
-    cancel(reason) {
-      finish({ aborted: true })
-      return reader.cancel(reason)
-    },
-  })
 }
