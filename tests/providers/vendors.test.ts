@@ -292,18 +292,20 @@ describe('38 Jina: embeddings and rerank only, never a chat', () => {
     expect(types.body.data.find((t: any) => t.type === 38)).toMatchObject({ protocols: [], note: expect.stringContaining('embeddings') })
   })
 
-  test('the channel test says what Jina serves and calls nothing', async () => {
+  test('the channel test is an embeddings call on Jina\'s path with its Bearer key, never a chat (tests/operations covers its answers)', async () => {
     const res = await call(app, 'GET', `/api/channel/test/${id}`, undefined, admin)
     expect(res.status).toBe(200)
-    expect(res.body.success).toBe(false)
-    expect(res.body.message).toContain('embeddings and rerank')
-    expect(up.requests).toHaveLength(0)
+    expect(up.requests).toHaveLength(1)
+    expect(up.requests[0]).toMatchObject({ method: 'POST', path: '/v1/embeddings', headers: { authorization: `Bearer ${KEY}` } })
+    expect(up.requests[0]!.json).toEqual({ model: 'jina-embeddings-v3', input: 'hi' })
+    up.requests.length = 0
   })
 
-  test('fetch_models: no list endpoint, said plainly', async () => {
+  test('fetch_models: no list endpoint, said plainly, with the models Tollgate knows', async () => {
     const res = await call(app, 'GET', `/api/channel/fetch_models/${id}`, undefined, admin)
     expect(res.status).toBe(400)
     expect(res.body.message).toContain('no model list')
+    expect(res.body.message).toContain('jina-embeddings-v4')
   })
 
   test('its models are listed (they serve /v1/embeddings) but a chat for them finds no channel', async () => {

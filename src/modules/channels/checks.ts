@@ -25,7 +25,11 @@ export async function runChannelTest(deps: AppDeps, id: number, model?: string):
 /** The upstream's own model list; upstream failures become 502 with the upstream's message. */
 export async function listUpstreamModels(deps: AppDeps, id: number): Promise<string[]> {
   const channel = await cachedChannel(deps, id)
-  if (!channel.provider.modelList) throw new BadRequestError(`${channel.provider.name} has no model list endpoint`)
+  const { modelList, name, models } = channel.provider
+  if (!modelList) {
+    const known = models.length > 0 ? `; the ones Tollgate knows: ${models.join(', ')}` : ''
+    throw new BadRequestError(`${name} has no model list endpoint: enter the channel's models by hand${known}`)
+  }
   try {
     return await fetchUpstreamModels(channel, deps.routing.upstreamFetch)
   } catch (error) {
