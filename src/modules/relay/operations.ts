@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { OPERATIONS } from '../../operations'
 import type { Operation, OperationRequest } from '../../operations/types'
-import { arrivedAt, idCarriedByResponse, requestIdOf } from '../../plugins/request-context'
+import { idCarriedByResponse } from '../../plugins/request-context'
 import type { KeySource } from '../../relay/auth'
 import { relayOperation, type OperationInput } from '../../relay/operation-pipeline'
 import type { SettleHook } from '../../relay/pipeline'
@@ -10,6 +10,7 @@ import type { VerifiedToken } from '../../relay/auth'
 import { apiKeyAuth } from './api-key-auth'
 import { assertMultipartBody, multipartBytes, parseMultipart } from './multipart-body'
 import { assertJsonBody, parseRawJson, rawBodyOf } from './raw-body'
+import { relayCallOf } from './relay-input'
 
 const BEARER_ONLY: readonly KeySource[] = []
 
@@ -48,18 +49,8 @@ function handler(deps: AppDeps, op: Operation<OperationRequest>, settle: SettleH
   // destructured on purpose: Elysia reads handler parameters to decide what to parse
   return ({ body, request, caller, clientIp, set }: OperationContext) => {
     idCarriedByResponse(set)
-    const input: OperationInput = {
-      protocol: op.path,
-      body,
-      bytes: op.body === 'json' ? Buffer.byteLength(rawBodyOf(request)) : multipartBytes(request),
-      headers: request.headers,
-      token: caller.token,
-      user: caller.user,
-      requestId: requestIdOf(request) ?? '',
-      receivedAt: arrivedAt(request),
-      clientIp,
-      signal: request.signal,
-    }
+    const bytes = op.body === 'json' ? Buffer.byteLength(rawBodyOf(request)) : multipartBytes(request)
+    const input: OperationInput = { ...relayCallOf(op.path, { request, caller, clientIp }), body, bytes }
     return relayOperation(deps, op, input, settle)
   }
 }

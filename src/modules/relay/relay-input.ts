@@ -1,7 +1,7 @@
 import type { TokenRow, UserRow } from '../../db/repos'
 import { arrivedAt, requestIdOf } from '../../plugins/request-context'
 import type { ProtocolId } from '../../protocols/types'
-import type { RelayInput } from '../../relay/pipeline'
+import type { RelayCall, RelayInput } from '../../relay/pipeline'
 import { rawBodyOf } from './raw-body'
 
 export interface RelayRequestContext {
@@ -11,13 +11,10 @@ export interface RelayRequestContext {
   clientIp: string
 }
 
-/** HTTP → the pipeline's input: the one translation every relay route shares, called after the route's wire check. */
-export function relayInputOf(protocol: ProtocolId, { body, request, caller, clientIp }: RelayRequestContext): RelayInput {
+/** Who is calling and how to reach them, from the request: what every relay route (chat or not) hands its pipeline. */
+export function relayCallOf<P extends string>(protocol: P, { request, caller, clientIp }: Omit<RelayRequestContext, 'body'>): RelayCall & { protocol: P } {
   return {
     protocol,
-    body: body as Record<string, unknown>,
-    bodyChecked: true,
-    rawBody: rawBodyOf(request),
     headers: request.headers,
     token: caller.token,
     user: caller.user,
@@ -26,4 +23,9 @@ export function relayInputOf(protocol: ProtocolId, { body, request, caller, clie
     clientIp,
     signal: request.signal,
   }
+}
+
+/** HTTP → the chat pipeline's input: the one translation every chat route shares, called after the route's wire check. */
+export function relayInputOf(protocol: ProtocolId, ctx: RelayRequestContext): RelayInput {
+  return { ...relayCallOf(protocol, ctx), body: ctx.body as Record<string, unknown>, bodyChecked: true, rawBody: rawBodyOf(ctx.request) }
 }
