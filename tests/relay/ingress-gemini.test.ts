@@ -73,7 +73,7 @@ describe('Gemini ingress: generateContent', () => {
     const bad = await post('/v1beta/models/gemini-2.5-flash:generateContent', { headers: { 'x-goog-api-key': env.key }, body: { contents: 'x' } })
     expect(bad.status).toBe(400)
     expect((await bad.json()).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' })
-    const method = await post('/v1beta/models/gemini-2.5-flash:embedContent', { headers: { 'x-goog-api-key': env.key } })
+    const method = await post('/v1beta/models/gemini-2.5-flash:predict', { headers: { 'x-goog-api-key': env.key } })
     expect(method.status).toBe(404)
     expect((await method.json()).error.status).toBe('NOT_FOUND')
     expect(env.upstream.requests).toHaveLength(0)
@@ -94,7 +94,7 @@ describe('Gemini ingress: models', () => {
     const res = await env.app.fetch('/v1beta/models', { headers: { 'x-goog-api-key': env.key } })
     const body = await res.json()
     expect(body.models.map((m: { name: string }) => m.name)).toEqual(['models/gemini-2.5-flash', 'models/gpt-4.1-mini'])
-    expect(body.models[0]).toMatchObject({ displayName: 'gemini-2.5-flash', supportedGenerationMethods: ['generateContent', 'streamGenerateContent'] })
+    expect(body.models[0]).toMatchObject({ displayName: 'gemini-2.5-flash', supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'] })
     const names: string[] = []
     for await (const model of await genai.models.list()) names.push(model.name!)
     expect(names).toEqual(['models/gemini-2.5-flash', 'models/gpt-4.1-mini'])

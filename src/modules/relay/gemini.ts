@@ -13,9 +13,15 @@ import { protocolFor } from '../../relay/protocol-registry'
 import { assertJsonBody, parseRawJson } from './raw-body'
 import { relayInputOf } from './relay-input'
 import { wireCheck } from './wire-check'
+import { geminiCountTokens, geminiEmbed } from './gemini-actions'
+import { looksLikeEmbeddingModel } from '../../operations/embeddings/models'
 
-/** The generation methods a Gemini client may call on a listed model (countTokens is not served). */
-const METHODS = ['generateContent', 'streamGenerateContent']
+/** The methods served after the colon of `models/{model}:…`. */
+const ACTIONS = ['generateContent', 'streamGenerateContent', 'embedContent', 'batchEmbedContents', 'countTokens']
+
+/** The methods a Gemini client may call on a listed model: an embedding model embeds, the others generate; both count. */
+const CHAT_METHODS = ['generateContent', 'streamGenerateContent', 'countTokens']
+const EMBEDDING_METHODS = ['embedContent', 'batchEmbedContents', 'countTokens']
 
 /** A Gemini client: it sends its key as `x-goog-api-key` or `?key=` (the @google/genai SDK lists models on /v1/models). */
 export function isGeminiCaller(request: Request): boolean {
@@ -32,7 +38,7 @@ export function isGeminiPath(path: string, request: Request): boolean {
 export function splitModelAction(param: string): { model: string; action: string } {
   const decoded = safeDecode(param).replace(/^models\//, '')
   const at = decoded.lastIndexOf(':')
-  if (at <= 0) throw new NotFoundError(`no such route: expected models/{model}:generateContent or :streamGenerateContent, got "${decoded}"`, 'not_found')
+  if (at <= 0) throw new NotFoundError(`no such route: expected models/{model}:{method} (${ACTIONS.join(', ')}), got "${decoded}"`, 'not_found')
   return { model: decoded.slice(0, at), action: decoded.slice(at + 1) }
 }
 
@@ -52,7 +58,7 @@ export function geminiModelObject(model: ListedModel) {
     version: '001',
     displayName: model.id,
     description: `${model.id} (served by Tollgate, owned by ${model.ownedBy})`,
-    supportedGenerationMethods: METHODS,
+    supportedGenerationMethods: looksLikeEmbeddingModel(model.id) ? EMBEDDING_METHODS : CHAT_METHODS,
   }
 }
 
@@ -63,19 +69,22 @@ export function geminiModelList(models: ListedModel[]) {
 
 /**
  * The Gemini ingress: `POST /v1beta/models/{model}:generateContent` and `:streamGenerateContent` (SSE with
- * `alt=sse`, else one JSON array streamed element by element, as Google does), the same under `/v1/models/`
+ * `alt=sse`, else one JSON array streamed element by element, as Google does), `:embedContent` and
+ * `:batchEmbedContents` (the embeddings operation), `:countTokens` (counted here), the same under `/v1/models/`
  * for clients configured with api version v1, and the model list. Keys come as Bearer, `x-goog-api-key` or
  * `?key=`. The model and the stream flag live in the path; the pipeline takes them as `pathModel`/`pathStream`.
  */
 export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
   const checkBody = wireCheck('body', protocolFor('gemini').requestSchema)
   const generate = async ({ body, request, params, caller, clientIp, set }: GenerateContext) => {
-    checkBody(body)
     const { model, action } = splitModelAction(params.model)
-    if (action !== 'generateContent' && action !== 'streamGenerateContent') {
-      throw new NotFoundError(`the method "${action}" is not served; use generateContent or streamGenerateContent`, 'not_found')
-    }
+    if (!ACTIONS.includes(action)) throw new NotFoundError(`the method "${action}" is not served; use ${ACTIONS.join(', ')}`, 'not_found')
+    if (action === 'countTokens') return geminiCountTokens(body, checkBody)
     idCarriedByResponse(set)
+    if (action === 'embedContent' || action === 'batchEmbedContents') {
+      return geminiEmbed(deps, settle, { body, request, caller, clientIp }, model, action === 'batchEmbedContents')
+    }
+    checkBody(body)
     const stream = action === 'streamGenerateContent'
     const input = relayInputOf('gemini', { body, request, caller, clientIp })
     const response = await relay(deps, { ...input, pathModel: model, pathStream: stream }, settle)

@@ -1,0 +1,55 @@
+import type { AppDeps } from '../../deps'
+import { BadRequestError } from '../../errors'
+import { geminiEmbeddingsOperation } from '../../operations/embeddings'
+import { objectBody } from '../../operations/fields'
+import { arrivedAt, requestIdOf } from '../../plugins/request-context'
+import { relayOperation, type OperationInput } from '../../relay/operation-pipeline'
+import type { SettleHook } from '../../relay/pipeline'
+import { protocolFor } from '../../relay/protocol-registry'
+import { countRequestTokens } from '../../relay/tokenize'
+import { rawBodyOf } from './raw-body'
+import type { RelayRequestContext } from './relay-input'
+
+/**
+ * `models/{model}:embedContent` and `:batchEmbedContents`: the embeddings operation with a Gemini body, routed to
+ * any channel that serves the model's embeddings (OpenAI, Gemini …), billed as `/v1/embeddings` is, answered in
+ * Gemini's shape (`{embedding: {values}}`, `{embeddings: [{values}]}`).
+ */
+export function geminiEmbed(deps: AppDeps, settle: SettleHook, ctx: RelayRequestContext, model: string, batch: boolean): Promise<Response> {
+  const { body, request, caller, clientIp } = ctx
+  const input: OperationInput = {
+    protocol: batch ? 'gemini:batchEmbedContents' : 'gemini:embedContent',
+    body,
+    bytes: Buffer.byteLength(rawBodyOf(request)),
+    headers: request.headers,
+    token: caller.token,
+    user: caller.user,
+    requestId: requestIdOf(request) ?? '',
+    receivedAt: arrivedAt(request),
+    clientIp,
+    signal: request.signal,
+  }
+  return relayOperation(deps, geminiEmbeddingsOperation(model, batch), input, settle)
+}
+
+/**
+ * `models/{model}:countTokens` with `{contents}` or `{generateContentRequest}` → `{totalTokens}`, counted here with
+ * the tokenizer `/v1/messages/count_tokens` uses: no upstream call, no charge. `checkBody` is the Gemini request
+ * schema's wire check, so a malformed content is a 400 naming its field.
+ */
+export function geminiCountTokens(raw: unknown, checkBody: (body: unknown) => void): { totalTokens: number } {
+  const body = objectBody(raw)
+  const inner = body.generateContentRequest
+  if (inner !== undefined && body.contents !== undefined) {
+    throw new BadRequestError('send contents or generateContentRequest, not both', 'generateContentRequest')
+  }
+  if (inner !== undefined && (typeof inner !== 'object' || inner === null || Array.isArray(inner))) {
+    throw new BadRequestError('generateContentRequest must be an object', 'generateContentRequest')
+  }
+  const request = inner === undefined ? { contents: body.contents } : (inner as Record<string, unknown>)
+  if (!Array.isArray(request.contents)) {
+    throw new BadRequestError('contents is required: an array of contents', inner === undefined ? 'contents' : 'generateContentRequest.contents')
+  }
+  checkBody(request)
+  return { totalTokens: countRequestTokens(protocolFor('gemini').decodeRequest(request, { checked: true }).value) }
+}
