@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
 import { parseModelMapping } from '../../src/relay/routing/model-mapping'
-import { channelBody, checkChannelForm, checkModelMapping, formOf, mergeNames, splitKeyLines, splitNames } from '../../src/ui/lib/channel-form'
+import { channelBody, checkChannelForm, checkModelMapping, formOf, keyCount, mergeNames, splitKeyLines, splitNames } from '../../src/ui/lib/channel-form'
 
 test('names: comma separated or one per line, trimmed, once each', () => {
   expect(splitNames('gpt-4o, gpt-4o-mini\nclaude-sonnet-4-5,\n\n gpt-4o ')).toEqual(['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5'])
@@ -73,7 +73,20 @@ test('create body: one channel holding every key line (a pool), names joined, ma
     model_mapping: '{"gpt-4":"gpt-4o"}',
     test_model: 'gpt-4o-mini',
     auto_ban: 1,
+    other: '',
   })
+})
+
+test('a Vertex channel: its service account JSON is one key whatever its lines, its region goes in other', () => {
+  const account = JSON.stringify({ type: 'service_account', project_id: 'p', private_key: '-----BEGIN PRIVATE KEY-----\nAAA\n-----END PRIVATE KEY-----\n' }, null, 2)
+  expect(keyCount(account)).toBe(1)
+  expect(keyCount(`[${account}, ${account}]`)).toBe(2)
+  expect(keyCount('AKID|secret|us-east-1\nAKID2|secret2|us-west-2')).toBe(2)
+  expect(keyCount('{"type": "serv')).toBe(1) // half pasted: still one line
+  const body = channelBody({ ...formOf(), type: '41', name: 'v', key: account, models: 'gemini-2.5-pro', other: ' us-east5 ' })
+  expect(JSON.parse(body.key as string)).toEqual(JSON.parse(account))
+  expect(body.other).toBe('us-east5')
+  expect(formOf({ ...stored, other: '{"default":"europe-west1"}' }).other).toBe('{"default":"europe-west1"}')
 })
 
 test('edit body: the id, no key when empty (stored keys kept), key_mode append when asked', () => {

@@ -107,9 +107,40 @@ test('the new channel drawer checks before sending, sends new-api’s field name
   expect(posts).toHaveLength(1)
   expect(posts[0]!.body).toEqual({
     type: 1, name: 'pool', key: 'sk-one\nsk-two', base_url: '', models: 'gpt-4o-mini', group: 'default', priority: 0, weight: 0, tag: '',
-    model_mapping: '{"a":"gpt-4o-mini"}', test_model: '', auto_ban: 1,
+    model_mapping: '{"a":"gpt-4o-mini"}', test_model: '', auto_ban: 1, other: '',
   })
   expect(byRole(drawer, 'alert').textContent).toBe('key is required for OpenAI channels')
+})
+
+test('AWS Bedrock and Google Vertex AI are offered: what to paste as the key, no base URL needed, Vertex’s region in other', async () => {
+  channels = []
+  createAnswer = { status: 200, message: '' }
+  const page = await renderPage()
+  byRole(page, 'button', 'Add channel').click()
+  await settleAll()
+  const drawer = document.querySelector('dialog[open]') as HTMLElement
+  const pick = async (type: string) => {
+    ;(byLabel(drawer, 'Type') as HTMLSelectElement).value = type
+    byLabel(drawer, 'Type').dispatchEvent(new (globalThis as any).window.Event('change', { bubbles: true }))
+    await settleAll()
+  }
+  await pick('33')
+  expect(drawer.textContent).toContain('ACCESS_KEY_ID|SECRET_ACCESS_KEY|REGION')
+  expect(drawer.textContent).toContain('the address follows the key’s region')
+  await pick('41')
+  expect(drawer.textContent).toContain('The service account’s JSON key file, pasted whole.')
+  const account = JSON.stringify({ type: 'service_account', project_id: 'p1', client_email: 'a@p1.iam.gserviceaccount.com', private_key: 'k' }, null, 2)
+  typeInto(byLabel(drawer, 'Name'), 'vertex')
+  typeInto(byLabel(drawer, 'Key'), account)
+  typeInto(byLabel(drawer, 'Models'), 'gemini-2.5-pro')
+  typeInto(byLabel(drawer, 'Region / extra setting'), 'us-east5')
+  await settle()
+  expect(drawer.textContent).not.toContain('keys: a pool') // one JSON key, not one per line
+  byRole(document.body, 'button', 'Create').click()
+  await settleAll()
+  const post = sent.find((s) => s.method === 'POST')!
+  expect(post.body).toMatchObject({ type: 41, name: 'vertex', base_url: '', models: 'gemini-2.5-pro', other: 'us-east5' })
+  expect(JSON.parse(post.body.key)).toEqual(JSON.parse(account))
 })
 
 test('filters go to the server; disabling a row is optimistic and sends its status', async () => {

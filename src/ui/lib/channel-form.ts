@@ -6,6 +6,20 @@ export function splitNames(text: string): string[] {
   return [...new Set(text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean))]
 }
 
+/** How many keys the text holds: a JSON key (a service account, one object or an array of them) is one per object, else one per line. */
+export function keyCount(text: string): number {
+  const trimmed = text.trim()
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      const value: unknown = JSON.parse(trimmed)
+      return Array.isArray(value) ? value.length : 1
+    } catch {
+      // not JSON (yet): counted by lines
+    }
+  }
+  return splitKeyLines(text).length
+}
+
 /** Keys typed one per line (a multi-key pool when more than one). */
 export function splitKeyLines(text: string): string[] {
   return text
@@ -60,6 +74,8 @@ export interface ChannelForm {
   modelMapping: string
   testModel: string
   autoBan: boolean
+  /** what the type reads from `other` (Azure's api-version, Cloudflare's account, Vertex's region) */
+  other: string
 }
 
 /** What the form needs of a stored channel (the API's channel view). */
@@ -76,6 +92,7 @@ export interface StoredChannel {
   model_mapping: string
   test_model: string
   auto_ban: number
+  other?: string
 }
 
 export function formOf(channel?: StoredChannel, type = 1): ChannelForm {
@@ -93,6 +110,7 @@ export function formOf(channel?: StoredChannel, type = 1): ChannelForm {
     modelMapping: channel?.model_mapping ? prettyJson(channel.model_mapping) : '',
     testModel: channel?.test_model ?? '',
     autoBan: channel ? channel.auto_ban === 1 : true,
+    other: channel?.other ?? '',
   }
 }
 
@@ -146,6 +164,7 @@ export function channelBody(form: ChannelForm, id?: number): Record<string, unkn
     model_mapping: 'mapping' in mapping && Object.keys(mapping.mapping).length ? JSON.stringify(mapping.mapping) : '',
     test_model: form.testModel.trim(),
     auto_ban: form.autoBan ? 1 : 0,
+    other: form.other.trim(),
   }
   const keys = splitKeyLines(form.key)
   if (id === undefined) body.key = keys.join('\n')

@@ -9,6 +9,8 @@ export interface ChannelType {
   baseUrl: string
   /** false for local servers that work without a key (Ollama) */
   keyRequired: boolean
+  /** true when the address is made from the key and `other` (Bedrock's region, Vertex's project): no base URL needed */
+  baseUrlOptional?: true
 }
 
 export const CHANNEL_TYPES: readonly ChannelType[] = [
@@ -23,11 +25,13 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   { type: 25, name: 'Moonshot', baseUrl: 'https://api.moonshot.cn', keyRequired: true },
   { type: 26, name: 'Zhipu GLM', baseUrl: 'https://open.bigmodel.cn', keyRequired: true },
   { type: 27, name: 'Perplexity', baseUrl: 'https://api.perplexity.ai', keyRequired: true },
+  { type: 33, name: 'AWS Bedrock', baseUrl: '', keyRequired: true, baseUrlOptional: true },
   { type: 34, name: 'Cohere', baseUrl: 'https://api.cohere.ai', keyRequired: true },
   { type: 35, name: 'MiniMax', baseUrl: 'https://api.minimax.io', keyRequired: true },
   { type: 38, name: 'Jina AI', baseUrl: 'https://api.jina.ai', keyRequired: true },
   { type: 39, name: 'Cloudflare Workers AI', baseUrl: 'https://api.cloudflare.com', keyRequired: true },
   { type: 40, name: 'SiliconFlow', baseUrl: 'https://api.siliconflow.cn', keyRequired: true },
+  { type: 41, name: 'Google Vertex AI', baseUrl: '', keyRequired: true, baseUrlOptional: true },
   { type: 42, name: 'Mistral', baseUrl: 'https://api.mistral.ai', keyRequired: true },
   { type: 43, name: 'DeepSeek', baseUrl: 'https://api.deepseek.com', keyRequired: true },
   { type: 45, name: 'Doubao (Volcengine Ark)', baseUrl: 'https://ark.cn-beijing.volces.com', keyRequired: true },

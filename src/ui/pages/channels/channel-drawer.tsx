@@ -6,11 +6,19 @@ import { Drawer } from '../../components/drawer'
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/field'
 import { useToast } from '../../components/toast'
 import { useI18n } from '../../i18n'
-import { channelBody, checkChannelForm, formOf, splitKeyLines, type ChannelForm, type FieldProblem, type FormField } from '../../lib/channel-form'
+import { channelBody, checkChannelForm, formOf, keyCount, type ChannelForm, type FieldProblem, type FormField } from '../../lib/channel-form'
 import { CHANNEL_PRESETS, CHANNEL_TYPES, channelType, channelTypeName } from '../../lib/channel-types'
 import { KeyStates } from './key-states'
 import { ModelPicker } from './model-picker'
 import type { Channel, TypeInfo } from './types'
+
+/** Types whose key is not an API key: the form says what to paste (AWS Bedrock's parts, Vertex's service account file). */
+const KEY_FORMS = {
+  33: { placeholder: 'channels.field.keyPlaceholder.bedrock', hint: 'channels.field.keyHint.bedrock' },
+  41: { placeholder: 'channels.field.keyPlaceholder.vertex', hint: 'channels.field.keyHint.vertex' },
+} as const
+/** What `other` holds, for the types that read it. */
+const OTHER_HINTS = { 3: 'channels.field.otherHint.azure', 39: 'channels.field.otherHint.cloudflare', 41: 'channels.field.otherHint.vertex' } as const
 
 interface Props {
   /** the channel to edit; undefined creates one */
@@ -38,7 +46,9 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
   const known = channelType(type)
   const info = types.find((entry) => entry.type === type)
   const creating = !channel
-  const keyLines = splitKeyLines(form.key).length
+  const keyLines = keyCount(form.key)
+  const keyForm = KEY_FORMS[type as keyof typeof KEY_FORMS]
+  const otherHint = OTHER_HINTS[type as keyof typeof OTHER_HINTS]
 
   const message = (field: FormField, label: string): string | undefined => {
     const problem = problems[field]
@@ -54,7 +64,7 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
 
   const submit = async (event: Event) => {
     event.preventDefault()
-    const found = checkChannelForm(form, { creating, keyRequired: known?.keyRequired ?? true, baseUrlRequired: known ? !known.baseUrl : false })
+    const found = checkChannelForm(form, { creating, keyRequired: known?.keyRequired ?? true, baseUrlRequired: known ? !known.baseUrl && !known.baseUrlOptional : false })
     setProblems(found)
     if (Object.keys(found).length > 0) return
     setBusy(true)
@@ -98,8 +108,8 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
           autocomplete="off"
           spellcheck={false}
           class="mono"
-          placeholder={creating ? t('channels.field.keyPlaceholder') : t('channels.field.keyKeep', { mask: channel!.key_mask })}
-          hint={keyLines > 1 ? t('channels.field.keyPool', { count: keyLines }) : creating ? t('channels.field.keyHint') : t('channels.field.keyEditHint')}
+          placeholder={creating ? t(keyForm?.placeholder ?? 'channels.field.keyPlaceholder') : t('channels.field.keyKeep', { mask: channel!.key_mask })}
+          hint={keyLines > 1 ? t('channels.field.keyPool', { count: keyLines }) : keyForm ? t(keyForm.hint) : creating ? t('channels.field.keyHint') : t('channels.field.keyEditHint')}
           error={message('key', t('channels.field.key'))}
         />
         {!creating && keyLines > 0 && <CheckboxField label={t('channels.field.appendKeys')} checked={form.appendKeys} onChecked={set('appendKeys')} />}
@@ -110,7 +120,7 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
           value={form.baseUrl}
           onValue={set('baseUrl')}
           placeholder={known?.baseUrl || 'https://'}
-          hint={known?.baseUrl ? t('channels.field.baseUrlHint', { url: known.baseUrl }) : t('channels.field.baseUrlRequired')}
+          hint={known?.baseUrl ? t('channels.field.baseUrlHint', { url: known.baseUrl }) : known?.baseUrlOptional ? t('channels.field.baseUrlFromKey') : t('channels.field.baseUrlRequired')}
           error={message('baseUrl', t('channels.field.baseUrl'))}
           list={type === 8 ? 'channel-drawer-presets' : undefined}
         />
@@ -121,6 +131,9 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
               <option key={preset.baseUrl} value={preset.baseUrl} label={preset.name} />
             ))}
           </datalist>
+        )}
+        {(otherHint || info?.other_field || form.other) && (
+          <TextField label={t('channels.field.other')} value={form.other} onValue={set('other')} spellcheck={false} class="mono" hint={otherHint ? t(otherHint) : info?.other_field?.meaning} />
         )}
         <ModelPicker value={form.models} onValue={set('models')} error={message('models', t('channels.field.models'))} channelId={channel?.id} suggested={info?.models ?? []} />
         <TextField label={t('channels.field.groups')} value={form.groups} onValue={set('groups')} hint={t('channels.field.groupsHint')} />

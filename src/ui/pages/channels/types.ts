@@ -15,6 +15,8 @@ export interface TypeInfo {
   key_required: boolean
   test_model: string
   models: string[]
+  /** what the channel's `other` holds for this type, when it reads it */
+  other_field?: { meaning: string; required: boolean }
 }
 
 /** The list's filters as the URL and the API take them. */
