@@ -1,4 +1,5 @@
 import { modelFamily } from '../protocols/bedrock-converse'
+import { listBedrockModels, parseBedrockModels } from './bedrock-models'
 import { bedrockRuntimeUrl, parseBedrockKey, signBedrockRequest } from './signing/sigv4'
 import type { Provider } from './types'
 import { joinUrl } from './url'
@@ -36,6 +37,8 @@ export const bedrock: Provider = {
   defaultBaseUrl: '',
   auth: 'bearer',
   keyRequired: true,
+  // ListFoundationModels and ListInferenceProfiles on the control-plane host, signed (bedrock-models.ts)
+  modelList: { path: '/foundation-models?byOutputModality=TEXT', parse: parseBedrockModels, list: listBedrockModels },
   testModel: 'us.anthropic.claude-haiku-4-5-20251001-v1:0',
   models: [
     'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
@@ -47,5 +50,6 @@ export const bedrock: Provider = {
     'openai.gpt-oss-120b-1:0',
   ],
   quirks: {},
+  checkKey: (key) => void parseBedrockKey(key),
   note: 'Key: ACCESS_KEY_ID|SECRET_ACCESS_KEY|REGION (or API_KEY|REGION). Claude models use invoke (Claude Code passes through), the others Converse.',
 }

@@ -39,6 +39,11 @@ export interface ConnectorCall {
 /** For providers whose URL and credentials are made per call (signed requests, minted tokens). */
 export interface Connector {
   prepare(call: ConnectorCall): Promise<{ url: string; headers: Record<string, string> }>
+  /**
+   * The upstream answered `status` (not 2xx) to a call `prepare` made. True when that dropped cached credentials the
+   * next call makes anew (Vertex forgets a token it refused with 401 and mints one): the key itself is not dead.
+   */
+  rejected?(call: ConnectorCall, status: number): boolean
 }
 
 /** The model APIs besides chat, by the route clients call (OpenAI's shapes; src/operations/). */
@@ -64,12 +69,25 @@ export interface OperationEndpoint {
   headers?: Record<string, string>
 }
 
+/** What a provider's own model listing gets: the channel's first key, base URL and `other`, and the fetch to use (the SSRF guard). */
+export interface ModelListCall {
+  key: string
+  baseUrl: string
+  other: string
+  fetch(url: string, init?: RequestInit): Promise<Response>
+}
+
 export interface ModelListSpec {
   /** Path relative to the provider root (templated like endpoint paths). */
   path: string
   /** Whose auth headers the list call uses; defaults to the provider's preferred protocol. */
   protocol?: ProtocolId
   parse(body: unknown): string[]
+  /**
+   * For connector providers, whose list is signed or needs a minted token and may take several calls (Bedrock,
+   * Vertex): the listing itself (`path` and `parse` are its first call). Throws `ModelListError` when refused.
+   */
+  list?(call: ModelListCall): Promise<string[]>
 }
 
 /** Small behaviours the protocol encoders/decoders may need to know about one vendor (defined with the protocols that read them). */
@@ -108,6 +126,10 @@ export interface Provider {
   note?: string
   /** What the channel's `other` field holds for this type (Azure: the api-version; Cloudflare: the account id). */
   otherField?: { meaning: string; required: boolean }
+  /** Refuses a key this type cannot use (a 400 naming `key`, never quoting it): Bedrock's key format, Vertex's service account. */
+  checkKey?(key: string): void | Promise<void>
+  /** Refuses an `other` this type cannot read (a 400 naming `other`): Vertex's region. */
+  checkOther?(other: string): void
   /**
    * A base URL that carries what `other` should hold (Cloudflare's `…/client/v4/accounts/<id>/ai/v1`): split into
    * the provider root and `other` when a channel is written, so the endpoint templates see `{apiVersion}` filled.

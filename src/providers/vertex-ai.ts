@@ -1,7 +1,8 @@
 import { guardedFetch } from './address-guard'
 import { createTokenSource } from './signing/google-access-token'
-import { serviceAccountOf } from './signing/google-service-account'
+import { importPrivateKey, parseServiceAccount, serviceAccountOf } from './signing/google-service-account'
 import type { Provider } from './types'
+import { listVertexModels, parseVertexModels } from './vertex/models'
 import { vertexPublisher, vertexRegion, vertexUrl } from './vertex/urls'
 
 /** One token source for every Vertex channel: tokens cached per service account until 5 minutes before expiry. */
@@ -29,13 +30,28 @@ export const vertex: Provider = {
       const token = await tokens.accessTokenFor(account)
       return { url, headers: { ...call.headers, authorization: `Bearer ${token}` } }
     },
+    // a revoked or expired token: minted again on the next call instead of reused until its cached expiry
+    rejected(call, status) {
+      if (status !== 401) return false
+      tokens.invalidate(call.key)
+      return true
+    },
   },
   defaultBaseUrl: '',
   auth: 'bearer',
   keyRequired: true,
+  // Model Garden's publisher lists (Google's and Anthropic's), with the account's token (vertex/models.ts)
+  modelList: {
+    path: '/v1beta1/publishers/google/models',
+    parse: parseVertexModels,
+    list: (call) => listVertexModels(call, { get: () => tokens.accessTokenFor(call.key), drop: () => tokens.invalidate(call.key) }),
+  },
   testModel: 'gemini-2.5-flash',
   models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'claude-sonnet-4-5@20250929', 'claude-haiku-4-5@20251001', 'claude-opus-4-1@20250805'],
   quirks: {},
   otherField: { meaning: 'region (us-east5, global …) or {"default": "<region>", "<model>": "<region>"}', required: false },
+  // the whole key file, and its private key importable for RS256
+  checkKey: async (key) => void (await importPrivateKey(parseServiceAccount(key))),
+  checkOther: (other) => void vertexRegion(other),
   note: 'Key: the service account JSON. Claude models use rawPredict (Claude Code passes through), Gemini models generateContent.',
 }

@@ -36,8 +36,13 @@ export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<A
   const key = a.candidate.key
   try {
     const { url, headers } = a.connect ? await connected(a.connect) : a
-    const response = await guardedFetch(deps, url, { headers, body: a.body.text }, scope, a.input.signal, key)
-    if (!response.ok) throw await failureOf(a.upstreamProtocol, response, key)
+    const response = await guardedFetch(deps, url, { headers, body: a.body.payload }, scope, a.input.signal, key)
+    if (!response.ok) {
+      const renewed = a.rejected?.(response.status) ?? false
+      const failure = await failureOf(a.upstreamProtocol, response, key)
+      failure.credentialsRenewed = renewed
+      throw failure
+    }
     return a.ir.stream ? await streamResult(deps, a, response, scope.abort) : await bodyResult(a, response, key)
   } catch (error) {
     throw asUpstreamFailure(error, scope, a.input.signal, key)

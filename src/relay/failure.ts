@@ -3,6 +3,9 @@
  * first byte reaches the client; after that a failure becomes the protocol's own stream error event.
  */
 export class UpstreamFailure extends Error {
+  /** the channel's cached credentials were refused and dropped (a Vertex token): new ones are made next time, the key is not dead */
+  credentialsRenewed?: boolean
+
   constructor(
     /** upstream HTTP status; 0 for network errors, timeouts and broken streams */
     readonly status: number,

@@ -1,5 +1,5 @@
 import { splitList, type ChannelPatch, type ChannelRow } from '../../db/repos/channels'
-import { BadRequestError } from '../../errors'
+import { BadRequestError, GatewayError } from '../../errors'
 import { providerFor, supportedTypes } from '../../providers/registry'
 import type { Provider } from '../../providers/types'
 import { addressGuard } from '../../providers/address-guard'
@@ -21,6 +21,21 @@ export function providerOrThrow(type: number): Provider {
 /** `a, b` or `['a','b']` → `a,b`, trimmed and deduplicated. */
 export function joinList(value: string | string[]): string {
   return splitList(Array.isArray(value) ? value.join(',') : value).join(',')
+}
+
+/** Each key as the type takes it (Bedrock's format, Vertex's service account): a 400 naming `key` for the first it cannot use. */
+export async function checkKeys(provider: Provider, keyText: string): Promise<void> {
+  if (!provider.checkKey) return
+  const keys = splitKeys(keyText)
+  for (const [i, key] of keys.entries()) {
+    try {
+      await provider.checkKey(key)
+    } catch (error) {
+      if (!(error instanceof GatewayError) || error.status !== 400) throw error
+      // the message names the field (and which key of a pool), never the key itself
+      throw new BadRequestError(`${keys.length > 1 ? `key ${i + 1} of ${keys.length}` : 'key'}: ${error.message}`, 'key')
+    }
+  }
 }
 
 /** Keys as stored: one per line, trimmed, blank lines dropped. */
@@ -64,6 +79,7 @@ export function channelPatch(input: Fields, current?: ChannelRow): { patch: Chan
   if (provider.otherField?.required && !(patch.other ?? current?.other ?? '')) {
     throw new BadRequestError(`other is required for ${provider.name} channels: ${provider.otherField.meaning}`, 'other')
   }
+  if (patch.other !== undefined || patch.type !== undefined) provider.checkOther?.(patch.other ?? current?.other ?? '')
   if (input.setting !== undefined) patch.setting = jsonObjectText(input.setting, 'setting')
   return { patch, provider }
 }

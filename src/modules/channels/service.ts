@@ -2,7 +2,8 @@ import { ChannelStatus, type ChannelFilter, type ChannelPatch, type ChannelRow }
 import type { AppDeps } from '../../deps'
 import { BadRequestError, NotFoundError } from '../../errors'
 import type { NewChannelInput } from '../../relay/routing/channel-store'
-import { assertTargetAllowed, channelPatch, joinList, mappingText, normalizeKeys, providerOrThrow } from './input'
+import { splitKeys } from '../../relay/routing/channel'
+import { assertTargetAllowed, channelPatch, checkKeys, joinList, mappingText, normalizeKeys, providerOrThrow } from './input'
 import type { ChannelCreate, ChannelEdit, CreateBody, ListQuery, TagEdit } from './schemas'
 import { toChannelView, type ChannelView } from './view'
 
@@ -35,8 +36,11 @@ export async function createChannels(deps: AppDeps, body: CreateBody): Promise<C
   const { mode = 'single', channel: wrapped, ...bare } = body
   const channel = wrapped ?? bareChannel(bare)
   const base = newChannel(channel)
-  await assertTargetAllowed(base.baseUrl ?? '', providerOrThrow(base.type), deps.options.get<boolean>('ChannelPrivateNetworksAllowed'))
-  const keys = base.keyText.split('\n').filter(Boolean)
+  const provider = providerOrThrow(base.type)
+  await assertTargetAllowed(base.baseUrl ?? '', provider, deps.options.get<boolean>('ChannelPrivateNetworksAllowed'))
+  await checkKeys(provider, base.keyText)
+  // a service account JSON key is one key, whatever its lines
+  const keys = splitKeys(base.keyText)
   const inputs = mode === 'batch' && keys.length > 1 ? keys.map((key) => ({ ...base, keyText: key })) : [base]
   const created = await deps.routing.channels.create(inputs)
   return created.map((c) => viewOf(deps, findChannel(deps, c.id)))
@@ -71,6 +75,8 @@ export async function editChannel(deps: AppDeps, input: ChannelEdit): Promise<Ch
     await assertTargetAllowed(patch.baseUrl ?? current.baseUrl, provider, deps.options.get<boolean>('ChannelPrivateNetworksAllowed'))
   }
   let keyText: string | undefined = key === undefined ? undefined : normalizeKeys(key) || undefined
+  if (keyText !== undefined) await checkKeys(provider, keyText)
+  else if (patch.type !== undefined && patch.type !== current.type) await checkKeys(provider, (deps.routing.channels.get(id)?.keys ?? []).join('\n'))
   if (keyText !== undefined && key_mode === 'append') {
     const stored = deps.routing.channels.get(id)?.keys ?? []
     keyText = normalizeKeys([...stored, keyText].join('\n'))

@@ -1,5 +1,6 @@
 import { guardedFetch } from '../../providers/address-guard'
 import { modelListRequest } from '../../providers/upstream'
+import { ModelListError } from '../../providers/model-list-call'
 import { upstreamErrorMessage } from '../../providers/upstream-error'
 import { probeCall } from './probe-call'
 import type { Channel } from './channel'
@@ -63,13 +64,17 @@ export async function testKey(channel: Channel, key: string, requestedModel?: st
   // nothing this gateway relays to test: say so instead of sending a fake chat
   if (!protocol) return result(false, 0, channel.provider.note ?? `${channel.provider.name} speaks no protocol Tollgate relays`)
   try {
-    const target = await probeCall(channel, upstreamModel, model, key)
-    const response = await fetchImpl(target.url, {
-      method: 'POST',
-      headers: target.headers,
-      body: target.body,
-      signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
-    })
+    const send = async () => {
+      const target = await probeCall(channel, upstreamModel, model, key)
+      const response = await fetchImpl(target.url, { method: 'POST', headers: target.headers, body: target.body, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) })
+      return { target, response }
+    }
+    let { target, response } = await send()
+    // a refused cached token (Vertex) is dropped: once more with a new one, so the test says what the key can do
+    if (!response.ok && target.rejected?.(response.status)) {
+      void response.body?.cancel().catch(() => {})
+      ;({ target, response } = await send())
+    }
     const text = await response.text()
     if (!response.ok) return result(false, response.status, hideKeys(upstreamErrorMessage(response.status, text), channel.keys))
     try {
@@ -85,6 +90,16 @@ export async function testKey(channel: Channel, key: string, requestedModel?: st
 
 /** The upstream's own model list through the provider's list endpoint. Throws with the upstream message. */
 export async function fetchUpstreamModels(channel: Channel, fetchImpl: Fetch = defaultFetch): Promise<string[]> {
+  const list = channel.provider.modelList?.list
+  if (list) {
+    // connector providers list with their own signed or token-authenticated calls
+    try {
+      return [...new Set(await list({ key: channel.keys[0] ?? '', baseUrl: channel.baseUrl, other: channel.other, fetch: fetchImpl }))]
+    } catch (error) {
+      const status = error instanceof ModelListError ? error.status : 0
+      throw new UpstreamCallError(status, hideKeys(status ? (error as Error).message : describeFetchError(error), channel.keys))
+    }
+  }
   const target = modelListRequest(channel.provider, channel.baseUrl, channel.keys[0] ?? '', { other: channel.other })
   let response: Response
   let text: string

@@ -6,7 +6,12 @@ import type { Channel } from './channel'
  * The channel test's request through the channel's preferred protocol for the model: that protocol's smallest body
  * (`probeBody`; a carried one wrapped as the vendor wants it), with URL and credentials made as the relay makes them.
  */
-export async function probeCall(channel: Channel, upstreamModel: string, clientModel: string, key: string): Promise<{ url: string; headers: Record<string, string>; body: string }> {
+export async function probeCall(
+  channel: Channel,
+  upstreamModel: string,
+  clientModel: string,
+  key: string,
+): Promise<{ url: string; headers: Record<string, string>; body: string; rejected?: (status: number) => boolean }> {
   const provider = channel.provider
   const protocol = (provider.protocolsFor?.(upstreamModel) ?? provider.protocols)[0]!
   const upstream = upstreamProtocolById(protocol)
@@ -16,8 +21,10 @@ export async function probeCall(channel: Channel, upstreamModel: string, clientM
   if (upstream.wrapBody) ({ text, headers: extra } = upstream.wrapBody(body, undefined, []))
   if (provider.connector) {
     const call = { protocol, model: upstreamModel, clientModel, stream: false, key, baseUrl: channel.baseUrl, other: channel.other, body: text }
-    const target = await provider.connector.prepare({ ...call, headers: { 'content-type': 'application/json', ...extra } })
-    return { ...target, body: text }
+    const connector = provider.connector
+    const connectorCall = { ...call, headers: { 'content-type': 'application/json', ...extra } }
+    const target = await connector.prepare(connectorCall)
+    return { ...target, body: text, rejected: (status) => connector.rejected?.(connectorCall, status) ?? false }
   }
   const target = upstreamRequest(provider, channel.baseUrl, protocol, upstreamModel, false, key, { other: channel.other })
   return { url: target.url, headers: { ...target.headers, ...extra }, body: text }

@@ -8,7 +8,8 @@ import { anthropic } from './anthropic'
 import { isObject, json, randomString } from './shared'
 import type { Ctx, Plan } from './types'
 
-export type BedrockOperation = 'converse' | 'converse-stream' | 'invoke' | 'invoke-with-response-stream'
+/** runtime operations, and the control plane's lists */
+export type BedrockOperation = 'converse' | 'converse-stream' | 'invoke' | 'invoke-with-response-stream' | 'foundation-models' | 'inference-profiles'
 
 const ERRORS: Record<number, [string, string]> = {
   400: ['ValidationException', 'The provided request is not valid'],

@@ -3,7 +3,8 @@
  * /invoke-with-response-stream, answered in Bedrock's wire formats (JSON bodies; AWS event-stream frames with real
  * CRCs for streams). It verifies SigV4 signatures with the known secrets (service `bedrock`, its region, the
  * body's hash, a 5-minute clock window) or Bedrock API keys sent as bearer tokens, validates bodies as Bedrock
- * does, answers Bedrock's own error shapes, and records every request.
+ * does, answers Bedrock's own error shapes, and records every request. GET /foundation-models and
+ * /inference-profiles answer as the control-plane host does (bedrock-control.ts), signed the same way.
  *
  *   const bedrock = await startFakeBedrock({ credentials: { AKIDFAKE: 'secret' }, apiKeys: ['ABSKfake'] })
  *   bedrock.setBehavior({ text: 'Hi', reasoning: 'hmm', toolCalls: [{ name: 'Bash', arguments: { command: 'ls' } }] })
@@ -11,6 +12,7 @@
  *   expect(bedrock.requests[0]!.operation).toBe('converse-stream')
  *   await bedrock.stop()
  */
+import { CONTROL_PATH, controlPlane, DEFAULT_FOUNDATION_MODELS, DEFAULT_INFERENCE_PROFILES, type FoundationModel } from './bedrock-control'
 import { bedrockError, converseBody, converseFrames, invokeBody, invokeFrames, requestId, streamErrorFrames, validateConverse, validateInvoke, type BedrockOperation } from './bedrock-replies'
 import { json, makePlan, sleep } from './shared'
 import { rawTarget, verifySigV4 } from './sigv4-verify'
@@ -27,6 +29,11 @@ export interface FakeBedrockOptions {
   apiKeys?: string[]
   /** initial behavior (default: a short text answer) */
   behavior?: Behavior
+  /** what the control plane lists (GET /foundation-models, /inference-profiles); defaults in bedrock-control.ts */
+  foundationModels?: FoundationModel[]
+  inferenceProfiles?: string[]
+  /** inference profiles a page at most (default 1000, as AWS) */
+  profilesPerPage?: number
 }
 
 export interface BedrockRecordedRequest {
@@ -136,6 +143,14 @@ export async function startFakeBedrock(options: FakeBedrockOptions = {}): Promis
     requests.push(rec)
     req.signal.addEventListener('abort', () => void (rec.aborted = !rec.completed))
     const done = (r: Response) => ((rec.completed = true), r)
+    const control = req.method === 'GET' ? CONTROL_PATH.exec(rawPath) : null
+    if (control) {
+      rec.operation = control[1] as BedrockOperation
+      const denied = Object.keys(opts.credentials).length || opts.apiKeys.length ? authenticate(rec, req.url, bytes, opts) : undefined
+      if (denied) return done(denied)
+      const models = options.foundationModels ?? DEFAULT_FOUNDATION_MODELS
+      return done(controlPlane(control[1]!, new URL(req.url).searchParams, models, options.inferenceProfiles ?? DEFAULT_INFERENCE_PROFILES, opts.region, options.profilesPerPage))
+    }
     const route = PATH.exec(rawPath)
     if (!route || req.method !== 'POST') return done(bedrockError(404, 'UnknownOperationException', `Unable to determine service/operation name to be authorized`))
     rec.model = decodeURIComponent(route[1]!)

@@ -5,7 +5,8 @@
  * answers in each publisher's own wire format (the Gemini and Anthropic fakes' encoders, reused):
  * generateContent, streamGenerateContent (SSE with alt=sse, else one JSON array), countTokens, predict and
  * embedContent for embeddings; rawPredict, streamRawPredict and count-tokens:rawPredict for Claude, where the body
- * must carry `anthropic_version: "vertex-2023-10-16"` and no `model`, and refused beta flags are a 400.
+ * must carry `anthropic_version: "vertex-2023-10-16"` and no `model`, and refused beta flags are a 400. GET
+ * /v1beta1/publishers/{publisher}/models lists Model Garden's models, paged (vertex-models.ts).
  *
  *   const google = await startFakeGoogleToken()
  *   const vertex = await startFakeVertex({ tokens: google, locations: ['us-east5', 'global'] })
@@ -18,6 +19,7 @@ import type { FakeGoogleToken, IssuedToken } from './google-token'
 import { json, makePlan } from './shared'
 import type { Behavior, Ctx, RecordedRequest, Scenario } from './types'
 import { embedContent, predictEmbeddings } from './vertex-embeddings'
+import { DEFAULT_PUBLISHER_MODELS, LIST_PATH, publisherModels, type PublisherModel } from './vertex-models'
 
 export interface VertexRequest extends RecordedRequest {
   project?: string
@@ -37,6 +39,8 @@ export interface FakeVertexOptions {
   /** locations that serve models (default any): a call to another is Vertex's 404 for a model it does not have */
   locations?: string[]
   behavior?: Behavior
+  /** Model Garden's lists by publisher (GET /v1beta1/publishers/{publisher}/models); defaults in vertex-models.ts */
+  publisherModels?: Record<string, PublisherModel[]>
 }
 
 export interface FakeVertex {
@@ -150,6 +154,13 @@ export async function startFakeVertex(options: FakeVertexOptions): Promise<FakeV
       completed: true, aborted: false, at: Date.now(),
     }
     requests.push(rec)
+    const list = req.method === 'GET' ? LIST_PATH.exec(url.pathname) : null
+    if (list) {
+      const bearer = /^Bearer (\S+)$/.exec(rec.headers['authorization'] ?? '')?.[1]
+      rec.token = bearer ? options.tokens.tokenInfo(bearer) : undefined
+      if (!rec.token) return googleError(401, 'UNAUTHENTICATED', `Request had invalid authentication credentials. ${AUTH_HELP}`)
+      return publisherModels(list[1]!, url.searchParams, options.publisherModels ?? DEFAULT_PUBLISHER_MODELS)
+    }
     const m = req.method === 'POST' ? PATH.exec(url.pathname) : null
     if (!m) return googleError(404, 'NOT_FOUND', `The requested URL ${url.pathname} was not found on this server.`)
     const refused = gate(rec, m)
