@@ -59,7 +59,7 @@ beforeAll(async () => {
     await env.app.deps.routing.channels.create([{ name: c.vendor, type: c.type, baseUrl, keyText: c.keyless ? '' : KEY, models: c.model, group: 'default', ...(c.other ? { other: c.other } : {}) }])
     ratios[c.model] = 0.05
   }
-  env.app.deps.options.set('ModelRatio', ratios)
+  await env.app.deps.options.set('ModelRatio', ratios)
 })
 afterAll(async () => {
   await env.stop()
@@ -125,11 +125,11 @@ describe('vendor fields', () => {
   })
 
   test('Cohere: the log row bills the tokens Cohere counted', async () => {
-    const { user, key } = account(env, 1_000_000)
+    const { user, key } = await account(env, 1_000_000)
     const count = env.outcomes.length
     expect((await post({ model: 'embed-v4.0', input: ['one two three', 'four'] }, key)).status).toBe(200)
     await settled(env, count + 1)
-    expect(logsOf(env, user.id)[0]).toMatchObject({ modelName: 'embed-v4.0', promptTokens: 5, completionTokens: 0 })
+    expect((await logsOf(env, user.id))[0]).toMatchObject({ modelName: 'embed-v4.0', promptTokens: 5, completionTokens: 0 })
   })
 
   test('Mistral: dimensions goes as output_dimension, user is dropped (Mistral refuses unknown fields)', async () => {
@@ -147,6 +147,24 @@ describe('vendor fields', () => {
     expect(up.requests[0]!.path).toBe('/openai/deployments/text-embedding-3-large/embeddings?api-version=2025-04-01-preview')
     expect(up.requests[0]!.json.dimensions).toBe(8)
     await up.stop()
+  })
+})
+
+describe('Gemini clients', () => {
+  const embed = (model: string, body: unknown) =>
+    env.app.fetch(`/v1beta/models/${model}:embedContent`, { method: 'POST', headers: { 'x-goog-api-key': env.key, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+  test("a Gemini client's taskType reaches Cohere as input_type, its size as output_dimension; Gemini's shape back", async () => {
+    const res = await embed('embed-v4.0', { content: { parts: [{ text: 'where is it' }] }, taskType: 'RETRIEVAL_QUERY', outputDimensionality: 2 })
+    expect(await res.json()).toEqual({ embedding: { values: fakeVector('where is it', 2) } })
+    expect(fake('cohere').requests.at(-1)!.json).toEqual({ model: 'embed-v4.0', texts: ['where is it'], input_type: 'search_query', embedding_types: ['float'], output_dimension: 2 })
+  })
+
+  test('a Gemini client on Jina and on a floats-only vendor: texts asked as floats, no encoding_format where refused', async () => {
+    expect(await (await embed('jina-embeddings-v3', { content: { parts: [{ text: 'j' }] } })).json()).toEqual({ embedding: { values: fakeVector('j') } })
+    expect(fake('jina').requests.at(-1)!.json).toEqual({ model: 'jina-embeddings-v3', input: ['j'] })
+    expect(await (await embed('text-embedding-v4', { content: { parts: [{ text: 'q' }] }, outputDimensionality: 3 })).json()).toEqual({ embedding: { values: fakeVector('q', 3) } })
+    expect(fake('qwen').requests.at(-1)!.json).toEqual({ model: 'text-embedding-v4', input: ['q'], dimensions: 3 })
   })
 })
 
