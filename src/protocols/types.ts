@@ -18,7 +18,13 @@ export interface UpstreamQuirks {
 
 /** A client body on its way to an upstream of the same protocol. */
 export interface PassthroughContext {
+  /**
+   * The body's top-level fields. In a large body (relay/request-body.ts) a value over 4 KB (messages, tools …) is
+   * not parsed and stands in as `[]`, `{}` or `'…'`: a patch that sets such a field is made again from the whole body.
+   */
   body: Record<string, unknown>
+  /** the objects whose `type` is one of the protocol's `scanWords.patchTypes`, each with only `keys` read (the rest is not parsed) */
+  objectsOfType(type: string, keys: readonly string[]): Record<string, unknown>[]
   clientHeaders: Headers
   upstreamModel: string
   quirks: UpstreamQuirks
@@ -136,6 +142,12 @@ export interface Protocol extends UpstreamProtocol {
   errorsOn?(path: string, request: Request): boolean
   /** What a client body needs on its way to an upstream of this same protocol (passthrough); nothing when absent. */
   passthroughPatch?(ctx: PassthroughContext): PassthroughPatch
+  /**
+   * What the scan of a large body (relay/json-scan.ts) notes without parsing it: `media`, the wire words (type
+   * values or keys) of the parts the IR counts as images or files, each adding an image's tokens to the
+   * reservation's bound; `patchTypes`, the `type`s of the objects `passthroughPatch` reads with `objectsOfType`.
+   */
+  scanWords?: { media: readonly string[]; patchTypes?: readonly string[] }
   /** Client wire request → IR. Throws `InvalidWireError` for bodies the spec forbids. */
   decodeRequest(body: unknown, options?: DecodeOptions): Converted<IrRequest>
   /** IR → non-stream body for a client. `request` is the client's decoded request (for echoing settings). */

@@ -36,7 +36,7 @@ export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<A
   const key = a.candidate.key
   try {
     const { url, headers } = a.connect ? await connected(a.connect) : a
-    const response = await guardedFetch(deps, url, { headers, body: a.body.text }, scope, a.input.signal, key)
+    const response = await guardedFetch(deps, url, { headers, body: a.body.payload }, scope, a.input.signal, key)
     if (!response.ok) {
       const renewed = a.rejected?.(response.status) ?? false
       const failure = await failureOf(a.upstreamProtocol, response, key)

@@ -9,10 +9,12 @@ import { UpstreamFailure } from './failure'
 import { protocolFor } from './protocol-registry'
 import type { RouteCandidate } from './routing'
 import { attemptUpstream, type AttemptResult } from './attempt'
-import { convertedBody, passthroughBody, type UpstreamBody } from './upstream-body'
+import { convertedBody, passthroughBody, payloadText, type UpstreamBody } from './upstream-body'
 import { upstreamProtocolFor } from './upstream-protocol'
 import { upstreamProtocolById } from './upstream-protocols'
 import { chatMeter } from './chat-meter'
+import { chatRequest, type ChatRequest } from './chat-request'
+import type { RequestBody } from './request-body'
 import type { Meter } from './meter'
 
 /** Who asks and how to reach them: what every relay operation (chat or not) hands the pipeline and metering. */
@@ -32,10 +34,10 @@ export interface RelayCall {
 
 export interface RelayInput extends RelayCall {
   protocol: ProtocolId
-  body: Record<string, unknown>
-  /** `body` has passed the client protocol's request schema (the route's wire check): the decoder skips it */
+  /** the client's body: its bytes, and its top-level fields (all of it when small; see request-body.ts) */
+  body: RequestBody
+  /** `body.view` has passed the client protocol's request schema (the route's wire check): the decoder skips it */
   bodyChecked?: boolean
-  rawBody: string
   /** Gemini carries model and stream in the URL */
   pathModel?: string
   pathStream?: boolean
@@ -96,19 +98,20 @@ export function markSettled<T>(error: T): T {
 export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook): Promise<Response> {
   const startedAt = performance.now()
   const client = protocolFor(input.protocol)
-  const decoded = client.decodeRequest(input.body, { checked: input.bodyChecked })
-  const ir = withPathOverrides(decoded.value, input)
+  // a large body is decoded only as far as routing needs: its top-level fields (chat-request.ts)
+  const request = chatRequest(client, input)
+  const ir = request.head
   if (!ir.model) throw new GatewayError(400, 'invalid_request', 'model is required', 'model')
   if (!tokenAllowsModel(input.token, ir.model)) throw modelNotFound(ir.model, 'this token may not use it')
 
   const group = input.token.group || input.user.group
   const candidates = chatCandidates(await deps.routing.planRoute(group, ir.model))
   if (candidates.length === 0) throw modelNotFound(ir.model, `no enabled channel serves it in group "${group}"`)
-  const reservation = settle.reserve?.(chatMeter(ir, input.rawBody), input, group)
+  const reservation = settle.reserve?.(chatMeter(request, input.body), input, group)
 
   const maxAttempts = Math.max(1, deps.options.get<number>('RelayMaxAttempts'))
   const attempts: RelayOutcome['attempts'] = []
-  const warnings = [...decoded.warnings]
+  const warnings = [...request.warnings]
   let lastFailure: UpstreamFailure | undefined
   let last: RouteCandidate | undefined
   // Anything thrown after the reservation still settles it (a full refund) before it reaches the client.
@@ -124,7 +127,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
     last = candidate
     let plan: AttemptPlan
     try {
-      plan = planAttempt(input, ir, client, candidate)
+      plan = planAttempt(input, request, client, candidate)
     } catch (error) {
       throw abandon(error, candidate)
     }
@@ -139,7 +142,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
     }
     let result: AttemptResult
     try {
-      result = await attemptUpstream(deps, { ...plan, candidate, input, ir, client, onEnd: (end) => {
+      result = await attemptUpstream(deps, { ...plan, candidate, input, client, onEnd: (end) => {
         recordSuccess()
         deps.routing.recordResult(candidate.channel.id, end.error ? { ok: false, message: end.error } : { ok: true })
         settle({ ...base, usage: end.usage, ok: !end.error, status: 200, error: end.error, aborted: end.aborted, firstByteAt: end.firstByteAt, endedAt: performance.now(), output: end.output })
@@ -173,6 +176,8 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
 
 export interface AttemptPlan {
   upstreamProtocol: UpstreamProtocol
+  /** the request as this attempt's encoders see it: whole, unless the answer's bytes go to the client as they came */
+  ir: IrRequest
   /** the client's body went on as is (or patched) */
   passthrough: boolean
   /** the answer's bytes go to the client as they came (passthrough over the same framing) */
@@ -186,41 +191,39 @@ export interface AttemptPlan {
   rejected?: (status: number) => boolean
 }
 
-function planAttempt(input: RelayInput, ir: IrRequest, client: Protocol, candidate: RouteCandidate): AttemptPlan {
+function planAttempt(input: RelayInput, request: ChatRequest, client: Protocol, candidate: RouteCandidate): AttemptPlan {
   const { channel } = candidate
   const provider = channel.provider
+  const ir = request.head
   const { protocol, passthrough } = upstreamProtocolFor(channel, input.protocol, candidate.upstreamModel)
   const upstreamProtocol = passthrough && protocol === client.id ? client : upstreamProtocolById(protocol)
-  const bodyInput = { clientProtocol: input.protocol, body: input.body, rawBody: input.rawBody, clientHeaders: input.headers, ir, upstreamModel: candidate.upstreamModel, provider }
+  const bodyInput = { clientProtocol: input.protocol, body: input.body, clientHeaders: input.headers, ir: request.full, upstreamModel: candidate.upstreamModel, provider }
   let body = passthrough ? passthroughBody(bodyInput, client) : convertedBody(bodyInput, upstreamProtocol)
+  if (!passthrough && request.fullWarnings().length) body.warnings = [...request.fullWarnings(), ...body.warnings]
   if (upstreamProtocol.wrapBody) body = wrappedBody(body, upstreamProtocol, input.headers)
   const rawAnswer = passthrough && !upstreamProtocol.createFrameParser
+  const attemptIr = rawAnswer ? ir : request.full()
   const connector = provider.connector
   if (connector) {
-    const call = { protocol, model: candidate.upstreamModel, clientModel: ir.model, stream: ir.stream, key: candidate.key, baseUrl: channel.baseUrl, other: channel.other, body: body.text }
+    const call = { protocol, model: candidate.upstreamModel, clientModel: ir.model, stream: ir.stream, key: candidate.key, baseUrl: channel.baseUrl, other: channel.other, body: payloadText(body) }
     const connectorCall = { ...call, headers: { 'content-type': 'application/json', ...body.headers } }
-    return { upstreamProtocol, passthrough, rawAnswer, body, url: '', headers: {}, connect: () => connector.prepare(connectorCall), rejected: (status) => connector.rejected?.(connectorCall, status) ?? false }
+    return { upstreamProtocol, ir: attemptIr, passthrough, rawAnswer, body, url: '', headers: {}, connect: () => connector.prepare(connectorCall), rejected: (status) => connector.rejected?.(connectorCall, status) ?? false }
   }
   const target = upstreamRequest(provider, channel.baseUrl, protocol, candidate.upstreamModel, ir.stream, candidate.key, { other: channel.other })
-  return { upstreamProtocol, passthrough, rawAnswer, body, url: target.url, headers: { ...target.headers, ...body.headers } }
+  return { upstreamProtocol, ir: attemptIr, passthrough, rawAnswer, body, url: target.url, headers: { ...target.headers, ...body.headers } }
 }
 
 /** A body for an upstream that carries the client's protocol in its own envelope (Bedrock invoke, Vertex rawPredict). */
 function wrappedBody(body: UpstreamBody, upstream: UpstreamProtocol, clientHeaders: Headers): UpstreamBody {
   const warnings = [...body.warnings]
-  const wrapped = upstream.wrapBody!(JSON.parse(body.text) as Record<string, unknown>, clientHeaders, warnings)
-  return { text: wrapped.text, headers: wrapped.headers, dropUsageChunk: body.dropUsageChunk, warnings }
+  const wrapped = upstream.wrapBody!(JSON.parse(payloadText(body)) as Record<string, unknown>, clientHeaders, warnings)
+  return { payload: wrapped.text, headers: wrapped.headers, dropUsageChunk: body.dropUsageChunk, warnings }
 }
 
 /** Channels whose provider speaks a chat protocol (a Jina channel serves the same model names for embeddings only). */
 function chatCandidates(candidates: RouteCandidate[]): RouteCandidate[] {
   for (const c of candidates) if (c.channel.provider.protocols.length === 0) return candidates.filter((d) => d.channel.provider.protocols.length > 0)
   return candidates
-}
-
-function withPathOverrides(ir: IrRequest, input: RelayInput): IrRequest {
-  if (input.pathModel === undefined && input.pathStream === undefined) return ir
-  return { ...ir, model: input.pathModel ?? ir.model, stream: input.pathStream ?? ir.stream }
 }
 
 export function modelNotFound(model: string, why: string): GatewayError {

@@ -1,10 +1,11 @@
 import type { IrRequest } from '../ir'
 import type { Protocol, ProtocolId, UpstreamProtocol } from '../protocols/types'
 import type { Provider } from '../providers/types'
-import { patchTopLevel } from './raw-json-patch'
+import { standInsOf, type RequestBody } from './request-body'
 
 export interface UpstreamBody {
-  text: string
+  /** what is sent: the client's bytes (passthrough, patched or not), or the text a conversion encoded */
+  payload: string | Uint8Array<ArrayBuffer>
   /** client protocol's extra headers to forward (passthrough only) */
   headers: Record<string, string>
   /** the upstream was asked for stream usage the client did not request: drop that event again */
@@ -14,10 +15,10 @@ export interface UpstreamBody {
 
 export interface BodyInput {
   clientProtocol: ProtocolId
-  body: Record<string, unknown>
-  rawBody: string
+  body: RequestBody
   clientHeaders: Headers
-  ir: IrRequest
+  /** the client's request decoded whole (a large body is parsed on the first call) */
+  ir: () => IrRequest
   upstreamModel: string
   provider: Provider
 }
@@ -27,16 +28,27 @@ export interface BodyInput {
  * `passthroughPatch`: the mapped model, a stream's usage option, Claude Code's unsigned thinking blocks …).
  */
 export function passthroughBody(input: BodyInput, client: Protocol): UpstreamBody {
-  const out = client.passthroughPatch?.({ body: input.body, clientHeaders: input.clientHeaders, upstreamModel: input.upstreamModel, quirks: input.provider.quirks })
-  if (!out) return { text: input.rawBody, headers: {}, dropUsageChunk: false, warnings: [] }
+  const { body } = input
+  const ctx = { body: body.view, objectsOfType: body.objectsOfType, clientHeaders: input.clientHeaders, upstreamModel: input.upstreamModel, quirks: input.provider.quirks }
+  let out = client.passthroughPatch?.(ctx)
+  if (!out) return { payload: body.bytes, headers: {}, dropUsageChunk: false, warnings: [] }
+  // a patch of a value a large body's view holds a stand-in for (its messages …) is made from the whole body
+  const standIns = standInsOf(body.view)
+  if (standIns?.size && Object.keys(out.patch).some((key) => standIns.has(key))) out = client.passthroughPatch!({ ...ctx, body: body.parsed() })
   const { patch } = out
-  const text = Object.keys(patch).length ? (patchTopLevel(input.rawBody, patch) ?? JSON.stringify({ ...input.body, ...patch })) : input.rawBody
-  return { text, headers: out.headers, dropUsageChunk: out.dropUsageChunk, warnings: out.warnings }
+  const payload = Object.keys(patch).length ? (body.patched(patch) ?? JSON.stringify({ ...body.parsed(), ...patch })) : body.bytes
+  return { payload, headers: out.headers, dropUsageChunk: out.dropUsageChunk, warnings: out.warnings }
 }
 
 /** Different protocols: encode the neutral request for the upstream's protocol, with the vendor's quirks. */
 export function convertedBody(input: BodyInput, upstream: UpstreamProtocol): UpstreamBody {
-  const encoded = upstream.encodeRequest({ ...input.ir, model: input.upstreamModel })
+  const encoded = upstream.encodeRequest({ ...input.ir(), model: input.upstreamModel })
   upstream.applyQuirks?.(encoded.value, input.provider.quirks)
-  return { text: JSON.stringify(encoded.value), headers: {}, dropUsageChunk: false, warnings: encoded.warnings }
+  return { payload: JSON.stringify(encoded.value), headers: {}, dropUsageChunk: false, warnings: encoded.warnings }
 }
+
+/** The body as text, for what signs or re-reads it (connectors, wrapped bodies). */
+export function payloadText(body: UpstreamBody): string {
+  return typeof body.payload === 'string' ? body.payload : decoder.decode(body.payload)
+}
+const decoder = new TextDecoder()

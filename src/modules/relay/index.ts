@@ -9,7 +9,7 @@ import { protocolFor } from '../../relay/protocol-registry'
 import { countRequestTokens } from '../../relay/tokenize'
 import { NotFoundError } from '../../errors'
 import { modelList, modelObject, modelsForToken } from '../../relay/models'
-import { assertJsonBody, parseRawJson } from './raw-body'
+import { assertJsonBody, chatJsonParser, parseRawJson } from './raw-body'
 import { relayInputOf, type RelayRequestContext } from './relay-input'
 import { wireCheck } from './wire-check'
 import { geminiModelList, geminiModelObject, isGeminiCaller } from './gemini'
@@ -59,9 +59,9 @@ export function relayModule(deps: AppDeps, settle: SettleHook) {
     .onTransform(({ request }) => {
       if (request.method === 'POST') assertJsonBody(request)
     })
-    .post('/v1/chat/completions', generate('openai-chat'), { parse: parseRawJson })
-    .post('/v1/responses', generate('openai-responses'), { parse: parseRawJson })
-    .post('/v1/messages', generate('anthropic', anthropicVersion), { parse: parseRawJson })
+    .post('/v1/chat/completions', generate('openai-chat'), { parse: chatJsonParser('openai-chat') })
+    .post('/v1/responses', generate('openai-responses'), { parse: chatJsonParser('openai-responses') })
+    .post('/v1/messages', generate('anthropic', anthropicVersion), { parse: chatJsonParser('anthropic') })
     .post(
       '/v1/messages/count_tokens',
       ({ body, request }) => {

@@ -1,23 +1,58 @@
 import { BadRequestError } from '../../errors'
+import { MAX_JSON_DEPTH } from '../../plugins/json-depth'
+import type { ProtocolId } from '../../protocols/types'
+import { scanJson } from '../../relay/json-scan'
+import { protocolFor } from '../../relay/protocol-registry'
+import { decodeText, scannedBody, utf8Body, watchOf, wholeBody, WHOLE_BODY_BYTES, type RequestBody } from '../../relay/request-body'
 
 interface RawBody {
-  text: string
-  /** why the text is not a usable JSON object, if it is not */
+  bytes: Uint8Array<ArrayBuffer>
+  /** the body parsed whole (small bodies, and every body of a route that parses whole) */
+  parsed?: Record<string, unknown>
+  /** a large chat body, scanned and not parsed */
+  scanned?: RequestBody
+  /** why the bytes are not a usable JSON object, if they are not */
   problem?: BadRequestError
 }
 
 const rawBodies = new WeakMap<Request, RawBody>()
 
 /**
- * Route-level parser for relay routes: keeps the exact request text (passthrough sends it on unchanged)
+ * Route-level parser for relay routes: keeps the exact request bytes (passthrough sends them on unchanged)
  * and accepts JSON whatever content type the client declared. It never throws: Elysia parses before
  * `derive`, so a throw here would answer a bad body before the key was checked, and its own PARSE error
  * would hide our message. The problem is kept and thrown by `assertJsonBody` after authentication.
  */
 export async function parseRawJson({ request }: { request: Request }): Promise<unknown> {
-  const text = await request.text()
-  const entry: RawBody = { text }
+  return parsedWhole(await read(request))
+}
+
+/**
+ * The chat routes' parser: a body up to WHOLE_BODY_BYTES is parsed whole; a larger one is scanned (structure
+ * checked, top-level values located) and only its small top-level values parsed, so passthrough forwards it
+ * without building it (relay/request-body.ts). The route's `body` is then that view of the top-level fields.
+ */
+export function chatJsonParser(protocol: ProtocolId) {
+  const watch = watchOf(protocolFor(protocol))
+  return async ({ request }: { request: Request }): Promise<unknown> => {
+    const entry = await read(request)
+    if (entry.bytes.length <= WHOLE_BODY_BYTES) return parsedWhole(entry)
+    const scan = scanJson(entry.bytes, watch)
+    // JSON.parse names a problem as it always has; a body nested past the bound is checked whole, as small ones are
+    if (scan.problem || scan.depth > MAX_JSON_DEPTH) return parsedWhole(entry)
+    entry.scanned = scannedBody(entry.bytes, scan)
+    return entry.scanned.view
+  }
+}
+
+async function read(request: Request): Promise<RawBody> {
+  const entry: RawBody = { bytes: utf8Body(await request.bytes()) }
   rawBodies.set(request, entry)
+  return entry
+}
+
+function parsedWhole(entry: RawBody): unknown {
+  const text = decodeText(entry.bytes)
   if (!text.trim()) {
     entry.problem = new BadRequestError('the request body is empty; a JSON object is required')
     return {}
@@ -33,16 +68,26 @@ export async function parseRawJson({ request }: { request: Request }): Promise<u
     entry.problem = new BadRequestError(`the request body must be a JSON object, not ${Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body}`)
     return {}
   }
+  entry.parsed = body as Record<string, unknown>
   return body
 }
 
-/** Throws the body problem parseRawJson found (or an empty body it never saw); call after auth, before validation. */
+/** Throws the body problem the parser found (or an empty body it never saw); call after auth, before validation. */
 export function assertJsonBody(request: Request): void {
   const entry = rawBodies.get(request)
   if (!entry) throw new BadRequestError('the request body is empty; a JSON object is required')
   if (entry.problem) throw entry.problem
 }
 
+/** The body as text (decoded on each call). */
 export function rawBodyOf(request: Request): string {
-  return rawBodies.get(request)?.text ?? ''
+  const entry = rawBodies.get(request)
+  return entry ? decodeText(entry.bytes) : ''
+}
+
+/** The body as the chat pipeline reads it: bytes, top-level fields, the rest on demand. */
+export function requestBodyOf(request: Request, protocol: ProtocolId): RequestBody {
+  const entry = rawBodies.get(request)
+  if (entry?.scanned) return entry.scanned
+  return wholeBody(entry?.bytes ?? new Uint8Array(), entry?.parsed ?? {}, watchOf(protocolFor(protocol)))
 }

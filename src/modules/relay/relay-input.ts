@@ -2,7 +2,7 @@ import type { TokenRow, UserRow } from '../../db/repos'
 import { arrivedAt, requestIdOf } from '../../plugins/request-context'
 import type { ProtocolId } from '../../protocols/types'
 import type { RelayCall, RelayInput } from '../../relay/pipeline'
-import { rawBodyOf } from './raw-body'
+import { requestBodyOf } from './raw-body'
 
 export interface RelayRequestContext {
   body: unknown
@@ -27,5 +27,5 @@ export function relayCallOf<P extends string>(protocol: P, { request, caller, cl
 
 /** HTTP → the chat pipeline's input: the one translation every chat route shares, called after the route's wire check. */
 export function relayInputOf(protocol: ProtocolId, ctx: RelayRequestContext): RelayInput {
-  return { ...relayCallOf(protocol, ctx), body: ctx.body as Record<string, unknown>, bodyChecked: true, rawBody: rawBodyOf(ctx.request) }
+  return { ...relayCallOf(protocol, ctx), body: requestBodyOf(ctx.request, protocol), bodyChecked: true }
 }

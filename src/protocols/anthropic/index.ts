@@ -18,6 +18,8 @@ export const anthropic: Protocol = {
   passthroughPatch,
   probeBody,
   requestSchema: AnthropicRequest,
+  // image and document blocks; thinking blocks, for the unsigned ones passthrough drops
+  scanWords: { media: ['image', 'document'], patchTypes: ['thinking'] },
   decodeRequest,
   encodeRequest,
   decodeResponse,

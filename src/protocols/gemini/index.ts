@@ -21,6 +21,7 @@ export const gemini: Protocol = {
   id: 'gemini',
   probeBody,
   requestSchema: GeminiRequest,
+  scanWords: { media: ['inlineData', 'fileData'] },
   decodeRequest,
   encodeRequest,
   decodeResponse,

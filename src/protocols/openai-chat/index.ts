@@ -18,6 +18,7 @@ export const openaiChat: Protocol = {
   applyQuirks,
   probeBody,
   requestSchema: ChatRequest,
+  scanWords: { media: ['image_url', 'file', 'input_audio'] },
   decodeRequest,
   encodeRequest,
   decodeResponse,

@@ -15,6 +15,7 @@ export const openaiResponses: Protocol = {
   passthroughPatch,
   probeBody,
   requestSchema: ResponsesRequest,
+  scanWords: { media: ['input_image', 'input_file'] },
   decodeRequest,
   encodeRequest,
   decodeResponse,

@@ -1,0 +1,47 @@
+import type { Converted, IrRequest } from '../ir'
+import type { Protocol } from '../protocols/types'
+import type { RelayInput } from './pipeline'
+
+/** The client's chat request, decoded as far as the relay needs it. */
+export interface ChatRequest {
+  /**
+   * Model, stream flag, output cap …: the whole request for a body parsed whole; for a large body, what its
+   * top-level fields say (its messages, tools … are not decoded: passthrough forwards them as they came).
+   */
+  head: IrRequest
+  /** what decoding `head` noted */
+  warnings: string[]
+  /** the whole request, decoded and checked against the protocol's schema (a large body: parsed on the first call) */
+  full(): IrRequest
+  /** what decoding the whole request noted beyond `warnings` */
+  fullWarnings(): string[]
+}
+
+export function chatRequest(client: Protocol, input: RelayInput): ChatRequest {
+  const { body } = input
+  if (body.whole) {
+    const decoded = client.decodeRequest(body.view, { checked: input.bodyChecked })
+    const ir = withPathOverrides(decoded.value, input)
+    return { head: ir, warnings: decoded.warnings, full: () => ir, fullWarnings: () => [] }
+  }
+  let whole: Converted<IrRequest> | undefined
+  const full = () => (whole ??= decodedWhole(client, input))
+  let head: Converted<IrRequest>
+  try {
+    head = client.decodeRequest(body.view, { checked: true })
+  } catch {
+    head = full() // a stand-in the decoder cannot take: decode it all, so the error (if any) is the body's own
+  }
+  return { head: withPathOverrides(head.value, input), warnings: head.warnings, full: () => full().value, fullWarnings: () => full().warnings }
+}
+
+/** The whole body, checked against the schema here: the route checked only its top-level fields. */
+function decodedWhole(client: Protocol, input: RelayInput): Converted<IrRequest> {
+  const decoded = client.decodeRequest(input.body.parsed(), { checked: false })
+  return { ...decoded, value: withPathOverrides(decoded.value, input) }
+}
+
+function withPathOverrides(ir: IrRequest, input: RelayInput): IrRequest {
+  if (input.pathModel === undefined && input.pathStream === undefined) return ir
+  return { ...ir, model: input.pathModel ?? ir.model, stream: input.pathStream ?? ir.stream }
+}

@@ -1,0 +1,108 @@
+import { isUtf8 } from 'node:buffer'
+import type { Protocol } from '../protocols/types'
+import { scanJson, scanWatch, type JsonScan, type ScanWatch } from './json-scan'
+import { patchMembers } from './raw-json-patch'
+
+/**
+ * A chat request's body as the client sent it, read only as far as the relay needs. A small body (up to
+ * `WHOLE_BODY_BYTES`) is parsed whole on arrival, as its reservation counts it exactly anyway. A larger one is
+ * scanned (json-scan.ts: structure checked, top-level members located) and only its top-level values up to
+ * `STAND_IN_BYTES` are parsed: passthrough forwards its bytes and never builds the rest, conversion parses it
+ * on demand. The bytes are what passthrough sends: no UTF-16 copy, no re-encoding.
+ */
+export interface RequestBody {
+  /** UTF-8, as received (a leading BOM dropped and invalid sequences replaced, as text decoding would) */
+  readonly bytes: Uint8Array<ArrayBuffer>
+  /** the top-level fields: the body itself when `whole`, else with each value over STAND_IN_BYTES a stand-in of its kind */
+  readonly view: Record<string, unknown>
+  readonly whole: boolean
+  /** the whole body parsed (a large body on the first call) */
+  parsed(): Record<string, unknown>
+  /** the objects whose `type` is one of the protocol's `scanWords.patchTypes`, each with only `keys` read */
+  objectsOfType(type: string, keys: readonly string[]): Record<string, unknown>[]
+  /** strings of the body that are one of the protocol's `scanWords.media`: its media parts, at most */
+  mediaWords(): number
+  /** the bytes with top-level members set, every other byte as received */
+  patched(patch: Record<string, unknown>): Uint8Array<ArrayBuffer> | undefined
+}
+
+/** Bodies up to this size are parsed whole before routing. */
+export const WHOLE_BODY_BYTES = 32 * 1024
+/** In a larger body, top-level values above this size are not parsed before dispatch. */
+export const STAND_IN_BYTES = 4 * 1024
+
+const decoder = new TextDecoder() // as Request.text(): a BOM dropped, invalid sequences replaced
+const encoder = new TextEncoder()
+
+/** The body's bytes as text decoding sees them: a BOM dropped, invalid UTF-8 replaced (rare: re-encoded). */
+export function utf8Body(raw: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  const bytes = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? raw.subarray(3) : raw
+  return isUtf8(bytes) ? bytes : encoder.encode(decoder.decode(bytes))
+}
+
+export function decodeText(bytes: Uint8Array): string {
+  return decoder.decode(bytes)
+}
+
+const watches = new WeakMap<Protocol, ScanWatch>()
+export function watchOf(protocol: Protocol): ScanWatch {
+  let watch = watches.get(protocol)
+  if (!watch) watches.set(protocol, (watch = scanWatch({ types: protocol.scanWords?.patchTypes, count: protocol.scanWords?.media })))
+  return watch
+}
+
+/** A body parsed whole on arrival. */
+export function wholeBody(bytes: Uint8Array<ArrayBuffer>, parsed: Record<string, unknown>, watch: ScanWatch): RequestBody {
+  let scan: JsonScan | undefined
+  return bodyOf(bytes, parsed, true, () => parsed, () => (scan ??= scanJson(bytes, watch)))
+}
+
+const standIns = new WeakMap<object, ReadonlySet<string>>()
+/** The top-level keys of a large body's view whose values are stand-ins (undefined for any other value). */
+export function standInsOf(view: unknown): ReadonlySet<string> | undefined {
+  return typeof view === 'object' && view !== null ? standIns.get(view) : undefined
+}
+
+/** A large body, scanned (`scan` has no problem): its view parsed from the small top-level values. */
+export function scannedBody(bytes: Uint8Array<ArrayBuffer>, scan: JsonScan): RequestBody {
+  const view: Record<string, unknown> = {}
+  const big = new Set<string>()
+  for (const [key, { start, end }] of scan.members) {
+    const first = bytes[start]
+    if (end - start > STAND_IN_BYTES && (first === 0x22 || first === 0x5b || first === 0x7b)) {
+      big.add(key)
+      view[key] = first === 0x22 ? '\u2026' : first === 0x5b ? [] : {}
+    } else view[key] = JSON.parse(decoder.decode(bytes.subarray(start, end)))
+  }
+  standIns.set(view, big)
+  let parsed: Record<string, unknown> | undefined = big.size === 0 ? view : undefined
+  return bodyOf(bytes, view, big.size === 0, () => (parsed ??= JSON.parse(decoder.decode(bytes)) as Record<string, unknown>), () => scan)
+}
+
+function bodyOf(bytes: Uint8Array<ArrayBuffer>, view: Record<string, unknown>, whole: boolean, parsed: () => Record<string, unknown>, scan: () => JsonScan): RequestBody {
+  return {
+    bytes,
+    view,
+    whole,
+    parsed,
+    objectsOfType(type, keys) {
+      return (scan().typed.get(type) ?? []).map(({ start, end }) => membersOf(bytes.subarray(start, end), keys))
+    },
+    mediaWords: () => scan().counted,
+    patched(patch) {
+      const s = scan()
+      return s.problem ? undefined : patchMembers(bytes, s, patch)
+    },
+  }
+}
+
+/** Only `keys` of the object in `bytes`, parsed. */
+function membersOf(bytes: Uint8Array, keys: readonly string[]): Record<string, unknown> {
+  const { members } = scanJson(bytes)
+  const out: Record<string, unknown> = {}
+  for (const key of keys) {
+    const span = members.get(key)
+    if (span) out[key] = JSON.parse(decoder.decode(bytes.subarray(span.start, span.end)))
+  }
+  return out
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import type { Reservation } from '../../src/metering/reserve'
+import { WHOLE_BODY_BYTES } from '../../src/relay/request-body'
+import { agentBody } from '../helpers/agent-body'
+import type { RelayEnv } from '../helpers/relay-env'
+import { account, logsOf, messages, settled, startMeteredEnv } from './env'
+
+/**
+ * Issue #18: a long text prompt reserves its byte count (an upper bound on its tokens) without parsing the body;
+ * a long prompt with images or files is decoded and bounded by its texts (base64 bytes are not tokens), as
+ * before; settlement bills the upstream's usage either way.
+ */
+let env: RelayEnv
+beforeAll(async () => {
+  env = await startMeteredEnv()
+  await env.addChannel({ type: 14, models: 'claude-sonnet-4-5', name: 'anthropic' })
+})
+afterAll(() => env.stop())
+beforeEach(() => {
+  env.upstream.reset()
+  env.outcomes.length = 0
+})
+
+const reservation = (i: number) => env.outcomes[i]!.reservation as Reservation
+
+describe('the reservation of a long prompt', () => {
+  test('text only: the byte count, not exact; billed by the usage reported', async () => {
+    const { user, key } = await account(env, 50_000_000)
+    env.upstream.setBehavior({ text: 'ok', usage: { input: 30_000, output: 5 } })
+    const body = { ...agentBody(150_000), stream: false }
+    const bytes = Buffer.byteLength(JSON.stringify(body))
+    expect(bytes).toBeGreaterThan(WHOLE_BODY_BYTES)
+    const res = await messages(env, key, body)
+    expect(res.status).toBe(200)
+    await settled(env, 1)
+    expect(reservation(0)).toMatchObject({ promptTokens: bytes, promptExact: false })
+    const [log] = await logsOf(env, user.id)
+    expect(log).toMatchObject({ promptTokens: 30_000, completionTokens: 5 })
+  })
+
+  test('with an image: bounded by its texts, the image at its flat estimate', async () => {
+    const { key } = await account(env, 50_000_000)
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo'.repeat(10_000) } }
+    const body = { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: [image, { type: 'text', text: 'what is this?' }] }] }
+    expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(100_000)
+    const res = await messages(env, key, body)
+    expect(res.status).toBe(200)
+    await settled(env, 1)
+    expect(reservation(0).promptTokens).toBeLessThan(2_000)
+  })
+
+  test('short prompts are still counted exactly', async () => {
+    const { key } = await account(env, 50_000_000)
+    const res = await messages(env, key, { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hello there' }] })
+    expect(res.status).toBe(200)
+    await settled(env, 1)
+    expect(reservation(0).promptExact).toBe(true)
+    expect(reservation(0).promptTokens).toBeLessThan(20)
+  })
+})

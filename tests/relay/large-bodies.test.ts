@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { WHOLE_BODY_BYTES } from '../../src/relay/request-body'
+import { agentBody } from '../helpers/agent-body'
+import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'
+
+/**
+ * Issue #18: a body over WHOLE_BODY_BYTES is not parsed before dispatch. Passthrough forwards its bytes as they
+ * came (patched only where the protocol patches), and everything the relay promised for small bodies holds:
+ * bad JSON and bad top-level fields are a 400 in the client's shape before any upstream call, the token's
+ * model limits apply, conversion and failover decode the body when they need it.
+ */
+let env: RelayEnv
+beforeAll(async () => {
+  env = await startRelayEnv()
+  await env.addChannel({ type: 14, name: 'anthropic', models: 'claude-sonnet-4-5', autoBan: 0 })
+  await env.addChannel({ type: 14, name: 'mapped', models: 'claude-mapped', modelMapping: JSON.stringify({ 'claude-mapped': 'claude-upstream-name' }), autoBan: 0 })
+  await env.addChannel({ type: 1, name: 'openai', models: 'gpt-4o,claude-via-openai', autoBan: 0 })
+})
+afterAll(() => env.stop())
+beforeEach(() => {
+  env.upstream.reset()
+  env.outcomes.length = 0
+})
+
+const body = (extra: Record<string, unknown> = {}): Record<string, any> => ({ ...agentBody(120_000), stream: false, ...extra })
+/** a long conversation any upstream takes (the agent body's first tool result comes last, which OpenAI refuses) */
+const plain = (model: string) => ({
+  model,
+  max_tokens: 100,
+  messages: Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i}: ${'lorem ipsum '.repeat(300)}` })),
+})
+/** pretty-printed, so the bytes differ from what any re-serialisation would give */
+const raw = (value: unknown) => JSON.stringify(value, null, 1)
+
+function messages(text: string, key = env.key): Promise<Response> {
+  return env.app.fetch('/v1/messages', { method: 'POST', headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' }, body: text })
+}
+
+function chat(text: string): Promise<Response> {
+  return env.app.fetch('/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${env.key}`, 'content-type': 'application/json' }, body: text })
+}
+
+async function anthropicError(res: Response): Promise<string> {
+  const json = (await res.json()) as { type: string; error: { type: string; message: string } }
+  expect(json.type).toBe('error')
+  expect(json.error.type).toBe('invalid_request_error')
+  return json.error.message
+}
+
+describe('passthrough forwards the bytes', () => {
+  test('the upstream receives the client bytes as sent', async () => {
+    const text = raw(body())
+    expect(Buffer.byteLength(text)).toBeGreaterThan(WHOLE_BODY_BYTES)
+    const res = await messages(text)
+    expect(res.status, await res.clone().text()).toBe(200)
+    expect(env.upstream.requests[0]!.body).toBe(text)
+  })
+
+  test('a mapped model: only the model value changes, every other byte stays', async () => {
+    const text = raw(body({ model: 'claude-mapped' }))
+    const res = await messages(text)
+    expect(res.status).toBe(200)
+    expect(env.upstream.requests[0]!.body).toBe(text.replace('"model": "claude-mapped"', '"model": "claude-upstream-name"'))
+  })
+
+  test('a signed thinking block stays as sent; an unsigned one is dropped, the rest kept', async () => {
+    const signed = body()
+    signed.messages.splice(1, 0, { role: 'assistant', content: [{ type: 'thinking', thinking: 'let me look', signature: 'c2lnbmVk' }, { type: 'text', text: 'ok' }] }, { role: 'user', content: 'go on' })
+    const text = raw(signed)
+    expect((await messages(text)).status).toBe(200)
+    expect(env.upstream.requests[0]!.body).toBe(text)
+
+    const unsigned = structuredClone(signed)
+    unsigned.messages[1].content[0].signature = ''
+    const res = await messages(raw(unsigned))
+    expect(res.status, await res.clone().text()).toBe(200) // the fake refuses an unsigned thinking block, as Anthropic does
+    const sent = env.upstream.requests[1]!.json
+    expect(sent.messages[1].content).toEqual([{ type: 'text', text: 'ok' }])
+    expect(sent.messages.length).toBe(unsigned.messages.length)
+    expect(sent.tools).toEqual(unsigned.tools)
+    expect(env.outcomes[1]!.warnings).toContain('dropped a thinking block sent back without a signature')
+  })
+
+  test('a chat stream: include_usage asked for, the usage chunk not shown to a client that did not ask', async () => {
+    env.upstream.setBehavior({ text: ['a', 'b'], usage: { input: 40, output: 2 } })
+    const big = 'x'.repeat(60_000)
+    const res = await chat(raw({ model: 'gpt-4o', stream: true, messages: [{ role: 'system', content: big }, { role: 'user', content: 'hi' }] }))
+    const text = await res.text()
+    expect(res.status).toBe(200)
+    expect(text).toContain('"content":"b"')
+    expect(text).not.toContain('prompt_tokens') // our usage chunk, dropped again
+    const sent = env.upstream.requests[0]!.json
+    expect(sent.stream_options).toEqual({ include_usage: true })
+    expect(sent.messages[0].content).toBe(big)
+    expect(env.outcomes[0]!.usage?.input.noCache).toBe(40)
+  })
+
+  test('a BOM is dropped and invalid UTF-8 replaced, as for a small body', async () => {
+    const text = raw(body())
+    const utf8 = Buffer.from(text)
+    const at = utf8.indexOf('Reading ') // inside a text string
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8.subarray(0, at), Buffer.from([0xff]), utf8.subarray(at)])
+    const res = await env.app.fetch('/v1/messages', { method: 'POST', headers: { 'x-api-key': env.key, 'anthropic-version': '2023-06-01' }, body: bytes })
+    expect(res.status).toBe(200)
+    expect(env.upstream.requests[0]!.body).toBe(`${utf8.subarray(0, at)}\uFFFD${utf8.subarray(at)}`)
+  })
+})
+
+describe('refused before any upstream call, in the client shape', () => {
+  test('bad JSON', async () => {
+    const text = raw(body())
+    for (const bad of [text.slice(0, -5), text + ' x', text.replace('"max_tokens": ', '"max_tokens" '), text.replace('],\n "system"', '],,\n "system"')]) {
+      const res = await messages(bad)
+      expect(res.status).toBe(400)
+      expect(await anthropicError(res)).toContain('not valid JSON')
+    }
+    expect(env.upstream.requests.length).toBe(0)
+  })
+
+  test('a top-level field of the wrong type or missing names the field', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ max_tokens: '100' }, '"max_tokens"'],
+      [{ max_tokens: undefined }, '"max_tokens"'],
+      [{ stream: 'yes' }, '"stream"'],
+      [{ tool_choice: { name: 'x' } }, '"tool_choice.type"'],
+      [{ messages: 'x'.repeat(40_000) }, '"messages"'],
+      [{ tools: { many: 'x'.repeat(40_000) } }, '"tools"'],
+    ]
+    for (const [extra, field] of cases) {
+      const res = await messages(raw(body(extra)))
+      expect(res.status, field).toBe(400)
+      expect(await anthropicError(res)).toContain(field)
+    }
+    expect(env.upstream.requests.length).toBe(0)
+  })
+
+  test('the anthropic-version header and the token model limits', async () => {
+    const text = raw(body())
+    const noVersion = await env.app.fetch('/v1/messages', { method: 'POST', headers: { 'x-api-key': env.key }, body: text })
+    expect(noVersion.status).toBe(400)
+    expect(await anthropicError(noVersion)).toContain('anthropic-version')
+    const limited = await env.newKey({ model_limits_enabled: true, model_limits: 'gpt-4o' })
+    const res = await messages(text, limited)
+    expect(res.status).toBe(404)
+    expect(env.upstream.requests.length).toBe(0)
+  })
+})
+
+describe('decoded when needed', () => {
+  test('inside messages, passthrough leaves the checking to the upstream, whose 400 names the field', async () => {
+    const bad = body()
+    bad.messages[3].role = 'robot'
+    const res = await messages(raw(bad))
+    expect(res.status).toBe(400)
+    expect(await anthropicError(res)).toContain('messages.3.role')
+    expect(env.upstream.requests.length).toBe(1)
+  })
+
+  test('conversion decodes and checks the whole body: a bad field inside messages is our 400, nothing sent', async () => {
+    const bad = body({ model: 'claude-via-openai' })
+    bad.messages[3].role = 'robot'
+    const res = await messages(raw(bad))
+    expect(res.status).toBe(400)
+    expect(await anthropicError(res)).toContain('messages.3.role')
+    expect(env.upstream.requests.length).toBe(0)
+  })
+
+  test('conversion of a large body reaches the OpenAI upstream whole', async () => {
+    const value = plain('claude-via-openai')
+    const res = await messages(raw(value))
+    expect(res.status, await res.clone().text()).toBe(200)
+    const sent = env.upstream.requests[0]!
+    expect(sent.path).toBe('/v1/chat/completions')
+    expect(sent.json.messages.map((m: { content: string }) => m.content)).toEqual(value.messages.map((m) => m.content))
+  })
+
+  test('failover from a passthrough channel to a conversion channel decodes the body then', async () => {
+    await env.addChannel({ type: 14, name: 'failing-first', models: 'claude-failover', priority: 10, autoBan: 0 })
+    await env.addChannel({ type: 1, name: 'then-openai', models: 'claude-failover', priority: 0, autoBan: 0 })
+    env.upstream.setBehavior([{ error: { status: 500 } }, { text: 'converted' }])
+    const res = await messages(raw(plain('claude-failover')))
+    expect(res.status, await res.clone().text()).toBe(200)
+    expect(((await res.json()) as any).content[0].text).toBe('converted')
+    expect(env.upstream.requests.map((r) => r.path)).toEqual(['/v1/messages', '/v1/chat/completions'])
+  })
+})
