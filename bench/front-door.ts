@@ -42,15 +42,17 @@ async function startInProcess(root: string, fake: Fake): Promise<InProcessGatewa
   const config = loadConfig({ ROOT_PASSWORD: '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' })
   const db = openDatabase(config.sqlitePath)
   migrate(db)
-  const deps = createDeps(config, db)
-  // free: no quota writes on the request path, so the front door is not lost in SQLite noise
-  deps.options.set('SelfUseModeEnabled', true)
+  // since the storage seam createDeps takes the repositories (and is async); before it, the database
+  const seam = existsSync(join(root, 'src/db/repos/rows.ts')) ? await import(join(root, sqliteDir, 'repos')) : undefined
+  const deps = await createDeps(config, seam ? seam.createSqliteRepos(db, { writerThread: config.writerThread }) : db)
+  // free: no quota writes on the request path, so the front door is not lost in SQLite noise (awaits: a no-op on a tree where these are synchronous)
+  await deps.options.set('SelfUseModeEnabled', true)
   await deps.routing.channels.create([
     { type: 1, name: 'bench-openai', baseUrl: fake.url, keyText: UPSTREAM_KEY, models: 'bench-d16', group: 'default', autoBan: 0 },
     { type: 8, name: 'bench-chat-only', baseUrl: fake.url, keyText: UPSTREAM_KEY, models: 'chatonly-d16', group: 'default', autoBan: 0 },
   ])
-  const user = deps.repos.users.insert({ username: 'bench', password: 'unused', quota: 1_000_000_000 })
-  const key = createToken(deps, { user, fields: { name: 'bench', unlimited_quota: true } }).key as string
+  const user = await deps.repos.users.insert({ username: 'bench', password: 'unused', quota: 1_000_000_000 })
+  const key = (await createToken(deps, { user, fields: { name: 'bench', unlimited_quota: true } })).key as string
   const app = createApp(deps).listen({ port: 0, hostname: '127.0.0.1' })
   return {
     url: `http://127.0.0.1:${app.server!.port}`,

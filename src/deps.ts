@@ -1,10 +1,9 @@
 import type { Config } from './config'
-import type { Db } from './db/sqlite/client'
-import { createRepos, type Repos } from './db/repos'
+import type { Repos } from './db/repos'
 import { createMetering, type Metering } from './metering'
-import { createOptionStore, type OptionStore } from './options/store'
+import { loadOptionStore, type OptionStore } from './options/store'
 import { createRouting, type Routing } from './relay/routing'
-import { createRevocationList, type RevocationList } from './services/sessions/revocation-list'
+import { loadRevocationList, type RevocationList } from './services/sessions/revocation-list'
 import { loadOrCreateSecret } from './secrets'
 import { createOps, type Ops } from './ops'
 import { createLogSink, type Logger } from './ops/logger'
@@ -12,7 +11,7 @@ import { createLogSink, type Logger } from './ops/logger'
 /** Everything a module needs, built once per app; tests build one per temp database. */
 export interface AppDeps {
   config: Config
-  db: Db
+  /** the storage seam (src/db/repos): async repositories of whichever dialect the configuration named */
   repos: Repos
   options: OptionStore
   secrets: { session: string; crypto: string }
@@ -27,20 +26,21 @@ export interface AppDeps {
   ops: Ops
 }
 
-/** `log`: the process's logger (the server passes the one it built; default: one from the config, on stdout). */
-export function createDeps(config: Config, db: Db, log: Logger = createLogSink(config).logger): AppDeps {
+/**
+ * `repos`: from `openRepos(config)` (src/db), or a test's own. `log`: the process's logger (the server passes the
+ * one it built; default: one from the config, on stdout). Async: the options and revoked sessions are read once here.
+ */
+export async function createDeps(config: Config, repos: Repos, log: Logger = createLogSink(config).logger): Promise<AppDeps> {
   const ops = createOps(config, log)
-  const repos = createRepos(db, { writerThread: config.writerThread })
   const deps: Omit<AppDeps, 'routing' | 'metering' | 'ops'> = {
     config,
-    db,
     repos,
-    options: createOptionStore(repos.options),
+    options: await loadOptionStore(repos.options),
     secrets: {
       session: loadOrCreateSecret(config.dataDir, 'session.secret', config.sessionSecret),
       crypto: loadOrCreateSecret(config.dataDir, 'crypto.secret', config.cryptoSecret),
     },
-    revokedSessions: createRevocationList(repos.revokedSessions),
+    revokedSessions: await loadRevocationList(repos.revokedSessions),
     startedAt: Date.now(),
   }
   return {

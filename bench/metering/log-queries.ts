@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase } from '../../src/db/sqlite/client'
 import { migrate } from '../../src/db/sqlite/migrate'
-import { createLogRepo, LogType, type LogFilter, type NewLog } from '../../src/db/sqlite/repos/logs'
+import { LogType, type LogFilter, type NewLog } from '../../src/db/repos'
+import { createLogRepo } from '../../src/db/sqlite/repos/logs'
 
 const i = Bun.argv.indexOf('--rows')
 const ROWS = i > 0 ? Number(Bun.argv[i + 1]) : 1_000_000
@@ -55,7 +56,7 @@ for (let done = 0; done < ROWS; ) {
       other: '{"attempts":[{"channelId":3,"status":200}],"reserved":1234}',
     })
   }
-  repo.insertMany(batch)
+  await repo.insertMany(batch)
 }
 db.$client.run('PRAGMA optimize')
 const fillSeconds = (performance.now() - t0) / 1000

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import type { Config } from '../config'
-import { closeDatabase, openDatabase } from '../db/sqlite/client'
-import { migrate, NewerDatabaseError } from '../db/sqlite/migrate'
-import { createRepos, type Repos } from '../db/repos'
+import { openRepos } from '../db'
+import { NewerDatabaseError } from '../db/errors'
+import type { Repos } from '../db/repos'
 
 export class CommandError extends Error {}
 
@@ -10,23 +10,22 @@ export class CommandError extends Error {}
  * For a command that changes data while no gateway runs: the database the server would open (migrated as a
  * start would), its repositories, then closed again. Never creates a database that is not there.
  */
-export async function withRepos<T>(config: Pick<Config, 'sqlitePath'>, fn: (repos: Repos) => Promise<T> | T): Promise<T> {
-  if (!existsSync(config.sqlitePath)) throw new CommandError(`no database at ${config.sqlitePath} (wrong --data-dir, or the gateway never started there)`)
-  const db = openDatabase(config.sqlitePath)
+export async function withRepos<T>(config: Pick<Config, 'sqlitePath' | 'database'>, fn: (repos: Repos) => Promise<T> | T): Promise<T> {
+  if (config.database.kind === 'sqlite' && !existsSync(config.sqlitePath)) {
+    throw new CommandError(`no database at ${config.sqlitePath} (wrong --data-dir, or the gateway never started there)`)
+  }
+  let repos: Repos
   try {
-    migrate(db)
+    // writer thread "on": it starts only with a first batch of usage logs, and a command writes none
+    repos = await openRepos({ database: config.database, writerThread: true })
   } catch (error) {
-    closeDatabase(db)
     if (error instanceof NewerDatabaseError) throw new CommandError(error.message)
     throw error
   }
-  // writer thread "on": it starts only with a first batch of usage logs, and a command writes none
-  const repos = createRepos(db, { writerThread: true })
   try {
     return await fn(repos)
   } finally {
-    repos.close()
-    closeDatabase(db)
+    await repos.close()
   }
 }
 

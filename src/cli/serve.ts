@@ -1,7 +1,8 @@
 import { createApp } from '../app'
 import { ConfigError, HELP, parseCli, redactUrl, type Config, type Env } from '../config'
-import { closeDatabase, openDatabase } from '../db/sqlite/client'
-import { migrate, NewerDatabaseError } from '../db/sqlite/migrate'
+import { openRepos } from '../db'
+import { NewerDatabaseError } from '../db/errors'
+import type { Repos } from '../db/repos'
 import { createDeps } from '../deps'
 import { startIdleCollector } from '../launch/idle-collector'
 import { ensureMaxHttpRequests } from '../launch/max-http-requests'
@@ -47,9 +48,9 @@ async function serve(config: Config): Promise<number> {
   // from here on, what anything prints is a log line (JSON unless on a terminal)
   routeConsoleTo(log)
 
-  const db = openDatabase(config.sqlitePath)
+  let repos: Repos
   try {
-    migrate(db)
+    repos = await openRepos(config)
   } catch (error) {
     if (error instanceof NewerDatabaseError) {
       log.fatal(error.message)
@@ -58,7 +59,7 @@ async function serve(config: Config): Promise<number> {
     }
     throw error
   }
-  const deps = createDeps(config, db, log)
+  const deps = await createDeps(config, repos, log)
   const listening: { port?: number; hostname?: string } = {}
   let control: Awaited<ReturnType<typeof startControlServer>>
   try {
@@ -66,12 +67,11 @@ async function serve(config: Config): Promise<number> {
   } catch (error) {
     if (!(error instanceof ControlError)) throw error
     log.fatal(error.message)
-    deps.metering.stop()
-    closeDatabase(db)
+    await deps.metering.stop() // the repositories close with it
     await sink.flush()
     return EXIT.failed
   }
-  bootstrapRoot(deps)
+  await bootstrapRoot(deps)
   const app = createApp(deps).listen({ port: config.port, hostname: config.hostname })
   const server = app.server!
   listening.port = server.port
@@ -113,8 +113,7 @@ async function serve(config: Config): Promise<number> {
         await Promise.race([drained, Bun.sleep(1000)])
       }
     }
-    deps.metering.stop() // every queued log row and quota move on disk (again, if the stop hook did it)
-    closeDatabase(db)
+    await deps.metering.stop() // every queued log row and quota move on disk (again, if the stop hook did it), the database closed
     deps.ops.relay.drain()
     log.info('stopped')
     await sink.flush()

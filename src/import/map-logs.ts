@@ -1,5 +1,5 @@
-import type { HourlyRow } from '../db/sqlite/repos/import'
-import { LogType, type NewLog } from '../db/sqlite/repos/logs'
+import type { HourlyRow } from '../db/repos/import'
+import { LogType, type NewLog } from '../db/repos/logs'
 import type { MapContext } from './map-common'
 import type { SourceRow } from './read-source'
 import { bool, int, jsonObject, text } from './values'

@@ -1,5 +1,4 @@
-import { OPTION_DEFINITIONS } from '../options/definitions'
-import { createOptionStore } from '../options/store'
+import { checkOption } from '../options/store'
 import type { MapContext } from './map-common'
 import type { SourceRow } from './read-source'
 import { int, jsonObject, text } from './values'
@@ -40,12 +39,10 @@ export function mapOptions(ctx: MapContext, rows: SourceRow[]): MappedOptions {
     source.set(text(row.key), text(row.value))
   }
   const values = new Map<string, string>()
-  // a scratch store: the same parsing and checks as PUT /api/option/, writing nowhere
-  const scratch = createOptionStore({ all: () => ({}), set: () => {}, delete: () => {} })
   const put = (key: string, value: unknown, from: string): boolean => {
     try {
-      const parsed = scratch.set(key, value)
-      values.set(key, OPTION_DEFINITIONS[key]!.type === 'json' ? JSON.stringify(parsed) : String(parsed))
+      // the same parsing and checks as PUT /api/option/
+      values.set(key, checkOption(key, value).stored)
       return true
     } catch (error) {
       report.issue('options', from, `not a valid ${key} for Tollgate (${(error as Error).message}): Tollgate's value kept`)

@@ -1,4 +1,4 @@
-import { RedemptionStatus, type NewRedemption } from '../db/sqlite/repos/redemptions'
+import { RedemptionStatus, type NewRedemption } from '../db/repos/redemptions'
 import { sha256 } from '../plugins/session'
 import { reportUnread, type MapContext } from './map-common'
 import type { SourceRow } from './read-source'

@@ -1,4 +1,4 @@
-import type { NewToken } from '../db/sqlite/repos/tokens'
+import type { NewToken } from '../db/repos/tokens'
 import { parseIpEntry, splitIpList } from '../services/tokens/ip-list'
 import { keyBodyOf, keyHash, keyHint } from '../services/tokens/key'
 import { NEVER_EXPIRES, TokenStatus } from '../services/tokens/token-status'

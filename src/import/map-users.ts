@@ -1,4 +1,4 @@
-import type { NewUser } from '../db/sqlite/repos/users'
+import type { NewUser } from '../db/repos/users'
 import { isValidUsername } from '../modules/users/credentials'
 import { Role, sha256, UserStatus } from '../plugins/session'
 import { reportUnread, type MapContext } from './map-common'

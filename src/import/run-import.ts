@@ -4,7 +4,8 @@ import { EXIT } from '../cli/args'
 import { createSecretBox, type SecretBox } from '../crypto/secret-box'
 import { closeDatabase, openDatabase, type Db } from '../db/sqlite/client'
 import { migrate } from '../db/sqlite/migrate'
-import { createImportRepo, openDryRunCopy, type ImportRepo } from '../db/sqlite/repos/import'
+import type { ImportRepo } from '../db/repos'
+import { createImportRepo, openDryRunCopy } from '../db/sqlite/repos/import'
 import { loadOrCreateSecret } from '../secrets'
 import { VERSION } from '../version'
 import type { Flavor } from './channel-types'
@@ -100,7 +101,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
 
     db = await openTarget(options)
     const repo = createImportRepo(db)
-    const counts = repo.counts()
+    const counts = await repo.counts()
     const filled = Object.entries(counts).filter(([, n]) => n > 0)
     if (filled.length > 0 && !options.merge) {
       const what = filled.map(([table, n]) => `${n} ${table}`).join(', ')
@@ -112,14 +113,14 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     await checkSecret(box, repo, options)
     const sealed = await Promise.all(channels.map((c) => box.encrypt(c.keyText)))
 
-    repo.begin()
+    await repo.begin()
     try {
-      const ids = writeCore(repo, report, options.merge, { users, tokens, channels, sealed, redemptions, options: mappedOptions.values }, raw)
+      const ids = await writeCore(repo, report, options.merge, { users, tokens, channels, sealed, redemptions, options: mappedOptions.values }, raw)
       if (options.logsSince !== undefined) await writeLogs(ctx, repo, logSource ?? source, logSource ? new Set(await logSource.tables()) : schema.tables, source, schema, ids, options, log)
-      if (options.dryRun) repo.rollback()
-      else repo.commit()
+      if (options.dryRun) await repo.rollback()
+      else await repo.commit()
     } catch (error) {
-      repo.rollback()
+      await repo.rollback()
       throw error
     }
     report.finish(options.dryRun ? 'dry-run' : 'committed')
@@ -198,7 +199,7 @@ function cryptoSecret(options: ImportOptions): string {
  * the gateway could not read keys sealed with another (a CRYPTO_SECRET set for the server, not for the import).
  */
 async function checkSecret(box: SecretBox, repo: ImportRepo, options: ImportOptions): Promise<void> {
-  const sealed = repo.anyChannelKey()
+  const sealed = await repo.anyChannelKey()
   if (sealed === undefined) return
   await box.decrypt(sealed).catch(() => {
     throw new Error(
@@ -221,7 +222,7 @@ interface Mapped {
  * the target gives new ids and the references follow. Conflicts with what the target holds are skipped and
  * reported, never overwritten.
  */
-function writeCore(repo: ImportRepo, report: Report, merge: boolean, m: Mapped, raw: Record<'users' | 'tokens' | 'channels' | 'redemptions', SourceRow[]>): IdResolver {
+async function writeCore(repo: ImportRepo, report: Report, merge: boolean, m: Mapped, raw: Record<'users' | 'tokens' | 'channels' | 'redemptions', SourceRow[]>): Promise<IdResolver> {
   const userIds = new Map<number, number>()
   const tokenIds = new Map<number, number>()
   const channelIds = new Map<number, number>()
@@ -230,17 +231,17 @@ function writeCore(repo: ImportRepo, report: Report, merge: boolean, m: Mapped, 
   const resolve = (map: Map<number, number>) => (id: number) => (id <= 0 ? 0 : (map.get(id) ?? (merge ? 0 : id)))
 
   for (const u of m.users) {
-    if (repo.usernameTaken(u.row.username)) {
+    if (await repo.usernameTaken(u.row.username)) {
       report.skipped('users', 'username taken in the target')
       report.issue('users', 'username', 'already taken in the target: this user (and their tokens) not imported', u.sourceId, u.row.username)
       continue
     }
     let affCode = u.row.affCode ?? null
-    if (affCode && repo.affCodeTaken(affCode)) {
+    if (affCode && (await repo.affCodeTaken(affCode))) {
       report.issue('users', 'aff_code', 'invitation code already taken in the target: the user gets a new one when they ask for it', u.sourceId)
       affCode = null
     }
-    userIds.set(u.sourceId, repo.insertUser({ ...u.row, affCode, ...keep(u.sourceId) }))
+    userIds.set(u.sourceId, await repo.insertUser({ ...u.row, affCode, ...keep(u.sourceId) }))
     report.imported('users')
   }
   const user = resolve(userIds)
@@ -249,7 +250,7 @@ function writeCore(repo: ImportRepo, report: Report, merge: boolean, m: Mapped, 
     if (id === undefined || u.sourceInviterId <= 0) continue
     const inviter = user(u.sourceInviterId)
     if (inviter === 0) report.issue('users', 'inviter_id', 'the inviter was not imported: the invitation link is dropped', u.sourceId, String(u.sourceInviterId))
-    else repo.setInviter(id, inviter)
+    else await repo.setInviter(id, inviter)
   }
 
   for (const t of m.tokens) {
@@ -259,42 +260,42 @@ function writeCore(repo: ImportRepo, report: Report, merge: boolean, m: Mapped, 
       report.issue('tokens', 'user_id', 'its owner was not imported (deleted, or skipped above): token not imported', t.sourceId, String(t.sourceUserId))
       continue
     }
-    if (repo.tokenKeyTaken(t.row.keyHash)) {
+    if (await repo.tokenKeyTaken(t.row.keyHash)) {
       report.skipped('tokens', 'key already in the target')
       report.issue('tokens', 'key', 'the same key already exists in the target: not imported', t.sourceId)
       continue
     }
-    tokenIds.set(t.sourceId, repo.insertToken({ ...t.row, userId, ...keep(t.sourceId) }))
+    tokenIds.set(t.sourceId, await repo.insertToken({ ...t.row, userId, ...keep(t.sourceId) }))
     report.imported('tokens')
   }
 
-  m.channels.forEach((c, i) => {
-    channelIds.set(c.sourceId, repo.insertChannel({ ...c.row, key: m.sealed[i]!, ...keep(c.sourceId) }))
+  for (const [i, c] of m.channels.entries()) {
+    channelIds.set(c.sourceId, await repo.insertChannel({ ...c.row, key: m.sealed[i]!, ...keep(c.sourceId) }))
     report.imported('channels')
-  })
+  }
 
   for (const r of m.redemptions) {
-    if (repo.redemptionKeyTaken(r.row.keyHash)) {
+    if (await repo.redemptionKeyTaken(r.row.keyHash)) {
       report.skipped('redemptions', 'code already in the target')
       report.issue('redemptions', 'key', 'the same code already exists in the target: not imported', r.sourceId)
       continue
     }
-    repo.insertRedemption({ ...r.row, userId: user(r.sourceCreatorId), usedUserId: user(r.sourceUsedUserId), ...keep(r.sourceId) })
+    await repo.insertRedemption({ ...r.row, userId: user(r.sourceCreatorId), usedUserId: user(r.sourceUsedUserId), ...keep(r.sourceId) })
     report.imported('redemptions')
   }
 
   for (const [key, value] of m.options) {
-    if (merge && repo.optionSet(key)) {
+    if (merge && (await repo.optionSet(key))) {
       report.issue('options', key, "already set in the target: the target's value kept")
       continue
     }
-    repo.setOption(key, value)
+    await repo.setOption(key, value)
   }
 
   if (!merge) {
     // ids of rows that did not come over (soft-deleted) still appear in logs: never hand them to a new row
     for (const table of ['users', 'tokens', 'channels', 'redemptions'] as const) {
-      repo.reserveIds(table, Math.max(0, ...raw[table].map((row) => int(row.id))))
+      await repo.reserveIds(table, Math.max(0, ...raw[table].map((row) => int(row.id))))
     }
   }
   return { user, token: resolve(tokenIds), channel: resolve(channelIds) }

@@ -1,6 +1,5 @@
 // The import's logs and hourly usage, read in pages from the source and written after the core tables.
-import { LogType, type NewLog } from '../db/sqlite/repos/logs'
-import type { HourlyRow, ImportRepo } from '../db/sqlite/repos/import'
+import { LogType, type HourlyRow, type ImportRepo, type NewLog } from '../db/repos'
 import type { SourceSchema } from './detect-schema'
 import type { MapContext } from './map-common'
 import { mapLog, mapQuotaData, type IdResolver } from './map-logs'
@@ -53,7 +52,7 @@ export async function writeLogs(
           fromLogs.set(key, (fromLogs.get(key) ?? 0) + (mapped.quota ?? 0))
         }
       }
-      if (!options.dryRun) repo.insertLogs(rows)
+      if (!options.dryRun) await repo.insertLogs(rows)
       report.imported('logs', rows.length)
       const read = report.table('logs').read
       if (Math.floor(read / 100_000) > Math.floor((read - rows.length) / 100_000)) log(`logs: ${read} rows`)
@@ -85,7 +84,7 @@ export async function writeLogs(
       }
       rows.push(hourly)
     }
-    if (!options.dryRun) repo.addHourly(rows)
+    if (!options.dryRun) await repo.addHourly(rows)
     report.imported('quota_data', rows.length)
   }
   for (const [key, s] of superseded) {

@@ -12,10 +12,13 @@ export function meteredHooks(
   observe: SettleHook = () => {},
   report?: (outcome: RelayOutcome, billed: Settled | undefined) => void,
 ): SettleHook {
-  const settle: SettleHook = (outcome) => {
+  // the relay does not wait for the settlement (a stream's end, a response already sent): it finishes here, and a
+  // failure is logged, never thrown into the request
+  const settle: SettleHook = (outcome) => void finish(outcome).catch((error: unknown) => console.error(`observe ${outcome.input.requestId}: ${(error as Error).message}`))
+  const finish = async (outcome: RelayOutcome): Promise<void> => {
     let billed: Settled | undefined
     try {
-      billed = metering.settle(outcome)
+      billed = await metering.settle(outcome)
     } catch (error) {
       console.error(`settle ${outcome.input.requestId}: ${(error as Error).message}`)
     }

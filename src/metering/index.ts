@@ -23,22 +23,35 @@ export function createMetering(deps: { options: OptionStore; repos: Repos }, wri
   // quota deltas ride with the next batch of log rows
   deps.repos.quota.onDirty(logs.wake)
   const retention = createRetentionJob({ options: deps.options, logs: deps.repos.logs })
+  const reserveDeps = { ...deps, limiter }
+  const settleDeps = { ...deps, logs }
+  // settlements still running, so a stop writes their rows too
+  let settling = 0
+  let settled: (() => void) | undefined
   return {
     limiter,
     logs,
     retention,
-    reserve: (meter: Meter, input: RelayCall, group: string) => reserve({ ...deps, limiter }, meter, input, group),
-    settle: (outcome: RelayOutcome) => settle({ ...deps, logs }, outcome),
+    reserve: (meter: Meter, input: RelayCall, group: string) => reserve(reserveDeps, meter, input, group),
+    async settle(outcome: RelayOutcome) {
+      settling++
+      try {
+        return await settle(settleDeps, outcome)
+      } finally {
+        if (--settling === 0) settled?.()
+      }
+    },
     /** the error row of a request refused before `reserve` succeeded (settle logs all the others) */
     refused: (refusal: Refusal) => logRefusal({ options: deps.options, logs }, refusal),
     start(): void {
       retention.start()
     },
-    /** Graceful stop: no more scheduled work, every queued log row written, the writer thread ended. */
-    stop(): void {
+    /** Graceful stop: no more scheduled work, the running settlements done, every queued log row written, the writers ended. */
+    async stop(): Promise<void> {
       retention.stop()
-      logs.flush()
-      deps.repos.close()
+      if (settling > 0) await new Promise<void>((resolve) => (settled = resolve))
+      await logs.flush()
+      await deps.repos.close()
     },
   }
 }

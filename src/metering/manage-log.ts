@@ -1,4 +1,4 @@
-import { LogType } from '../db/sqlite/repos/logs'
+import { LogType } from '../db/repos/logs'
 import type { Logger } from '../ops/logger'
 import { arrivedAt, requestIdOf } from '../plugins/request-context'
 import type { LogWriter } from './log-writer'

@@ -1,5 +1,5 @@
 import type { TokenRow, UserRow } from '../db/repos'
-import { LogType, type NewLog } from '../db/sqlite/repos/logs'
+import { LogType, type NewLog } from '../db/repos/logs'
 import type { OptionStore } from '../options/store'
 import { maskSecrets } from '../relay/mask'
 import type { LogWriter } from './log-writer'

@@ -40,7 +40,7 @@ export interface ReserveDeps {
  * Before the first upstream attempt: price the model (refused without a price), apply the rate limits,
  * and reserve the most the request can cost from the token and the user, both or neither.
  */
-export function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall, group: string): Reservation {
+export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall, group: string): Promise<Reservation> {
   const { token, user } = input
   const price = requirePrice(deps.options, meter.model, group, meter.unit === 'image' ? meter.variant : undefined)
   const quotaPerUnit = deps.options.get<number>('QuotaPerUnit')
@@ -59,14 +59,20 @@ export function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall, group
   let amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit)
   const tokenLimited = !token.unlimitedQuota
   if (amount > 0) {
-    let result = deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
-    if (!result.ok && !promptExact) {
-      // The byte bound (about 3.5× a real prompt's tokens) does not fit: count exactly before refusing, so a
-      // request the balance can pay is served and a refusal names the real estimate, not the bound.
-      promptTokens = meter.count()
-      promptExact = true
-      amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit)
-      result = deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
+    let result
+    try {
+      result = await deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
+      if (!result.ok && !promptExact) {
+        // The byte bound (about 3.5× a real prompt's tokens) does not fit: count exactly before refusing, so a
+        // request the balance can pay is served and a refusal names the real estimate, not the bound.
+        promptTokens = meter.count()
+        promptExact = true
+        amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit)
+        result = await deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
+      }
+    } catch (error) {
+      release(0) // the database failed: the rate limits' slots go back with the request
+      throw error
     }
     if (!result.ok) {
       release(0)

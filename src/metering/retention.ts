@@ -1,4 +1,4 @@
-import type { LogRepo } from '../db/sqlite/repos/logs'
+import type { LogRepo } from '../db/repos'
 import type { OptionStore } from '../options/store'
 
 // Deleting 5,000 rows held the event loop for ~90 ms (1M-row table); 500 rows keep a step near 10 ms, and
@@ -21,26 +21,26 @@ const yieldToRequests = () => new Promise((resolve) => setTimeout(resolve, 0))
 export async function pruneLogs(deps: RetentionDeps, now = Math.floor(Date.now() / 1000)): Promise<number> {
   const days = deps.options.get<number>('LogRetentionDays')
   if (days <= 0) {
-    deps.logs.optimize()
+    await deps.logs.optimize()
     return 0
   }
   const before = now - days * 86_400
   let total = 0
   for (;;) {
-    const n = deps.logs.deleteBefore(before, BATCH)
+    const n = await deps.logs.deleteBefore(before, BATCH)
     total += n
     if (n < BATCH) break
     await yieldToRequests()
   }
   // stops when a step frees nothing too: a file without incremental auto-vacuum keeps its free list
-  for (let free = total > 0 ? deps.logs.freePages() : 0; free > 0; ) {
-    deps.logs.compact(VACUUM_PAGES)
-    const left = deps.logs.freePages()
+  for (let free = total > 0 ? await deps.logs.freePages() : 0; free > 0; ) {
+    await deps.logs.compact(VACUUM_PAGES)
+    const left = await deps.logs.freePages()
     if (left >= free) break
     free = left
     await yieldToRequests()
   }
-  deps.logs.optimize()
+  await deps.logs.optimize()
   return total
 }
 

@@ -1,5 +1,5 @@
 import type { Repos } from '../db/repos'
-import { LogType, type NewLog } from '../db/sqlite/repos/logs'
+import { LogType, type NewLog } from '../db/repos/logs'
 import { emptyUsage, inputTokens, outputTokens, totalTokens, type Usage } from '../ir'
 import type { OptionStore } from '../options/store'
 import type { RelayOutcome } from '../relay/pipeline'
@@ -24,9 +24,10 @@ export interface Settled {
 
 /**
  * After a request: bill what the client received, refund the rest of the reservation, count usage, and
- * queue the log row. A request that never delivered a byte costs nothing. Runs once per reservation.
+ * queue the log row. A request that never delivered a byte costs nothing. Runs once per reservation (marked
+ * before the first await, so a second call for the same request does nothing).
  */
-export function settle(deps: SettleDeps, outcome: RelayOutcome): Settled | undefined {
+export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<Settled | undefined> {
   const r = outcome.reservation as Reservation | undefined
   if (!r || r.settled) return undefined
   r.settled = true
@@ -35,17 +36,21 @@ export function settle(deps: SettleDeps, outcome: RelayOutcome): Settled | undef
   const billed = delivered ? billedUsage(outcome, r) : { usage: emptyUsage(), estimated: false }
   const actual = delivered ? quotaFor(r.price, billed.usage, r.quotaPerUnit) : 0
   const now = Math.floor(Date.now() / 1000)
-  const settled = deps.repos.quota.settle({
-    userId: input.user.id,
-    tokenId: input.token.id,
-    tokenLimited: r.tokenLimited && r.reserved > 0,
-    channelId: delivered ? outcome.channelId : 0,
-    reserved: r.reserved,
-    actual,
-    now,
-  })
-  const charged = settled.charged
-  r.release(delivered ? totalTokens(billed.usage) : 0)
+  let charged: number
+  try {
+    ;({ charged } = await deps.repos.quota.settle({
+      userId: input.user.id,
+      tokenId: input.token.id,
+      tokenLimited: r.tokenLimited && r.reserved > 0,
+      channelId: delivered ? outcome.channelId : 0,
+      reserved: r.reserved,
+      actual,
+      now,
+    }))
+  } finally {
+    // the rate limits' slots and unused TPM go back whether or not the database took the settlement
+    r.release(delivered ? totalTokens(billed.usage) : 0)
+  }
   const result = { inputTokens: inputTokens(billed.usage), outputTokens: outputTokens(billed.usage), quota: charged }
   if (!deps.options.get<boolean>('LogConsumeEnabled')) return result
   deps.logs.push(logRow(outcome, r, billed, delivered, actual, charged, now))

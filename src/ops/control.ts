@@ -35,7 +35,7 @@ export interface RunningStatus {
 /** What the command line may ask a running gateway to do. */
 export interface ControlActions {
   resetPassword(username: string, password: string): Promise<{ userId: number }>
-  createToken(username: string, fields: TokenFieldsInput): { key: string; id: number; name: string }
+  createToken(username: string, fields: TokenFieldsInput): Promise<{ key: string; id: number; name: string }>
 }
 
 export class ControlError extends Error {
@@ -52,18 +52,18 @@ export function controlActions(deps: Pick<AppDeps, 'repos'>): ControlActions {
   return {
     async resetPassword(username, password) {
       if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) throw new ControlError(`a password has ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`)
-      const user = deps.repos.users.findByUsername(username)
+      const user = await deps.repos.users.findByUsername(username)
       if (!user) throw new ControlError(`no user named ${JSON.stringify(username)}`, 404)
       // a new hash and a bumped session version: every session of the user ends (cached row refreshed)
-      deps.repos.users.setPassword(user.id, await hashPassword(password))
+      await deps.repos.users.setPassword(user.id, await hashPassword(password))
       return { userId: user.id }
     },
-    createToken(username, fields) {
-      const found = deps.repos.users.findByUsername(username)
+    async createToken(username, fields) {
+      const found = await deps.repos.users.findByUsername(username)
       if (!found) throw new ControlError(`no user named ${JSON.stringify(username)}`, 404)
-      const user = deps.repos.users.findById(found.id)!
+      const user = (await deps.repos.users.findById(found.id))!
       try {
-        const { token, key } = createToken(deps, { user, fields })
+        const { token, key } = await createToken(deps, { user, fields })
         return { key, id: token.id, name: token.name }
       } catch (error) {
         if (error instanceof GatewayError) throw new ControlError(error.message, error.status)
@@ -112,7 +112,7 @@ export async function startControlServer(
             return json(await actions.resetPassword(String(body.username ?? ''), String(body.password ?? '')))
           }
           if (request.method === 'POST' && url.pathname === '/create-token') {
-            const result = actions.createToken(String(body.username ?? ''), (body.fields ?? {}) as TokenFieldsInput)
+            const result = await actions.createToken(String(body.username ?? ''), (body.fields ?? {}) as TokenFieldsInput)
             console.log(`control: token ${JSON.stringify(result.name)} (id ${result.id}) created from the command line for ${JSON.stringify(body.username)}`)
             return json(result)
           }

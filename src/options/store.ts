@@ -1,14 +1,22 @@
-import type { OptionRepo } from '../db/sqlite/repos/options'
+import type { OptionRepo } from '../db/repos'
 import { BadRequestError } from '../errors'
 import { OPTION_DEFINITIONS, type OptionDefinition } from './definitions'
 
 export type OptionValue = string | number | boolean | object
 
-/** Typed runtime settings served from memory; a write validates, persists, then refreshes the cache. */
-export function createOptionStore(repo: OptionRepo, definitions: Record<string, OptionDefinition> = OPTION_DEFINITIONS) {
+/** The option store with the stored values read once. */
+export async function loadOptionStore(repo: OptionRepo, definitions: Record<string, OptionDefinition> = OPTION_DEFINITIONS) {
+  return createOptionStore(repo, await repo.all(), definitions)
+}
+
+/**
+ * Typed runtime settings served from memory (`get` reads no database), starting from `stored` (the rows as
+ * `repo.all()` gave them); a write validates, persists, then refreshes the memory.
+ */
+export function createOptionStore(repo: OptionRepo, stored: Record<string, string>, definitions: Record<string, OptionDefinition> = OPTION_DEFINITIONS) {
   const values = new Map<string, OptionValue>()
   for (const [key, def] of Object.entries(definitions)) values.set(key, parse(key, def, def.default))
-  for (const [key, raw] of Object.entries(repo.all())) {
+  for (const [key, raw] of Object.entries(stored)) {
     const def = definitions[key]
     if (!def) continue
     try {
@@ -26,17 +34,23 @@ export function createOptionStore(repo: OptionRepo, definitions: Record<string, 
     all(): { key: string; value: OptionValue; type: string; description: string }[] {
       return Object.entries(definitions).map(([key, def]) => ({ key, value: values.get(key)!, type: def.type, description: def.description }))
     },
-    /** Accepts the value as sent (string, number, boolean or object) and checks it against the definition. */
-    set(key: string, input: unknown): OptionValue {
-      const def = definitions[key]
-      if (!def) throw new BadRequestError(`unknown option "${key}"`, 'key')
-      const raw = typeof input === 'string' ? input : JSON.stringify(input)
-      const value = parse(key, def, raw)
-      repo.set(key, def.type === 'json' ? JSON.stringify(value) : String(value))
+    /** Accepts the value as sent (string, number, boolean or object) and checks it against the definition; in force once stored. */
+    async set(key: string, input: unknown): Promise<OptionValue> {
+      const { value, stored } = checkOption(key, input, definitions)
+      await repo.set(key, stored)
       values.set(key, value)
       return value
     },
   }
+}
+
+/** An option's value as sent, checked against its definition (or a 400): the value, and the text stored for it. */
+export function checkOption(key: string, input: unknown, definitions: Record<string, OptionDefinition> = OPTION_DEFINITIONS): { value: OptionValue; stored: string } {
+  const def = definitions[key]
+  if (!def) throw new BadRequestError(`unknown option "${key}"`, 'key')
+  const raw = typeof input === 'string' ? input : JSON.stringify(input)
+  const value = parse(key, def, raw)
+  return { value, stored: def.type === 'json' ? JSON.stringify(value) : String(value) }
 }
 
 export type OptionStore = ReturnType<typeof createOptionStore>

@@ -6,8 +6,11 @@ export interface Envelope<T> {
   data: T
 }
 
-export function ok<T>(data: T, message = ''): Envelope<T> {
-  return { success: true, message, data }
+/** Never a promise: the repositories are async, and an envelope around one would answer `{}` (await it first). */
+type NotPromise<T> = T extends PromiseLike<unknown> ? never : T
+
+export function ok<T>(data: NotPromise<T>, message = ''): Envelope<T> {
+  return { success: true, message, data: data as T }
 }
 
 export function renderEnvelopeError(view: ErrorView): Response {

@@ -70,10 +70,10 @@ export async function readSessionClaims(verifier: { verify(token?: string): Prom
 }
 
 /** The session's user while the session is live: not ended by logout, not older than the user's session version. */
-export function liveSessionUser(deps: AppDeps, claims: SessionClaims): UserRow | undefined {
+export async function liveSessionUser(deps: AppDeps, claims: SessionClaims): Promise<UserRow | undefined> {
   // a Map lookup: the revocation list is held in memory
   if (claims.sessionId !== undefined && deps.revokedSessions.isRevoked(claims.sessionId)) return undefined
-  const user = deps.repos.users.findById(claims.userId)
+  const user = deps.repos.users.cachedById(claims.userId) ?? (await deps.repos.users.findById(claims.userId))
   return user?.sessionVersion === claims.sessionVersion ? user : undefined
 }
 
@@ -87,10 +87,10 @@ export async function findSessionUser(
   claims: SessionClaims | undefined,
   disabled: () => Error = () => new UnauthorizedError('this user is disabled'),
 ): Promise<UserRow> {
-  let user = claims && liveSessionUser(deps, claims)
+  let user = claims && (await liveSessionUser(deps, claims))
   if (!user) {
     const bearer = /^Bearer\s+(.+)$/i.exec(headers.get('authorization') ?? '')?.[1]?.trim()
-    if (bearer) user = deps.repos.users.findByAccessToken(sha256(bearer))
+    if (bearer) user = await deps.repos.users.findByAccessToken(sha256(bearer))
   }
   if (!user) throw new UnauthorizedError('not logged in: log in or send a valid access token')
   if (user.status !== UserStatus.enabled) throw disabled()

@@ -44,7 +44,7 @@ export async function relayOperation<R extends OperationRequest>(
   if (planned.length === 0) throw modelNotFound(model, `no enabled channel serves it in group "${group}"`)
   const served = servedBy(op, planned)
   if (served.length === 0) throw new NotFoundError(`model "${model}" is served, but none of its channels serves ${op.path}`, 'model_not_found')
-  const reservation = settle.reserve?.(request.meter, input, group)
+  const reservation = await settle.reserve?.(request.meter, input, group)
 
   const attempts: RelayOutcome['attempts'] = []
   const outcome = (candidate: RouteCandidate, rest: Partial<RelayOutcome>): RelayOutcome => ({

@@ -73,7 +73,8 @@ export interface RelayOutcome {
 
 /**
  * Runs once per request after the model is authorized and routable, before the first upstream attempt;
- * throws to refuse the request (metering: price, rate limits, quota). Its result reaches settle.
+ * throws (or rejects) to refuse the request (metering: price, rate limits, quota). Awaited: the quota decision
+ * may be the database's. Its result reaches settle.
  */
 export type ReserveHook = (meter: Meter, input: RelayCall, group: string) => unknown
 
@@ -107,7 +108,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
   const group = input.token.group || input.user.group
   const candidates = chatCandidates(await deps.routing.planRoute(group, ir.model))
   if (candidates.length === 0) throw modelNotFound(ir.model, `no enabled channel serves it in group "${group}"`)
-  const reservation = settle.reserve?.(chatMeter(request, input.body), input, group)
+  const reservation = await settle.reserve?.(chatMeter(request, input.body), input, group)
 
   const maxAttempts = Math.max(1, deps.options.get<number>('RelayMaxAttempts'))
   const attempts: RelayOutcome['attempts'] = []

@@ -47,7 +47,7 @@ describePg('migrate-db', () => {
     upstream.setBehavior({ text: 'Hello from upstream.', usage: { input: 9, output: 5 } })
     dataDir = temp()
     const app = await startTestApp({}, undefined, dataDir)
-    app.deps.options.set('SelfUseModeEnabled', false) // priced: the logs carry real quota
+    await app.deps.options.set('SelfUseModeEnabled', false) // priced: the logs carry real quota
     const root = { cookie: await login(app) }
     const ok = async (method: string, path: string, body?: unknown) => {
       const res = await call(app, method, path, body, root)

@@ -14,7 +14,7 @@ import { CLIENTS, FRAMES_BEFORE_CONTENT, MODEL_OF, readAs, send, TYPE_OF, upstre
 let env: RelayEnv
 beforeAll(async () => {
   env = await startMeteredEnv()
-  env.app.deps.options.set('ChannelFailureThreshold', 1000)
+  await env.app.deps.options.set('ChannelFailureThreshold', 1000)
   for (const upstream of Object.keys(MODEL_OF) as Upstream[]) {
     // two channels per model: the first tried first, the second is where a failed first attempt goes
     for (const priority of [10, 0]) {
@@ -63,7 +63,7 @@ for (const mode of ['passthrough', 'conversion'] as const) {
         })
 
         test(`${client} ← ${protocol}: ${kind} after content ends the stream with the client's error event, billed for what it got`, async () => {
-          const { user, key } = account(env, 10_000_000)
+          const { user, key } = await account(env, 10_000_000)
           env.upstream.setBehavior({ text: TEXT, usage: { input: 10, output: 5000 }, garbage: { after: FRAMES_BEFORE_CONTENT[protocol] + 1, text: garbage } })
           const res = await send(env, client, model, key)
           expect(res.status).toBe(200)
@@ -79,7 +79,7 @@ for (const mode of ['passthrough', 'conversion'] as const) {
           expect(outcome.ok).toBe(false)
           expect(outcome.error).toMatch(/not SSE|not JSON/)
           expect(outcome.attempts).toHaveLength(1)
-          const [log] = logsOf(env, user.id)
+          const [log] = await logsOf(env, user.id)
           // billed for the delivered text, not the 5,000 output tokens the upstream would have reported at the end
           expect(log!.completionTokens).toBeGreaterThanOrEqual(countTextTokens(TEXT[0]!))
           expect(log!.completionTokens).toBeLessThan(countTextTokens(TEXT.join('')) + 2)

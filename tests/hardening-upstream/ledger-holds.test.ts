@@ -11,15 +11,15 @@ let env: RelayEnv
 const PER_CALL = 1_000
 beforeAll(async () => {
   env = await startMeteredEnv()
-  env.app.deps.options.set('ModelPrice', { 'gpt-4o': 0.002 })
+  await env.app.deps.options.set('ModelPrice', { 'gpt-4o': 0.002 })
   await env.addChannel({ type: 1, models: 'gpt-4o' })
 })
 afterAll(() => env.stop())
 
-const stored = (userId: number) => env.app.deps.db.$client.query<{ quota: number }, [number]>('SELECT quota FROM users WHERE id = ?').get(userId)!.quota
+const stored = (userId: number) => env.app.db.$client.query<{ quota: number }, [number]>('SELECT quota FROM users WHERE id = ?').get(userId)!.quota
 
 test('a batch written while a request runs leaves its hold out; a balance read writes it; the settlement writes the rest', async () => {
-  const { user, key } = account(env, 50_000)
+  const { user, key } = await account(env, 50_000)
   env.upstream.setBehavior({ text: Array.from({ length: 10 }, (_, i) => `w${i} `), delayMs: 40, usage: { input: 10, output: 10 } })
   const stream = (async () => {
     const res = await env.app.fetch('/v1/chat/completions', {
@@ -31,22 +31,22 @@ test('a batch written while a request runs leaves its hold out; a balance read w
   })()
   await Bun.sleep(100)
   // the relay sees the hold; a log batch (other requests' rows) does not write it
-  expect(env.app.deps.repos.users.findById(user.id)!.quota).toBe(50_000 - PER_CALL)
-  env.app.deps.metering.logs.flush()
+  expect((await env.app.deps.repos.users.findById(user.id))!.quota).toBe(50_000 - PER_CALL)
+  await env.app.deps.metering.logs.flush()
   expect(stored(user.id)).toBe(50_000)
   // a repo about to read or write balances writes it first (an admin's add_quota, a redemption …)
-  env.app.deps.repos.users.addQuota(user.id, 5)
+  await env.app.deps.repos.users.addQuota(user.id, 5)
   expect(stored(user.id)).toBe(50_000 - PER_CALL + 5)
-  expect(env.app.deps.repos.users.findById(user.id)!.quota).toBe(50_000 - PER_CALL + 5)
+  expect((await env.app.deps.repos.users.findById(user.id))!.quota).toBe(50_000 - PER_CALL + 5)
   await stream
   await settled(env, 1)
-  env.app.deps.metering.logs.flush()
+  await env.app.deps.metering.logs.flush()
   expect(stored(user.id)).toBe(50_000 - PER_CALL + 5)
-  expect(env.app.deps.repos.users.findById(user.id)!.quota).toBe(50_000 - PER_CALL + 5)
+  expect((await env.app.deps.repos.users.findById(user.id))!.quota).toBe(50_000 - PER_CALL + 5)
 })
 
 test('a request refused upstream after its hold: nothing is ever written for it', async () => {
-  const { user, key } = account(env, 50_000)
+  const { user, key } = await account(env, 50_000)
   env.upstream.setBehavior({ error: { status: 500 } })
   const res = await env.app.fetch('/v1/chat/completions', {
     method: 'POST',
@@ -54,7 +54,7 @@ test('a request refused upstream after its hold: nothing is ever written for it'
     body: JSON.stringify(chatBody('gpt-4o')),
   })
   expect(res.status).toBe(503)
-  env.app.deps.metering.logs.flush()
+  await env.app.deps.metering.logs.flush()
   expect(stored(user.id)).toBe(50_000)
-  expect(env.app.deps.repos.users.findById(user.id)!.quota).toBe(50_000)
+  expect((await env.app.deps.repos.users.findById(user.id))!.quota).toBe(50_000)
 })

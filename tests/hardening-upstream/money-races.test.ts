@@ -5,7 +5,7 @@
  * by exactly what the log rows (consume, top-up, manage) say.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { LogType, type LogRow } from '../../src/db/sqlite/repos/logs'
+import { LogType, type LogRow } from '../../src/db/repos'
 import { Role } from '../../src/plugins/session'
 import type { RelayEnv } from '../helpers/relay-env'
 import { account, chatBody, logsOf, settled, startMeteredEnv, userRow } from '../metering/env'
@@ -17,10 +17,10 @@ let admin: Record<string, string>
 const PER_CALL = 1_000 // ModelPrice 0.002 US$ at 500,000 quota per US$
 beforeAll(async () => {
   env = await startMeteredEnv()
-  env.app.deps.options.set('ModelPrice', { 'gpt-4o': 0.002 })
-  env.app.deps.options.set('ChannelFailureThreshold', 1000)
+  await env.app.deps.options.set('ModelPrice', { 'gpt-4o': 0.002 })
+  await env.app.deps.options.set('ChannelFailureThreshold', 1000)
   await env.addChannel({ type: 1, models: 'gpt-4o' })
-  admin = userHeaders(env.app, Role.admin)
+  admin = await userHeaders(env.app, Role.admin)
 })
 afterAll(() => env.stop())
 beforeEach(() => {
@@ -29,11 +29,11 @@ beforeEach(() => {
 })
 
 /** A user of role 1 with an access token (for /api) and an API key (for the relay). */
-function member(quota: number, extra: { affQuota?: number; remain?: number } = {}) {
-  const { user, key } = account(env, quota, extra.remain)
-  if (extra.affQuota) env.app.deps.repos.users.update(user.id, { affQuota: extra.affQuota })
+async function member(quota: number, extra: { affQuota?: number; remain?: number } = {}) {
+  const { user, key } = await account(env, quota, extra.remain)
+  if (extra.affQuota) await env.app.deps.repos.users.update(user.id, { affQuota: extra.affQuota })
   const secret = `tok-${crypto.randomUUID()}`
-  env.app.deps.repos.users.update(user.id, { accessToken: new Bun.CryptoHasher('sha256').update(secret).digest('hex') })
+  await env.app.deps.repos.users.update(user.id, { accessToken: new Bun.CryptoHasher('sha256').update(secret).digest('hex') })
   return { user, key, api: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' } }
 }
 
@@ -47,35 +47,35 @@ const affMoved = (rows: LogRow[]) =>
 
 test('300 simultaneous invitation transfers of one unit against 10 units: exactly 10 move, never below zero, each logged', async () => {
   const unit = 500_000
-  const { user, api } = member(0, { affQuota: 10 * unit + 123 })
+  const { user, api } = await member(0, { affQuota: 10 * unit + 123 })
   const results = await Promise.all(Array.from({ length: 300 }, () => post('/api/user/aff_transfer', api, { quota: unit })))
   expect(results.filter((r) => r.status === 200)).toHaveLength(10)
   expect(results.filter((r) => r.status === 400)).toHaveLength(290)
-  const row = userRow(env, user.id)
+  const row = await userRow(env, user.id)
   expect(row.affQuota).toBe(123)
   expect(row.quota).toBe(10 * unit)
-  expect(affMoved(logsOf(env, user.id))).toBe(10 * unit)
+  expect(affMoved(await logsOf(env, user.id))).toBe(10 * unit)
 }, 30_000)
 
 test('one redemption code redeemed 300 times at once by 100 users: exactly one top-up, one log row', async () => {
   const created = await post('/api/redemption/', { ...admin, 'content-type': 'application/json' }, { name: 'race', count: 1, quota: 777_777 })
   const code = JSON.parse(created.body).data.keys[0] as string
-  const users = Array.from({ length: 100 }, () => member(1_000))
+  const users = await Promise.all(Array.from({ length: 100 }, () => member(1_000)))
   const tries = shuffle(users.flatMap((u) => [u, u, u])).map((u) => post('/api/user/topup', u.api, { key: code }))
   const results = await Promise.all(tries)
   expect(results.filter((r) => r.status === 200)).toHaveLength(1)
   expect(results.filter((r) => r.status === 400)).toHaveLength(299)
-  const balances = users.map((u) => userRow(env, u.user.id).quota)
+  const balances = await Promise.all(users.map(async (u) => (await userRow(env, u.user.id)).quota))
   expect(balances.filter((q) => q === 1_000 + 777_777)).toHaveLength(1)
   expect(balances.filter((q) => q === 1_000)).toHaveLength(99)
-  const topups = users.flatMap((u) => logsOf(env, u.user.id)).filter((r) => r.type === LogType.topup)
+  const topups = (await Promise.all(users.map((u) => logsOf(env, u.user.id)))).flat().filter((r) => r.type === LogType.topup)
   expect(topups).toHaveLength(1)
   expect(topups[0]!.quota).toBe(777_777)
 }, 30_000)
 
 test('a token balance edited 60 times while 300 requests spend it: never below zero, every charge logged, used = the logs', async () => {
-  const { user, key, api } = member(100_000_000, { remain: 20 * PER_CALL })
-  const token = env.app.deps.repos.tokens.listOwned(user.id, 0, 1).items[0]!
+  const { user, key, api } = await member(100_000_000, { remain: 20 * PER_CALL })
+  const token = (await env.app.deps.repos.tokens.listOwned(user.id, 0, 1)).items[0]!
   env.upstream.setBehavior({ text: 'ok', firstByteDelayMs: 15, usage: { input: 10, output: 10 } })
   const put = (remain: number) =>
     env.app.fetch('/api/token/', { method: 'PUT', headers: api, body: JSON.stringify({ id: token.id, name: token.name, remain_quota: remain, unlimited_quota: false }) }).then((r) => r.status)
@@ -88,19 +88,19 @@ test('a token balance edited 60 times while 300 requests spend it: never below z
   const served = statuses.filter((s) => s === 200).length
   expect(served).toBeGreaterThan(0)
   await settled(env, served)
-  const logs = logsOf(env, user.id)
-  const after = env.app.deps.repos.tokens.listOwned(user.id, 0, 1).items[0]!
+  const logs = await logsOf(env, user.id)
+  const after = (await env.app.deps.repos.tokens.listOwned(user.id, 0, 1)).items[0]!
   expect(after.remainQuota).toBeGreaterThanOrEqual(0)
   expect(logs.filter((r) => r.type === LogType.consume)).toHaveLength(served)
   expect(sum(logs, LogType.consume)).toBe(served * PER_CALL)
   expect(after.usedQuota).toBe(served * PER_CALL)
-  expect(100_000_000 - userRow(env, user.id).quota).toBe(served * PER_CALL)
+  expect(100_000_000 - (await userRow(env, user.id)).quota).toBe(served * PER_CALL)
 }, 60_000)
 
 test('everything at once on one user: relay spending, transfers, top-ups and admin quota edits; the balance is the sum of the logs', async () => {
   const unit = 500_000
   const start = 30 * PER_CALL
-  const { user, key, api } = member(start, { affQuota: 3 * unit })
+  const { user, key, api } = await member(start, { affQuota: 3 * unit })
   env.upstream.setBehavior({ text: 'ok', firstByteDelayMs: 10, usage: { input: 10, output: 10 } })
   const codes = JSON.parse((await post('/api/redemption/', { ...admin, 'content-type': 'application/json' }, { name: 'mix', count: 5, quota: 4_321 })).body).data.keys as string[]
   const jobs: (() => Promise<{ status: number }>)[] = [
@@ -114,10 +114,10 @@ test('everything at once on one user: relay spending, transfers, top-ups and adm
   await Bun.sleep(100)
   const consumed = env.outcomes.length
   await settled(env, consumed)
-  const logs = logsOf(env, user.id)
-  const adminLogs = logsOf(env, Number(Object.values(env.app.deps.repos.users.list(0, 1000).items).find((u) => u.role === Role.admin)?.id ?? 0))
+  const logs = await logsOf(env, user.id)
+  const adminLogs = await logsOf(env, Number(Object.values((await env.app.deps.repos.users.list(0, 1000)).items).find((u) => u.role === Role.admin)?.id ?? 0))
   const added = adminLogs.filter((r) => r.content.includes('/api/user/manage') && r.other.includes(`"id":${user.id}`)).length * 1_000
-  const row = userRow(env, user.id)
+  const row = await userRow(env, user.id)
   expect(row.quota).toBeGreaterThanOrEqual(0)
   expect(row.affQuota).toBe(0)
   expect(affMoved(logs)).toBe(3 * unit)
@@ -128,7 +128,7 @@ test('everything at once on one user: relay spending, transfers, top-ups and adm
 
 describe('a user deleted while their streams run', () => {
   test('the streams end and settle, their charges are logged, no balance is written back to life, and logging goes on for others', async () => {
-    const { user, key } = member(1_000_000)
+    const { user, key } = await member(1_000_000)
     env.upstream.setBehavior({ text: Array.from({ length: 20 }, (_, i) => `w${i} `), delayMs: 25, usage: { input: 10, output: 10 } })
     const body = JSON.stringify(chatBody('gpt-4o', { stream: true }))
     const streams = Array.from({ length: 50 }, () =>
@@ -142,16 +142,16 @@ describe('a user deleted while their streams run', () => {
     const done = await Promise.all(streams)
     expect(done.every((d) => d.status === 200)).toBe(true)
     await settled(env, 50)
-    const rows = logsOf(env, user.id)
+    const rows = await logsOf(env, user.id)
     expect(rows.filter((r) => r.type === LogType.consume)).toHaveLength(50)
     expect(sum(rows, LogType.consume)).toBe(50 * PER_CALL)
     env.app.deps.repos.users.forget(user.id)
-    expect(env.app.deps.repos.users.findById(user.id)).toBeUndefined()
-    expect(env.app.deps.repos.tokens.listOwned(user.id, 0, 10).items).toHaveLength(0)
+    expect(await env.app.deps.repos.users.findById(user.id)).toBeUndefined()
+    expect((await env.app.deps.repos.tokens.listOwned(user.id, 0, 10)).items).toHaveLength(0)
     // the ledger's deltas for the deleted rows were written as no-ops: the next batch still commits
-    const other = member(1_000_000)
+    const other = await member(1_000_000)
     expect((await chat(other.key)).status).toBe(200)
     await settled(env, 51)
-    expect(logsOf(env, other.user.id).filter((r) => r.type === LogType.consume)).toHaveLength(1)
+    expect((await logsOf(env, other.user.id)).filter((r) => r.type === LogType.consume)).toHaveLength(1)
   }, 30_000)
 })

@@ -16,16 +16,16 @@ let admin: Record<string, string>
 let root: Record<string, string>
 beforeAll(async () => {
   env = await startRelayEnv()
-  admin = userHeaders(env.app)
-  root = userHeaders(env.app, 100)
-  env.app.deps.options.set('RelayTimeoutSeconds', 2)
-  env.app.deps.options.set('ChannelFailureThreshold', 1000)
+  admin = await userHeaders(env.app)
+  root = await userHeaders(env.app, 100)
+  await env.app.deps.options.set('RelayTimeoutSeconds', 2)
+  await env.app.deps.options.set('ChannelFailureThreshold', 1000)
 })
 afterAll(() => env.stop())
-beforeEach(() => {
+beforeEach(async () => {
   env.upstream.reset()
   env.outcomes.length = 0
-  env.app.deps.options.set('ChannelPrivateNetworksAllowed', true)
+  await env.app.deps.options.set('ChannelPrivateNetworksAllowed', true)
 })
 
 const METADATA_URLS = [
@@ -66,7 +66,7 @@ describe('create and update', () => {
       const edit = await call(env.app, 'PUT', '/api/channel/', { id: ok.body.data.id, base_url: url }, admin)
       expect(edit.status).toBe(400)
       expect(edit.body.message).toContain('base_url')
-      expect(env.app.deps.repos.channels.findById(ok.body.data.id)!.baseUrl).toBe(env.upstream.url)
+      expect((await env.app.deps.repos.channels.findById(ok.body.data.id))!.baseUrl).toBe(env.upstream.url)
     })
   }
 
@@ -87,7 +87,7 @@ describe('create and update', () => {
     const name = hostname()
     const guard = createAddressGuard()
     if ((await guard.refusalFor(`http://${name}`, false)) === undefined) return // this machine's name is not private: nothing to show
-    env.app.deps.options.set('ChannelPrivateNetworksAllowed', false)
+    await env.app.deps.options.set('ChannelPrivateNetworksAllowed', false)
     const res = await create(`http://${name}:8000`)
     expect(res.status).toBe(400)
     expect(res.body.message).toContain(`${name} resolves to`)
@@ -118,7 +118,7 @@ describe('connect time', () => {
 
   test('with private networks off, a stored loopback channel is refused before its key is sent: relay, channel test and fetch_models', async () => {
     const id = await storedChannel(env.upstream.url)
-    env.app.deps.options.set('ChannelPrivateNetworksAllowed', false)
+    await env.app.deps.options.set('ChannelPrivateNetworksAllowed', false)
     const res = await env.app.fetch('/v1/chat/completions', {
       method: 'POST',
       headers: { authorization: `Bearer ${env.key}`, 'content-type': 'application/json' },
@@ -133,7 +133,7 @@ describe('connect time', () => {
     expect(models.body.success).toBe(false)
     expect(models.body.message).toContain('upstream address refused')
     expect(env.upstream.requests).toHaveLength(0) // the key never left
-    env.app.deps.options.set('ChannelPrivateNetworksAllowed', true)
+    await env.app.deps.options.set('ChannelPrivateNetworksAllowed', true)
     expect((await call(env.app, 'GET', `/api/channel/test/${id}`, undefined, admin)).body.success).toBe(true)
     await env.app.deps.routing.channels.remove([id])
   })
@@ -148,7 +148,7 @@ describe('connect time', () => {
       body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
     })
     expect((await chat()).status).toBe(200)
-    env.app.deps.options.set('ChannelPrivateNetworksAllowed', false)
+    await env.app.deps.options.set('ChannelPrivateNetworksAllowed', false)
     const refused = await chat()
     expect(refused.status).toBe(503)
     expect((await refused.json()).error.message).toContain(`${name} resolves to 127.0.0.1`)

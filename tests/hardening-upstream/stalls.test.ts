@@ -14,9 +14,9 @@ import { CLIENTS, FRAMES_BEFORE_CONTENT, MODEL_OF, readAs, send, TYPE_OF, upstre
 let env: RelayEnv
 beforeAll(async () => {
   env = await startMeteredEnv()
-  env.app.deps.options.set('ChannelFailureThreshold', 1000)
-  env.app.deps.options.set('RelayStreamIdleSeconds', 1)
-  env.app.deps.options.set('RelayTimeoutSeconds', 1)
+  await env.app.deps.options.set('ChannelFailureThreshold', 1000)
+  await env.app.deps.options.set('RelayStreamIdleSeconds', 1)
+  await env.app.deps.options.set('RelayTimeoutSeconds', 1)
   countTextTokens('load the tokenizer now, not inside a timed test')
   for (const upstream of Object.keys(MODEL_OF) as Upstream[]) {
     for (const priority of [10, 0]) {
@@ -43,7 +43,7 @@ for (const mode of ['passthrough', 'conversion'] as const) {
       const model = MODEL_OF[upstream]
 
       test(`${client} ← ${protocol}: silent after the first content → the client's error event after ~1 s, billed for what it got`, async () => {
-        const { user, key } = account(env, 10_000_000)
+        const { user, key } = await account(env, 10_000_000)
         env.upstream.setBehavior({ text: TEXT, usage: { input: 10, output: 5000 }, stall: FRAMES_BEFORE_CONTENT[protocol] + 1 })
         const started = performance.now()
         const res = await send(env, client, model, key)
@@ -59,7 +59,7 @@ for (const mode of ['passthrough', 'conversion'] as const) {
         const outcome = env.outcomes[0]!
         expect(outcome.ok).toBe(false)
         expect(outcome.error).toContain('no data from the upstream')
-        const [log] = logsOf(env, user.id)
+        const [log] = await logsOf(env, user.id)
         expect(log!.completionTokens).toBe(countTextTokens(TEXT[0]!))
         expect(log!.quota).toBeGreaterThan(0)
         await env.upstream.waitForDisconnect(1, 2000) // the upstream request was dropped
@@ -93,7 +93,7 @@ async function readAll(reader: ReadableStreamDefaultReader<Uint8Array>): Promise
 }
 
 test('a client that pauses for less than RelayStreamIdleSeconds while the upstream is fast gets the whole answer', async () => {
-  env.app.deps.options.set('RelayStreamIdleSeconds', 2)
+  await env.app.deps.options.set('RelayStreamIdleSeconds', 2)
   try {
     env.upstream.setBehavior({ text: BIG })
     const res = await send(env, 'openai-chat', MODEL_OF.openai)
@@ -106,7 +106,7 @@ test('a client that pauses for less than RelayStreamIdleSeconds while the upstre
     await settled(env, 1)
     expect(env.outcomes[0]!.ok).toBe(true)
   } finally {
-    env.app.deps.options.set('RelayStreamIdleSeconds', 1)
+    await env.app.deps.options.set('RelayStreamIdleSeconds', 1)
   }
 }, 20_000)
 
@@ -128,7 +128,7 @@ test('a client that reads nothing for longer than RelayStreamIdleSeconds is let 
 test('an upstream silent mid-answer for 12 s, within RelayStreamIdleSeconds: keep-alives go out and the client gets the whole answer', async () => {
   // Bun.serve ends a response that writes nothing for its idleTimeout (30 s as Elysia sets it: a 32 s silence was a reset
   // connection before keep-alives) and proxies in front do after their own; keep-alives go out every 5 s
-  env.app.deps.options.set('RelayStreamIdleSeconds', 30)
+  await env.app.deps.options.set('RelayStreamIdleSeconds', 30)
   try {
     env.upstream.setBehavior({ text: TEXT, pauseAt: { after: FRAMES_BEFORE_CONTENT['openai-chat'] + 1, ms: 12_000 } })
     const [sse, array] = (await Promise.all((['openai-chat', 'gemini-array'] as const).map(async (client) => {
@@ -142,6 +142,6 @@ test('an upstream silent mid-answer for 12 s, within RelayStreamIdleSeconds: kee
     await settled(env, 2)
     expect(env.outcomes.every((o) => o.ok)).toBe(true)
   } finally {
-    env.app.deps.options.set('RelayStreamIdleSeconds', 1)
+    await env.app.deps.options.set('RelayStreamIdleSeconds', 1)
   }
 }, 30_000)

@@ -54,7 +54,7 @@ async function setUp(env: RelayEnv) {
   await env.addChannel({ type: 1 })
   await env.addChannel({ type: 14 })
   await env.addChannel({ type: 24 })
-  return { far: env.newKey({ allow_ips: '10.1.2.3' }), local: env.newKey({ allow_ips: '127.0.0.1' }) }
+  return { far: await env.newKey({ allow_ips: '10.1.2.3' }), local: await env.newKey({ allow_ips: '127.0.0.1' }) }
 }
 
 /** The IP of the log row of the relay request that answered with `requestId`. */
@@ -110,7 +110,7 @@ describe('without TRUST_PROXY', () => {
   })
 
   test('the login limiter counts the peer: new forged addresses do not buy new attempts', async () => {
-    env.app.deps.options.set('LoginFailuresPerWindow', 3)
+    await env.app.deps.options.set('LoginFailuresPerWindow', 3)
     for (let i = 0; i < 3; i++) {
       const res = await call(env.app, 'POST', '/api/user/login', { username: `nobody${i}`, password: 'wrong-password' }, { 'x-forwarded-for': `10.0.0.${i}` })
       expect(res.status).toBe(401)
@@ -149,7 +149,7 @@ describe('with TRUST_PROXY=true', () => {
   })
 
   test('the login limiter counts the first hop', async () => {
-    env.app.deps.options.set('LoginFailuresPerWindow', 3)
+    await env.app.deps.options.set('LoginFailuresPerWindow', 3)
     for (let i = 0; i < 3; i++) {
       const res = await call(env.app, 'POST', '/api/user/login', { username: `nobody${i}`, password: 'wrong-password' }, { 'x-forwarded-for': '10.0.0.7' })
       expect(res.status).toBe(401)

@@ -34,19 +34,19 @@ beforeAll(async () => {
   env = await startHardeningEnv({ MAX_BODY_MB: String(LIMIT_MB) })
   const { deps } = env.app
   // rows the fuzz may delete or disable (it picks small ids): the identities and channels it relies on come after them
-  for (let i = 0; i < 12; i++) addUser(env.app, { username: `spare${i}` })
-  for (let i = 0; i < 12; i++) env.newKey({ name: `spare${i}` })
+  for (let i = 0; i < 12; i++) await addUser(env.app, { username: `spare${i}` })
+  for (let i = 0; i < 12; i++) await env.newKey({ name: `spare${i}` })
   await deps.routing.channels.create(Array.from({ length: 12 }, (_, i) => ({ name: `spare${i}`, type: 1, baseUrl: env.upstream.url, keyText: UPSTREAM_KEY, models: 'spare-model', group: 'default', status: 2 })))
   await env.addChannel({ type: 1 })
   await env.addChannel({ type: 14 })
   await env.addChannel({ type: 24 })
   await env.addChannel({ type: 1, name: 'responses', setting: JSON.stringify({ upstream_protocol: 'openai-responses' }) } as never)
-  const fuzzer = addUser(env.app, { username: 'fuzzer', quota: 1_000_000_000 })
-  const root = deps.repos.users.findByUsername('root')!
-  const key = (user: typeof root) => createToken(deps, { user, fields: { name: 'fuzz', unlimited_quota: true } as TokenFieldsInput }).key
-  keys.user = key(fuzzer)
-  keys.root = key(root)
-  for (const owner of [fuzzer, fuzzer, fuzzer, root, root, root]) key(owner) // tokens 16–21, the fuzz's to edit and delete
+  const fuzzer = await addUser(env.app, { username: 'fuzzer', quota: 1_000_000_000 })
+  const root = (await deps.repos.users.findByUsername('root'))!
+  const key = async (user: typeof root) => (await createToken(deps, { user, fields: { name: 'fuzz', unlimited_quota: true } as TokenFieldsInput })).key
+  keys.user = await key(fuzzer)
+  keys.root = await key(root)
+  for (const owner of [fuzzer, fuzzer, fuzzer, root, root, root]) await key(owner) // tokens 16–21, the fuzz's to edit and delete
   sessions.user = await login(env.app, 'fuzzer')
   sessions.root = await login(env.app)
   routes = createApp(deps)
@@ -408,8 +408,8 @@ test(`fuzz: ${INPUTS} requests from seed ${SEED} over every relay and /api route
   const status = await env.app.fetch('/api/status')
   expect(status.status).toBe(200)
   await env.app.deps.routing.channels.create([{ name: 'after-fuzz', type: 1, baseUrl: env.upstream.url, keyText: UPSTREAM_KEY, models: 'health-check', group: 'default' }])
-  const user = addUser(env.app, { username: 'after-fuzz' })
-  const key = createToken(env.app.deps, { user, fields: { name: 'after', unlimited_quota: true } as TokenFieldsInput }).key
+  const user = await addUser(env.app, { username: 'after-fuzz' })
+  const key = (await createToken(env.app.deps, { user, fields: { name: 'after', unlimited_quota: true } as TokenFieldsInput })).key
   const relayed = await env.app.fetch('/v1/chat/completions', {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

@@ -1,12 +1,11 @@
-import type { UserRow } from '../../src/db/repos'
-import type { NewUser } from '../../src/db/sqlite/repos/users'
+import type { NewUser, UserRow } from '../../src/db/repos'
 import { SESSION_COOKIE } from '../../src/plugins/session'
 import { call, ROOT_PASSWORD, type TestApp } from './test-app'
 
 export const USER_PASSWORD = 'user-password-123'
 
 /** Insert a user straight into the database (password USER_PASSWORD unless given; cheap argon2id for speed). */
-export function addUser(app: TestApp, user: Omit<NewUser, 'password'>, password = USER_PASSWORD): UserRow {
+export function addUser(app: TestApp, user: Omit<NewUser, 'password'>, password = USER_PASSWORD): Promise<UserRow> {
   const hash = Bun.password.hashSync(password, { algorithm: 'argon2id', memoryCost: 4096, timeCost: 1 })
   return app.deps.repos.users.insert({ ...user, password: hash })
 }

@@ -19,7 +19,7 @@ export interface RelayEnv {
   key: string
   outcomes: RelayOutcome[]
   addChannel(input: Partial<NewChannelInput> & { type: number }): Promise<number>
-  newKey(fields?: Partial<TokenFieldsInput>, user?: UserRow): string
+  newKey(fields?: Partial<TokenFieldsInput>, user?: UserRow): Promise<string>
   stop(): Promise<void>
 }
 
@@ -29,14 +29,14 @@ export async function startRelayEnv(env: Env = {}): Promise<RelayEnv> {
   const app = await startTestApp(env, (outcome) => outcomes.push(outcome))
   app.deps.routing.setRandom(seededRandom(42))
   const upstream = await startFakeUpstream({ keys: [UPSTREAM_KEY] })
-  const user = addUser(app, { username: 'alice', quota: 10_000_000 })
-  const newKey = (fields: Partial<TokenFieldsInput> = {}, owner = user) =>
-    createToken(app.deps, { user: owner, fields: { name: 'test', unlimited_quota: true, ...fields } as TokenFieldsInput }).key
+  const user = await addUser(app, { username: 'alice', quota: 10_000_000 })
+  const newKey = async (fields: Partial<TokenFieldsInput> = {}, owner = user) =>
+    (await createToken(app.deps, { user: owner, fields: { name: 'test', unlimited_quota: true, ...fields } as TokenFieldsInput })).key
   return {
     app,
     upstream,
     user,
-    key: newKey(),
+    key: await newKey(),
     outcomes,
     newKey,
     async addChannel(input) {

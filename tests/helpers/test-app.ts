@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
 import { loadConfig, type Env } from '../../src/config'
-import { closeDatabase, openDatabase } from '../../src/db/sqlite/client'
+import { closeDatabase, openDatabase, type Db } from '../../src/db/sqlite/client'
 import { migrate } from '../../src/db/sqlite/migrate'
+import { createSqliteRepos } from '../../src/db/sqlite/repos'
 import { createDeps, type AppDeps } from '../../src/deps'
 import { bootstrapRoot } from '../../src/modules/setup/bootstrap'
 import type { SettleHook } from '../../src/relay/pipeline'
@@ -14,6 +15,8 @@ export const ROOT_PASSWORD = 'root-password-123'
 export interface TestApp {
   url: string
   deps: AppDeps
+  /** the SQLite database under the repositories, for tests that look at rows and statements directly */
+  db: Db
   dataDir: string
   /** fetch relative to the app's URL */
   fetch(path: string, init?: RequestInit): Promise<Response>
@@ -33,20 +36,22 @@ export async function startTestApp(env: Env = {}, settle?: SettleHook, dataDir =
   const config = loadConfig({ ROOT_PASSWORD, WRITER_THREAD: 'true', LOG_LEVEL: 'silent', ...env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' })
   const db = openDatabase(config.sqlitePath)
   migrate(db)
-  const deps = createDeps(config, db)
+  // the repositories on this test's own connection, which stays open after the metering's stop until `close`
+  const deps = await createDeps(config, createSqliteRepos(db, { writerThread: config.writerThread }))
   // Most tests route made-up model names: serve them free. Metering tests turn this off to see prices.
-  deps.options.set('SelfUseModeEnabled', true)
-  bootstrapRoot(deps)
+  await deps.options.set('SelfUseModeEnabled', true)
+  await bootstrapRoot(deps)
   const app = createApp(deps, settle).listen({ port: 0, hostname: '127.0.0.1' })
   const url = `http://127.0.0.1:${app.server!.port}`
   const close = async () => {
     await app.stop(true)
-    deps.metering.stop() // queued rows written, the writer thread ended
+    await deps.metering.stop() // queued rows written, the writer thread ended
     closeDatabase(db)
   }
   return {
     url,
     deps,
+    db,
     dataDir,
     fetch: (path, init) => fetch(url + path, init),
     close,

@@ -48,8 +48,8 @@ const newApiChannel = (id: number, type: number, name: string, base: string, ove
 })
 
 /** Where an imported channel sends a client's request: the protocol it speaks upstream and the URL. */
-function target(app: TestApp, id: number, client: 'anthropic' | 'openai-chat'): { protocol: string; url: string } {
-  const channel = app.deps.repos.channels.findById(id)!
+async function target(app: TestApp, id: number, client: 'anthropic' | 'openai-chat'): Promise<{ protocol: string; url: string }> {
+  const channel = (await app.deps.repos.channels.findById(id))!
   const provider = providerFor(channel.type)!
   const setting = channel.setting ? JSON.parse(channel.setting) : {}
   const { protocol } = upstreamProtocolFor({ provider, setting }, client)
@@ -89,18 +89,18 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
     expect(result.report.error).toBeNull()
     app = await startImported(join(dir, 'data-new'))
     apps.push(app)
-    app.deps.options.set('SelfUseModeEnabled', true) // the test's made-up models have no prices
+    await app.deps.options.set('SelfUseModeEnabled', true) // the test's made-up models have no prices
   }, 60_000)
 
-  const channel = (id: number) => app.deps.repos.channels.findById(id)!
+  const channel = async (id: number) => (await app.deps.repos.channels.findById(id))!
   const pinned = JSON.stringify({ upstream_protocol: 'anthropic' })
 
-  test('a vendor Anthropic endpoint as base URL: the vendor root, pinned to Anthropic, reported as a mapped value', () => {
-    expect(channel(1)).toMatchObject({ type: 26, baseUrl: zhipu.url, setting: pinned, status: 1 })
-    expect(channel(5)).toMatchObject({ baseUrl: 'https://api.moonshot.cn', setting: pinned })
-    expect(channel(6)).toMatchObject({ baseUrl: 'https://api.deepseek.com', setting: pinned })
-    expect(channel(7)).toMatchObject({ baseUrl: 'https://api.minimaxi.com', setting: pinned })
-    expect(channel(14)).toMatchObject({ baseUrl: 'https://gw.example.com/zhipu', setting: pinned }) // a proxy's own path is kept
+  test('a vendor Anthropic endpoint as base URL: the vendor root, pinned to Anthropic, reported as a mapped value', async () => {
+    expect(await channel(1)).toMatchObject({ type: 26, baseUrl: zhipu.url, setting: pinned, status: 1 })
+    expect(await channel(5)).toMatchObject({ baseUrl: 'https://api.moonshot.cn', setting: pinned })
+    expect(await channel(6)).toMatchObject({ baseUrl: 'https://api.deepseek.com', setting: pinned })
+    expect(await channel(7)).toMatchObject({ baseUrl: 'https://api.minimaxi.com', setting: pinned })
+    expect(await channel(14)).toMatchObject({ baseUrl: 'https://gw.example.com/zhipu', setting: pinned }) // a proxy's own path is kept
     const mapped = issuesOf(result, 'base_url').filter((i) => i.note.includes('Anthropic-compatible endpoint'))
     expect(mapped.map((i) => [i.value, i.mapped_to, i.ids])).toEqual([
       [`${zhipu.url}/api/anthropic`, zhipu.url, [1]],
@@ -111,19 +111,19 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
     ])
     // every client lands on the vendor's Anthropic endpoint, once, not doubled
     for (const client of ['anthropic', 'openai-chat'] as const) {
-      expect(target(app, 5, client)).toEqual({ protocol: 'anthropic', url: 'https://api.moonshot.cn/anthropic/v1/messages' })
-      expect(target(app, 6, client)).toEqual({ protocol: 'anthropic', url: 'https://api.deepseek.com/anthropic/v1/messages' })
-      expect(target(app, 7, client)).toEqual({ protocol: 'anthropic', url: 'https://api.minimaxi.com/anthropic/v1/messages' })
-      expect(target(app, 14, client)).toEqual({ protocol: 'anthropic', url: 'https://gw.example.com/zhipu/api/anthropic/v1/messages' })
+      expect(await target(app, 5, client)).toEqual({ protocol: 'anthropic', url: 'https://api.moonshot.cn/anthropic/v1/messages' })
+      expect(await target(app, 6, client)).toEqual({ protocol: 'anthropic', url: 'https://api.deepseek.com/anthropic/v1/messages' })
+      expect(await target(app, 7, client)).toEqual({ protocol: 'anthropic', url: 'https://api.minimaxi.com/anthropic/v1/messages' })
+      expect(await target(app, 14, client)).toEqual({ protocol: 'anthropic', url: 'https://gw.example.com/zhipu/api/anthropic/v1/messages' })
     }
   })
 
-  test("new-api's coding-plan words (and the GLM plan's OpenAI base) become the plan's Anthropic endpoint where Tollgate reaches it", () => {
-    expect(channel(2)).toMatchObject({ baseUrl: 'https://open.bigmodel.cn', setting: pinned, status: 1 })
-    expect(channel(3)).toMatchObject({ baseUrl: 'https://api.z.ai', setting: pinned, status: 1 })
-    expect(channel(4)).toMatchObject({ baseUrl: 'https://open.bigmodel.cn', setting: pinned, status: 1 })
-    expect(target(app, 2, 'openai-chat')).toEqual({ protocol: 'anthropic', url: 'https://open.bigmodel.cn/api/anthropic/v1/messages' })
-    expect(target(app, 3, 'anthropic')).toEqual({ protocol: 'anthropic', url: 'https://api.z.ai/api/anthropic/v1/messages' })
+  test("new-api's coding-plan words (and the GLM plan's OpenAI base) become the plan's Anthropic endpoint where Tollgate reaches it", async () => {
+    expect(await channel(2)).toMatchObject({ baseUrl: 'https://open.bigmodel.cn', setting: pinned, status: 1 })
+    expect(await channel(3)).toMatchObject({ baseUrl: 'https://api.z.ai', setting: pinned, status: 1 })
+    expect(await channel(4)).toMatchObject({ baseUrl: 'https://open.bigmodel.cn', setting: pinned, status: 1 })
+    expect(await target(app, 2, 'openai-chat')).toEqual({ protocol: 'anthropic', url: 'https://open.bigmodel.cn/api/anthropic/v1/messages' })
+    expect(await target(app, 3, 'anthropic')).toEqual({ protocol: 'anthropic', url: 'https://api.z.ai/api/anthropic/v1/messages' })
     const plans = issuesOf(result, 'base_url').filter((i) => i.note.startsWith('GLM Coding Plan'))
     expect(plans.map((i) => [i.value, i.mapped_to, i.ids])).toEqual([
       ['glm-coding-plan', 'https://open.bigmodel.cn', [2]],
@@ -132,13 +132,13 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
     ])
   })
 
-  test('plans whose endpoints Tollgate does not reach yet (Doubao, Kimi) come in disabled, never pointed at pay-as-you-go paths', () => {
+  test('plans whose endpoints Tollgate does not reach yet (Doubao, Kimi) come in disabled, never pointed at pay-as-you-go paths', async () => {
     for (const [id, raw] of [[9, 'doubao-coding-plan'], [10, 'https://ark.cn-beijing.volces.com/api/coding']] as const) {
       // status 2 even when new-api had it auto-disabled (3): the probe must not re-enable it
-      expect(channel(id)).toMatchObject({ type: 45, baseUrl: 'https://ark.cn-beijing.volces.com/api/coding', status: 2 })
-      expect(JSON.parse(channel(id).setting)).toEqual({ imported_from: { schema: 'new-api', type: 45, type_name: 'VolcEngine', base_url: raw } })
+      expect(await channel(id)).toMatchObject({ type: 45, baseUrl: 'https://ark.cn-beijing.volces.com/api/coding', status: 2 })
+      expect(JSON.parse((await channel(id)).setting)).toEqual({ imported_from: { schema: 'new-api', type: 45, type_name: 'VolcEngine', base_url: raw } })
     }
-    expect(channel(11)).toMatchObject({ type: 25, baseUrl: 'https://api.kimi.com/coding', status: 2 })
+    expect(await channel(11)).toMatchObject({ type: 25, baseUrl: 'https://api.kimi.com/coding', status: 2 })
     const doubao = issuesOf(result, 'base_url').filter((i) => i.note.startsWith('Doubao Coding Plan'))
     expect(doubao.flatMap((i) => i.ids)).toEqual([9, 10])
     expect(doubao[0]!.note).toContain('/api/compatible/v1/messages')
@@ -146,29 +146,29 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
     expect(issuesOf(result, 'base_url').find((i) => i.value === 'kimi-coding-plan')!.ids).toEqual([11])
   })
 
-  test('what needs no rewriting stays as it was: a vendor root, an Anthropic-type channel at a vendor endpoint', () => {
-    expect(channel(12)).toMatchObject({ baseUrl: 'https://open.bigmodel.cn', setting: '' })
-    expect(target(app, 12, 'openai-chat').url).toBe('https://open.bigmodel.cn/api/paas/v4/chat/completions')
-    expect(channel(13)).toMatchObject({ type: 14, baseUrl: 'https://open.bigmodel.cn/api/anthropic', setting: '' })
-    expect(target(app, 13, 'anthropic').url).toBe('https://open.bigmodel.cn/api/anthropic/v1/messages')
+  test('what needs no rewriting stays as it was: a vendor root, an Anthropic-type channel at a vendor endpoint', async () => {
+    expect(await channel(12)).toMatchObject({ baseUrl: 'https://open.bigmodel.cn', setting: '' })
+    expect((await target(app, 12, 'openai-chat')).url).toBe('https://open.bigmodel.cn/api/paas/v4/chat/completions')
+    expect(await channel(13)).toMatchObject({ type: 14, baseUrl: 'https://open.bigmodel.cn/api/anthropic', setting: '' })
+    expect((await target(app, 13, 'anthropic')).url).toBe('https://open.bigmodel.cn/api/anthropic/v1/messages')
     const mappedIds = issuesOf(result, 'base_url').filter((i) => i.mapped_to !== undefined).flatMap((i) => i.ids)
     expect(mappedIds).not.toContain(12)
     expect(mappedIds).not.toContain(13)
   })
 
-  test("an empty MiniMax base URL is new-api's default, api.minimax.chat, set explicitly", () => {
-    expect(channel(8)).toMatchObject({ type: 35, baseUrl: 'https://api.minimax.chat', setting: '', status: 1 })
-    expect(target(app, 8, 'openai-chat').url).toBe('https://api.minimax.chat/v1/chat/completions')
+  test("an empty MiniMax base URL is new-api's default, api.minimax.chat, set explicitly", async () => {
+    expect(await channel(8)).toMatchObject({ type: 35, baseUrl: 'https://api.minimax.chat', setting: '', status: 1 })
+    expect((await target(app, 8, 'openai-chat')).url).toBe('https://api.minimax.chat/v1/chat/completions')
     const issue = issuesOf(result, 'base_url').find((i) => i.ids.includes(8))!
     expect(issue).toMatchObject({ value: '', mapped_to: 'https://api.minimax.chat' })
     expect(issue.note).toContain("new-api's default")
     expect(issue.note).toContain('https://api.minimax.io')
   })
 
-  test("Cloudflare's account id in `other` is read, not reported as unused; without one the channel is disabled", () => {
-    expect(channel(15)).toMatchObject({ type: 39, other: 'cf-account-1', status: 1 })
-    expect(target(app, 15, 'openai-chat').url).toBe('https://api.cloudflare.com/client/v4/accounts/cf-account-1/ai/v1/chat/completions')
-    expect(channel(16)).toMatchObject({ type: 39, other: '', status: 2 })
+  test("Cloudflare's account id in `other` is read, not reported as unused; without one the channel is disabled", async () => {
+    expect(await channel(15)).toMatchObject({ type: 39, other: 'cf-account-1', status: 1 })
+    expect((await target(app, 15, 'openai-chat')).url).toBe('https://api.cloudflare.com/client/v4/accounts/cf-account-1/ai/v1/chat/completions')
+    expect(await channel(16)).toMatchObject({ type: 39, other: '', status: 2 })
     const other = issuesOf(result, 'other')
     expect(other.map((i) => i.ids)).toEqual([[16]])
     expect(other[0]!.note).toContain('the Cloudflare account id')
@@ -240,18 +240,18 @@ describe('from one-api: Groq and Together as presets of Custom, MiniMax and Clou
     expect(result.report.error).toBeNull()
     app = await startImported(join(dir, 'data-one'))
     apps.push(app)
-    app.deps.options.set('SelfUseModeEnabled', true)
+    await app.deps.options.set('SelfUseModeEnabled', true)
   }, 60_000)
   afterAll(() => groqUp.stop())
 
-  const channel = (id: number) => app.deps.repos.channels.findById(id)!
+  const channel = async (id: number) => (await app.deps.repos.channels.findById(id))!
 
-  test("one-api's Groq (29) and Together (39): type 8 with the preset's base URL, enabled, both mappings reported", () => {
-    expect(channel(1)).toMatchObject({ type: 8, baseUrl: 'https://api.groq.com/openai', status: 1, setting: '' })
-    expect(channel(2)).toMatchObject({ type: 8, baseUrl: 'https://api.together.xyz', status: 1, setting: '' })
-    expect(channel(3)).toMatchObject({ type: 8, baseUrl: groqUp.url, status: 1 }) // its own base URL wins
-    expect(target(app, 1, 'openai-chat').url).toBe('https://api.groq.com/openai/v1/chat/completions')
-    expect(target(app, 2, 'openai-chat').url).toBe('https://api.together.xyz/v1/chat/completions')
+  test("one-api's Groq (29) and Together (39): type 8 with the preset's base URL, enabled, both mappings reported", async () => {
+    expect(await channel(1)).toMatchObject({ type: 8, baseUrl: 'https://api.groq.com/openai', status: 1, setting: '' })
+    expect(await channel(2)).toMatchObject({ type: 8, baseUrl: 'https://api.together.xyz', status: 1, setting: '' })
+    expect(await channel(3)).toMatchObject({ type: 8, baseUrl: groqUp.url, status: 1 }) // its own base URL wins
+    expect((await target(app, 1, 'openai-chat')).url).toBe('https://api.groq.com/openai/v1/chat/completions')
+    expect((await target(app, 2, 'openai-chat')).url).toBe('https://api.together.xyz/v1/chat/completions')
     const types = issuesOf(result, 'type').filter((i) => i.mapped_to === '8')
     expect(types.map((i) => [i.value, i.ids])).toEqual([['29', [1, 3]], ['39', [2]]])
     expect(types[0]!.note).toContain('Groq preset of Custom (type 8)')
@@ -278,9 +278,9 @@ describe('from one-api: Groq and Together as presets of Custom, MiniMax and Clou
     expect(groqUp.requests.at(-1)!.headers.authorization).toBe('Bearer gsk-groq-key')
   })
 
-  test("MiniMax's empty base is one-api's default; Cloudflare's account id comes from one-api's config.user_id", () => {
-    expect(channel(4)).toMatchObject({ type: 35, baseUrl: 'https://api.minimax.chat' })
-    expect(channel(5)).toMatchObject({ type: 39, other: 'cf-account-2', status: 1 })
+  test("MiniMax's empty base is one-api's default; Cloudflare's account id comes from one-api's config.user_id", async () => {
+    expect(await channel(4)).toMatchObject({ type: 35, baseUrl: 'https://api.minimax.chat' })
+    expect(await channel(5)).toMatchObject({ type: 39, other: 'cf-account-2', status: 1 })
     expect(issuesOf(result, 'config.user_id')).toEqual([]) // read, so not reported as without a counterpart
   })
 

@@ -19,26 +19,26 @@ describe('a bcrypt password from new-api', () => {
     test(`${prefix}: logs in, is rehashed to argon2id once, and the session it started stays valid`, async () => {
       const username = `bc${prefix.slice(2, 3)}`
       const hash = (await goBcrypt('old-password-1')).replace(/^\$2a\$/, prefix)
-      const user = app.deps.repos.users.insert({ username, password: hash })
+      const user = await app.deps.repos.users.insert({ username, password: hash })
       const res = await call(app, 'POST', '/api/user/login', { username, password: 'old-password-1' })
       expect(res.status).toBe(200)
-      const stored = app.deps.repos.users.findById(user.id)!
+      const stored = (await app.deps.repos.users.findById(user.id))!
       expect(stored.password).toStartWith('$argon2id$')
       expect(stored.sessionVersion).toBe(user.sessionVersion) // not a password change: no session revoked
       const cookie = res.headers.getSetCookie()[0]!.split(';')[0]!
       expect((await call(app, 'GET', '/api/user/self', undefined, as(cookie))).status).toBe(200)
       // the new hash takes the same password, and only it
       await login(app, username, 'old-password-1')
-      expect(app.deps.repos.users.findById(user.id)!.password).toBe(stored.password)
+      expect((await app.deps.repos.users.findById(user.id))!.password).toBe(stored.password)
       expect((await call(app, 'POST', '/api/user/login', { username, password: 'wrong-password-1' })).status).toBe(401)
     })
   }
 
   test('a wrong password against a bcrypt hash fails and leaves the hash as it was', async () => {
     const hash = await goBcrypt('old-password-2')
-    const user = app.deps.repos.users.insert({ username: 'bcwrong', password: hash })
+    const user = await app.deps.repos.users.insert({ username: 'bcwrong', password: hash })
     expect((await call(app, 'POST', '/api/user/login', { username: 'bcwrong', password: 'not-the-password' })).status).toBe(401)
-    expect(app.deps.repos.users.findById(user.id)!.password).toBe(hash)
+    expect((await app.deps.repos.users.findById(user.id))!.password).toBe(hash)
   })
 
   test('needsRehash: everything but argon2id', () => {
@@ -60,7 +60,7 @@ describe('the username rule', () => {
   })
 
   test('registration, setup-style admin creation and login accept a CJK name', async () => {
-    app.deps.options.set('RegisterEnabled', true)
+    await app.deps.options.set('RegisterEnabled', true)
     const reg = await call(app, 'POST', '/api/user/register', { username: '王五', password: 'wang-password-1' })
     expect(reg.status).toBe(200)
     await login(app, '王五', 'wang-password-1')

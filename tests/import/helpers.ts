@@ -55,7 +55,7 @@ export async function importInto(dataDir: string, from: string, args: string[] =
 /** The gateway on the imported data dir, no root bootstrap (the import brought one), prices as imported. */
 export async function startImported(dataDir: string): Promise<TestApp> {
   const app = await startTestApp({ ROOT_PASSWORD: '' }, undefined, dataDir)
-  app.deps.options.set('SelfUseModeEnabled', false) // startTestApp turns it on for made-up models; bill for real here
+  await app.deps.options.set('SelfUseModeEnabled', false) // startTestApp turns it on for made-up models; bill for real here
   return app
 }
 
@@ -66,9 +66,9 @@ export async function loginAs(app: TestApp, username: string, password: string):
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` })
 
-async function until(check: () => boolean, ms = 3000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
   const end = Date.now() + ms
-  while (!check() && Date.now() < end) await Bun.sleep(20)
+  while (!(await check()) && Date.now() < end) await Bun.sleep(20)
 }
 
 /**
@@ -84,7 +84,7 @@ export async function checkNewApiImport(app: TestApp, fixture: NewApiFixture, up
   // users: every field that came over equals the source; the soft-deleted one is not there
   const users = app.deps.repos.users
   for (const source of fixture.rows.users!) {
-    const row = users.findByUsername(String(source.username))
+    const row = await users.findByUsername(String(source.username))
     if (source.deleted_at) {
       expect(row).toBeUndefined()
       continue
@@ -103,10 +103,10 @@ export async function checkNewApiImport(app: TestApp, fixture: NewApiFixture, up
   }
 
   // old passwords: bcrypt verified, then rehashed to argon2id on that first login; the session stays valid
-  expect(users.findByUsername('alice')!.password).toStartWith('$2a$')
+  expect((await users.findByUsername('alice'))!.password).toStartWith('$2a$')
   const alice = await loginAs(app, 'alice', PASSWORDS.alice)
   expect(alice.status).toBe(200)
-  expect(users.findByUsername('alice')!.password).toStartWith('$argon2id$')
+  expect((await users.findByUsername('alice'))!.password).toStartWith('$argon2id$')
   expect((await call(app, 'GET', '/api/user/self', undefined, { cookie: alice.cookie! })).status).toBe(200)
   expect((await loginAs(app, 'alice', PASSWORDS.alice)).status).toBe(200) // and again, on the new hash
   expect((await loginAs(app, 'alice', 'wrong-password-1')).status).toBe(401)
@@ -135,7 +135,7 @@ export async function checkNewApiImport(app: TestApp, fixture: NewApiFixture, up
   // and the imported prices bill alice and her token
   upstream.reset()
   upstream.setBehavior({ text: 'hello from upstream', usage: { input: 1000, output: 500 } })
-  const before = { user: users.findById(2)!.quota, token: app.deps.repos.tokens.findById(1)!.remainQuota }
+  const before = { user: (await users.findById(2))!.quota, token: (await app.deps.repos.tokens.findById(1))!.remainQuota }
   const chat = await call(app, 'POST', '/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }, bearer(`sk-${fixture.keys.alice}`))
   expect(chat.status).toBe(200)
   expect(chat.body.choices[0].message.content).toBe('hello from upstream')
@@ -143,13 +143,13 @@ export async function checkNewApiImport(app: TestApp, fixture: NewApiFixture, up
   expect(sent.headers.authorization).toBe(`Bearer ${UPSTREAM_KEYS.openai}`)
   expect(sent.json.model).toBe('gpt-4o-mini')
   // gpt-4o at ratio 1.25, completion 4, group vip 0.8: (1000 + 500 × 4) × 1.25 × 0.8 = 3000
-  await until(() => users.findById(2)!.quota === before.user - 3000)
-  expect(users.findById(2)!.quota).toBe(before.user - 3000)
-  expect(app.deps.repos.tokens.liveById(1)!.remainQuota).toBe(before.token - 3000)
+  await until(async () => (await users.findById(2))!.quota === before.user - 3000)
+  expect((await users.findById(2))!.quota).toBe(before.user - 3000)
+  expect((await app.deps.repos.tokens.liveById(1))!.remainQuota).toBe(before.token - 3000)
 
   // redemption codes: the unused one redeems exactly once; used, expired and deleted ones do not
   const topup = (key: string) => call(app, 'POST', '/api/user/topup', { key }, { cookie: alice.cookie! })
-  const quotaBefore = users.findById(2)!.quota
+  const quotaBefore = (await users.findById(2))!.quota
   const first = await topup(fixture.codes.unused)
   expect(first.status).toBe(200)
   expect(first.body.data.quota).toBe(1_000_000)
@@ -163,15 +163,15 @@ export async function checkNewApiImport(app: TestApp, fixture: NewApiFixture, up
   const keys = await call(app, 'GET', '/api/channel/2/keys', undefined, { cookie: root.cookie! })
   expect(keys.status).toBe(200)
   expect(keys.body.data.map((k: { hint: string }) => k.hint)).toEqual(['…1111', '…3333'])
-  const channel = (id: number) => app.deps.repos.channels.findById(id)!
+  const channel = async (id: number) => (await app.deps.repos.channels.findById(id))!
   // used_quota as imported, plus the chat above
-  expect(channel(1)).toMatchObject({ type: 1, priority: 10, weight: 5, tag: 'prod', group: 'default,vip', testModel: 'gpt-4o-mini', status: 1, autoBan: 1, modelMapping: '{"gpt-4o":"gpt-4o-mini"}', usedQuota: 123_456 + 3000 })
-  expect(channel(1).key).toStartWith('v1:') // sealed
-  expect(channel(3).status).toBe(3) // auto-disabled stays so
+  expect(await channel(1)).toMatchObject({ type: 1, priority: 10, weight: 5, tag: 'prod', group: 'default,vip', testModel: 'gpt-4o-mini', status: 1, autoBan: 1, modelMapping: '{"gpt-4o":"gpt-4o-mini"}', usedQuota: 123_456 + 3000 })
+  expect((await channel(1)).key).toStartWith('v1:') // sealed
+  expect((await channel(3)).status).toBe(3) // auto-disabled stays so
   // AWS Bedrock is served now: enabled, its key in new-api's format, the runtime host from the key's region
-  expect(channel(4)).toMatchObject({ type: 33, status: 1 })
-  expect(channel(5)).toMatchObject({ type: 999, status: 2 })
-  expect(channel(6)).toMatchObject({ type: 3, other: '2024-06-01', baseUrl: 'https://east.openai.azure.com', status: 1 })
+  expect(await channel(4)).toMatchObject({ type: 33, status: 1 })
+  expect(await channel(5)).toMatchObject({ type: 999, status: 2 })
+  expect(await channel(6)).toMatchObject({ type: 3, other: '2024-06-01', baseUrl: 'https://east.openai.azure.com', status: 1 })
 
   // options with a counterpart
   const opt = app.deps.options
@@ -212,21 +212,21 @@ export async function checkNewApiImport(app: TestApp, fixture: NewApiFixture, up
 
 /** one-api's channel numbering translated, token fields mapped, passwords and keys working. */
 export async function checkOneApiImport(app: TestApp, one: OneApiFixture, report: ReportJson): Promise<void> {
-  const channel = (id: number) => app.deps.repos.channels.findById(id)!
-  expect(channel(1)).toMatchObject({ type: 1, status: 1 })
-  expect(channel(2)).toMatchObject({ type: 43, status: 1 }) // one-api 36 DeepSeek = new-api 43
-  expect(channel(3)).toMatchObject({ type: 42, status: 1 }) // one-api 28 Mistral = new-api 42
-  expect(channel(4)).toMatchObject({ type: 4, status: 1 }) // one-api 30 Ollama = new-api 4
-  expect(channel(5)).toMatchObject({ type: 0, status: 2 }) // one-api 26 Baichuan: no new-api number
-  expect(JSON.parse(channel(5).setting)).toEqual({ imported_from: { schema: 'one-api', type: 26, type_name: 'Baichuan' } })
-  expect(channel(6)).toMatchObject({ type: 3, other: '2024-10-21' }) // Azure api_version from config
-  expect(channel(7)).toMatchObject({ type: 8, baseUrl: 'https://llm.example.com/v1' }) // OpenAICompatible = Custom
+  const channel = async (id: number) => (await app.deps.repos.channels.findById(id))!
+  expect(await channel(1)).toMatchObject({ type: 1, status: 1 })
+  expect(await channel(2)).toMatchObject({ type: 43, status: 1 }) // one-api 36 DeepSeek = new-api 43
+  expect(await channel(3)).toMatchObject({ type: 42, status: 1 }) // one-api 28 Mistral = new-api 42
+  expect(await channel(4)).toMatchObject({ type: 4, status: 1 }) // one-api 30 Ollama = new-api 4
+  expect(await channel(5)).toMatchObject({ type: 0, status: 2 }) // one-api 26 Baichuan: no new-api number
+  expect(JSON.parse((await channel(5)).setting)).toEqual({ imported_from: { schema: 'one-api', type: 26, type_name: 'Baichuan' } })
+  expect(await channel(6)).toMatchObject({ type: 3, other: '2024-10-21' }) // Azure api_version from config
+  expect(await channel(7)).toMatchObject({ type: 8, baseUrl: 'https://llm.example.com/v1' }) // OpenAICompatible = Custom
   expect(report.unsupported_channels.map((c) => [c.id, c.source_type, c.source_type_name])).toEqual([[5, 26, 'Baichuan']])
 
-  const token = app.deps.repos.tokens.findById(1)!
+  const token = (await app.deps.repos.tokens.findById(1))!
   expect(token).toMatchObject({ modelLimitsEnabled: true, modelLimits: 'gpt-4o-mini,deepseek-chat', remainQuota: 1_000_000, usedQuota: 500, unlimitedQuota: false })
-  expect(app.deps.repos.tokens.findById(2)).toMatchObject({ modelLimitsEnabled: false, allowIps: '192.168.0.0/16\n10.1.2.3', unlimitedQuota: true })
-  expect(app.deps.repos.users.findByUsername('alice')).toMatchObject({ quota: 3_000_000, usedQuota: 12_345, requestCount: 9, inviterId: 1, affCode: 'AL02' })
+  expect(await app.deps.repos.tokens.findById(2)).toMatchObject({ modelLimitsEnabled: false, allowIps: '192.168.0.0/16\n10.1.2.3', unlimitedQuota: true })
+  expect(await app.deps.repos.users.findByUsername('alice')).toMatchObject({ quota: 3_000_000, usedQuota: 12_345, requestCount: 9, inviterId: 1, affCode: 'AL02' })
 
   expect((await loginAs(app, 'alice', PASSWORDS.alice)).status).toBe(200)
   const models = await fetch(`${app.url}/v1/models`, { headers: { authorization: `Bearer sk-${one.keys.alice}` } })
@@ -235,9 +235,9 @@ export async function checkOneApiImport(app: TestApp, one: OneApiFixture, report
   expect(ids).toEqual(['deepseek-chat', 'gpt-4o-mini'])
   // an early one-api key (a 32-character UUID) is accepted as it was issued
   expect((await fetch(`${app.url}/v1/models`, { headers: { authorization: `Bearer sk-${one.keys.uuid}` } })).status).toBe(200)
-  expect(app.deps.repos.tokens.findById(3)!.keyHint).toBe(one.keys.uuid.slice(0, 4) + one.keys.uuid.slice(-4))
+  expect((await app.deps.repos.tokens.findById(3))!.keyHint).toBe(one.keys.uuid.slice(0, 4) + one.keys.uuid.slice(-4))
   // one-api's channel test log (type 5) is a system row here; its elapsed_time (ms) is use_time_ms
-  const logs = app.deps.db.$client.query<{ type: number; content: string; use_time_ms: number; request_id: string }, []>('SELECT type, content, use_time_ms, request_id FROM logs ORDER BY created_at').all()
+  const logs = app.db.$client.query<{ type: number; content: string; use_time_ms: number; request_id: string }, []>('SELECT type, content, use_time_ms, request_id FROM logs ORDER BY created_at').all()
   expect(logs.slice(0, 2)).toEqual([
     { type: 2, content: '', use_time_ms: 850, request_id: 'req-1' },
     { type: 4, content: '[channel test] channel test ok', use_time_ms: 0, request_id: '' },

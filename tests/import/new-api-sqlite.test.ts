@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { LogType } from '../../src/db/sqlite/repos/logs'
+import { LogType } from '../../src/db/repos'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstreams'
 import type { TestApp } from '../helpers/test-app'
 import { writeSqliteSource } from './fixtures/load'
@@ -53,8 +53,8 @@ describe('from a new-api SQLite file', () => {
   }, 60_000)
 
   test('logs and hourly usage from --logs-since: the logs as rows, quota_data for the hours before them', async () => {
-    const sqlite = app.deps.db.$client
-    app.deps.repos.drainMetering()
+    const sqlite = app.db.$client
+    await app.deps.repos.drainMetering()
     const imported = sqlite.query<{ n: number }, []>('SELECT count(*) AS n FROM logs WHERE created_at < unixepoch() - 600').get()!.n
     expect(imported).toBe(5)
     const first = sqlite.query<Record<string, unknown>, [number]>('SELECT * FROM logs WHERE created_at = ?').get(fixture.hours.recent + 60)!
@@ -113,10 +113,10 @@ describe('from a new-api SQLite file', () => {
     expect(result.report.tables.channels).toMatchObject({ read: 7, imported: 7 })
     const merged = await startImported(dataDir)
     apps.push(merged)
-    expect(merged.deps.repos.users.findByUsername('alice')!.email).toBe('alice@example.com')
-    expect(merged.deps.repos.users.findByUsername('alice')!.quota).toBeGreaterThan(5_000_000 - 10_000) // new-api's alice, not one-api's
+    expect((await merged.deps.repos.users.findByUsername('alice'))!.email).toBe('alice@example.com')
+    expect((await merged.deps.repos.users.findByUsername('alice'))!.quota).toBeGreaterThan(5_000_000 - 10_000) // new-api's alice, not one-api's
     // merged channels got new ids after the existing ones; the existing options were kept
-    expect(merged.deps.repos.channels.all().length).toBe(13)
+    expect((await merged.deps.repos.channels.all()).length).toBe(13)
     expect(merged.deps.options.get('SystemName')).toBe('My New API')
     expect(result.report.issues.some((i) => i.table === 'options' && i.field === 'SystemName' && i.note.includes('target'))).toBe(true)
     await merged.close()

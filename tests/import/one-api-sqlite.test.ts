@@ -37,7 +37,7 @@ test('from a one-api SQLite file: detected by its columns, types renumbered, tok
   await checkOneApiImport(app, one, result.report)
 
   // one-api had no AutomaticDisableChannelEnabled set (its default: off), so the channels never auto-disable
-  expect(app.deps.repos.channels.findById(1)!.autoBan).toBe(0)
+  expect((await app.deps.repos.channels.findById(1))!.autoBan).toBe(0)
   upstream.setBehavior({ text: 'one-api upstream', usage: { input: 100, output: 10 } })
   const chat = await fetch(`${app.url}/v1/chat/completions`, {
     method: 'POST',

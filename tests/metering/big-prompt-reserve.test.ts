@@ -25,7 +25,7 @@ function exactEstimate(): number {
 
 beforeAll(async () => {
   env = await startMeteredEnv()
-  env.app.deps.options.set('QuotaPerUnit', QUOTA_PER_USD)
+  await env.app.deps.options.set('QuotaPerUnit', QUOTA_PER_USD)
   await env.addChannel({ type: 14, models: 'claude-sonnet-4-5', name: 'anthropic' })
 })
 afterAll(() => env.stop())
@@ -40,23 +40,23 @@ describe('a long prompt whose byte bound exceeds the balance', () => {
   })
 
   test('a user with $5 is served (counted exactly before refusing)', async () => {
-    const { user, key } = account(env, 5 * QUOTA_PER_USD)
+    const { user, key } = await account(env, 5 * QUOTA_PER_USD)
     const before = env.outcomes.length
     const res = await messages(env, key, { ...body, stream: false })
     const text = await res.text()
     expect(res.status, text).toBe(200)
     await settled(env, before + 1)
-    expect(userRow(env, user.id).quota).toBeLessThan(5 * QUOTA_PER_USD)
+    expect((await userRow(env, user.id)).quota).toBeLessThan(5 * QUOTA_PER_USD)
   })
 
   test('a user who cannot pay the exact estimate is refused, and the message names that estimate', async () => {
     const exact = exactEstimate()
-    const { user, key } = account(env, exact - 1000)
+    const { user, key } = await account(env, exact - 1000)
     const res = await messages(env, key, { ...body, stream: false })
     expect(res.status).toBe(403)
     const error = ((await res.json()) as any).error
     expect(error.message).toContain('insufficient quota')
     expect(error.message).toContain(`may cost up to ${exact} (`)
-    expect(userRow(env, user.id).quota).toBe(exact - 1000)
+    expect((await userRow(env, user.id)).quota).toBe(exact - 1000)
   })
 })

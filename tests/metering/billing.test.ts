@@ -14,98 +14,98 @@ let anthropicChannel: number
 
 beforeAll(async () => {
   env = await startMeteredEnv()
-  env.app.deps.options.set('ChannelFailureThreshold', 1000) // failure tests must not disable the channel
+  await env.app.deps.options.set('ChannelFailureThreshold', 1000) // failure tests must not disable the channel
   openaiChannel = await env.addChannel({ type: 1, models: 'gpt-4o,unpriced-model', name: 'openai' })
   anthropicChannel = await env.addChannel({ type: 14, models: 'claude-sonnet-4-5', name: 'anthropic' })
 })
 afterAll(() => env.stop())
-beforeEach(() => {
+beforeEach(async () => {
   env.upstream.reset()
   env.outcomes.length = 0
   const o = env.app.deps.options
-  o.set('ModelPrice', {})
-  o.set('GroupRatio', { default: 1 })
-  o.set('SelfUseModeEnabled', false)
+  await o.set('ModelPrice', {})
+  await o.set('GroupRatio', { default: 1 })
+  await o.set('SelfUseModeEnabled', false)
 })
 
 describe('token prices, exact to the unit', () => {
   test('OpenAI upstream: cached input at CacheRatio, reasoning as output (gpt-4o: 1.25 / ×4 / ×0.5)', async () => {
-    const { user, key } = account(env, 1_000_000)
+    const { user, key } = await account(env, 1_000_000)
     env.upstream.setBehavior({ text: 'ok', usage: { input: 100, cacheRead: 1000, output: 50, reasoning: 10 } })
     const res = await chat(env, key, chatBody('gpt-4o'))
     expect(res.status).toBe(200)
     // (100 + 1000 × 0.5 + 50 × 4) × 1.25 = 1000
-    expect(userRow(env, user.id).quota).toBe(1_000_000 - 1000)
-    const [log] = logsOf(env, user.id)
+    expect((await userRow(env, user.id)).quota).toBe(1_000_000 - 1000)
+    const [log] = await logsOf(env, user.id)
     expect(log).toMatchObject({ type: 2, quota: 1000, promptTokens: 1100, completionTokens: 50, cacheReadTokens: 1000, cacheWriteTokens: 0, reasoningTokens: 10 })
   })
 
   test('Anthropic upstream: cache reads ×0.1 and cache writes ×1.25 (claude-sonnet-4-5: 1.5 / ×5)', async () => {
-    const { user, key } = account(env, 1_000_000)
+    const { user, key } = await account(env, 1_000_000)
     env.upstream.setBehavior({ text: 'ok', usage: { input: 100, cacheRead: 1000, cacheWrite: 200, output: 50 } })
     const res = await messages(env, key, { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
     expect(res.status).toBe(200)
     // (100 + 1000 × 0.1 + 200 × 1.25 + 50 × 5) × 1.5 = 1050
-    expect(userRow(env, user.id).quota).toBe(1_000_000 - 1050)
-    expect(logsOf(env, user.id)[0]).toMatchObject({ quota: 1050, promptTokens: 1300, cacheReadTokens: 1000, cacheWriteTokens: 200, channelId: anthropicChannel })
+    expect((await userRow(env, user.id)).quota).toBe(1_000_000 - 1050)
+    expect((await logsOf(env, user.id))[0]).toMatchObject({ quota: 1050, promptTokens: 1300, cacheReadTokens: 1000, cacheWriteTokens: 200, channelId: anthropicChannel })
   })
 
   test('a stream is billed by the usage it reports (Anthropic client, OpenAI upstream: conversion)', async () => {
-    const { user, key } = account(env, 1_000_000)
+    const { user, key } = await account(env, 1_000_000)
     env.upstream.setBehavior({ text: 'streamed answer', usage: { input: 40, output: 10 } })
     const anthropicOnOpenai = await env.addChannel({ type: 1, models: 'claude-3-haiku', name: 'conv' })
     const res = await messages(env, key, { model: 'claude-3-haiku', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] })
     await res.text()
     await settled(env, 1)
     // claude-3-haiku: ratio 0.125, completion 5 → (40 + 10 × 5) × 0.125 = 11.25 → 11
-    expect(userRow(env, user.id).quota).toBe(1_000_000 - 11)
-    expect(logsOf(env, user.id)[0]).toMatchObject({ quota: 11, isStream: true, channelId: anthropicOnOpenai, promptTokens: 40, completionTokens: 10 })
+    expect((await userRow(env, user.id)).quota).toBe(1_000_000 - 11)
+    expect((await logsOf(env, user.id))[0]).toMatchObject({ quota: 11, isStream: true, channelId: anthropicOnOpenai, promptTokens: 40, completionTokens: 10 })
   })
 
   test('GroupRatio multiplies the charge', async () => {
-    env.app.deps.options.set('GroupRatio', { default: 2 })
-    const { user, key } = account(env, 1_000_000)
+    await env.app.deps.options.set('GroupRatio', { default: 2 })
+    const { user, key } = await account(env, 1_000_000)
     env.upstream.setBehavior({ text: 'ok', usage: { input: 100, output: 50 } })
     await chat(env, key, chatBody('gpt-4o'))
-    expect(userRow(env, user.id).quota).toBe(1_000_000 - 2 * (100 + 200) * 1.25)
+    expect((await userRow(env, user.id)).quota).toBe(1_000_000 - 2 * (100 + 200) * 1.25)
   })
 })
 
 describe('fixed price per call', () => {
   test('ModelPrice US$0.01 = 5,000 quota, whatever the tokens', async () => {
-    env.app.deps.options.set('ModelPrice', { 'gpt-4o': 0.01 })
-    const { user, key } = account(env, 100_000)
+    await env.app.deps.options.set('ModelPrice', { 'gpt-4o': 0.01 })
+    const { user, key } = await account(env, 100_000)
     env.upstream.setBehavior({ text: 'ok', usage: { input: 100_000, output: 50_000 } })
     expect((await chat(env, key, chatBody('gpt-4o'))).status).toBe(200)
-    expect(userRow(env, user.id).quota).toBe(95_000)
-    expect(logsOf(env, user.id)[0]!.quota).toBe(5000)
+    expect((await userRow(env, user.id)).quota).toBe(95_000)
+    expect((await logsOf(env, user.id))[0]!.quota).toBe(5000)
   })
 })
 
 describe('models without a price', () => {
   test('refused with model_price_error in the OpenAI shape; nothing reaches the upstream', async () => {
-    const { user, key } = account(env, 1_000_000)
+    const { user, key } = await account(env, 1_000_000)
     const res = await chat(env, key, chatBody('unpriced-model'))
     expect(res.status).toBe(400)
     const body = (await res.json()) as any
     expect(body.error.code).toBe('model_price_error')
     expect(body.error.message).toContain('unpriced-model')
     expect(env.upstream.requests).toHaveLength(0)
-    expect(userRow(env, user.id).quota).toBe(1_000_000)
+    expect((await userRow(env, user.id)).quota).toBe(1_000_000)
   })
 
   test('SelfUseModeEnabled serves them free, and logs them with quota 0', async () => {
-    env.app.deps.options.set('SelfUseModeEnabled', true)
-    const { user, key } = account(env, 0)
+    await env.app.deps.options.set('SelfUseModeEnabled', true)
+    const { user, key } = await account(env, 0)
     expect((await chat(env, key, chatBody('unpriced-model'))).status).toBe(200)
-    expect(logsOf(env, user.id)[0]).toMatchObject({ type: 2, quota: 0, modelName: 'unpriced-model' })
-    expect(userRow(env, user.id).requestCount).toBe(1)
+    expect((await logsOf(env, user.id))[0]).toMatchObject({ type: 2, quota: 0, modelName: 'unpriced-model' })
+    expect((await userRow(env, user.id)).requestCount).toBe(1)
   })
 })
 
 describe('reservation', () => {
   test('not enough quota → 403 insufficient_quota naming the balance, in the client’s shape; nothing is taken', async () => {
-    const { user, key } = account(env, 100)
+    const { user, key } = await account(env, 100)
     const res = await chat(env, key, chatBody('gpt-4o'))
     expect(res.status).toBe(403)
     const body = (await res.json()) as any
@@ -115,85 +115,85 @@ describe('reservation', () => {
     expect(anthropic.status).toBe(403)
     expect(((await anthropic.json()) as any).error.message).toContain('insufficient quota')
     expect(env.upstream.requests).toHaveLength(0)
-    expect(userRow(env, user.id).quota).toBe(100)
+    expect((await userRow(env, user.id)).quota).toBe(100)
   })
 
   test('a limited API key is held to its own balance, and both balances move together', async () => {
-    const { user, key } = account(env, 1_000_000, 50)
+    const { user, key } = await account(env, 1_000_000, 50)
     const refused = await chat(env, key, chatBody('gpt-4o'))
     expect(refused.status).toBe(403)
     expect(((await refused.json()) as any).error.message).toContain('this API key has 50 left')
-    expect(userRow(env, user.id).quota).toBe(1_000_000) // the user part was never taken, or was rolled back
+    expect((await userRow(env, user.id)).quota).toBe(1_000_000) // the user part was never taken, or was rolled back
 
-    const { user: u2, key: k2 } = account(env, 1_000_000, 10_000)
+    const { user: u2, key: k2 } = await account(env, 1_000_000, 10_000)
     env.upstream.setBehavior({ text: 'ok', usage: { input: 10, output: 10 } })
     expect((await chat(env, k2, chatBody('gpt-4o'))).status).toBe(200)
-    const token = env.app.deps.repos.tokens.findByKeyHash(
+    const token = (await env.app.deps.repos.tokens.findByKeyHash(
       new Bun.CryptoHasher('sha256').update(k2.slice(3)).digest('hex'),
-    )!
+    ))!
     const charge = (10 + 10 * 4) * 1.25 // 62.5 → 63
-    expect(userRow(env, u2.id).quota).toBe(1_000_000 - 63)
-    expect(env.app.deps.repos.tokens.findById(token.id)).toMatchObject({ remainQuota: 10_000 - 63, usedQuota: 63 })
+    expect((await userRow(env, u2.id)).quota).toBe(1_000_000 - 63)
+    expect(await env.app.deps.repos.tokens.findById(token.id)).toMatchObject({ remainQuota: 10_000 - 63, usedQuota: 63 })
     expect(charge).toBe(62.5)
   })
 
   test('the reservation is the prompt by the tokenizer plus max_tokens, held while the request runs', async () => {
-    const { user, key } = account(env, 1_000_000)
+    const { user, key } = await account(env, 1_000_000)
     env.upstream.setBehavior({ text: 'slow', firstByteDelayMs: 300, usage: { input: 10, output: 10 } })
     const body = chatBody('gpt-4o', { max_tokens: 1000 })
     const pending = chat(env, key, body)
     await Bun.sleep(150)
     const prompt = countRequestTokens(protocolFor('openai-chat').decodeRequest(body).value)
-    expect(userRow(env, user.id).quota).toBe(1_000_000 - Math.round((prompt + 1000 * 4) * 1.25))
+    expect((await userRow(env, user.id)).quota).toBe(1_000_000 - Math.round((prompt + 1000 * 4) * 1.25))
     expect((await pending).status).toBe(200)
-    expect(userRow(env, user.id).quota).toBe(1_000_000 - 63)
+    expect((await userRow(env, user.id)).quota).toBe(1_000_000 - 63)
   })
 })
 
 describe('failures cost nothing', () => {
   test('upstream 500 on every channel → 503, everything refunded, an error row with quota 0', async () => {
-    const { user, key } = account(env, 1_000_000)
+    const { user, key } = await account(env, 1_000_000)
     env.upstream.setBehavior({ error: { status: 500, message: 'boom' } })
     const res = await chat(env, key, chatBody('gpt-4o'))
     expect(res.status).toBe(503)
-    const after = userRow(env, user.id)
+    const after = await userRow(env, user.id)
     expect(after.quota).toBe(1_000_000)
     expect(after.usedQuota).toBe(0)
-    const [log] = logsOf(env, user.id)
+    const [log] = await logsOf(env, user.id)
     expect(log).toMatchObject({ type: 5, quota: 0, statusCode: 503, channelId: openaiChannel })
     expect(log!.content).toContain('boom')
     expect(JSON.parse(log!.other).attempts[0]).toMatchObject({ status: 500 })
   })
 
   test('upstream 400 (not retried) → refunded', async () => {
-    const { user, key } = account(env, 1_000_000)
+    const { user, key } = await account(env, 1_000_000)
     env.upstream.setBehavior({ error: { status: 400, message: 'bad' } })
     expect((await chat(env, key, chatBody('gpt-4o'))).status).toBe(400)
-    expect(userRow(env, user.id).quota).toBe(1_000_000)
+    expect((await userRow(env, user.id)).quota).toBe(1_000_000)
   })
 
   test('an in-stream error before any content → refunded', async () => {
-    const { user, key } = account(env, 1_000_000)
+    const { user, key } = await account(env, 1_000_000)
     env.upstream.setBehavior({ streamError: { message: 'overloaded' } })
     const res = await chat(env, key, chatBody('gpt-4o', { stream: true }))
     await res.text()
     await settled(env, 1)
-    expect(userRow(env, user.id).quota).toBe(1_000_000)
+    expect((await userRow(env, user.id)).quota).toBe(1_000_000)
   })
 })
 
 describe('usage counters', () => {
   test('user used_quota and request_count, token used_quota and accessed_time, channel used_quota', async () => {
-    const { user, key } = account(env, 1_000_000)
-    const channelBefore = env.app.deps.repos.channels.findById(openaiChannel)!.usedQuota
+    const { user, key } = await account(env, 1_000_000)
+    const channelBefore = (await env.app.deps.repos.channels.findById(openaiChannel))!.usedQuota
     env.upstream.setBehavior({ text: 'ok', usage: { input: 100, output: 50 } })
     await chat(env, key, chatBody('gpt-4o'))
     await chat(env, key, chatBody('gpt-4o'))
-    const u = userRow(env, user.id)
+    const u = await userRow(env, user.id)
     expect(u).toMatchObject({ quota: 1_000_000 - 750, usedQuota: 750, requestCount: 2 })
-    const token = env.app.deps.repos.tokens.listOwned(user.id, 0, 10).items[0]!
+    const token = (await env.app.deps.repos.tokens.listOwned(user.id, 0, 10)).items[0]!
     expect(token.usedQuota).toBe(750)
     expect(token.accessedTime).toBeGreaterThan(Date.now() / 1000 - 60)
-    expect(env.app.deps.repos.channels.findById(openaiChannel)!.usedQuota - channelBefore).toBe(750)
+    expect((await env.app.deps.repos.channels.findById(openaiChannel))!.usedQuota - channelBefore).toBe(750)
   })
 })

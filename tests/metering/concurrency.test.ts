@@ -27,15 +27,15 @@ async function storm(key: string, body: unknown): Promise<number[]> {
 }
 
 test('fixed price per call: a balance for exactly 100 calls serves exactly 100 of 1,000', async () => {
-  env.app.deps.options.set('ModelPrice', { 'gpt-4o': 0.002 }) // 1,000 quota a call
-  const { user, key } = account(env, 100_000)
+  await env.app.deps.options.set('ModelPrice', { 'gpt-4o': 0.002 }) // 1,000 quota a call
+  const { user, key } = await account(env, 100_000)
   env.upstream.setBehavior({ text: 'ok', firstByteDelayMs: 20, usage: { input: 10, output: 10 } })
   const statuses = await storm(key, chatBody('gpt-4o'))
   const served = statuses.filter((s) => s === 200).length
   expect(served).toBe(100)
   expect(statuses.filter((s) => s === 403).length).toBe(N - 100)
   expect(env.upstream.requests.length).toBe(100)
-  const after = userRow(env, user.id)
+  const after = await userRow(env, user.id)
   expect(after.quota).toBe(0)
   expect(after.usedQuota).toBe(100_000)
   // one row per request: 100 charged, 900 refusals (403, nothing charged)
@@ -44,24 +44,24 @@ test('fixed price per call: a balance for exactly 100 calls serves exactly 100 o
   expect(logs.filter((l) => l.type === 2)).toHaveLength(100)
   expect(logs.filter((l) => l.type === 5 && l.statusCode === 403 && l.quota === 0)).toHaveLength(N - 100)
   expect(logs.reduce((sum, l) => sum + l.quota, 0)).toBe(100_000)
-  env.app.deps.options.set('ModelPrice', {})
+  await env.app.deps.options.set('ModelPrice', {})
 }, 30_000)
 
 test('token prices with a limited API key: never below zero, charges in the log = drop in both balances', async () => {
   env.upstream.reset()
   // gpt-4o: the estimate (prompt + max_tokens) is a little above the real cost, so the cover is ≈ 100 calls
   const perCall = Math.round((10 + 10 * 4) * 1.25) // 63
-  const { user, key } = account(env, 10_000_000, perCall * 100)
+  const { user, key } = await account(env, 10_000_000, perCall * 100)
   env.upstream.setBehavior({ text: 'ok', firstByteDelayMs: 20, usage: { input: 10, output: 10 } })
   const statuses = await storm(key, chatBody('gpt-4o', { max_tokens: 20 }))
   const served = statuses.filter((s) => s === 200).length
   expect(served).toBeGreaterThan(0)
   expect(served).toBeLessThanOrEqual(100)
   expect(statuses.every((s) => s === 200 || s === 403)).toBe(true)
-  const token = env.app.deps.repos.tokens.listOwned(user.id, 0, 1).items[0]!
-  const after = userRow(env, user.id)
+  const token = (await env.app.deps.repos.tokens.listOwned(user.id, 0, 1)).items[0]!
+  const after = await userRow(env, user.id)
   expect(token.remainQuota).toBeGreaterThanOrEqual(0)
-  const logs = logsOf(env, user.id)
+  const logs = await logsOf(env, user.id)
   const logged = logs.reduce((sum, l) => sum + l.quota, 0)
   expect(logs.filter((l) => l.type === 2)).toHaveLength(served)
   expect(logged).toBe(served * perCall)
@@ -73,12 +73,12 @@ test('token prices with a limited API key: never below zero, charges in the log 
 test('when the upstream reports more than the estimate, the shortfall is taken only as far as the balance reaches', async () => {
   env.upstream.reset()
   // reported usage (1,000 in, 10 out) is far above the estimate of a two-word prompt with max_tokens 10
-  const { user, key } = account(env, 20_000)
+  const { user, key } = await account(env, 20_000)
   env.upstream.setBehavior({ text: 'ok', firstByteDelayMs: 20, usage: { input: 1000, output: 10 } })
   const statuses = await storm(key, chatBody('gpt-4o', { max_tokens: 10 }))
-  const after = userRow(env, user.id)
+  const after = await userRow(env, user.id)
   expect(after.quota).toBeGreaterThanOrEqual(0)
-  const logs = logsOf(env, user.id)
+  const logs = await logsOf(env, user.id)
   expect(logs.filter((l) => l.type === 2)).toHaveLength(statuses.filter((s) => s === 200).length)
   expect(logs.reduce((sum, l) => sum + l.quota, 0)).toBe(20_000 - after.quota)
   const unpaid = logs.map((l) => JSON.parse(l.other).unpaid ?? 0).reduce((a: number, b: number) => a + b, 0)

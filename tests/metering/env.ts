@@ -1,40 +1,39 @@
-import type { UserRow } from '../../src/db/repos'
-import type { LogRow } from '../../src/db/sqlite/repos/logs'
+import type { LogRow, UserRow } from '../../src/db/repos'
 import { addUser } from '../helpers/accounts'
 import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'
 
 /** A relay env with prices enforced (test-app serves unpriced models free by default). */
 export async function startMeteredEnv(): Promise<RelayEnv> {
   const env = await startRelayEnv()
-  env.app.deps.options.set('SelfUseModeEnabled', false)
+  await env.app.deps.options.set('SelfUseModeEnabled', false)
   return env
 }
 
 let users = 0
 /** A fresh user with `quota` and one API key (unlimited unless `remain` is given). */
-export function account(env: RelayEnv, quota: number, remain?: number): { user: UserRow; key: string } {
-  const user = addUser(env.app, { username: `payer${++users}`, quota })
-  const key = env.newKey(remain === undefined ? { unlimited_quota: true } : { unlimited_quota: false, remain_quota: remain }, user)
+export async function account(env: RelayEnv, quota: number, remain?: number): Promise<{ user: UserRow; key: string }> {
+  const user = await addUser(env.app, { username: `payer${++users}`, quota })
+  const key = await env.newKey(remain === undefined ? { unlimited_quota: true } : { unlimited_quota: false, remain_quota: remain }, user)
   return { user, key }
 }
 
 /** The user as stored now (not from the cache). */
-export function userRow(env: RelayEnv, id: number): UserRow {
+export async function userRow(env: RelayEnv, id: number): Promise<UserRow> {
   env.app.deps.repos.users.forget(id)
-  return env.app.deps.repos.users.findById(id)!
+  return (await env.app.deps.repos.users.findById(id))!
 }
 
 /** Every log row of a user, oldest first, after writing whatever is queued. */
-export function logsOf(env: RelayEnv, userId: number): LogRow[] {
-  env.app.deps.metering.logs.flush()
-  return env.app.deps.repos.logs.list({ userId }, 0, 100_000).items.reverse()
+export async function logsOf(env: RelayEnv, userId: number): Promise<LogRow[]> {
+  await env.app.deps.metering.logs.flush()
+  return (await env.app.deps.repos.logs.list({ userId }, 0, 100_000)).items.reverse()
 }
 
 /** Every log row of a user once there are `count` (refusals are logged just after their response is sent). */
 export async function logsWhen(env: RelayEnv, userId: number, count: number, timeoutMs = 5000): Promise<LogRow[]> {
   const until = Date.now() + timeoutMs
   for (;;) {
-    const rows = logsOf(env, userId)
+    const rows = await logsOf(env, userId)
     if (rows.length >= count || Date.now() > until) return rows
     await Bun.sleep(5)
   }

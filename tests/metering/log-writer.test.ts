@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import type { NewLog } from '../../src/db/sqlite/repos/logs'
+import type { NewLog } from '../../src/db/repos'
 import { createLogWriter } from '../../src/metering/log-writer'
 
 const row = (i: number): NewLog => ({ type: 2, content: String(i) })
@@ -39,7 +39,7 @@ test('a failed write keeps its rows, in order, for the next flush: nothing is dr
   try {
     writer.push(row(1))
     writer.push(row(2))
-    expect(writer.flush()).toBe(0)
+    expect(await writer.flush()).toBe(0)
     writer.push(row(3))
     fail = false
     await Bun.sleep(50)

@@ -8,7 +8,7 @@ import { estimateQuota, findPrice, priceInUsd, quotaFor, requirePrice } from '..
 function options() {
   const db = openDatabase(':memory:')
   migrate(db)
-  return createOptionStore(createOptionRepo(db))
+  return createOptionStore(createOptionRepo(db), {}) // a new database: no stored values
 }
 const usage = (noCache: number, cacheRead: number, cacheWrite: number, text: number, reasoning = 0) => ({
   input: { noCache, cacheRead, cacheWrite },
@@ -40,26 +40,26 @@ describe('the shipped table', () => {
 })
 
 describe('options override the table', () => {
-  test('ModelRatio, CompletionRatio, CacheRatio, CreateCacheRatio per model; unknown cache ratios default to 1', () => {
+  test('ModelRatio, CompletionRatio, CacheRatio, CreateCacheRatio per model; unknown cache ratios default to 1', async () => {
     const o = options()
-    o.set('ModelRatio', { 'my-model': 3 })
-    o.set('CompletionRatio', { 'my-model': 2 })
+    await o.set('ModelRatio', { 'my-model': 3 })
+    await o.set('CompletionRatio', { 'my-model': 2 })
     expect(findPrice(o, 'my-model', 'default')).toEqual({ mode: 'ratio', model: 'my-model', ratio: 3, completion: 2, cacheRead: 1, cacheWrite: 1, group: 1 })
-    o.set('ModelRatio', { 'gpt-4o': 2 })
-    o.set('CacheRatio', { 'gpt-4o': 0.25 })
-    o.set('CreateCacheRatio', { 'gpt-4o': 1.5 })
+    await o.set('ModelRatio', { 'gpt-4o': 2 })
+    await o.set('CacheRatio', { 'gpt-4o': 0.25 })
+    await o.set('CreateCacheRatio', { 'gpt-4o': 1.5 })
     expect(findPrice(o, 'gpt-4o', 'default')).toMatchObject({ ratio: 2, completion: 4, cacheRead: 0.25, cacheWrite: 1.5 })
   })
-  test('ModelPrice wins: a fixed US$ per call', () => {
+  test('ModelPrice wins: a fixed US$ per call', async () => {
     const o = options()
-    o.set('ModelPrice', { 'gpt-4o': 0.02 })
+    await o.set('ModelPrice', { 'gpt-4o': 0.02 })
     const p = findPrice(o, 'gpt-4o', 'default')!
     expect(p).toEqual({ mode: 'call', model: 'gpt-4o', usd: 0.02, group: 1 })
     expect(quotaFor(p, usage(1_000_000, 0, 0, 1_000_000), 500_000)).toBe(10_000)
   })
-  test('GroupRatio multiplies; a group not listed pays 1', () => {
+  test('GroupRatio multiplies; a group not listed pays 1', async () => {
     const o = options()
-    o.set('GroupRatio', { default: 1, vip: 0.5 })
+    await o.set('GroupRatio', { default: 1, vip: 0.5 })
     expect(findPrice(o, 'gpt-4o', 'vip')!.group).toBe(0.5)
     expect(findPrice(o, 'gpt-4o', 'other')!.group).toBe(1)
   })
@@ -79,9 +79,9 @@ describe('quota arithmetic', () => {
     // (100 + 1000×0.1 + 200×1.25 + 50×5) × 1.5 = 700 × 1.5
     expect(quotaFor(p, usage(100, 1000, 200, 40, 10), 500_000)).toBe(1050)
   })
-  test('ratio 1 = US$2 per million input tokens = 1 quota per token at 500,000 per dollar', () => {
+  test('ratio 1 = US$2 per million input tokens = 1 quota per token at 500,000 per dollar', async () => {
     const o = options()
-    o.set('ModelRatio', { unit: 1 })
+    await o.set('ModelRatio', { unit: 1 })
     const p = findPrice(o, 'unit', 'default')!
     expect(quotaFor(p, usage(1_000_000, 0, 0, 0), 500_000)).toBe(1_000_000)
     expect(priceInUsd(p, 500_000)).toMatchObject({ input: 2, output: 2 })
@@ -95,10 +95,10 @@ describe('quota arithmetic', () => {
     const p = findPrice(options(), 'gpt-4o', 'default')!
     expect(estimateQuota(p, 100, 50, 500_000)).toBe(Math.round((100 + 50 * 4) * 1.25))
   })
-  test('no price → model_price_error, unless SelfUseModeEnabled (then free)', () => {
+  test('no price → model_price_error, unless SelfUseModeEnabled (then free)', async () => {
     const o = options()
     expect(() => requirePrice(o, 'nobody-prices-me', 'default')).toThrow('has no price')
-    o.set('SelfUseModeEnabled', true)
+    await o.set('SelfUseModeEnabled', true)
     const free = requirePrice(o, 'nobody-prices-me', 'default')
     expect(free.mode).toBe('free')
     expect(quotaFor(free, usage(1000, 0, 0, 1000), 500_000)).toBe(0)
@@ -106,15 +106,15 @@ describe('quota arithmetic', () => {
 })
 
 describe('remembered prices', () => {
-  test('a price found once is served from memory until a price option changes, then the new one applies', () => {
+  test('a price found once is served from memory until a price option changes, then the new one applies', async () => {
     const o = options()
     expect(findPrice(o, 'gpt-4o', 'vip')).toMatchObject({ ratio: 1.25, group: 1 })
     expect(findPrice(o, 'my-model', 'vip')).toBeUndefined()
-    o.set('ModelRatio', { 'my-model': 3 })
-    o.set('GroupRatio', { vip: 0.5 })
+    await o.set('ModelRatio', { 'my-model': 3 })
+    await o.set('GroupRatio', { vip: 0.5 })
     expect(findPrice(o, 'my-model', 'vip')).toMatchObject({ ratio: 3, group: 0.5 })
     expect(findPrice(o, 'gpt-4o', 'vip')).toMatchObject({ ratio: 1.25, group: 0.5 })
-    o.set('ModelPrice', { 'my-model': 0.02 })
+    await o.set('ModelPrice', { 'my-model': 0.02 })
     expect(findPrice(o, 'my-model', 'vip')).toEqual({ mode: 'call', model: 'my-model', usd: 0.02, group: 0.5 })
   })
 })

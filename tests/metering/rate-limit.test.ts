@@ -76,18 +76,18 @@ describe('through the relay', () => {
     env.upstream.reset()
     env.outcomes.length = 0
   })
-  afterEach(() => {
+  afterEach(async () => {
     const o = env.app.deps.options
-    for (const k of ['TokenRpmLimit', 'TokenTpmLimit', 'TokenConcurrencyLimit', 'UserRpmLimit', 'UserTpmLimit', 'UserConcurrencyLimit']) o.set(k, 0)
-    o.set('GroupRateLimits', {})
+    for (const k of ['TokenRpmLimit', 'TokenTpmLimit', 'TokenConcurrencyLimit', 'UserRpmLimit', 'UserTpmLimit', 'UserConcurrencyLimit']) await o.set(k, 0)
+    await o.set('GroupRateLimits', {})
   })
 
   test('RPM per API key → 429 with retry-after in the OpenAI shape; nothing charged, nothing sent upstream', async () => {
-    env.app.deps.options.set('TokenRpmLimit', 2)
-    const { user, key } = account(env, 1_000_000)
+    await env.app.deps.options.set('TokenRpmLimit', 2)
+    const { user, key } = await account(env, 1_000_000)
     expect((await chat(env, key, chatBody('gpt-4o'))).status).toBe(200)
     expect((await chat(env, key, chatBody('gpt-4o'))).status).toBe(200)
-    const before = userRow(env, user.id).quota
+    const before = (await userRow(env, user.id)).quota
     const res = await chat(env, key, chatBody('gpt-4o'))
     expect(res.status).toBe(429)
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
@@ -95,18 +95,18 @@ describe('through the relay', () => {
     expect(body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' })
     expect(body.error.message).toContain('2 requests per minute')
     expect(env.upstream.requests).toHaveLength(2)
-    expect(userRow(env, user.id).quota).toBe(before)
+    expect((await userRow(env, user.id)).quota).toBe(before)
     // another key of the same user has its own bucket
-    const other = env.newKey({ unlimited_quota: true }, user)
+    const other = await env.newKey({ unlimited_quota: true }, user)
     expect((await chat(env, other, chatBody('gpt-4o'))).status).toBe(200)
   })
 
   test('RPM per user → 429 with retry-after in the Anthropic shape', async () => {
-    env.app.deps.options.set('UserRpmLimit', 1)
-    const { user, key } = account(env, 1_000_000)
+    await env.app.deps.options.set('UserRpmLimit', 1)
+    const { user, key } = await account(env, 1_000_000)
     const body = { model: 'claude-sonnet-4-5', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] }
     expect((await messages(env, key, body)).status).toBe(200)
-    const second = env.newKey({ unlimited_quota: true }, user)
+    const second = await env.newKey({ unlimited_quota: true }, user)
     const res = await messages(env, second, body)
     expect(res.status).toBe(429)
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
@@ -117,8 +117,8 @@ describe('through the relay', () => {
   })
 
   test('concurrent requests per API key: the second in flight is refused, the slot frees when the first ends', async () => {
-    env.app.deps.options.set('TokenConcurrencyLimit', 1)
-    const { key } = account(env, 1_000_000)
+    await env.app.deps.options.set('TokenConcurrencyLimit', 1)
+    const { key } = await account(env, 1_000_000)
     env.upstream.setBehavior({ text: 'slow', firstByteDelayMs: 200 })
     const first = chat(env, key, chatBody('gpt-4o'))
     await Bun.sleep(50)
@@ -130,8 +130,8 @@ describe('through the relay', () => {
   })
 
   test('TPM holds the estimate while a request runs and settles to the real usage after', async () => {
-    env.app.deps.options.set('TokenTpmLimit', 1000)
-    const { key } = account(env, 1_000_000)
+    await env.app.deps.options.set('TokenTpmLimit', 1000)
+    const { key } = await account(env, 1_000_000)
     env.upstream.setBehavior({ text: 'slow', firstByteDelayMs: 200, usage: { input: 10, output: 10 } })
     const first = chat(env, key, chatBody('gpt-4o', { max_tokens: 800 }))
     await Bun.sleep(50)
@@ -145,9 +145,9 @@ describe('through the relay', () => {
   })
 
   test('per-group overrides win over the defaults', async () => {
-    env.app.deps.options.set('TokenRpmLimit', 100)
-    env.app.deps.options.set('GroupRateLimits', { default: { token_rpm: 1 } })
-    const { key } = account(env, 1_000_000)
+    await env.app.deps.options.set('TokenRpmLimit', 100)
+    await env.app.deps.options.set('GroupRateLimits', { default: { token_rpm: 1 } })
+    const { key } = await account(env, 1_000_000)
     expect((await chat(env, key, chatBody('gpt-4o'))).status).toBe(200)
     expect((await chat(env, key, chatBody('gpt-4o'))).status).toBe(429)
   })

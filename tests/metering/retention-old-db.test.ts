@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import { closeDatabase, openDatabase, type Db } from '../../src/db/sqlite/client'
 import { migrate } from '../../src/db/sqlite/migrate'
 import { migrations } from '../../src/db/sqlite/migrations'
-import { createLogRepo, LogType, type NewLog } from '../../src/db/sqlite/repos/logs'
+import { LogType, type NewLog } from '../../src/db/repos'
+import { createLogRepo } from '../../src/db/sqlite/repos/logs'
 import { pruneLogs } from '../../src/metering/retention'
 
 /**
@@ -46,8 +47,8 @@ test('an old file without incremental auto-vacuum is converted once at migration
   expect(first.vacuumed).toBe(true)
   expect(pragma(db.$client, 'auto_vacuum')).toBe(2)
   const repo = createLogRepo(db)
-  expect(repo.count({})).toBe(8200) // nothing lost
-  expect(repo.count({ type: LogType.consume, modelName: 'new' })).toBe(200) // the new indexes answer
+  expect(await repo.count({})).toBe(8200) // nothing lost
+  expect(await repo.count({ type: LogType.consume, modelName: 'new' })).toBe(200) // the new indexes answer
 
   const before = pragma(db.$client, 'page_count')
   const options = { get: <T,>(key: string) => (key === 'LogRetentionDays' ? 30 : 0) as T }
@@ -62,11 +63,11 @@ test('an old file without incremental auto-vacuum is converted once at migration
   closeDatabase(again)
 })
 
-test('a new file is created incremental: no VACUUM at migration', () => {
+test('a new file is created incremental: no VACUUM at migration', async () => {
   const db = openDatabase(join(dir, 'new.db'))
   expect(migrate(db).vacuumed).toBe(false)
   expect(pragma(db.$client, 'auto_vacuum')).toBe(2)
   const rows: NewLog[] = [{ type: LogType.consume, createdAt: 1 }]
-  createLogRepo(db).insertMany(rows)
+  await createLogRepo(db).insertMany(rows)
   closeDatabase(db)
 })

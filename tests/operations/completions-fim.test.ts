@@ -17,7 +17,7 @@ const post = (path: string, key: string, body: unknown) =>
 
 async function lastRow(userId: number, count: number) {
   await settled(o.env, count)
-  return logsOf(o.env, userId).at(-1)!
+  return (await logsOf(o.env, userId)).at(-1)!
 }
 
 // What Continue's autocomplete sends through its DeepSeek provider (core/llm/llms/Deepseek.ts `_streamFim`)
@@ -25,7 +25,7 @@ const continueBody = (prompt: string, suffix: string) => ({ model: 'deepseek-cha
 
 describe('fill-in-the-middle through DeepSeek (its /beta/completions)', () => {
   test("Continue's FIM at /v1/beta/completions streams the middle; DeepSeek's cache hits are billed as cache reads", async () => {
-    const { user, key } = account(o.env, 10_000_000)
+    const { user, key } = await account(o.env, 10_000_000)
     const count = o.env.outcomes.length
     const prompt = '[cached] def add(a, b):\n    '
     const suffix = '\n\nprint(add(1, 2))'
@@ -46,7 +46,7 @@ describe('fill-in-the-middle through DeepSeek (its /beta/completions)', () => {
     expect(row).toMatchObject({ modelName: 'deepseek-chat', promptTokens, cacheReadTokens: Math.floor(promptTokens / 2), completionTokens: 4 })
     // deepseek-chat: US$0.28 in, 0.028 cache hit, 0.42 out per million; at these sizes, the least charge
     expect(row.quota).toBe(1)
-    expect(userRow(o.env, user.id).quota).toBe(10_000_000 - 1)
+    expect((await userRow(o.env, user.id)).quota).toBe(10_000_000 - 1)
   })
 
   test('the same at /v1/completions, not streamed', async () => {
@@ -66,7 +66,7 @@ describe('fill-in-the-middle through DeepSeek (its /beta/completions)', () => {
 
 describe('fill-in-the-middle through Mistral (Codestral, /v1/fim/completions)', () => {
   test('answered in the completions shape; only the fields Mistral takes are sent, seed as random_seed', async () => {
-    const { user, key } = account(o.env, 10_000_000)
+    const { user, key } = await account(o.env, 10_000_000)
     const count = o.env.outcomes.length
     const body = { model: 'codestral-latest', prompt: 'def f(', suffix: '):\n  pass', max_tokens: 2, temperature: 0.2, seed: 42, presence_penalty: 0, user: 'u1' }
     const res = await post('/v1/completions', key, body)
@@ -109,7 +109,7 @@ describe('fill-in-the-middle through Mistral (Codestral, /v1/fim/completions)', 
   })
 
   test('what Mistral cannot do is a 400 naming the field, and nothing is sent or charged', async () => {
-    const { user, key } = account(o.env, 1_000_000)
+    const { user, key } = await account(o.env, 1_000_000)
     const before = o.up.requests.length
     for (const [body, param] of [
       [{ prompt: 'a', n: 2 }, 'n'],
@@ -123,7 +123,7 @@ describe('fill-in-the-middle through Mistral (Codestral, /v1/fim/completions)', 
       expect(((await res.json()) as any).error.param).toBe(param)
     }
     expect(o.up.requests.length).toBe(before)
-    expect(userRow(o.env, user.id).quota).toBe(1_000_000)
+    expect((await userRow(o.env, user.id)).quota).toBe(1_000_000)
   })
 
   test("Mistral's 422 list of refused fields is read into the message", async () => {

@@ -11,12 +11,12 @@ let o: OperationsEnv
 beforeAll(async () => {
   o = await startOperationsEnv()
   await o.channel(1, MODEL)
-  o.env.app.deps.options.set('ModelRatio', { 'instruct-fo': 0.75, 'instruct-flaky': 0.75 })
+  await o.env.app.deps.options.set('ModelRatio', { 'instruct-fo': 0.75, 'instruct-flaky': 0.75 })
 })
 afterAll(() => o.stop())
 
-function payer(balance = 10_000_000) {
-  const { user, key } = account(o.env, balance)
+async function payer(balance = 10_000_000) {
+  const { user, key } = await account(o.env, balance)
   return { user, key, client: new OpenAI({ apiKey: key, baseURL: `${o.env.app.url}/v1`, maxRetries: 0 }) }
 }
 
@@ -25,13 +25,13 @@ const post = (key: string, body: unknown, init: RequestInit = {}) =>
 
 async function lastRow(userId: number, count: number) {
   await settled(o.env, count)
-  const row = logsOf(o.env, userId).at(-1)!
+  const row = (await logsOf(o.env, userId)).at(-1)!
   return { row, other: JSON.parse(row.other) }
 }
 
 describe('POST /v1/completions to OpenAI', () => {
   test('the SDK: prompt, suffix, echo and logprobs go on untouched; the answer comes back as sent; billed per token', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     const count = o.env.outcomes.length
     const prompt = 'def fib(n):'
     const suffix = '    return x'
@@ -46,7 +46,7 @@ describe('POST /v1/completions to OpenAI', () => {
     // 4 prompt words + 3 completion words; US$1.5 in, 2 out per million = 0.75 quota a prompt token, 1 a completion token
     expect(row).toMatchObject({ modelName: MODEL, promptTokens: fakePromptTokens(prompt, suffix), completionTokens: 3, quota: 6, isStream: false })
     expect(other.estimated).toBeUndefined()
-    expect(userRow(o.env, user.id).quota).toBe(10_000_000 - 6)
+    expect((await userRow(o.env, user.id)).quota).toBe(10_000_000 - 6)
   })
 
   test('several prompts and n: every choice comes back', async () => {
@@ -55,7 +55,7 @@ describe('POST /v1/completions to OpenAI', () => {
   })
 
   test('a stream the client asked no usage of: usage asked upstream, its chunk dropped, the stream billed on it', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     const count = o.env.outcomes.length
     const stream = await client.completions.create({ model: MODEL, prompt: 'x = ', max_tokens: 10, stream: true })
     const chunks = []
@@ -77,7 +77,7 @@ describe('POST /v1/completions to OpenAI', () => {
   })
 
   test('max_tokens is reserved: a balance that cannot hold it is refused before anything is sent', async () => {
-    const { key } = payer(100)
+    const { key } = await payer(100)
     const before = o.up.requests.length
     const refused = await post(key, { model: MODEL, prompt: 'a', max_tokens: 1000 })
     expect(refused.status).toBe(403)
@@ -133,7 +133,7 @@ describe('POST /v1/completions to OpenAI', () => {
   })
 
   test('an upstream that breaks mid-stream: the client gets an error event, and pays for the text it got', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     const count = o.env.outcomes.length
     const stream = await client.completions.create({ model: MODEL, prompt: '[break] q', stream: true })
     let text = ''
@@ -148,7 +148,7 @@ describe('POST /v1/completions to OpenAI', () => {
   })
 
   test('a client that goes away mid-stream: the upstream is cancelled and what was sent is billed', async () => {
-    const { user, key } = payer()
+    const { user, key } = await payer()
     const count = o.env.outcomes.length
     const cancelled = slowStreams.cancelled
     const abort = new AbortController()

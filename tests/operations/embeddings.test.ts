@@ -8,7 +8,7 @@ beforeAll(async () => {
   o = await startOperationsEnv()
   await o.channel(1, 'text-embedding-3-small')
   await o.channel(24, 'gemini-embedding-001')
-  o.env.app.deps.options.set('ModelRatio', { 'gemini-embedding-001': 0.075 })
+  await o.env.app.deps.options.set('ModelRatio', { 'gemini-embedding-001': 0.075 })
 })
 afterAll(() => o.stop())
 
@@ -44,16 +44,16 @@ describe('POST /v1/embeddings', () => {
   })
 
   test('billed per input token: the log row and the balance agree', async () => {
-    const { user, key } = account(o.env, 1_000_000)
+    const { user, key } = await account(o.env, 1_000_000)
     const count = o.env.outcomes.length
     const res = await post(key, { model: 'text-embedding-3-small', input: 'one two three four' })
     expect(res.status).toBe(200)
     await settled(o.env, count + 1)
-    const [row] = logsOf(o.env, user.id)
+    const [row] = await logsOf(o.env, user.id)
     expect(row).toMatchObject({ modelName: 'text-embedding-3-small', promptTokens: 4, completionTokens: 0, type: 2 })
     // $0.02 per million tokens = ratio 0.01: 4 tokens → 0.04 quota, at least 1
     expect(row!.quota).toBe(1)
-    expect(userRow(o.env, user.id).quota).toBe(1_000_000 - 1)
+    expect((await userRow(o.env, user.id)).quota).toBe(1_000_000 - 1)
   })
 
   test('bad input is a 400 in OpenAI shape naming the field, and nothing is sent or charged', async () => {

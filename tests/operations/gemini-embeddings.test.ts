@@ -63,16 +63,16 @@ describe('embedContent and batchEmbedContents', () => {
   })
 
   test('billed like /v1/embeddings: the log row and the balance', async () => {
-    const { user, key } = account(o.env, 1_000_000)
+    const { user, key } = await account(o.env, 1_000_000)
     const count = o.env.outcomes.length
     const res = await post('/v1beta/models/text-embedding-3-small:batchEmbedContents', { requests: [{ content: content('one two three') }, { content: content('four') }] }, { 'x-goog-api-key': key })
     expect(res.status).toBe(200)
     expect(((await res.json()) as any).embeddings).toHaveLength(2)
     await settled(o.env, count + 1)
-    const [row] = logsOf(o.env, user.id)
+    const [row] = await logsOf(o.env, user.id)
     expect(row).toMatchObject({ modelName: 'text-embedding-3-small', promptTokens: 4, completionTokens: 0, type: 2 })
     expect(row!.quota).toBe(1)
-    expect(userRow(o.env, user.id).quota).toBe(1_000_000 - 1)
+    expect((await userRow(o.env, user.id)).quota).toBe(1_000_000 - 1)
   })
 
   test("bad bodies are 400s in Gemini's shape naming the field; nothing is sent", async () => {

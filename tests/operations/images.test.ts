@@ -14,19 +14,19 @@ beforeAll(async () => {
   await o.channel(1, 'dall-e-2,dall-e-3,gpt-image-1')
   await o.channel(3, 'gpt-image-1-mini', { other: '2025-04-01-preview' })
   await o.channel(8, 'flux-schnell')
-  o.env.app.deps.options.set('ModelPrice', { 'flux-schnell': 0.003 })
+  await o.env.app.deps.options.set('ModelPrice', { 'flux-schnell': 0.003 })
 })
 afterAll(() => o.stop())
 
 /** A client of its own user and balance, so its log rows and balance are its own. */
-function payer(balance = 10_000_000) {
-  const { user, key } = account(o.env, balance)
+async function payer(balance = 10_000_000) {
+  const { user, key } = await account(o.env, balance)
   return { user, client: new OpenAI({ apiKey: key, baseURL: `${o.env.app.url}/v1`, maxRetries: 0 }), key }
 }
 
 async function lastRow(userId: number) {
   await settled(o.env, o.env.outcomes.length)
-  const rows = logsOf(o.env, userId)
+  const rows = await logsOf(o.env, userId)
   return { row: rows.at(-1)!, other: JSON.parse(rows.at(-1)!.other) }
 }
 
@@ -35,7 +35,7 @@ const postJson = (key: string, body: unknown) =>
 
 describe('POST /v1/images/generations', () => {
   test('dall-e-3 hd: the SDK gets the URL; the body goes on with only the model; one image billed at its size and quality', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     const count = o.env.outcomes.length
     const res = await client.images.generate({ model: 'dall-e-3', prompt: 'a red fox', size: '1792x1024', quality: 'hd', style: 'natural', response_format: 'url' })
     expect(res.data![0]!.url).toBe('https://images.example/0.png')
@@ -46,11 +46,11 @@ describe('POST /v1/images/generations', () => {
     const { row, other } = await lastRow(user.id)
     expect(row).toMatchObject({ modelName: 'dall-e-3', promptTokens: 1, completionTokens: 0, type: 2, quota: quota(0.12) })
     expect(other.price).toMatchObject({ mode: 'unit', variant: '1792x1024/hd', usd: 0.12 })
-    expect(userRow(o.env, user.id).quota).toBe(10_000_000 - quota(0.12))
+    expect((await userRow(o.env, user.id)).quota).toBe(10_000_000 - quota(0.12))
   })
 
   test('defaults price as OpenAI bills them: dall-e-3 standard 1024x1024, gpt-image-1 auto/auto as the costliest (high, oblong)', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     await client.images.generate({ model: 'dall-e-3', prompt: 'a cat' })
     expect((await lastRow(user.id)).row.quota).toBe(quota(0.04))
     const res = await client.images.generate({ model: 'gpt-image-1', prompt: 'a dog' })
@@ -61,7 +61,7 @@ describe('POST /v1/images/generations', () => {
   })
 
   test('gpt-image-1: n images at size/quality; b64_json is dropped (GPT image models refuse the field), url is a 400', async () => {
-    const { user, client, key } = payer()
+    const { user, client, key } = await payer()
     const res = await client.images.generate({ model: 'gpt-image-1', prompt: 'three birds', n: 3, size: '1024x1536', quality: 'low', response_format: 'b64_json', background: 'transparent', output_format: 'webp' })
     expect(res.data!.map((d) => d.b64_json)).toEqual([0, 1, 2].map((i) => fakeImage('three birds', i)))
     expect(res.usage?.output_tokens).toBe(3 * 4160)
@@ -77,28 +77,28 @@ describe('POST /v1/images/generations', () => {
   })
 
   test('settles the images actually returned, the reservation was n', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     const res = await client.images.generate({ model: 'dall-e-2', prompt: 'two moons [fewer]', n: 2, size: '256x256' })
     expect(res.data).toHaveLength(1)
     const { row, other } = await lastRow(user.id)
     expect(row).toMatchObject({ promptTokens: 1, quota: quota(0.016) })
     expect(other.reserved).toBe(2 * quota(0.016))
     expect(other.price.variant).toBe('256x256')
-    expect(userRow(o.env, user.id).quota).toBe(10_000_000 - quota(0.016))
+    expect((await userRow(o.env, user.id)).quota).toBe(10_000_000 - quota(0.016))
   })
 
   test('an answer without images is a failed attempt: a 503, nothing billed', async () => {
-    const { user, key } = payer()
+    const { user, key } = await payer()
     const res = await postJson(key, { model: 'dall-e-2', prompt: 'nothing [none]' })
     expect(res.status).toBe(503)
     expect(((await res.json()) as any).error.message).toContain('without images')
     const { row } = await lastRow(user.id)
     expect(row).toMatchObject({ type: 5, quota: 0 })
-    expect(userRow(o.env, user.id).quota).toBe(10_000_000)
+    expect((await userRow(o.env, user.id)).quota).toBe(10_000_000)
   })
 
   test('a model priced per call (ModelPrice) costs that per image, on a compatible server', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     await client.images.generate({ model: 'flux-schnell', prompt: 'a lake', n: 2, size: '768x768' })
     expect(o.up.requests.at(-1)!.json).toEqual({ model: 'flux-schnell', prompt: 'a lake', n: 2, size: '768x768' })
     const { row, other } = await lastRow(user.id)
@@ -107,18 +107,18 @@ describe('POST /v1/images/generations', () => {
   })
 
   test('ImagePrice overrides the shipped price of a size', async () => {
-    const { user, client } = payer()
-    o.env.app.deps.options.set('ImagePrice', { 'dall-e-2': { '512x512': 0.5 } })
+    const { user, client } = await payer()
+    await o.env.app.deps.options.set('ImagePrice', { 'dall-e-2': { '512x512': 0.5 } })
     try {
       await client.images.generate({ model: 'dall-e-2', prompt: 'a hill', size: '512x512' })
       expect((await lastRow(user.id)).row.quota).toBe(quota(0.5))
     } finally {
-      o.env.app.deps.options.set('ImagePrice', {})
+      await o.env.app.deps.options.set('ImagePrice', {})
     }
   })
 
   test('Azure: the deployment path with the api-version from `other`, the key as api-key', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     const res = await client.images.generate({ model: 'gpt-image-1-mini', prompt: 'a boat', quality: 'medium', size: '1024x1024' })
     expect(res.data![0]!.b64_json).toBe(fakeImage('a boat', 0))
     const sent = o.up.requests.at(-1)!
@@ -129,7 +129,7 @@ describe('POST /v1/images/generations', () => {
   })
 
   test('bad input is a 400 naming the field, per model family; nothing is sent or charged', async () => {
-    const { user, key } = payer()
+    const { user, key } = await payer()
     const before = o.up.requests.length
     for (const [body, param] of [
       [{ model: 'dall-e-3' }, 'prompt'],
@@ -157,14 +157,14 @@ describe('POST /v1/images/generations', () => {
       expect(json.error.message).toBeString()
     }
     expect(o.up.requests.length).toBe(before)
-    expect(userRow(o.env, user.id).quota).toBe(10_000_000)
+    expect((await userRow(o.env, user.id)).quota).toBe(10_000_000)
   })
 
   test('a failing channel fails over; an upstream 400 comes back with the key masked', async () => {
     const backup = await o.channel(1, 'dall-e-2-failover', { priority: -1 })
     await o.channel(1, 'dall-e-2-failover', { priority: 5 })
-    o.env.app.deps.options.set('ImagePrice', { 'dall-e-2-failover': { '1024x1024': 0.02 } })
-    const { client, key } = payer()
+    await o.env.app.deps.options.set('ImagePrice', { 'dall-e-2-failover': { '1024x1024': 0.02 } })
+    const { client, key } = await payer()
     o.up.failNext('/v1/images/generations', 503, { error: { message: 'overloaded' } })
     const before = o.up.requests.length
     const res = await client.images.generate({ model: 'dall-e-2-failover', prompt: 'a tree' })
@@ -177,7 +177,7 @@ describe('POST /v1/images/generations', () => {
     const text = await bad.text()
     expect(text).toContain('safety system')
     expect(text).not.toContain(OP_KEY)
-    o.env.app.deps.options.set('ImagePrice', {})
+    await o.env.app.deps.options.set('ImagePrice', {})
   })
 })
 
@@ -185,7 +185,7 @@ describe('POST /v1/images/edits', () => {
   const png = (label: string) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, ...new TextEncoder().encode(label)])
 
   test('gpt-image-1 with image[] and a mask: the files reach the upstream byte for byte, fields too; billed per image', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     const [a, b, mask] = [png('first image'), png('second image'), png('the mask')]
     const res = await client.images.edit({
       model: 'gpt-image-1',
@@ -215,7 +215,7 @@ describe('POST /v1/images/edits', () => {
   })
 
   test('dall-e-2 edits one image; b64_json asked for comes back', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     const res = await client.images.edit({ model: 'dall-e-2', image: await toFile(png('square'), 'sq.png', { type: 'image/png' }), prompt: 'add a hat', size: '512x512', response_format: 'b64_json' })
     expect(res.data![0]!.b64_json).toBe(fakeImage('add a hat', 0))
     expect(o.up.requests.at(-1)!.form!.get('response_format')).toBe('b64_json')
@@ -223,7 +223,7 @@ describe('POST /v1/images/edits', () => {
   })
 
   test('a bad form is a 400 naming the field', async () => {
-    const { key } = payer()
+    const { key } = await payer()
     const before = o.up.requests.length
     const file = () => new File([png('x')], 'x.png', { type: 'image/png' })
     const cases: [Record<string, string | File | File[]>, string][] = [

@@ -10,7 +10,7 @@ beforeAll(async () => {
   o = await startOperationsEnv()
   await o.channel(1, 'omni-moderation-latest,text-moderation-latest')
   await o.channel(8, 'omni-moderation-priced')
-  o.env.app.deps.options.set('ModelRatio', { 'omni-moderation-priced': 100 })
+  await o.env.app.deps.options.set('ModelRatio', { 'omni-moderation-priced': 100 })
 })
 afterAll(() => o.stop())
 
@@ -43,26 +43,26 @@ describe('POST /v1/moderations', () => {
   })
 
   test('the shipped moderation models are free; the log row counts the text tokens', async () => {
-    const { user, key } = account(o.env, 1000)
+    const { user, key } = await account(o.env, 1000)
     const count = o.env.outcomes.length
     expect((await post(key, { input: ['one two three', 'four'] })).status).toBe(200)
     await settled(o.env, count + 1)
-    const [row] = logsOf(o.env, user.id)
+    const [row] = await logsOf(o.env, user.id)
     expect(row).toMatchObject({ modelName: 'omni-moderation-latest', promptTokens: countTextTokens('one two three') + countTextTokens('four'), quota: 0, type: 2 })
     expect(JSON.parse(row!.other).estimated).toBeUndefined()
-    expect(userRow(o.env, user.id).quota).toBe(1000)
+    expect((await userRow(o.env, user.id)).quota).toBe(1000)
   })
 
   test('a priced moderation model (here on a custom channel) is billed per text token; images add none', async () => {
-    const { user, key } = account(o.env, 1_000_000)
+    const { user, key } = await account(o.env, 1_000_000)
     const count = o.env.outcomes.length
     const input = [{ type: 'text', text: 'is this fine' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }]
     expect((await post(key, { model: 'omni-moderation-priced', input })).status).toBe(200)
     await settled(o.env, count + 1)
     const tokens = countTextTokens('is this fine')
-    const [row] = logsOf(o.env, user.id)
+    const [row] = await logsOf(o.env, user.id)
     expect(row).toMatchObject({ modelName: 'omni-moderation-priced', promptTokens: tokens, quota: tokens * 100 })
-    expect(userRow(o.env, user.id).quota).toBe(1_000_000 - tokens * 100)
+    expect((await userRow(o.env, user.id)).quota).toBe(1_000_000 - tokens * 100)
   })
 
   test('bad input is a 400 naming the field, nothing sent', async () => {
@@ -86,7 +86,7 @@ describe('POST /v1/moderations', () => {
   test('a failing channel fails over; an upstream 4xx comes back with the key masked', async () => {
     await o.channel(1, 'omni-moderation-failover', { priority: 5 })
     await o.channel(8, 'omni-moderation-failover', { priority: 0 })
-    o.env.app.deps.options.set('ModelRatio', { 'omni-moderation-priced': 100, 'omni-moderation-failover': 0 })
+    await o.env.app.deps.options.set('ModelRatio', { 'omni-moderation-priced': 100, 'omni-moderation-failover': 0 })
     o.up.failNext('/v1/moderations', 500, { error: { message: 'internal error' } })
     const before = o.up.requests.length
     const ok = await o.openai.moderations.create({ model: 'omni-moderation-failover', input: 'hi' })

@@ -21,7 +21,7 @@ beforeAll(async () => {
     },
   })
   o = await startOperationsEnv()
-  o.env.app.deps.options.set('RelayStreamIdleSeconds', 1)
+  await o.env.app.deps.options.set('RelayStreamIdleSeconds', 1)
   await o.env.app.deps.routing.channels.create([{ name: 'silent', type: 1, baseUrl: `http://127.0.0.1:${silent.port}`, keyText: 'sk-x', models: 'tts-1', group: 'default' }])
 })
 afterAll(async () => {

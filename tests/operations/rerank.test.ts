@@ -13,7 +13,7 @@ beforeAll(async () => {
   await o.channel(40, 'BAAI/bge-reranker-v2-m3')
   await o.channel(17, 'gte-rerank-v2')
   await o.channel(8, 'local-reranker')
-  o.env.app.deps.options.set('ModelRatio', { 'jina-reranker-unsorted': 0.025, 'BAAI/bge-reranker-v2-m3': 0.01, 'local-reranker': 0.01, 'jina-billed': 10, 'failing-reranker': 0.01 })
+  await o.env.app.deps.options.set('ModelRatio', { 'jina-reranker-unsorted': 0.025, 'BAAI/bge-reranker-v2-m3': 0.01, 'local-reranker': 0.01, 'jina-billed': 10, 'failing-reranker': 0.01 })
 })
 afterAll(() => o.stop())
 
@@ -71,27 +71,27 @@ describe('POST /v1/rerank', () => {
   })
 
   test('Cohere rerank-v3.5 ships priced per call (US$2 per 1,000 searches): the log row and the balance', async () => {
-    const { user, key } = account(o.env, 100_000)
+    const { user, key } = await account(o.env, 100_000)
     const count = o.env.outcomes.length
     await rerank({ model: 'rerank-v3.5' }, key)
     await settled(o.env, count + 1)
-    const [row] = logsOf(o.env, user.id)
+    const [row] = await logsOf(o.env, user.id)
     // US$0.002 × 500,000 quota per dollar
     expect(row).toMatchObject({ modelName: 'rerank-v3.5', quota: 1000, completionTokens: 0, type: 2 })
     expect(row!.promptTokens).toBeGreaterThan(0)
-    expect(userRow(o.env, user.id).quota).toBe(100_000 - 1000)
+    expect((await userRow(o.env, user.id)).quota).toBe(100_000 - 1000)
   })
 
   test('billed per token on the upstream count (Jina usage.total_tokens); Jina rerankers ship at US$0.05 per million', async () => {
     expect(findPrice(o.env.app.deps.options, 'jina-reranker-m0', 'default')).toMatchObject({ mode: 'ratio', ratio: 0.025 })
-    const { user, key } = account(o.env, 1_000_000)
+    const { user, key } = await account(o.env, 1_000_000)
     const count = o.env.outcomes.length
     await rerank({ model: 'jina-billed' }, key)
     await settled(o.env, count + 1)
     const tokens = fakeRerankTokens(QUERY, DOCS)
-    const [row] = logsOf(o.env, user.id)
+    const [row] = await logsOf(o.env, user.id)
     expect(row).toMatchObject({ modelName: 'jina-billed', promptTokens: tokens, completionTokens: 0, quota: tokens * 10 })
-    expect(userRow(o.env, user.id).quota).toBe(1_000_000 - tokens * 10)
+    expect((await userRow(o.env, user.id)).quota).toBe(1_000_000 - tokens * 10)
   })
 
   test('SiliconFlow: Jina shape in, tokens read from meta.tokens, no documents unless asked', async () => {

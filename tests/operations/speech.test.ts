@@ -15,13 +15,13 @@ beforeAll(async () => {
 })
 afterAll(() => o.stop())
 
-function payer(balance = 10_000_000) {
-  const { user, key } = account(o.env, balance)
+async function payer(balance = 10_000_000) {
+  const { user, key } = await account(o.env, balance)
   return { user, key, client: new OpenAI({ apiKey: key, baseURL: `${o.env.app.url}/v1`, maxRetries: 0 }) }
 }
 
 async function lastRow(userId: number) {
-  const rows = logsOf(o.env, userId)
+  const rows = await logsOf(o.env, userId)
   return { row: rows.at(-1)!, other: JSON.parse(rows.at(-1)!.other) }
 }
 
@@ -41,7 +41,7 @@ async function until(check: () => boolean, timeoutMs = 3000) {
 
 describe('POST /v1/audio/speech', () => {
   test('the SDK reads the audio bytes with the upstream content type; the body goes on with only the model; billed per character', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     const input = 'Twenty characters!!!'
     const count = o.env.outcomes.length
     const res = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input, response_format: 'opus', speed: 1.25 })
@@ -52,11 +52,11 @@ describe('POST /v1/audio/speech', () => {
     await settled(o.env, count + 1)
     const { row } = await lastRow(user.id)
     expect(row).toMatchObject({ modelName: 'tts-1', promptTokens: 20, completionTokens: 0, quota: 20 * TTS1, isStream: true, type: 2 })
-    expect(userRow(o.env, user.id).quota).toBe(10_000_000 - 20 * TTS1)
+    expect((await userRow(o.env, user.id)).quota).toBe(10_000_000 - 20 * TTS1)
   })
 
   test('characters are counted as characters, not UTF-16 units or bytes', async () => {
-    const { user, key } = payer()
+    const { user, key } = await payer()
     const count = o.env.outcomes.length
     const res = await post(key, { model: 'tts-1', voice: 'nova', input: 'héllo 👋 wörld' })
     expect(res.status).toBe(200)
@@ -66,7 +66,7 @@ describe('POST /v1/audio/speech', () => {
   })
 
   test('the bytes stream as they arrive: a client that goes away mid-stream is billed and the upstream is aborted', async () => {
-    const { user, key } = payer()
+    const { user, key } = await payer()
     const input = 'a long story [slow]'
     const count = o.env.outcomes.length
     const cancelled = speechStreams.cancelled
@@ -88,7 +88,7 @@ describe('POST /v1/audio/speech', () => {
   })
 
   test('stream_format sse (gpt-4o-mini-tts) passes the events through; tts-1 refuses it by name', async () => {
-    const { key } = payer()
+    const { key } = await payer()
     const res = await post(key, { model: 'gpt-4o-mini-tts', voice: 'coral', input: 'hi there', instructions: 'cheerful', stream_format: 'sse' })
     expect(res.headers.get('content-type')).toBe('text/event-stream')
     const text = await res.text()
@@ -101,7 +101,7 @@ describe('POST /v1/audio/speech', () => {
   })
 
   test('Azure: the deployment path, api-version and api-key', async () => {
-    const { client } = payer()
+    const { client } = await payer()
     const res = await client.audio.speech.create({ model: 'tts-1-hd', voice: 'onyx', input: 'from azure', response_format: 'wav' })
     expect(res.headers.get('content-type')).toBe('audio/wav')
     expect(Buffer.from(await res.arrayBuffer())).toEqual(concat(fakeSpeechChunks('from azure')))
@@ -111,7 +111,7 @@ describe('POST /v1/audio/speech', () => {
   })
 
   test('bad input is a 400 naming the field; nothing is sent or charged', async () => {
-    const { user, key } = payer()
+    const { user, key } = await payer()
     const before = o.up.requests.length
     for (const [body, param] of [
       [{ model: 'tts-1', input: 'x' }, 'voice'],
@@ -128,14 +128,14 @@ describe('POST /v1/audio/speech', () => {
       expect(((await res.json()) as any).error.param, JSON.stringify(body)).toBe(param)
     }
     expect(o.up.requests.length).toBe(before)
-    expect(userRow(o.env, user.id).quota).toBe(10_000_000)
+    expect((await userRow(o.env, user.id)).quota).toBe(10_000_000)
   })
 
   test('a failing channel fails over before the first byte; an upstream 400 comes back masked', async () => {
     await o.channel(1, 'tts-1-failover', { priority: 5 })
     await o.channel(1, 'tts-1-failover', { priority: -1 })
-    o.env.app.deps.options.set('ModelRatio', { 'tts-1-failover': 7.5 })
-    const { key } = payer()
+    await o.env.app.deps.options.set('ModelRatio', { 'tts-1-failover': 7.5 })
+    const { key } = await payer()
     o.up.failNext('/v1/audio/speech', 429, { error: { message: 'rate limited' } })
     const before = o.up.requests.length
     const res = await post(key, { model: 'tts-1-failover', voice: 'alloy', input: 'again' })

@@ -12,7 +12,7 @@ beforeAll(async () => {
   o = await startOperationsEnv()
   await o.channel(1, 'whisper-1,gpt-4o-transcribe,gpt-4o-mini-transcribe')
   await o.channel(3, 'whisper-azure', { other: '2024-10-21' })
-  o.env.app.deps.options.set('ModelRatio', { 'whisper-azure': 50 })
+  await o.env.app.deps.options.set('ModelRatio', { 'whisper-azure': 50 })
   // Groq: a Custom channel with the preset's base URL (`https://api.groq.com/openai`)
   const [groq] = await o.env.app.deps.routing.channels.create([{ name: 'groq', type: 8, baseUrl: `${o.up.url}/openai`, keyText: OP_KEY, models: 'whisper-large-v3', group: 'default' }])
   expect(groq).toBeDefined()
@@ -40,14 +40,14 @@ export function wav(seconds: number): Uint8Array<ArrayBuffer> {
   return bytes
 }
 
-function payer(balance = 10_000_000) {
-  const { user, key } = account(o.env, balance)
+async function payer(balance = 10_000_000) {
+  const { user, key } = await account(o.env, balance)
   return { user, key, client: new OpenAI({ apiKey: key, baseURL: `${o.env.app.url}/v1`, maxRetries: 0 }) }
 }
 
 async function lastRow(userId: number) {
   await settled(o.env, o.env.outcomes.length)
-  const rows = logsOf(o.env, userId)
+  const rows = await logsOf(o.env, userId)
   return { row: rows.at(-1)!, other: JSON.parse(rows.at(-1)!.other) }
 }
 
@@ -69,7 +69,7 @@ const TEXT = 'Hello from talk.wav. Goodbye.'
 
 describe('POST /v1/audio/transcriptions', () => {
   test('whisper-1 json: the file reaches the upstream untouched, verbose_json is asked for, the client gets json with usage in seconds', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     const res = await client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(AUDIO, 'talk.wav', { type: 'audio/wav' }), language: 'en', prompt: 'a greeting', temperature: 0.2 })
     expect(res).toEqual({ text: TEXT, usage: { type: 'duration', seconds: 4 } })
     const sent = o.up.requests.at(-1)!
@@ -83,11 +83,11 @@ describe('POST /v1/audio/transcriptions', () => {
     expect(row).toMatchObject({ modelName: 'whisper-1', promptTokens: 4, completionTokens: 0, quota: 4 * WHISPER, type: 2 })
     expect(other.reserved).toBe(Math.ceil(AUDIO.length / 750) * WHISPER)
     expect(other.estimated).toBeUndefined()
-    expect(userRow(o.env, user.id).quota).toBe(10_000_000 - 4 * WHISPER)
+    expect((await userRow(o.env, user.id)).quota).toBe(10_000_000 - 4 * WHISPER)
   })
 
   test('a browser recording (named "blob", audio/webm) reaches the upstream with the type and name it was sent with', async () => {
-    const { key } = payer()
+    const { key } = await payer()
     const res = await upload(key, '/v1/audio/transcriptions', { model: 'whisper-1', file: new File([AUDIO], 'blob', { type: 'audio/webm' }) })
     expect(res.status).toBe(200)
     const sent = o.up.requests.at(-1)!
@@ -99,7 +99,7 @@ describe('POST /v1/audio/transcriptions', () => {
   })
 
   test('text, srt and vtt come back as text/plain, rendered from the segments; verbose_json as the upstream sent it', async () => {
-    const { client, key } = payer()
+    const { client, key } = await payer()
     const file = () => toFile(AUDIO, 'talk.wav', { type: 'audio/wav' })
     expect(await client.audio.transcriptions.create({ model: 'whisper-1', file: await file(), response_format: 'text' })).toBe(`${TEXT}\n`)
     expect(await client.audio.transcriptions.create({ model: 'whisper-1', file: await file(), response_format: 'srt' })).toBe(
@@ -117,7 +117,7 @@ describe('POST /v1/audio/transcriptions', () => {
   })
 
   test('gpt-4o-transcribe: billed by the tokens the upstream reports; text asked for is json upstream', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     const res = await client.audio.transcriptions.create({ model: 'gpt-4o-transcribe', file: await toFile(AUDIO, 'talk.wav') })
     const input = Math.ceil(3.5 * 17) + 3
     expect(res.usage).toEqual({ type: 'tokens', input_tokens: input, input_token_details: { text_tokens: 3, audio_tokens: input - 3 }, output_tokens: 7, total_tokens: input + 7 })
@@ -131,7 +131,7 @@ describe('POST /v1/audio/transcriptions', () => {
   })
 
   test('gpt-4o-transcribe streams its transcript events as they come; the usage of the done event is billed', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     const stream = await client.audio.transcriptions.create({ model: 'gpt-4o-transcribe', file: await toFile(AUDIO, 'talk.wav'), stream: true })
     const events: { type: string; delta?: string; text?: string }[] = []
     for await (const event of stream) events.push(event)
@@ -144,14 +144,14 @@ describe('POST /v1/audio/transcriptions', () => {
   })
 
   test('whisper-1 ignores stream, as OpenAI does: the answer comes whole', async () => {
-    const { key } = payer()
+    const { key } = await payer()
     const res = await upload(key, '/v1/audio/transcriptions', { model: 'whisper-1', file: new File([AUDIO], 'a.wav'), stream: 'true' })
     expect(await res.json()).toEqual({ text: 'Hello from a.wav. Goodbye.', usage: { type: 'duration', seconds: 4 } })
     expect(o.up.requests.at(-1)!.form!.has('stream')).toBe(false)
   })
 
   test('Groq (a Custom channel at /openai): duration from verbose_json, where Groq sends no usage', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     const res = await client.audio.transcriptions.create({ model: 'whisper-large-v3', file: await toFile(AUDIO, 'talk.wav') })
     expect(res).toEqual({ text: TEXT, usage: { type: 'duration', seconds: 4 } })
     expect(o.up.requests.at(-1)!.path).toBe('/openai/v1/audio/transcriptions')
@@ -161,7 +161,7 @@ describe('POST /v1/audio/transcriptions', () => {
   })
 
   test('Azure: the deployment path with the api-version, the key as api-key', async () => {
-    const { client } = payer()
+    const { client } = await payer()
     await client.audio.transcriptions.create({ model: 'whisper-azure', file: await toFile(AUDIO, 'talk.wav') })
     const sent = o.up.requests.at(-1)!
     expect(sent.path).toBe('/openai/deployments/whisper-azure/audio/transcriptions?api-version=2024-10-21')
@@ -171,17 +171,17 @@ describe('POST /v1/audio/transcriptions', () => {
   test('a balance below the size bound but above a typical bitrate is served, and billed the real duration', async () => {
     // 1 MB of mp3: the bound (6 kbit/s) is 1,399 s, a typical 128 kbit/s 66 s; the fake hears 65.5 s
     const mp3 = new Uint8Array(1_048_576).fill(7)
-    const { user, client } = payer(10_000)
+    const { user, client } = await payer(10_000)
     const res = await client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(mp3, 'long.mp3', { type: 'audio/mpeg' }) })
     expect(res.usage).toEqual({ type: 'duration', seconds: 66 })
     expect((await lastRow(user.id)).row.quota).toBe(66 * WHISPER)
-    expect(userRow(o.env, user.id).quota).toBe(10_000 - 66 * WHISPER)
+    expect((await userRow(o.env, user.id)).quota).toBe(10_000 - 66 * WHISPER)
   })
 
   test('a 25 MB upload goes through whole; one over the body limit is a 413', async () => {
     const big = new Uint8Array(25 * 1024 * 1024)
     for (let i = 0; i < big.length; i += 4096) big[i] = i & 0xff
-    const { client, key } = payer()
+    const { client, key } = await payer()
     const res = await client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(big, 'big.mp3', { type: 'audio/mpeg' }) })
     expect(res.usage).toEqual({ type: 'duration', seconds: Math.ceil(big.length / 16_000) })
     const received = await (o.up.requests.at(-1)!.form!.get('file') as File).bytes()
@@ -203,7 +203,7 @@ describe('POST /v1/audio/transcriptions', () => {
   })
 
   test('a bad form is a 400 naming the field; nothing is sent or charged', async () => {
-    const { user, key } = payer()
+    const { user, key } = await payer()
     const before = o.up.requests.length
     const file = () => new File([AUDIO], 'a.wav')
     const cases: [Record<string, string | Blob | string[]>, string][] = [
@@ -226,14 +226,14 @@ describe('POST /v1/audio/transcriptions', () => {
     const json = await o.env.app.fetch('/v1/audio/transcriptions', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"model":"whisper-1"}' })
     expect(json.status).toBe(400)
     expect(o.up.requests.length).toBe(before)
-    expect(userRow(o.env, user.id).quota).toBe(10_000_000)
+    expect((await userRow(o.env, user.id)).quota).toBe(10_000_000)
   })
 
   test('a failing channel fails over; an upstream 400 comes back with the key masked', async () => {
     await o.channel(1, 'whisper-failover', { priority: 5 })
     await o.channel(1, 'whisper-failover', { priority: -1 })
-    o.env.app.deps.options.set('ModelRatio', { 'whisper-azure': 50, 'whisper-failover': 50 })
-    const { key } = payer()
+    await o.env.app.deps.options.set('ModelRatio', { 'whisper-azure': 50, 'whisper-failover': 50 })
+    const { key } = await payer()
     o.up.failNext('/v1/audio/transcriptions', 502, { error: { message: 'bad gateway' } })
     const before = o.up.requests.length
     const res = await upload(key, '/v1/audio/transcriptions', { model: 'whisper-failover', file: new File([AUDIO], 'a.wav') })
@@ -252,7 +252,7 @@ describe('POST /v1/audio/transcriptions', () => {
 
 describe('POST /v1/audio/translations', () => {
   test('whisper-1: json is {text} (as OpenAI answers), srt from the segments; billed per second', async () => {
-    const { user, client } = payer()
+    const { user, client } = await payer()
     const res = await client.audio.translations.create({ model: 'whisper-1', file: await toFile(AUDIO, 'talk.wav'), prompt: 'english please' })
     expect(res).toEqual({ text: 'Hello in English from talk.wav. Goodbye.' })
     const sent = o.up.requests.at(-1)!
@@ -266,7 +266,7 @@ describe('POST /v1/audio/translations', () => {
   })
 
   test('Groq translations under /openai/v1', async () => {
-    const { client } = payer()
+    const { client } = await payer()
     const text = await client.audio.translations.create({ model: 'whisper-large-v3', file: await toFile(AUDIO, 'talk.wav'), response_format: 'text' })
     expect(text as unknown as string).toBe('Hello in English from talk.wav. Goodbye.\n')
     expect(o.up.requests.at(-1)!.path).toBe('/openai/v1/audio/translations')

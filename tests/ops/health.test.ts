@@ -20,7 +20,7 @@ test('GET /readyz: 200 with the database reachable and every migration applied',
 })
 
 test('GET /readyz: 503 with a migration missing from the ledger, and 503 once draining', async () => {
-  const sqlite = app.deps.db.$client
+  const sqlite = app.db.$client
   const last = sqlite.query<{ idx: number; tag: string; applied_at: number }, []>('SELECT * FROM __tollgate_migrations ORDER BY idx DESC LIMIT 1').get()!
   sqlite.query('DELETE FROM __tollgate_migrations WHERE idx = ?').run(last.idx)
   try {

@@ -82,8 +82,8 @@ test('relay series carry route, model, channel and the numeric HTTP status', asy
   // tokens and quota as billed: the same quota as the usage log rows
   expect(sampleOf(samples, 'tollgate_relay_input_tokens_total', chatOk)?.value).toBe(22)
   expect(sampleOf(samples, 'tollgate_relay_output_tokens_total', chatOk)?.value).toBe(14)
-  env.app.deps.metering.logs.flush()
-  const logged = env.app.deps.db.$client.query<{ q: number }, []>("SELECT sum(quota) AS q FROM logs WHERE model_name = 'gpt-4o' AND type = 2").get()!.q
+  await env.app.deps.metering.logs.flush()
+  const logged = env.app.db.$client.query<{ q: number }, []>("SELECT sum(quota) AS q FROM logs WHERE model_name = 'gpt-4o' AND type = 2").get()!.q
   const quota = sampleOf(samples, 'tollgate_relay_quota_total', chatOk)!.value + sampleOf(samples, 'tollgate_relay_quota_total', { route: '/v1/messages', status: '200' })!.value
   expect(quota).toBeGreaterThan(0)
   expect(quota).toBe(logged)
@@ -106,7 +106,7 @@ test('a failing channel shows its consecutive failures; the log writer its flush
   env.upstream.setBehavior({ error: { status: 500, message: 'boom' } })
   expect((await chat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).status).toBe(503)
   env.upstream.setBehavior({ text: 'ok' })
-  env.app.deps.metering.logs.flush()
+  await env.app.deps.metering.logs.flush()
   const { samples } = await scrape()
   expect(sampleOf(samples, 'tollgate_channel_consecutive_failures', { channel: String(channelId) })?.value).toBe(1)
   expect(sampleOf(samples, 'tollgate_relay_requests_total', { route: '/v1/chat/completions', channel: String(channelId), status: '503' })?.value).toBe(1)

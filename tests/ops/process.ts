@@ -98,10 +98,10 @@ export async function prepareDataDir(upstreamUrl: string, upstreamKey: string, m
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-ops-'))
   const app: TestApp = await startTestApp({}, undefined, dataDir)
   // priced like a real instance (the test app serves unknown models free)
-  app.deps.options.set('SelfUseModeEnabled', false)
-  const alice = addUser(app, { username: 'alice', quota: 1_000_000_000 })
+  await app.deps.options.set('SelfUseModeEnabled', false)
+  const alice = await addUser(app, { username: 'alice', quota: 1_000_000_000 })
   const [channel] = await app.deps.routing.channels.create([{ type: 1, name: 'upstream', baseUrl: upstreamUrl, keyText: upstreamKey, models, group: 'default' }])
-  const key = createToken(app.deps, { user: alice, fields: { name: 'load', unlimited_quota: true } as TokenFieldsInput }).key
+  const key = (await createToken(app.deps, { user: alice, fields: { name: 'load', unlimited_quota: true } as TokenFieldsInput })).key
   await app.close()
   return { dataDir, key, channelId: channel!.id }
 }

@@ -26,7 +26,7 @@ let vertex: FakeVertex
 let account: TestServiceAccount
 beforeAll(async () => {
   env = await startRelayEnv()
-  admin = userHeaders(env.app)
+  admin = await userHeaders(env.app)
   bedrock = await startFakeBedrock({ region: 'us-east-1', credentials: { [AKID]: SECRET }, apiKeys: [API_KEY], profilesPerPage: 2 })
   google = await startFakeGoogleToken()
   vertex = await startFakeVertex({ tokens: google, locations: ['us-east5', 'global'] })

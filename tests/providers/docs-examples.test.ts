@@ -16,7 +16,7 @@ let app: TestApp
 let admin: Record<string, string>
 beforeAll(async () => {
   app = await startTestApp()
-  admin = userHeaders(app)
+  admin = await userHeaders(app)
 })
 afterAll(() => app.stop())
 

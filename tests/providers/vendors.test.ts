@@ -101,9 +101,9 @@ let apiKey: string
 
 beforeAll(async () => {
   app = await startTestApp()
-  admin = userHeaders(app)
-  const user = addUser(app, { username: 'vendor-user', quota: 10_000_000 })
-  apiKey = createToken(app.deps, { user, fields: { name: 'vendors', unlimited_quota: true } as TokenFieldsInput }).key
+  admin = await userHeaders(app)
+  const user = await addUser(app, { username: 'vendor-user', quota: 10_000_000 })
+  apiKey = (await createToken(app.deps, { user, fields: { name: 'vendors', unlimited_quota: true } as TokenFieldsInput })).key
 })
 afterAll(() => app.stop())
 

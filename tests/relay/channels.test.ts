@@ -19,14 +19,14 @@ beforeEach(() => {
   env.outcomes.length = 0
 })
 
-const row = (id: number) => env.app.deps.repos.channels.findById(id)!
+const row = async (id: number) => (await env.app.deps.repos.channels.findById(id))!
 const abilities = (id: number) => env.app.deps.repos.channels.abilities(id)
 
 /** Health writes are not awaited by the relay: give them a moment. */
-async function settled(check: () => boolean, ms = 1000): Promise<boolean> {
+async function settled(check: () => boolean | Promise<boolean>, ms = 1000): Promise<boolean> {
   const end = Date.now() + ms
   while (Date.now() < end) {
-    if (check()) return true
+    if (await check()) return true
     await Bun.sleep(5)
   }
   return check()
@@ -47,17 +47,17 @@ describe('automatic disable and re-enable', () => {
 
     expect((await send('health-3')).status).toBe(503)
     await Bun.sleep(50)
-    expect(row(id).status).toBe(1)
-    expect(abilities(id).every((a) => a.enabled)).toBe(true)
+    expect((await row(id)).status).toBe(1)
+    expect((await abilities(id)).every((a) => a.enabled)).toBe(true)
 
     expect((await send('health-3')).status).toBe(503)
     await Bun.sleep(50)
-    expect(row(id).status).toBe(1)
+    expect((await row(id)).status).toBe(1)
 
     expect((await send('health-3')).status).toBe(503)
-    expect(await settled(() => row(id).status === 3)).toBe(true)
-    expect(abilities(id).length).toBeGreaterThan(0)
-    expect(abilities(id).every((a) => !a.enabled)).toBe(true)
+    expect(await settled(async () => (await row(id)).status === 3)).toBe(true)
+    expect((await abilities(id)).length).toBeGreaterThan(0)
+    expect((await abilities(id)).every((a) => !a.enabled)).toBe(true)
 
     // now it is out of routing: no channel serves the model
     const res = await send('health-3')
@@ -70,7 +70,7 @@ describe('automatic disable and re-enable', () => {
     env.upstream.setBehavior([{ error: { status: 500 } }, { error: { status: 500 } }, { text: 'ok' }, { error: { status: 500 } }, { error: { status: 500 } }])
     for (let i = 0; i < 5; i++) await send('health-reset')
     await Bun.sleep(50)
-    expect(row(id).status).toBe(1)
+    expect((await row(id)).status).toBe(1)
   })
 
   test('a channel without auto_ban is never disabled', async () => {
@@ -78,7 +78,7 @@ describe('automatic disable and re-enable', () => {
     env.upstream.setBehavior({ error: { status: 401, message: 'invalid api key' } })
     for (let i = 0; i < 4; i++) await send('health-noban')
     await Bun.sleep(50)
-    expect(row(id).status).toBe(1)
+    expect((await row(id)).status).toBe(1)
   })
 
   test('an upstream 401 disables at once; the probe re-enables it when the upstream is healthy again', async () => {
@@ -89,19 +89,19 @@ describe('automatic disable and re-enable', () => {
     const body = (await res.json()) as any
     expect(body.error.message).toContain('401')
     expect(JSON.stringify(body)).not.toContain(UPSTREAM_KEY)
-    expect(await settled(() => row(id).status === 3)).toBe(true)
-    expect(abilities(id).every((a) => !a.enabled)).toBe(true)
+    expect(await settled(async () => (await row(id)).status === 3)).toBe(true)
+    expect((await abilities(id)).every((a) => !a.enabled)).toBe(true)
 
     // still broken: the probe tests it and leaves it off
     const stillDead = await env.app.deps.routing.probe.runOnce()
     expect(stillDead.reenabled).not.toContain(id)
-    expect(row(id).status).toBe(3)
+    expect((await row(id)).status).toBe(3)
 
     env.upstream.setKeys([UPSTREAM_KEY])
     const pass = await env.app.deps.routing.probe.runOnce()
     expect(pass.reenabled).toContain(id)
-    expect(row(id).status).toBe(1)
-    expect(abilities(id).every((a) => a.enabled)).toBe(true)
+    expect((await row(id)).status).toBe(1)
+    expect((await abilities(id)).every((a) => a.enabled)).toBe(true)
     const probeRequest = env.upstream.requests.at(-1)!
     expect(probeRequest.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`)
 
@@ -114,13 +114,13 @@ describe('automatic disable and re-enable', () => {
     const id = await env.addChannel({ type: 1, name: 'parked', models: 'health-manual', status: 2 })
     const pass = await env.app.deps.routing.probe.runOnce()
     expect(pass.reenabled).not.toContain(id)
-    expect(row(id).status).toBe(2)
+    expect((await row(id)).status).toBe(2)
   })
 })
 
 describe('tags over the admin API', () => {
   test('tag disabled → relay says model not found; tag enabled → it works again', async () => {
-    const admin = userHeaders(env.app)
+    const admin = await userHeaders(env.app)
     const created = await call(env.app, 'POST', '/api/channel/', { type: 1, name: 'tagged', key: UPSTREAM_KEY, base_url: env.upstream.url, models: 'tag-model', tag: 'blue' }, admin)
     expect(created.status, JSON.stringify(created.body)).toBe(200)
     env.upstream.setBehavior({ text: 'tagged answer' })
@@ -189,8 +189,8 @@ describe('multi-key rotation', () => {
     for (let i = 0; i < 6; i++) statuses.push((await send('pool-model')).status)
     // the one request that met the revoked key failed over to nothing (one channel) and got its 503
     expect(statuses.filter((s) => s !== 200)).toEqual([503])
-    expect(await settled(() => row(id).status === 1)).toBe(true)
-    expect(abilities(id).every((a) => a.enabled)).toBe(true)
+    expect(await settled(async () => (await row(id)).status === 1)).toBe(true)
+    expect((await abilities(id)).every((a) => a.enabled)).toBe(true)
     const used = env.upstream.requests.map((r) => r.headers.authorization)
     expect(used.filter((k) => k === `Bearer ${revoked}`)).toHaveLength(1)
     // after it, the two live keys alternate

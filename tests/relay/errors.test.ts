@@ -17,18 +17,18 @@ beforeAll(async () => {
   await env.addChannel({ type: 14, models: 'claude-sonnet-4-5' })
   const make = (fields: Partial<TokenFieldsInput> = {}, user = env.user) =>
     createToken(env.app.deps, { user, fields: { name: 't', unlimited_quota: true, ...fields } as TokenFieldsInput })
-  const disabled = make()
-  env.app.deps.repos.tokens.update(disabled.token.id, env.user.id, { status: 2 })
+  const disabled = await make()
+  await env.app.deps.repos.tokens.update(disabled.token.id, env.user.id, { status: 2 })
   keys.disabled = disabled.key
-  const expired = make()
-  env.app.deps.repos.tokens.update(expired.token.id, env.user.id, { expiredTime: Math.floor(Date.now() / 1000) - 60 })
+  const expired = await make()
+  await env.app.deps.repos.tokens.update(expired.token.id, env.user.id, { expiredTime: Math.floor(Date.now() / 1000) - 60 })
   keys.expired = expired.key
-  keys.exhausted = make({ unlimited_quota: false, remain_quota: 0 }).key
-  const bob = addUser(env.app, { username: 'bob' })
-  keys.userDisabled = make({}, bob).key
-  env.app.deps.repos.users.update(bob.id, { status: 2 })
-  keys.ip = make({ allow_ips: '10.1.2.3' }).key
-  keys.limited = make({ model_limits_enabled: true, model_limits: 'something-else' }).key
+  keys.exhausted = (await make({ unlimited_quota: false, remain_quota: 0 })).key
+  const bob = await addUser(env.app, { username: 'bob' })
+  keys.userDisabled = (await make({}, bob)).key
+  await env.app.deps.repos.users.update(bob.id, { status: 2 })
+  keys.ip = (await make({ allow_ips: '10.1.2.3' })).key
+  keys.limited = (await make({ model_limits_enabled: true, model_limits: 'something-else' })).key
 })
 afterAll(() => env.stop())
 

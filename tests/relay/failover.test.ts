@@ -77,7 +77,7 @@ describe('a failing channel hands over to the next before the first byte', () =>
   })
 
   test('timeout (A never sends headers) → B answers after RelayTimeoutSeconds', async () => {
-    env.app.deps.options.set('RelayTimeoutSeconds', 1)
+    await env.app.deps.options.set('RelayTimeoutSeconds', 1)
     const { a, b } = await pair('fo-timeout', 14)
     env.upstream.setBehavior({ stall: 'headers' })
     upB.setBehavior({ text: 'from B' })
@@ -94,7 +94,7 @@ describe('a failing channel hands over to the next before the first byte', () =>
   })
 
   test('timeout while peeking (headers and two frames, then silence before any content) → B answers', async () => {
-    env.app.deps.options.set('RelayTimeoutSeconds', 1)
+    await env.app.deps.options.set('RelayTimeoutSeconds', 1)
     const { a, b } = await pair('fo-peek-stall', 14)
     env.upstream.setBehavior({ text: 'never', stall: 2 })
     upB.setBehavior({ text: ['from', ' B'] })

@@ -34,7 +34,7 @@ let o: OperationsEnv
 beforeAll(async () => {
   o = await startOperationsEnv()
   await o.channel(24, 'gemini-2.5-flash-image')
-  o.env.app.deps.options.set('ModelRatio', { 'gemini-2.5-flash-image': 0.15 })
+  await o.env.app.deps.options.set('ModelRatio', { 'gemini-2.5-flash-image': 0.15 })
 })
 afterAll(() => o.stop())
 

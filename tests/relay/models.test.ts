@@ -41,23 +41,23 @@ describe('GET /v1/models', () => {
   })
 
   test('another group sees its own channels', async () => {
-    const vip = addUser(env.app, { username: 'vipuser', group: 'vip' })
-    const { body } = await list(env.newKey({}, vip))
+    const vip = await addUser(env.app, { username: 'vipuser', group: 'vip' })
+    const { body } = await list(await env.newKey({}, vip))
     expect(body.data.map((m: any) => m.id)).toEqual(['claude-sonnet-4-5', 'gpt-4o', 'org/slashed-model', 'vip-only'])
   })
 
   test('model limits narrow the list (a listed model the group lacks is not invented)', async () => {
-    const key = env.newKey({ model_limits_enabled: true, model_limits: 'gpt-4o-mini,vip-only' })
+    const key = await env.newKey({ model_limits_enabled: true, model_limits: 'gpt-4o-mini,vip-only' })
     const { body } = await list(key)
     expect(body.data.map((m: any) => m.id)).toEqual(['gpt-4o-mini'])
   })
 
   test('no channel for the group → an empty list, not an error', async () => {
-    const lonely = addUser(env.app, { username: 'lonely', group: 'nobody-serves-this' })
-    const { status, body } = await list(env.newKey({}, lonely))
+    const lonely = await addUser(env.app, { username: 'lonely', group: 'nobody-serves-this' })
+    const { status, body } = await list(await env.newKey({}, lonely))
     expect(status).toBe(200)
     expect(body).toEqual({ object: 'list', data: [], has_more: false, first_id: null, last_id: null })
-    const page = await openaiFor(env.newKey({}, lonely)).models.list()
+    const page = await openaiFor(await env.newKey({}, lonely)).models.list()
     expect(page.data).toEqual([])
   })
 
@@ -99,13 +99,13 @@ describe('GET /v1/models/:model', () => {
   })
 
   test('a model id with a slash', async () => {
-    const vip = addUser(env.app, { username: 'vip2', group: 'vip' })
-    const model = await openaiFor(env.newKey({}, vip)).models.retrieve('org/slashed-model')
+    const vip = await addUser(env.app, { username: 'vip2', group: 'vip' })
+    const model = await openaiFor(await env.newKey({}, vip)).models.retrieve('org/slashed-model')
     expect(model.id).toBe('org/slashed-model')
   })
 
   test('an unknown model, a disabled channel\'s model, a model outside the token\'s limits → 404 naming it', async () => {
-    const limited = env.newKey({ model_limits_enabled: true, model_limits: 'gpt-4o' })
+    const limited = await env.newKey({ model_limits_enabled: true, model_limits: 'gpt-4o' })
     for (const [key, id] of [[env.key, 'no-such-model'], [env.key, 'off-model'], [env.key, 'auto-off-model'], [limited, 'gpt-4o-mini']] as const) {
       const res = await env.app.fetch(`/v1/models/${id}`, { headers: { authorization: `Bearer ${key}` } })
       expect(res.status).toBe(404)

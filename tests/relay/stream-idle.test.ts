@@ -5,7 +5,7 @@ let env: RelayEnv
 beforeAll(async () => {
   env = await startRelayEnv()
   await env.addChannel({ type: 14, models: 'claude-sonnet-4-5' })
-  env.app.deps.options.set('RelayStreamIdleSeconds', 1)
+  await env.app.deps.options.set('RelayStreamIdleSeconds', 1)
 })
 afterAll(() => env.stop())
 

@@ -101,7 +101,7 @@ describe('client gone before the first byte', () => {
     }
     await Bun.sleep(50)
     expect(env.app.deps.routing.health.failures(id)).toBe(0)
-    expect(env.app.deps.repos.channels.findById(id)!.status).toBe(1)
+    expect((await env.app.deps.repos.channels.findById(id))!.status).toBe(1)
   })
 })
 

@@ -1,2 +1,68 @@
-// The repositories' public face; the SQLite implementation lives in src/db/sqlite/repos/.
-export * from '../sqlite/repos'
+/**
+ * The storage seam: what the rest of the gateway may ask of the database, whatever the dialect. One
+ * implementation per dialect (src/db/sqlite/repos/, later src/db/postgres/repos/) builds a `Repos`; src/db/index.ts
+ * picks it from the configuration. Everything that reaches the database is async; the few synchronous methods
+ * (`users.cachedById`, `tokens.cachedByKeyHash`, the `forget…` drops, `quota.onDirty`) touch memory only, so
+ * the relay reads a warm key and its owner without waiting on a promise.
+ */
+import type { ChannelRepo } from './channels'
+import type { LogRepo } from './logs'
+import type { OptionRepo } from './options'
+import type { QuotaRepo } from './quota'
+import type { RedemptionRepo } from './redemptions'
+import type { RevokedSessionRepo } from './revoked-sessions'
+import type { NewLog } from './rows'
+import type { TokenRepo } from './tokens'
+import type { UserRepo } from './users'
+
+export type Dialect = 'sqlite' | 'postgres'
+
+/** What readiness (`/readyz`) asks of the database. */
+export interface StorageCheck {
+  /** 'ok', or why the database did not answer */
+  database: string
+  /** the embedded migrations the database has not recorded as applied (empty when up to date) */
+  pendingMigrations: string[]
+}
+
+/** The repositories each dialect implements; tests/db/repos/interface.test.ts checks an implementation has every method. */
+export interface RepoSet {
+  users: UserRepo
+  tokens: TokenRepo
+  options: OptionRepo
+  channels: ChannelRepo
+  logs: LogRepo
+  quota: QuotaRepo
+  redemptions: RedemptionRepo
+  revokedSessions: RevokedSessionRepo
+}
+
+export interface Repos extends RepoSet {
+  readonly dialect: Dialect
+  /**
+   * A batch of the relay's log rows, with whatever quota moves the ledger left pending (`quota.onDirty`), in one
+   * transaction: written whole or not at all (a rejection keeps nothing; the log writer retries the rows).
+   */
+  commitMetering(rows: NewLog[]): Promise<void>
+  /** Resolves once every batch committed so far is on disk (a dialect that commits off the event loop waits for it). */
+  drainMetering(): Promise<void>
+  /** Whether the database answers and its schema is current. */
+  check(): Promise<StorageCheck>
+  /** End background writers after their last batch, and close the database when the repositories opened it. */
+  close(): Promise<void>
+}
+
+export type { AbilityRow, ChannelPatch, ChannelRow, LogRow, NewChannel, NewLog, NewRedemption, NewToken, NewUser, Page, RedemptionPatch, RedemptionRow, RevokedSessionRow, TokenPatch, TokenRow, UserPatch, UserRow } from './rows'
+export type { ChannelFilter, ChannelRepo } from './channels'
+export type { HourlyUsage, LogFilter, LogRepo, LogStat } from './logs'
+export type { OptionRepo } from './options'
+export type { QuotaRepo, ReserveResult, SettleInput, SettleResult } from './quota'
+export type { RedemptionRepo } from './redemptions'
+export type { RevokedSessionRepo } from './revoked-sessions'
+export type { TokenRepo } from './tokens'
+export type { InviterCredit, UserRepo } from './users'
+export type { HourlyRow, ImportRepo } from './import'
+export { ChannelStatus, abilitiesOf, splitList } from './channels'
+export { LogType } from './logs'
+export { RedemptionStatus } from './redemptions'
+export { isUniqueViolation } from './errors'

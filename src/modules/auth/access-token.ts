@@ -2,8 +2,8 @@ import type { AppDeps } from '../../deps'
 import { sha256 } from '../../plugins/session'
 
 /** A new management access token for `Authorization: Bearer`; only its sha-256 is stored, so it is shown once. */
-export function issueAccessToken(deps: AppDeps, userId: number): string {
+export async function issueAccessToken(deps: AppDeps, userId: number): Promise<string> {
   const token = Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url')
-  deps.repos.users.update(userId, { accessToken: sha256(token) })
+  await deps.repos.users.update(userId, { accessToken: sha256(token) })
   return token
 }

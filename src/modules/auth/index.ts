@@ -29,20 +29,20 @@ export function authModule(deps: AppDeps) {
     // revokes the session it is called with (server-side), then clears the cookie; always succeeds
     .get('/api/user/logout', async ({ sessionJwt, cookie, request }) => {
       const sessionCookie = cookie[SESSION_COOKIE]!
-      logout(deps, await readSessionClaims(sessionJwt, sessionCookie.value))
+      await logout(deps, await readSessionClaims(sessionJwt, sessionCookie.value))
       clearSessionCookie(sessionCookie, isSecureRequest(deps, request))
       return ok(null, 'logged out')
     })
     // the console asks who is logged in without a 401 (which a browser logs as an error) when nobody is
     .get('/api/user/session', async ({ sessionJwt, cookie }) => {
       const claims = await readSessionClaims(sessionJwt, cookie[SESSION_COOKIE]!.value)
-      const user = claims && liveSessionUser(deps, claims)
+      const user = claims && (await liveSessionUser(deps, claims))
       return ok(user && user.status === UserStatus.enabled ? toUserView(user) : null)
     })
     .post('/api/user/register', async ({ body }) => ok(toUserView(await register(deps, body)), 'registered'), {
       body: RegisterBody,
     })
-    .get('/api/user/token', ({ user }) => ok(issueAccessToken(deps, user.id), 'keep this token: it is shown only once'), {
+    .get('/api/user/token', async ({ user }) => ok(await issueAccessToken(deps, user.id), 'keep this token: it is shown only once'), {
       role: Role.user,
     })
 }

@@ -15,12 +15,12 @@ export async function login(deps: AppDeps, input: { username: string; password: 
   const keys = [`ip:${input.ip}`, `user:${input.username.toLowerCase()}`]
   const limiter = loginLimiter(deps)
   limiter.attempt(keys)
-  const user = deps.repos.users.findByUsername(input.username)
+  const user = await deps.repos.users.findByUsername(input.username)
   const valid = await verifyPassword(input.password, user?.password)
   if (!user || !valid || user.status !== UserStatus.enabled) throw new UnauthorizedError(LOGIN_FAILED, 'login_failed')
   limiter.forgive(keys)
   // an imported new-api / one-api user's bcrypt hash becomes Tollgate's argon2id on the first good login; a plain
   // update, not setPassword: the session about to start carries this session_version and must stay valid
-  if (needsRehash(user.password)) return deps.repos.users.update(user.id, { password: await hashPassword(input.password) }) ?? user
+  if (needsRehash(user.password)) return (await deps.repos.users.update(user.id, { password: await hashPassword(input.password) })) ?? user
   return user
 }

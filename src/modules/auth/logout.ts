@@ -5,12 +5,12 @@ import { liveSessionUser, type SessionClaims } from '../../plugins/session'
  * End the session these claims came from, and only it: the user's other devices stay logged in.
  * Idempotent: no session, an expired or forged one, or one already ended changes nothing.
  */
-export function logout(deps: AppDeps, claims: SessionClaims | undefined): void {
-  const user = claims && liveSessionUser(deps, claims)
+export async function logout(deps: AppDeps, claims: SessionClaims | undefined): Promise<void> {
+  const user = claims && (await liveSessionUser(deps, claims))
   if (!claims || !user) return
   if (claims.sessionId !== undefined) return deps.revokedSessions.revoke(claims.sessionId, claims.expiresAt)
   // A cookie issued before sessions had ids (no `jti`) cannot be revoked on its own: bumping the user's
   // session version ends it, and with it the user's other sessions (the version is per user). Such cookies
   // disappear within SESSION_DAYS of the upgrade.
-  deps.repos.users.revokeAllSessions(user.id)
+  await deps.repos.users.revokeAllSessions(user.id)
 }

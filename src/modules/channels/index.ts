@@ -25,9 +25,9 @@ import {
 export function channelsModule(deps: AppDeps) {
   const admin = { role: Role.admin }
 
-  const list = (query: ListQuery) => {
+  const list = async (query: ListQuery) => {
     const window = pageWindow(query)
-    const page = deps.repos.channels.list(channelFilterOf(query), window.offset, window.pageSize)
+    const page = await deps.repos.channels.list(channelFilterOf(query), window.offset, window.pageSize)
     return ok(pageOf(page.items.map((row) => viewOf(deps, row)), page.total, window))
   }
 
@@ -38,7 +38,7 @@ export function channelsModule(deps: AppDeps) {
     .onAfterHandle(manageLogHook(deps, 'channel'))
     .get('/api/channel/', ({ query }) => list(query), { ...admin, query: ListQuery })
     .get('/api/channel/search', ({ query }) => list(query), { ...admin, query: ListQuery })
-    .get('/api/channel/tags', () => ok(deps.repos.channels.tags()), admin)
+    .get('/api/channel/tags', async () => ok(await deps.repos.channels.tags()), admin)
     .get(
       '/api/channel/models',
       () =>
@@ -57,12 +57,12 @@ export function channelsModule(deps: AppDeps) {
         ),
       admin,
     )
-    .get('/api/channel/:id', ({ params }) => ok(viewOf(deps, findChannel(deps, Number(params.id)))), { ...admin, params: IdParams })
+    .get('/api/channel/:id', async ({ params }) => ok(viewOf(deps, await findChannel(deps, Number(params.id)))), { ...admin, params: IdParams })
     .get(
       '/api/channel/:id/keys',
-      ({ params }) => {
+      async ({ params }) => {
         const id = Number(params.id)
-        findChannel(deps, id)
+        await findChannel(deps, id)
         const keys = deps.routing.channels.get(id)?.keys ?? []
         return ok(keyStates(keys, (key) => deps.routing.keyOutOfRotation(id, key)))
       },

@@ -21,8 +21,8 @@ export function channelFilterOf(query: ListQuery): ChannelFilter {
   return filter
 }
 
-export function findChannel(deps: AppDeps, id: number): ChannelRow {
-  const row = deps.repos.channels.findById(id)
+export async function findChannel(deps: AppDeps, id: number): Promise<ChannelRow> {
+  const row = await deps.repos.channels.findById(id)
   if (!row) throw new NotFoundError(`channel ${id} not found`)
   return row
 }
@@ -43,7 +43,7 @@ export async function createChannels(deps: AppDeps, body: CreateBody): Promise<C
   const keys = splitKeys(base.keyText)
   const inputs = mode === 'batch' && keys.length > 1 ? keys.map((key) => ({ ...base, keyText: key })) : [base]
   const created = await deps.routing.channels.create(inputs)
-  return created.map((c) => viewOf(deps, findChannel(deps, c.id)))
+  return Promise.all(created.map(async (c) => viewOf(deps, await findChannel(deps, c.id))))
 }
 
 function bareChannel(body: Omit<CreateBody, 'mode' | 'channel'>): ChannelCreate {
@@ -68,7 +68,7 @@ function newChannel(input: ChannelCreate): NewChannelInput {
 
 /** Edit by id. An empty or missing key keeps the stored keys; `key_mode: 'append'` adds lines to them. */
 export async function editChannel(deps: AppDeps, input: ChannelEdit): Promise<ChannelView> {
-  const current = findChannel(deps, input.id)
+  const current = await findChannel(deps, input.id)
   const { id, key, key_mode, ...fields } = input
   const { patch, provider } = channelPatch(fields, current)
   if (patch.baseUrl !== undefined || patch.type !== undefined) {
@@ -83,7 +83,7 @@ export async function editChannel(deps: AppDeps, input: ChannelEdit): Promise<Ch
   }
   const updated = await deps.routing.channels.update(id, patch, keyText)
   if (!updated) throw new NotFoundError(`channel ${id} not found`)
-  return viewOf(deps, findChannel(deps, id))
+  return viewOf(deps, await findChannel(deps, id))
 }
 
 export async function deleteChannel(deps: AppDeps, id: number): Promise<void> {

@@ -26,20 +26,20 @@ export function dataModule(deps: AppDeps) {
     .use(sessionPlugin(deps))
     .get(
       '/api/data/',
-      ({ query }) => {
-        deps.metering.logs.flush()
+      async ({ query }) => {
+        await deps.metering.logs.flush()
         const username = query.username?.trim() || undefined
-        const user = username ? deps.repos.users.findByUsername(username) : undefined
+        const user = username ? await deps.repos.users.findByUsername(username) : undefined
         const filter = user ? { userId: user.id } : username ? { username } : {}
-        return ok(view(deps.repos.logs.hourly({ ...filter, ...rangeOf(query) })))
+        return ok(view(await deps.repos.logs.hourly({ ...filter, ...rangeOf(query) })))
       },
       { role: Role.admin, query: DataQuery },
     )
     .get(
       '/api/data/self',
-      ({ query, user }) => {
-        deps.metering.logs.flush()
-        return ok(view(deps.repos.logs.hourly({ userId: user.id, ...rangeOf(query) })))
+      async ({ query, user }) => {
+        await deps.metering.logs.flush()
+        return ok(view(await deps.repos.logs.hourly({ userId: user.id, ...rangeOf(query) })))
       },
       { role: Role.user, query: DataQuery },
     )

@@ -16,28 +16,29 @@ export function logsModule(deps: AppDeps) {
   return new Elysia({ name: 'logs' })
     .use(sessionPlugin(deps))
     .onStart(() => deps.metering.start())
-    .onStop(() => deps.metering.stop())
+    // Elysia does not wait for stop hooks: whoever stops the server awaits `metering.stop()` itself too
+    .onStop(() => void deps.metering.stop().catch((error: unknown) => console.error(`metering stop: ${(error as Error).message}`)))
     .get(
       '/api/log/',
-      ({ query }) => {
+      async ({ query }) => {
         const window = pageWindow(query)
-        const page = listLogs(deps, filterOf(deps, query), window, true)
+        const page = await listLogs(deps, await filterOf(deps, query), window, true)
         return ok(pageOf(page.items, page.total, window))
       },
       { role: Role.admin, query: AdminLogQuery },
     )
     .get(
       '/api/log/self',
-      ({ query, user }) => {
+      async ({ query, user }) => {
         const window = pageWindow(query)
-        const page = listLogs(deps, filterOf(deps, query, user), window, false)
+        const page = await listLogs(deps, await filterOf(deps, query, user), window, false)
         return ok(pageOf(page.items, page.total, window))
       },
       { role: Role.user, query: SelfLogQuery },
     )
-    .get('/api/log/stat', ({ query }) => ok(logStat(deps, filterOf(deps, query))), { role: Role.admin, query: AdminLogQuery })
-    .get('/api/log/self/stat', ({ query, user }) => ok(logStat(deps, filterOf(deps, query, user))), { role: Role.user, query: SelfLogQuery })
-    .get('/api/usage/token/', ({ request, server }) =>
-      ok(tokenUsage(deps, request.headers, clientIpOf(request, server, deps.config.trustProxy), request.url)),
+    .get('/api/log/stat', async ({ query }) => ok(await logStat(deps, await filterOf(deps, query))), { role: Role.admin, query: AdminLogQuery })
+    .get('/api/log/self/stat', async ({ query, user }) => ok(await logStat(deps, await filterOf(deps, query, user))), { role: Role.user, query: SelfLogQuery })
+    .get('/api/usage/token/', async ({ request, server }) =>
+      ok(await tokenUsage(deps, request.headers, clientIpOf(request, server, deps.config.trustProxy), request.url)),
     )
 }

@@ -1,5 +1,4 @@
-import type { UserRow } from '../../db/repos'
-import type { LogFilter } from '../../db/sqlite/repos/logs'
+import type { LogFilter, UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { BadRequestError } from '../../errors'
 import type { PageWindow } from '../../plugins/paging'
@@ -9,7 +8,7 @@ import type { AdminLogQuery, SelfLogQuery } from './schemas'
 const nonEmpty = (s: string | undefined) => (s?.trim() ? s.trim() : undefined)
 
 /** The repo filter for a query; `self` pins it to one user. Usernames resolve to ids so the user index is used. */
-export function filterOf(deps: AppDeps, query: AdminLogQuery | SelfLogQuery, self?: UserRow): LogFilter {
+export async function filterOf(deps: AppDeps, query: AdminLogQuery | SelfLogQuery, self?: UserRow): Promise<LogFilter> {
   const q = query as AdminLogQuery
   if (q.start_timestamp !== undefined && q.end_timestamp !== undefined && q.start_timestamp > q.end_timestamp) {
     throw new BadRequestError('query parameter "start_timestamp" must not be after "end_timestamp"', 'start_timestamp')
@@ -27,20 +26,20 @@ export function filterOf(deps: AppDeps, query: AdminLogQuery | SelfLogQuery, sel
   if (q.channel) filter.channelId = q.channel
   const username = nonEmpty(q.username)
   if (username) {
-    const user = deps.repos.users.findByUsername(username)
+    const user = await deps.repos.users.findByUsername(username)
     if (user) filter.userId = user.id
     else filter.username = username // a deleted user's rows keep the name
   }
   return filter
 }
 
-export function listLogs(deps: AppDeps, filter: LogFilter, window: PageWindow, admin: boolean) {
-  deps.metering.logs.flush() // rows still queued belong in the answer
-  const page = deps.repos.logs.list(filter, window.offset, window.pageSize)
+export async function listLogs(deps: AppDeps, filter: LogFilter, window: PageWindow, admin: boolean) {
+  await deps.metering.logs.flush() // rows still queued belong in the answer
+  const page = await deps.repos.logs.list(filter, window.offset, window.pageSize)
   return { items: page.items.map((row) => logView(row, admin)), total: page.total }
 }
 
-export function logStat(deps: AppDeps, filter: LogFilter) {
-  deps.metering.logs.flush()
+export async function logStat(deps: AppDeps, filter: LogFilter) {
+  await deps.metering.logs.flush()
   return deps.repos.logs.stat(filter, Math.floor(Date.now() / 1000))
 }

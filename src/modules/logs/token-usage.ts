@@ -2,9 +2,9 @@ import type { AppDeps } from '../../deps'
 import { verifyToken } from '../../relay/auth'
 
 /** `GET /api/usage/token/`: an API key's own balance and usage, authenticated by the key itself (`Authorization: Bearer sk-…`). */
-export function tokenUsage(deps: AppDeps, headers: Headers, clientIp: string, url: string) {
-  const { token: cached } = verifyToken(deps, { headers, clientIp, url })
-  const token = deps.repos.tokens.findById(cached.id) ?? cached
+export async function tokenUsage(deps: AppDeps, headers: Headers, clientIp: string, url: string) {
+  const { token: cached } = await verifyToken(deps, { headers, clientIp, url })
+  const token = (await deps.repos.tokens.findById(cached.id)) ?? cached
   return {
     object: 'token_usage',
     name: token.name,

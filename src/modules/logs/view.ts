@@ -1,4 +1,4 @@
-import type { LogRow } from '../../db/sqlite/repos/logs'
+import type { LogRow } from '../../db/repos/logs'
 
 function parseOther(text: string): Record<string, unknown> {
   if (!text) return {}

@@ -1,6 +1,4 @@
-import type { Database } from 'bun:sqlite'
 import { Elysia, t } from 'elysia'
-import { migrations } from '../../db/sqlite/migrations'
 import type { AppDeps } from '../../deps'
 
 const Alive = t.Object({ status: t.Literal('ok') }, { description: 'the process is alive and serving HTTP' })
@@ -20,8 +18,7 @@ const Readiness = t.Object(
  * Liveness and readiness, for Docker's HEALTHCHECK, systemd, Kubernetes probes and load balancers. Neither
  * needs a login, and neither says more than ok / not ok and why.
  */
-export function healthModule(deps: Pick<AppDeps, 'db' | 'ops'>) {
-  const sqlite = deps.db.$client
+export function healthModule(deps: Pick<AppDeps, 'repos' | 'ops'>) {
   return new Elysia({ name: 'ops-health' })
     .get('/healthz', () => ({ status: 'ok' as const }), {
       response: Alive,
@@ -29,9 +26,9 @@ export function healthModule(deps: Pick<AppDeps, 'db' | 'ops'>) {
     })
     .get(
       '/readyz',
-      ({ set }) => {
-        const database = databaseCheck(sqlite)
-        const pending = database === 'ok' ? pendingMigrations(sqlite) : []
+      async ({ set }) => {
+        const check = await deps.repos.check().catch((error: unknown) => ({ database: (error as Error).message, pendingMigrations: [] }))
+        const { database, pendingMigrations: pending } = check
         const checks = {
           database,
           migrations: database !== 'ok' ? 'unknown' : pending.length ? `not applied: ${pending.join(', ')}` : 'ok',
@@ -49,24 +46,4 @@ export function healthModule(deps: Pick<AppDeps, 'db' | 'ops'>) {
         },
       },
     )
-}
-
-function databaseCheck(sqlite: Database): string {
-  try {
-    sqlite.query('SELECT 1').get()
-    return 'ok'
-  } catch (error) {
-    return (error as Error).message
-  }
-}
-
-/** The embedded migrations the database has not recorded as applied (empty when up to date). */
-export function pendingMigrations(sqlite: Database): string[] {
-  let done: Set<string>
-  try {
-    done = new Set(sqlite.query<{ tag: string }, []>('SELECT tag FROM __tollgate_migrations').all().map((row) => row.tag))
-  } catch {
-    return migrations.map((m) => m.tag)
-  }
-  return migrations.filter((m) => !done.has(m.tag)).map((m) => m.tag)
 }

@@ -15,7 +15,7 @@ export function optionsModule(deps: AppDeps) {
     .use(sessionPlugin(deps))
     .onAfterHandle(manageLogHook(deps, 'option'))
     .get('/api/option/', () => ok(deps.options.all()), { role: Role.root })
-    .put('/api/option/', ({ body }) => ok({ key: body.key, value: deps.options.set(body.key, body.value) }, `option ${body.key} saved`), {
+    .put('/api/option/', async ({ body }) => ok({ key: body.key, value: await deps.options.set(body.key, body.value) }, `option ${body.key} saved`), {
       role: Role.root,
       body: OptionUpdate,
     })

@@ -1,4 +1,4 @@
-import type { RedemptionRow } from '../../db/sqlite/repos/redemptions'
+import type { RedemptionRow } from '../../db/repos/redemptions'
 
 /**
  * A code as lists show it: never the code itself (only its first and last four characters). `usedUsername`:

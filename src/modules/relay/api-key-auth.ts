@@ -9,9 +9,10 @@ import { verifyToken, type KeySource } from '../../relay/auth'
  * `Authorization: Bearer` (Anthropic's `x-api-key`, Gemini's `x-goog-api-key` and `?key=`).
  */
 export function apiKeyAuth(deps: Pick<AppDeps, 'config' | 'repos'>, name: string, sources: (path: string) => readonly KeySource[]) {
-  return new Elysia({ name: `api-key-auth:${name}` }).derive({ as: 'scoped' }, ({ request, server, path }) => {
+  return new Elysia({ name: `api-key-auth:${name}` }).derive({ as: 'scoped' }, async ({ request, server, path }) => {
     const clientIp = clientIpOf(request, server, deps.config.trustProxy)
-    const caller = verifyToken(deps, { headers: request.headers, clientIp, url: request.url, sources: sources(path) })
+    // a plain value once the key and its owner are in memory (no database behind the await); a promise only on a miss
+    const caller = await verifyToken(deps, { headers: request.headers, clientIp, url: request.url, sources: sources(path) })
     return { clientIp, caller }
   })
 }

@@ -5,7 +5,7 @@ import type { FailedRequest } from '../../plugins/error-routes'
 import { idCarriedByResponse } from '../../plugins/request-context'
 import { apiKeyAuth } from './api-key-auth'
 import { SseParser } from '../../protocols/sse'
-import { GEMINI_KEY_SOURCES, verifyToken } from '../../relay/auth'
+import { GEMINI_KEY_SOURCES, type VerifiedToken } from '../../relay/auth'
 import { modelsForToken, type ListedModel } from '../../relay/models'
 import { relay, type SettleHook } from '../../relay/pipeline'
 import { KEEPALIVE_FRAME } from '../../relay/stream-pipe'
@@ -92,8 +92,8 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
     return jsonArrayResponse(response)
   }
 
-  const list = ({ caller }: { caller: ReturnType<typeof verifyToken> }) => geminiModelList(modelsForToken(deps.routing.channels.all(), caller.token, caller.user))
-  const get = ({ caller, params }: { caller: ReturnType<typeof verifyToken>; params: { model: string } }) => {
+  const list = ({ caller }: { caller: VerifiedToken }) => geminiModelList(modelsForToken(deps.routing.channels.all(), caller.token, caller.user))
+  const get = ({ caller, params }: { caller: VerifiedToken; params: { model: string } }) => {
     const id = safeDecode(params.model).replace(/^models\//, '')
     const model = modelsForToken(deps.routing.channels.all(), caller.token, caller.user).find((m) => m.id === id)
     if (!model) throw new NotFoundError(`model not found: "models/${id}"`, 'model_not_found')
@@ -126,7 +126,7 @@ interface GenerateContext {
   body: unknown
   request: Request
   params: { model: string }
-  caller: ReturnType<typeof verifyToken>
+  caller: VerifiedToken
   clientIp: string
   set: { headers: Record<string, unknown> }
 }

@@ -4,13 +4,13 @@ import { Role } from '../../plugins/session'
 export const ROOT_START_QUOTA = 100_000_000
 
 /** First start with an empty database and ROOT_PASSWORD set: create root. Without it, setup mode waits for /api/setup. */
-export function bootstrapRoot(deps: AppDeps): void {
+export async function bootstrapRoot(deps: AppDeps): Promise<void> {
   const { rootPassword, rootUsername } = deps.config
-  if (!rootPassword || deps.repos.users.count() > 0) return
+  if (!rootPassword || (await deps.repos.users.count()) > 0) return
   if (rootPassword.length < 8 || rootPassword.length > 64) {
     throw new Error('ROOT_PASSWORD must be 8 to 64 characters')
   }
-  deps.repos.users.insert({
+  await deps.repos.users.insert({
     username: rootUsername,
     password: Bun.password.hashSync(rootPassword, 'argon2id'),
     displayName: 'Root',

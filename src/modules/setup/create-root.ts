@@ -11,8 +11,8 @@ export interface SetupState {
 }
 
 /** Setup is done once a root user exists (from ROOT_PASSWORD at first start or from POST /api/setup). */
-export function setupState(deps: AppDeps): SetupState {
-  return { status: deps.repos.users.count() > 0, root_init: deps.repos.users.rootExists(Role.root) }
+export async function setupState(deps: AppDeps): Promise<SetupState> {
+  return { status: (await deps.repos.users.count()) > 0, root_init: await deps.repos.users.rootExists(Role.root) }
 }
 
 /** Create the root user once; concurrent or later calls are refused by the repo's guarded insert. */
@@ -23,8 +23,8 @@ export async function createRoot(
   if (input.password !== input.confirmPassword) {
     throw new BadRequestError('field "confirmPassword": the two passwords do not match', 'confirmPassword')
   }
-  if (setupState(deps).status) throw new ConflictError('setup is already done: a root user exists')
-  const row = deps.repos.users.insertFirst({
+  if ((await setupState(deps)).status) throw new ConflictError('setup is already done: a root user exists')
+  const row = await deps.repos.users.insertFirst({
     username: input.username,
     password: await hashPassword(input.password),
     displayName: 'Root',

@@ -10,6 +10,6 @@ const SetupBody = t.Object({ username: Username, password: Password, confirmPass
 /** First-run setup: without ROOT_PASSWORD the instance waits here until someone creates root. */
 export function setupModule(deps: AppDeps) {
   return new Elysia({ name: 'setup' })
-    .get('/api/setup', () => ok(setupState(deps)))
+    .get('/api/setup', async () => ok(await setupState(deps)))
     .post('/api/setup', async ({ body }) => ok(toLoginView(await createRoot(deps, body)), 'root user created'), { body: SetupBody })
 }

@@ -5,11 +5,11 @@ import { VERSION } from '../../version'
 
 /** Public facts a login page or client needs before anyone logs in. */
 export function statusModule(deps: AppDeps) {
-  return new Elysia({ name: 'status' }).get('/api/status', () =>
+  return new Elysia({ name: 'status' }).get('/api/status', async () =>
     ok({
       version: VERSION,
       system_name: deps.options.get<string>('SystemName'),
-      setup: deps.repos.users.count() > 0,
+      setup: (await deps.repos.users.count()) > 0,
       register_enabled: deps.options.get<boolean>('RegisterEnabled'),
       quota_per_unit: deps.options.get<number>('QuotaPerUnit'),
       server_address: deps.options.get<string>('ServerAddress'),

@@ -23,54 +23,54 @@ export function tokensModule(deps: AppDeps) {
     .onAfterHandle(manageLogHook(deps, 'token'))
     .get(
       '/',
-      ({ user, query }) => {
+      async ({ user, query }) => {
         const window = pageWindow(query)
-        const page = listTokens(deps, { user, window, keyword: query.keyword })
+        const page = await listTokens(deps, { user, window, keyword: query.keyword })
         return ok(pageOf(page.items.map((row) => tokenView(row)), page.total, window))
       },
       { role: Role.user, query: PageQuery },
     )
     .get(
       '/search',
-      ({ user, query }) => {
+      async ({ user, query }) => {
         const window = pageWindow(query)
-        const page = listTokens(deps, { user, window, keyword: query.keyword })
+        const page = await listTokens(deps, { user, window, keyword: query.keyword })
         return ok(pageOf(page.items.map((row) => tokenView(row)), page.total, window))
       },
       { role: Role.user, query: PageQuery },
     )
-    .get('/:id', ({ user, params }) => ok(tokenView(ownedToken(deps, user, Number(params.id)))), {
+    .get('/:id', async ({ user, params }) => ok(tokenView(await ownedToken(deps, user, Number(params.id)))), {
       role: Role.user,
       params: TokenIdParams,
     })
     .post(
       '/',
-      ({ user, body }) => {
-        const { token, key } = createToken(deps, { user, fields: body })
+      async ({ user, body }) => {
+        const { token, key } = await createToken(deps, { user, fields: body })
         return ok(tokenView(token, key), 'copy the key now: it is shown only once')
       },
       { role: Role.user, body: CreateTokenBody },
     )
     .put(
       '/',
-      ({ user, body, query }) => {
+      async ({ user, body, query }) => {
         const { id, status, ...fields } = body
         const token = query.status_only
-          ? setTokenStatus(deps, { user, id, status })
-          : updateToken(deps, { user, id, status, fields })
+          ? await setTokenStatus(deps, { user, id, status })
+          : await updateToken(deps, { user, id, status, fields })
         return ok(tokenView(token))
       },
       { role: Role.user, body: UpdateTokenBody, query: UpdateTokenQuery },
     )
     .delete(
       '/:id',
-      ({ user, params }) => {
-        deleteToken(deps, { user, id: Number(params.id) })
+      async ({ user, params }) => {
+        await deleteToken(deps, { user, id: Number(params.id) })
         return ok(null)
       },
       { role: Role.user, params: TokenIdParams },
     )
-    .post('/batch', ({ user, body }) => ok(deleteTokens(deps, { user, ids: body.ids })), {
+    .post('/batch', async ({ user, body }) => ok(await deleteTokens(deps, { user, ids: body.ids })), {
       role: Role.user,
       body: BatchDeleteBody,
     })

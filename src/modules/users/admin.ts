@@ -1,5 +1,5 @@
 import type { UserRow } from '../../db/repos'
-import { isUniqueViolation } from '../../db/sqlite/repos/users'
+import { isUniqueViolation } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { ConflictError, ForbiddenError, NotFoundError } from '../../errors'
 import { Role } from '../../plugins/session'
@@ -7,15 +7,15 @@ import { hashPassword, newPassword } from './credentials'
 import { assertAssignableRole, assertCanActOn } from './rules'
 import type { UserCreate, UserEdit } from './schemas'
 
-export function findUser(deps: AppDeps, id: number): UserRow {
-  const row = deps.repos.users.findById(id)
+export async function findUser(deps: AppDeps, id: number): Promise<UserRow> {
+  const row = await deps.repos.users.findById(id)
   if (!row) throw new NotFoundError(`no user with id ${id}`)
   return row
 }
 
 /** Root sees everyone; an admin sees users below them (and themselves). */
-export function viewUser(deps: AppDeps, actor: UserRow, id: number): UserRow {
-  const row = findUser(deps, id)
+export async function viewUser(deps: AppDeps, actor: UserRow, id: number): Promise<UserRow> {
+  const row = await findUser(deps, id)
   if (actor.role < Role.root && row.id !== actor.id && row.role >= actor.role) {
     throw new ForbiddenError('you can only view users of a lower role than yours')
   }
@@ -25,7 +25,7 @@ export function viewUser(deps: AppDeps, actor: UserRow, id: number): UserRow {
 export async function createUser(deps: AppDeps, actor: UserRow, input: UserCreate): Promise<UserRow> {
   const role = input.role ?? Role.user
   assertAssignableRole(actor, role)
-  if (deps.repos.users.findByUsername(input.username)) throw new ConflictError(`the username "${input.username}" is taken`)
+  if (await deps.repos.users.findByUsername(input.username)) throw new ConflictError(`the username "${input.username}" is taken`)
   const password = await hashPassword(input.password)
   return uniqueUsername(input.username, () =>
     deps.repos.users.insert({
@@ -41,33 +41,33 @@ export async function createUser(deps: AppDeps, actor: UserRow, input: UserCreat
 
 /** Edit a lower-role user; a new password revokes their sessions, and relay auth forgets their tokens. */
 export async function editUser(deps: AppDeps, actor: UserRow, input: UserEdit): Promise<UserRow> {
-  const target = findUser(deps, input.id)
+  const target = await findUser(deps, input.id)
   assertCanActOn(actor, target)
   if (input.role !== undefined && input.role !== target.role) assertAssignableRole(actor, input.role)
-  if (input.username !== undefined && input.username !== target.username && deps.repos.users.findByUsername(input.username)) {
+  if (input.username !== undefined && input.username !== target.username && (await deps.repos.users.findByUsername(input.username))) {
     throw new ConflictError(`the username "${input.username}" is taken`)
   }
   const password = newPassword('password', input.password)
   const hash = password ? await hashPassword(password) : undefined
-  const row = uniqueUsername(input.username ?? target.username, () => {
+  const row = await uniqueUsername(input.username ?? target.username, async () => {
     const patch = { username: input.username, displayName: input.display_name, group: input.group, quota: input.quota, role: input.role }
-    const updated = deps.repos.users.update(target.id, withoutUndefined(patch))
+    const updated = await deps.repos.users.update(target.id, withoutUndefined(patch))
     return hash ? deps.repos.users.setPassword(target.id, hash) : updated
   })
   deps.repos.tokens.forgetUser(target.id)
   return row ?? findUser(deps, target.id)
 }
 
-export function deleteUser(deps: AppDeps, actor: UserRow, id: number): void {
-  const target = findUser(deps, id)
+export async function deleteUser(deps: AppDeps, actor: UserRow, id: number): Promise<void> {
+  const target = await findUser(deps, id)
   assertCanActOn(actor, target)
-  deps.repos.users.delete(target.id)
+  await deps.repos.users.delete(target.id)
   deps.repos.tokens.forgetUser(target.id)
 }
 
-function uniqueUsername<T>(username: string, write: () => T): T {
+async function uniqueUsername<T>(username: string, write: () => Promise<T>): Promise<T> {
   try {
-    return write()
+    return await write()
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConflictError(`the username "${username}" is taken`)
     throw error

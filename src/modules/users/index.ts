@@ -13,9 +13,9 @@ import { toUserView } from './view'
 
 /** A user's own account and invitations, and user management for admins (new-api's /api/user paths). */
 export function usersModule(deps: AppDeps) {
-  const list = (query: typeof SearchQuery.static) => {
+  const list = async (query: typeof SearchQuery.static) => {
     const window = pageWindow(query)
-    const page = deps.repos.users.list(window.offset, window.pageSize, query.keyword?.trim() || undefined)
+    const page = await deps.repos.users.list(window.offset, window.pageSize, query.keyword?.trim() || undefined)
     return ok(pageOf(page.items.map(toUserView), page.total, window))
   }
 
@@ -33,18 +33,18 @@ export function usersModule(deps: AppDeps) {
       },
       { role: Role.user, body: SelfUpdate },
     )
-    .get('/api/user/aff', ({ user }) => ok(ensureAffCode(deps, user)), { role: Role.user })
+    .get('/api/user/aff', async ({ user }) => ok(await ensureAffCode(deps, user)), { role: Role.user })
     .post(
       '/api/user/aff_transfer',
-      ({ user, body }) => {
-        const moved = transferAffQuota(deps, user, body.quota)
+      async ({ user, body }) => {
+        const moved = await transferAffQuota(deps, user, body.quota)
         return ok(moved, `moved ${moved.quota_moved} invitation quota to your balance`)
       },
       { role: Role.user, body: AffTransferBody },
     )
     .get('/api/user/', ({ query }) => list(query), { role: Role.admin, query: SearchQuery })
     .get('/api/user/search', ({ query }) => list(query), { role: Role.admin, query: SearchQuery })
-    .get('/api/user/:id', ({ user, params }) => ok(toUserView(viewUser(deps, user, params.id))), { role: Role.admin, params: IdParams })
+    .get('/api/user/:id', async ({ user, params }) => ok(toUserView(await viewUser(deps, user, params.id))), { role: Role.admin, params: IdParams })
     .post('/api/user/', async ({ user, body }) => ok(toUserView(await createUser(deps, user, body)), 'user created'), {
       role: Role.admin,
       body: UserCreate,
@@ -52,11 +52,11 @@ export function usersModule(deps: AppDeps) {
     .put('/api/user/', async ({ user, body }) => ok(toUserView(await editUser(deps, user, body))), { role: Role.admin, body: UserEdit })
     .delete(
       '/api/user/:id',
-      ({ user, params }) => {
-        deleteUser(deps, user, params.id)
+      async ({ user, params }) => {
+        await deleteUser(deps, user, params.id)
         return ok(null, 'user deleted')
       },
       { role: Role.admin, params: IdParams },
     )
-    .post('/api/user/manage', ({ user, body }) => ok(manageUser(deps, user, body)), { role: Role.admin, body: ManageBody })
+    .post('/api/user/manage', async ({ user, body }) => ok(await manageUser(deps, user, body)), { role: Role.admin, body: ManageBody })
 }

@@ -14,8 +14,8 @@ export async function updateSelf(deps: AppDeps, user: UserRow, input: SelfUpdate
     if (!(await verifyPassword(input.original_password, user.password))) {
       throw new ForbiddenError('the original password is wrong')
     }
-    row = users.setPassword(user.id, await hashPassword(password)) ?? row
+    row = (await users.setPassword(user.id, await hashPassword(password))) ?? row
   }
-  if (input.display_name !== undefined) row = users.update(user.id, { displayName: input.display_name }) ?? row
+  if (input.display_name !== undefined) row = (await users.update(user.id, { displayName: input.display_name })) ?? row
   return { user: row, passwordChanged: password !== undefined }
 }

@@ -29,17 +29,24 @@ const matchers = new WeakMap<TokenRow, IpMatcher>()
 
 /**
  * Resolve the relay request's API key to its token and user, or throw a TokenAuthError naming the case.
- * Once warm this touches no database: the token comes from the tokens repo's key-hash cache and the user
- * from the users repo's id cache, both dropped on every write through those repos. The only write is the
- * one-time lazy `status = 3` on a token found past its expiry.
+ * Once warm this touches no database and waits on no promise: the token comes from the tokens repo's key-hash
+ * cache and the user from the users repo's id cache (both dropped on every write through those repos), read
+ * synchronously, so the answer is a plain value. Only a key or user not in memory yet is loaded (then the
+ * answer is a promise), and the one-time lazy `status = 3` on a token found past its expiry is written.
  */
-export function verifyToken(deps: Pick<AppDeps, 'repos'>, input: VerifyTokenInput): VerifiedToken {
+export function verifyToken(deps: Pick<AppDeps, 'repos'>, input: VerifyTokenInput): VerifiedToken | Promise<VerifiedToken> {
   const raw = extractKey(input)
   if (!raw) throw new TokenAuthError('missing_key', `no API key: send it as ${describeSources(input.sources)}`)
   const body = keyBodyOf(raw)
-  const token = body ? deps.repos.tokens.findByKeyHash(keyHash(body)) : undefined
-  if (!token || !body) throw new TokenAuthError('unknown_key', `invalid API key ${showKey(raw, body)}`)
+  if (!body) throw unknownKey(raw, body)
+  const hash = keyHash(body)
+  const cached = deps.repos.tokens.cachedByKeyHash(hash)
+  if (cached === undefined) return deps.repos.tokens.findByKeyHash(hash).then((token) => checkToken(deps, input, raw, body, token))
+  return checkToken(deps, input, raw, body, cached ?? undefined)
+}
 
+function checkToken(deps: Pick<AppDeps, 'repos'>, input: VerifyTokenInput, raw: string, body: string, token: TokenRow | undefined): VerifiedToken | Promise<VerifiedToken> {
+  if (!token) throw unknownKey(raw, body)
   const now = input.now ?? nowSeconds()
   switch (token.status) {
     case TokenStatus.enabled:
@@ -52,8 +59,9 @@ export function verifyToken(deps: Pick<AppDeps, 'repos'>, input: VerifyTokenInpu
       throw new TokenAuthError('token_disabled', 'this API key is disabled')
   }
   if (isExpired(token, now)) {
-    deps.repos.tokens.setStatusIf(token.id, TokenStatus.enabled, TokenStatus.expired)
-    throw expired()
+    return deps.repos.tokens.setStatusIf(token.id, TokenStatus.enabled, TokenStatus.expired).then(() => {
+      throw expired()
+    })
   }
   // Not persisted as status 4: a refund of a reservation can bring quota back, and a stored 4 would stick.
   if (isExhausted(token)) throw exhausted()
@@ -62,14 +70,21 @@ export function verifyToken(deps: Pick<AppDeps, 'repos'>, input: VerifyTokenInpu
     throw new TokenAuthError('ip_not_allowed', `client IP ${input.clientIp || '(unknown)'} is not allowed for this API key`)
   }
 
-  const user = deps.repos.users.findById(token.userId)
+  const user = deps.repos.users.cachedById(token.userId)
+  if (user === undefined) return deps.repos.users.findById(token.userId).then((loaded) => checkUser(deps, token, loaded, raw, body))
+  return checkUser(deps, token, user, raw, body)
+}
+
+function checkUser(deps: Pick<AppDeps, 'repos'>, token: TokenRow, user: UserRow | undefined, raw: string, body: string): VerifiedToken {
   if (!user) {
     deps.repos.tokens.forgetUser(token.userId) // owner deleted (tokens cascade): drop the stale cache entries
-    throw new TokenAuthError('unknown_key', `invalid API key ${showKey(raw, body)}`)
+    throw unknownKey(raw, body)
   }
   if (user.status !== UserStatus.enabled) throw new TokenAuthError('user_disabled', 'the user who owns this API key is disabled')
   return { token, user }
 }
+
+const unknownKey = (raw: string, body: string | undefined) => new TokenAuthError('unknown_key', `invalid API key ${showKey(raw, body)}`)
 
 function matcherFor(token: TokenRow): IpMatcher {
   let matcher = matchers.get(token)

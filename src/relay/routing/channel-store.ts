@@ -1,4 +1,4 @@
-import type { ChannelPatch, ChannelRepo, ChannelRow, NewChannel } from '../../db/repos/channels'
+import type { ChannelPatch, ChannelRepo, ChannelRow, NewChannel } from '../../db/repos'
 import type { SecretBox } from '../../crypto/secret-box'
 import { servesAnything } from '../../providers/registry'
 import { toChannel, type Channel } from './channel'
@@ -50,7 +50,7 @@ export function createChannelStore(repo: ChannelRepo, box: SecretBox, hooks: { r
   }
 
   async function load(): Promise<void> {
-    const rows = repo.all()
+    const rows = await repo.all()
     const texts = await Promise.all(
       rows.map((row) =>
         box.decrypt(row.key).catch((error: unknown) => {
@@ -83,7 +83,7 @@ export function createChannelStore(repo: ChannelRepo, box: SecretBox, hooks: { r
       const rows: NewChannel[] = await Promise.all(
         inputs.map(async ({ keyText, ...rest }) => ({ ...rest, key: await box.encrypt(keyText) })),
       )
-      const written = repo.insert(rows)
+      const written = await repo.insert(rows)
       return written.flatMap((row, i) => absorb([row], inputs[i]!.keyText))
     },
 
@@ -91,43 +91,46 @@ export function createChannelStore(repo: ChannelRepo, box: SecretBox, hooks: { r
     async update(id: number, patch: ChannelPatch, keyText?: string): Promise<Channel | undefined> {
       await ready
       const sealed = keyText === undefined ? {} : { key: await box.encrypt(keyText) }
-      const row = repo.update(id, { ...patch, ...sealed })
+      const row = await repo.update(id, { ...patch, ...sealed })
       return row ? absorb([row], keyText)[0] : undefined
     },
 
     async updateMany(ids: number[], patch: ChannelPatch): Promise<Channel[]> {
       await ready
-      return absorb(repo.updateMany(ids, patch))
+      return absorb(await repo.updateMany(ids, patch))
     },
 
     async updateByTag(tag: string, patch: ChannelPatch): Promise<Channel[]> {
       await ready
-      return absorb(repo.updateByTag(tag, patch))
+      return absorb(await repo.updateByTag(tag, patch))
     },
 
     /** Returns the channels whose status changed. */
     async setStatus(ids: number[], status: number): Promise<Channel[]> {
       await ready
-      return absorb(repo.setStatus(ids, status))
+      return absorb(await repo.setStatus(ids, status))
     },
 
     async setStatusByTag(tag: string, status: number): Promise<Channel[]> {
       await ready
-      return absorb(repo.setStatusByTag(tag, status))
+      return absorb(await repo.setStatusByTag(tag, status))
     },
 
     /** Returns the ids deleted. */
     async remove(ids: number[]): Promise<number[]> {
       await ready
-      const removed = repo.delete(ids)
+      const removed = await repo.delete(ids)
       for (const id of removed) byId.delete(id)
       rebuildIndex()
       hooks.removed?.(removed)
       return removed
     },
 
-    recordTest(id: number, responseTimeMs: number): void {
-      repo.recordTest(id, Math.round(responseTimeMs), Math.floor(Date.now() / 1000))
+    /** Bookkeeping of a channel test (response time, when); never rejects: a failed write is logged. */
+    async recordTest(id: number, responseTimeMs: number): Promise<void> {
+      await repo.recordTest(id, Math.round(responseTimeMs), Math.floor(Date.now() / 1000)).catch((error: unknown) => {
+        console.error(`channel ${id}: test result not recorded (${(error as Error).message})`)
+      })
     },
   }
 }

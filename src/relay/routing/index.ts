@@ -1,4 +1,4 @@
-import type { ChannelRepo } from '../../db/repos/channels'
+import type { ChannelRepo } from '../../db/repos'
 import type { Channel } from './channel'
 import { createSecretBox } from '../../crypto/secret-box'
 import type { OptionStore } from '../../options/store'

@@ -1,4 +1,4 @@
-import type { RevokedSessionRepo } from '../../db/sqlite/repos/revoked-sessions'
+import type { RevokedSessionRepo } from '../../db/repos'
 import { nowSeconds } from '../tokens/token-status'
 
 /** How often, at most, a logout also deletes the revocations whose JWT has expired since. */
@@ -8,27 +8,27 @@ export const PRUNE_INTERVAL_SECONDS = 3600
  * Sessions ended by logout, in memory for the auth check (no query per request) and in the database so
  * they outlive a restart. Loaded once here; revocations past their JWT's expiry are pruned now and then.
  */
-export function createRevocationList(repo: RevokedSessionRepo, clock: () => number = nowSeconds) {
+export async function loadRevocationList(repo: RevokedSessionRepo, clock: () => number = nowSeconds) {
   const expiryById = new Map<string, number>()
   let prunedAt = 0
 
-  function pruneExpired(): void {
+  async function pruneExpired(): Promise<void> {
     const now = clock()
-    repo.deleteExpired(now)
-    for (const [id, expiresAt] of expiryById) if (expiresAt <= now) expiryById.delete(id)
     prunedAt = now
+    await repo.deleteExpired(now)
+    for (const [id, expiresAt] of expiryById) if (expiresAt <= now) expiryById.delete(id)
   }
 
-  pruneExpired()
-  for (const row of repo.unexpired(clock())) expiryById.set(row.id, row.expiresAt)
+  await pruneExpired()
+  for (const row of await repo.unexpired(clock())) expiryById.set(row.id, row.expiresAt)
 
   return {
     isRevoked: (sessionId: string): boolean => expiryById.has(sessionId),
     /** Persist first, so a revocation the caller was told about survives a restart. */
-    revoke(sessionId: string, expiresAt: number): void {
-      repo.insert(sessionId, expiresAt)
+    async revoke(sessionId: string, expiresAt: number): Promise<void> {
+      await repo.insert(sessionId, expiresAt)
       expiryById.set(sessionId, expiresAt)
-      if (clock() - prunedAt >= PRUNE_INTERVAL_SECONDS) pruneExpired()
+      if (clock() - prunedAt >= PRUNE_INTERVAL_SECONDS) await pruneExpired()
     },
     get size(): number {
       return expiryById.size
@@ -36,4 +36,4 @@ export function createRevocationList(repo: RevokedSessionRepo, clock: () => numb
   }
 }
 
-export type RevocationList = ReturnType<typeof createRevocationList>
+export type RevocationList = Awaited<ReturnType<typeof loadRevocationList>>

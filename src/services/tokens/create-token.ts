@@ -11,10 +11,10 @@ export interface CreateTokenInput {
 }
 
 /** Create a token for the user. The full key is returned here and never again: only its hash is stored. */
-export function createToken(deps: Pick<AppDeps, 'repos'>, input: CreateTokenInput): { token: TokenRow; key: string } {
+export async function createToken(deps: Pick<AppDeps, 'repos'>, input: CreateTokenInput): Promise<{ token: TokenRow; key: string }> {
   const patch = tokenPatchFrom(input.user, input.fields, input.now ?? nowSeconds())
   const body = generateKeyBody()
-  const token = deps.repos.tokens.insert({
+  const token = await deps.repos.tokens.insert({
     ...patch,
     userId: input.user.id,
     keyHash: keyHash(body),

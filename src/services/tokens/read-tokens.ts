@@ -4,8 +4,8 @@ import { NotFoundError } from '../../errors'
 import type { PageWindow } from '../../plugins/paging'
 
 /** Another user's token is reported exactly like a missing one, so ids reveal nothing. */
-export function ownedToken(deps: Pick<AppDeps, 'repos'>, user: UserRow, id: number): TokenRow {
-  const token = deps.repos.tokens.findOwned(id, user.id)
+export async function ownedToken(deps: Pick<AppDeps, 'repos'>, user: UserRow, id: number): Promise<TokenRow> {
+  const token = await deps.repos.tokens.findOwned(id, user.id)
   if (!token) throw new NotFoundError(`token ${id} not found`)
   return token
 }

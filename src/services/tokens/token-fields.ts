@@ -1,5 +1,5 @@
 import type { TokenRow, UserRow } from '../../db/repos'
-import type { TokenPatch } from '../../db/sqlite/repos/tokens'
+import type { TokenPatch } from '../../db/repos/tokens'
 import { BadRequestError } from '../../errors'
 import { Role } from '../../plugins/session'
 import { normalizeIpList } from './ip-list'

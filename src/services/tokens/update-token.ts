@@ -15,24 +15,24 @@ export interface UpdateTokenInput {
 
 /**
  * Edit the caller's token: given fields only, plus an optional status change (checked against the edited
- * values, so a new expiry and re-enabling can go in one request). Read, check and write run synchronously
- * in one turn of the event loop and the write is one UPDATE, so concurrent edits serialize: last one wins whole.
+ * values, so a new expiry and re-enabling can go in one request). The write is one UPDATE of the given fields;
+ * relay auth checks expiry and quota again on every request, whatever status an edit left.
  */
-export function updateToken(deps: Pick<AppDeps, 'repos'>, input: UpdateTokenInput): TokenRow {
+export async function updateToken(deps: Pick<AppDeps, 'repos'>, input: UpdateTokenInput): Promise<TokenRow> {
   const now = input.now ?? nowSeconds()
-  const current = ownedToken(deps, input.user, input.id)
+  const current = await ownedToken(deps, input.user, input.id)
   const patch = tokenPatchFrom(input.user, input.fields, now, current)
   if (input.status !== undefined && input.status !== current.status) {
     checkStatusChange(input.status, { ...current, ...patch }, now)
     patch.status = input.status
   }
-  const updated = deps.repos.tokens.update(current.id, input.user.id, patch)
+  const updated = await deps.repos.tokens.update(current.id, input.user.id, patch)
   if (!updated) throw new NotFoundError(`token ${input.id} not found`)
   return updated
 }
 
 /** `PUT /api/token/?status_only=1`: change the status and nothing else. */
-export function setTokenStatus(deps: Pick<AppDeps, 'repos'>, input: Omit<UpdateTokenInput, 'fields'>): TokenRow {
+export async function setTokenStatus(deps: Pick<AppDeps, 'repos'>, input: Omit<UpdateTokenInput, 'fields'>): Promise<TokenRow> {
   if (input.status === undefined) throw new BadRequestError('status: required with status_only', 'status')
   return updateToken(deps, { ...input, fields: {} })
 }

@@ -18,13 +18,13 @@ beforeAll(async () => {
   rootCookie = await login(env.app)
 })
 afterAll(() => env.stop())
-beforeEach(() => {
-  env.app.deps.metering.logs.flush()
+beforeEach(async () => {
+  await env.app.deps.metering.logs.flush()
   env.outcomes.length = 0
   env.upstream.setBehavior({ text: 'ok', usage: { input: 100, output: 50 } })
 })
 
-const sqlite = () => env.app.deps.db.$client
+const sqlite = () => env.app.db.$client
 const totalChanges = () => sqlite().query<{ n: number }, []>('SELECT total_changes() AS n').get()!.n
 // PRAGMA data_version moves by one for each transaction another connection committed
 const commitsByOthers = () => sqlite().query<{ data_version: number }, []>('PRAGMA data_version').get()!.data_version
@@ -36,10 +36,10 @@ const tokenIdOf = (userId: number) => sqlite().query<{ id: number }, [number]>('
 const COST = 375
 
 test('a relay request writes nothing to SQLite; the next batch writes its charge and its log row in one commit', async () => {
-  const { user, key } = account(env, 1_000_000, 100_000)
+  const { user, key } = await account(env, 1_000_000, 100_000)
   const tokenId = tokenIdOf(user.id)
   await chat(env, key, chatBody('gpt-4o')) // warm: the user and token rows are cached from here on
-  env.app.deps.metering.logs.flush()
+  await env.app.deps.metering.logs.flush()
   const changesBefore = totalChanges()
   const commitsBefore = commitsByOthers()
   const usersBefore = stored('users', user.id)
@@ -50,10 +50,10 @@ test('a relay request writes nothing to SQLite; the next batch writes its charge
   expect(totalChanges()).toBe(changesBefore)
   expect(stored('users', user.id).quota).toBe(usersBefore.quota!)
   // relay auth already sees the new balance: the cached rows moved in place
-  expect(env.app.deps.repos.users.findById(user.id)!.quota).toBe(1_000_000 - 2 * COST)
-  expect(env.app.deps.repos.tokens.liveById(tokenId)!.remainQuota).toBe(100_000 - 2 * COST)
+  expect((await env.app.deps.repos.users.findById(user.id))!.quota).toBe(1_000_000 - 2 * COST)
+  expect((await env.app.deps.repos.tokens.liveById(tokenId))!.remainQuota).toBe(100_000 - 2 * COST)
 
-  expect(env.app.deps.metering.logs.flush()).toBe(1)
+  expect(await env.app.deps.metering.logs.flush()).toBe(1)
   // written by the metering writer thread's connection, in one transaction, none by this one
   expect(totalChanges()).toBe(changesBefore)
   expect(commitsByOthers()).toBe(commitsBefore + 1)
@@ -77,7 +77,7 @@ async function withBatchesHeld(fn: () => Promise<void>): Promise<void> {
 }
 
 test('the management API reads balances as the relay left them, before any batch was written', async () => {
-  const { user, key } = account(env, 1_000_000)
+  const { user, key } = await account(env, 1_000_000)
   const cookie = await login(env.app, user.username, USER_PASSWORD)
   await withBatchesHeld(async () => {
     expect((await chat(env, key, chatBody('gpt-4o'))).status).toBe(200)
@@ -94,7 +94,7 @@ test('the management API reads balances as the relay left them, before any batch
 })
 
 test('an admin who sets a balance right after a request gets exactly that balance', async () => {
-  const { user, key } = account(env, 1_000_000)
+  const { user, key } = await account(env, 1_000_000)
   await withBatchesHeld(async () => {
     expect((await chat(env, key, chatBody('gpt-4o'))).status).toBe(200)
     await settled(env, 1)
@@ -102,19 +102,19 @@ test('an admin who sets a balance right after a request gets exactly that balanc
     const res = await call(env.app, 'POST', '/api/user/manage', { id: user.id, action: 'add_quota', mode: 'override', value: 5000 }, as(rootCookie))
     expect(res.status).toBe(200)
   })
-  env.app.deps.metering.logs.flush() // a later batch must not apply the earlier charge again
+  await env.app.deps.metering.logs.flush() // a later batch must not apply the earlier charge again
   expect(stored('users', user.id)).toMatchObject({ quota: 5000, used_quota: COST })
-  expect(env.app.deps.repos.users.findById(user.id)!.quota).toBe(5000)
+  expect((await env.app.deps.repos.users.findById(user.id))!.quota).toBe(5000)
 })
 
 test('concurrent requests against a small balance: served while it lasts, never below zero', async () => {
   // the estimate reserves (prompt + max_tokens 100 × 4) × 1.25 > 375 per request; 5,000 serves a handful
-  const { user, key } = account(env, 5000)
+  const { user, key } = await account(env, 5000)
   const statuses = await Promise.all(Array.from({ length: 40 }, () => chat(env, key, chatBody('gpt-4o')).then((r) => r.status)))
   const served = statuses.filter((s) => s === 200).length
   expect(served).toBeGreaterThan(0)
   expect(statuses.filter((s) => s !== 200).every((s) => s === 403)).toBe(true)
   await settled(env, served)
-  env.app.deps.metering.logs.flush()
+  await env.app.deps.metering.logs.flush()
   expect(stored('users', user.id)).toMatchObject({ quota: 5000 - served * COST, used_quota: served * COST })
 })

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase, type Db } from '../../../src/db/sqlite/client'
 import { migrate } from '../../../src/db/sqlite/migrate'
-import { createRepos } from '../../../src/db/repos'
-import { LogType, type NewLog } from '../../../src/db/sqlite/repos/logs'
+import { createSqliteRepos as createRepos } from '../../../src/db/sqlite/repos'
+import { LogType, type NewLog } from '../../../src/db/repos'
 import { startWriterThread, type WriterThread } from '../../../src/db/sqlite/writer/thread'
 import { createLogWriter } from '../../../src/metering/log-writer'
 
@@ -65,31 +65,34 @@ test('a locked file delays batches without losing or reordering them', async () 
   }
 })
 
-test('on the main thread (no writer thread), a batch that fails keeps both its log rows and its charges for the next one', () => {
-  const { db } = database()
+test('on the main thread (no writer thread), a batch that fails keeps both its log rows and its charges for the next one', async () => {
+  const { db, path } = database()
   const repos = createRepos(db, { writerThread: false })
-  const user = repos.users.insert({ username: 'payer', password: 'x', quota: 1000 })
-  const token = repos.tokens.insert({ userId: user.id, name: 'k', keyHash: 'h'.repeat(64), keyHint: 'sk-…', remainQuota: 0, unlimitedQuota: true })
-  repos.tokens.findByKeyHash('h'.repeat(64)) // cached, as relay auth leaves it: the ledger reads no database
+  const user = await repos.users.insert({ username: 'payer', password: 'x', quota: 1000 })
+  const token = await repos.tokens.insert({ userId: user.id, name: 'k', keyHash: 'h'.repeat(64), keyHint: 'sk-…', remainQuota: 0, unlimitedQuota: true })
+  await repos.tokens.findByKeyHash('h'.repeat(64)) // cached, as relay auth leaves it: the ledger reads no database
   const writer = createLogWriter(repos, { intervalMs: 60_000 })
   repos.quota.onDirty(writer.wake)
-  expect(repos.quota.reserve(user.id, token.id, false, 100).ok).toBe(true)
-  repos.quota.settle({ userId: user.id, tokenId: token.id, tokenLimited: false, channelId: 0, reserved: 100, actual: 40, now: 1 })
+  expect((await repos.quota.reserve(user.id, token.id, false, 100)).ok).toBe(true)
+  await repos.quota.settle({ userId: user.id, tokenId: token.id, tokenLimited: false, channelId: 0, reserved: 100, actual: 40, now: 1 })
   writer.push(log(40))
-  const insert = spyOn(repos.logs, 'insertMany').mockImplementationOnce(() => {
-    throw new Error('database is locked')
-  })
+  // another connection holds the write lock, and this one does not wait for it: the batch's commit fails
+  const other = new Database(path)
+  other.exec('BEGIN IMMEDIATE')
+  db.$client.exec('PRAGMA busy_timeout = 0')
   const error = spyOn(console, 'error').mockImplementation(() => {})
   const quota = () => db.$client.query<{ quota: number }, [number]>('SELECT quota FROM users WHERE id = ?').get(user.id)!.quota
   try {
-    expect(writer.flush()).toBe(0)
+    expect(await writer.flush()).toBe(0)
+    other.exec('ROLLBACK')
     expect(quota()).toBe(1000) // rolled back with the rows
     expect(storedLogs(db)).toEqual([])
-    expect(writer.flush()).toBe(1)
+    expect(await writer.flush()).toBe(1)
     expect(quota()).toBe(960)
     expect(storedLogs(db)).toEqual([40])
   } finally {
-    insert.mockRestore()
+    if (other.inTransaction) other.exec('ROLLBACK')
+    other.close()
     error.mockRestore()
   }
 })

@@ -6,15 +6,15 @@ import { call, ROOT_PASSWORD, startTestApp, type TestApp } from '../../helpers/t
 let app: TestApp
 beforeAll(async () => {
   app = await startTestApp({ TRUST_PROXY: 'true' })
-  app.deps.options.set('LoginFailuresPerWindow', 3)
-  app.deps.options.set('LoginFailureWindowSeconds', 120)
+  await app.deps.options.set('LoginFailuresPerWindow', 3)
+  await app.deps.options.set('LoginFailureWindowSeconds', 120)
 })
 afterAll(() => app.stop())
 
 const from = (ip: string) => ({ 'x-forwarded-for': ip })
 
 test('repeated failures for one username are refused with 429 and retry-after, even from new IPs', async () => {
-  addUser(app, { username: 'target' })
+  await addUser(app, { username: 'target' })
   for (let i = 0; i < 3; i++) {
     const res = await call(app, 'POST', '/api/user/login', { username: 'target', password: 'wrong-password' }, from(`10.0.0.${i}`))
     expect(res.status).toBe(401)
@@ -48,7 +48,7 @@ test('a parallel burst cannot get more than the limit of password checks through
 })
 
 test('successful logins do not count against the limit', async () => {
-  addUser(app, { username: 'regular' })
+  await addUser(app, { username: 'regular' })
   for (let i = 0; i < 5; i++) {
     expect((await call(app, 'POST', '/api/user/login', { username: 'regular', password: USER_PASSWORD }, from('10.3.3.3'))).status).toBe(200)
   }

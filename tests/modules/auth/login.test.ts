@@ -40,7 +40,7 @@ test('the cookie is Secure behind an https proxy when TRUST_PROXY is set', async
 })
 
 test('wrong password, unknown user and disabled user get the same 401 and message', async () => {
-  addUser(app, { username: 'sleeper', status: UserStatus.disabled })
+  await addUser(app, { username: 'sleeper', status: UserStatus.disabled })
   const wrong = await call(app, 'POST', '/api/user/login', { username: 'root', password: 'not-the-password' })
   const unknown = await call(app, 'POST', '/api/user/login', { username: 'nobody', password: 'whatever-pass' })
   const disabled = await call(app, 'POST', '/api/user/login', { username: 'sleeper', password: USER_PASSWORD })
@@ -71,19 +71,19 @@ test('logout clears the cookie', async () => {
 test('routes that need a login answer 401 without one and 403 below their role', async () => {
   expect((await call(app, 'GET', '/api/user/self')).status).toBe(401)
   expect((await call(app, 'GET', '/api/user/self', undefined, { cookie: 'tollgate_session=forged.jwt.value' })).status).toBe(401)
-  addUser(app, { username: 'plain' })
+  await addUser(app, { username: 'plain' })
   const res = await call(app, 'GET', '/api/user/', undefined, as(await login(app, 'plain')))
   expect(res.status).toBe(403)
   expect(res.body.success).toBe(false)
 })
 
 test('GET /api/user/token issues an access token that works as Bearer; only its sha-256 is stored', async () => {
-  const user = addUser(app, { username: 'tokenuser' })
+  const user = await addUser(app, { username: 'tokenuser' })
   const res = await call(app, 'GET', '/api/user/token', undefined, as(await login(app, 'tokenuser')))
   expect(res.status).toBe(200)
   const token: string = res.body.data
   expect(token.length).toBeGreaterThanOrEqual(32)
-  expect(app.deps.repos.users.findById(user.id)!.accessToken).toBe(sha256(token))
+  expect((await app.deps.repos.users.findById(user.id))!.accessToken).toBe(sha256(token))
 
   const self = await call(app, 'GET', '/api/user/self', undefined, { authorization: `Bearer ${token}` })
   expect(self.status).toBe(200)
@@ -102,7 +102,7 @@ test('GET /api/user/token issues an access token that works as Bearer; only its 
 })
 
 test('a New-Api-User header that does not match the logged-in user is 401', async () => {
-  const user = addUser(app, { username: 'headeruser' })
+  const user = await addUser(app, { username: 'headeruser' })
   const cookie = await login(app, 'headeruser')
   expect((await call(app, 'GET', '/api/user/self', undefined, { cookie, 'new-api-user': String(user.id) })).status).toBe(200)
   const res = await call(app, 'GET', '/api/user/self', undefined, { cookie, 'new-api-user': '1' })
@@ -111,12 +111,12 @@ test('a New-Api-User header that does not match the logged-in user is 401', asyn
 })
 
 test('changing the password revokes old cookies; the changing browser gets a fresh one', async () => {
-  const user = addUser(app, { username: 'changer' })
+  const user = await addUser(app, { username: 'changer' })
   const other = await login(app, 'changer')
   const mine = await login(app, 'changer')
   const res = await call(app, 'PUT', '/api/user/self', { password: 'brand-new-password', original_password: USER_PASSWORD }, as(mine))
   expect(res.status).toBe(200)
-  expect(app.deps.repos.users.findById(user.id)!.sessionVersion).toBe(user.sessionVersion + 1)
+  expect((await app.deps.repos.users.findById(user.id))!.sessionVersion).toBe(user.sessionVersion + 1)
 
   expect((await call(app, 'GET', '/api/user/self', undefined, as(other))).status).toBe(401)
   expect((await call(app, 'GET', '/api/user/self', undefined, as(mine))).status).toBe(401)

@@ -26,7 +26,7 @@ async function legacyCookie(userId: number, sessionVersion: number): Promise<str
 }
 
 test('after logout the old cookie is refused with the same 401 as an invalid session', async () => {
-  addUser(app, { username: 'leaver' })
+  await addUser(app, { username: 'leaver' })
   const cookie = await login(app, 'leaver')
   expect((await self(cookie)).status).toBe(200)
 
@@ -43,7 +43,7 @@ test('after logout the old cookie is refused with the same 401 as an invalid ses
 })
 
 test('logout ends only its own session: the same user on another device stays logged in', async () => {
-  addUser(app, { username: 'twodevices' })
+  await addUser(app, { username: 'twodevices' })
   const laptop = await login(app, 'twodevices')
   const phone = await login(app, 'twodevices')
   expect((await logout(as(laptop))).status).toBe(200)
@@ -53,43 +53,43 @@ test('logout ends only its own session: the same user on another device stays lo
 
 test('logout without a cookie, with a forged one, or twice still succeeds and clears the cookie', async () => {
   const cookie = await login(app)
-  const before = app.deps.repos.revokedSessions.unexpired(0).length
+  const before = (await app.deps.repos.revokedSessions.unexpired(0)).length
   for (const headers of [{}, { cookie: `${SESSION_COOKIE}=forged.jwt.value` }, as(cookie), as(cookie)]) {
     const res = await logout(headers)
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ success: true, message: 'logged out', data: null })
     expectClearedCookie(res.headers)
   }
-  expect(app.deps.repos.revokedSessions.unexpired(0).length).toBe(before + 1)
+  expect((await app.deps.repos.revokedSessions.unexpired(0)).length).toBe(before + 1)
 })
 
 test('a cookie from before session ids keeps working; its logout ends it by bumping the session version', async () => {
-  const user = addUser(app, { username: 'legacy' })
+  const user = await addUser(app, { username: 'legacy' })
   const old = await legacyCookie(user.id, user.sessionVersion)
   expect((await self(old)).status).toBe(200)
 
   expect((await logout(as(old))).status).toBe(200)
-  expect(app.deps.repos.users.findById(user.id)!.sessionVersion).toBe(user.sessionVersion + 1)
+  expect((await app.deps.repos.users.findById(user.id))!.sessionVersion).toBe(user.sessionVersion + 1)
   expect((await self(old)).status).toBe(401)
   // a stale legacy cookie cannot bump the version again (it would log the user out everywhere)
   expect((await logout(as(old))).status).toBe(200)
-  expect(app.deps.repos.users.findById(user.id)!.sessionVersion).toBe(user.sessionVersion + 1)
+  expect((await app.deps.repos.users.findById(user.id))!.sessionVersion).toBe(user.sessionVersion + 1)
 })
 
 test('revocations survive a restart on the same database file; expired ones are pruned at start', async () => {
   const own = await startTestApp()
-  addUser(own, { username: 'restarter' })
+  await addUser(own, { username: 'restarter' })
   const ended = await login(own, 'restarter')
   const kept = await login(own, 'restarter')
   expect((await logout(as(ended), own)).status).toBe(200)
-  own.deps.repos.revokedSessions.insert('expired-session', nowSeconds() - 1)
-  own.deps.repos.revokedSessions.insert('unexpired-session', nowSeconds() + 3600)
+  await own.deps.repos.revokedSessions.insert('expired-session', nowSeconds() - 1)
+  await own.deps.repos.revokedSessions.insert('unexpired-session', nowSeconds() + 3600)
 
   const again = await restartTestApp(own)
   try {
     expect((await self(ended, again)).status).toBe(401)
     expect((await self(kept, again)).status).toBe(200)
-    const ids = again.deps.repos.revokedSessions.unexpired(0).map((row) => row.id)
+    const ids = (await again.deps.repos.revokedSessions.unexpired(0)).map((row) => row.id)
     expect(ids).toHaveLength(2)
     expect(ids).toContain('unexpired-session')
     expect(ids).not.toContain('expired-session')

@@ -10,22 +10,22 @@ afterAll(() => app.stop())
 const enable = (on: boolean) => app.deps.options.set('RegisterEnabled', on)
 
 test('registration is refused with 403 while RegisterEnabled is false', async () => {
-  enable(false)
+  await enable(false)
   const res = await call(app, 'POST', '/api/user/register', { username: 'newbie', password: 'newbie-password' })
   expect(res.status).toBe(403)
   expect(res.body).toEqual({ success: false, message: 'registration is disabled on this instance', data: null })
-  expect(app.deps.repos.users.findByUsername('newbie')).toBeUndefined()
+  expect(await app.deps.repos.users.findByUsername('newbie')).toBeUndefined()
 })
 
 test('registration creates a common user with QuotaForNewUser who can log in', async () => {
-  enable(true)
-  app.deps.options.set('QuotaForNewUser', 1234)
+  await enable(true)
+  await app.deps.options.set('QuotaForNewUser', 1234)
   const res = await call(app, 'POST', '/api/user/register', { username: 'newbie', password: 'newbie-password' })
   expect(res.status).toBe(200)
   expect(res.body.success).toBe(true)
   expect(res.body.data).toMatchObject({ username: 'newbie', role: Role.user, quota: 1234, inviter_id: 0 })
   expect(res.body.data).not.toHaveProperty('password')
-  const row = app.deps.repos.users.findByUsername('newbie')!
+  const row = (await app.deps.repos.users.findByUsername('newbie'))!
   expect(row.role).toBe(Role.user)
   expect(row.quota).toBe(1234)
   expect(row.password).toStartWith('$argon2id$')
@@ -33,18 +33,18 @@ test('registration creates a common user with QuotaForNewUser who can log in', a
 })
 
 test('an invite code credits inviter and invitee in one go', async () => {
-  enable(true)
-  app.deps.options.set('QuotaForNewUser', 100)
-  app.deps.options.set('QuotaForInviter', 7000)
-  app.deps.options.set('QuotaForInvitee', 300)
-  const inviter = addUser(app, { username: 'inviter', affCode: 'INVITE1', affQuota: 5, affHistoryQuota: 5, affCount: 2 })
+  await enable(true)
+  await app.deps.options.set('QuotaForNewUser', 100)
+  await app.deps.options.set('QuotaForInviter', 7000)
+  await app.deps.options.set('QuotaForInvitee', 300)
+  const inviter = await addUser(app, { username: 'inviter', affCode: 'INVITE1', affQuota: 5, affHistoryQuota: 5, affCount: 2 })
 
   const res = await call(app, 'POST', '/api/user/register', { username: 'invitee', password: 'invitee-password', aff_code: 'INVITE1' })
   expect(res.status).toBe(200)
-  const invitee = app.deps.repos.users.findByUsername('invitee')!
+  const invitee = (await app.deps.repos.users.findByUsername('invitee'))!
   expect(invitee.inviterId).toBe(inviter.id)
   expect(invitee.quota).toBe(400)
-  const after = app.deps.repos.users.findById(inviter.id)!
+  const after = (await app.deps.repos.users.findById(inviter.id))!
   expect(after.affCount).toBe(3)
   expect(after.affQuota).toBe(7005)
   expect(after.affHistoryQuota).toBe(7005)
@@ -52,22 +52,22 @@ test('an invite code credits inviter and invitee in one go', async () => {
 })
 
 test('an unknown invite code is 400 and creates nobody', async () => {
-  enable(true)
+  await enable(true)
   const res = await call(app, 'POST', '/api/user/register', { username: 'lost', password: 'lost-password', aff_code: 'NOPE' })
   expect(res.status).toBe(400)
   expect(res.body.message).toContain('aff_code')
-  expect(app.deps.repos.users.findByUsername('lost')).toBeUndefined()
+  expect(await app.deps.repos.users.findByUsername('lost')).toBeUndefined()
 })
 
 test('a taken username is 409', async () => {
-  enable(true)
+  await enable(true)
   const res = await call(app, 'POST', '/api/user/register', { username: 'root', password: 'whatever-password' })
   expect(res.status).toBe(409)
   expect(res.body.success).toBe(false)
 })
 
 test('parallel registrations of one name create one user', async () => {
-  enable(true)
+  await enable(true)
   const results = await Promise.all(
     Array.from({ length: 5 }, () => call(app, 'POST', '/api/user/register', { username: 'racer', password: 'racer-password' })),
   )
@@ -76,7 +76,7 @@ test('parallel registrations of one name create one user', async () => {
 })
 
 test('bad registration input is 400 naming the field', async () => {
-  enable(true)
+  await enable(true)
   const short = await call(app, 'POST', '/api/user/register', { username: 'shorty', password: 'short' })
   expect(short.status).toBe(400)
   expect(short.body.message).toContain('password')

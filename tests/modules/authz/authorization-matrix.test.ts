@@ -85,8 +85,8 @@ const usernames: Record<string, string> = { user: 'plain', admin: 'boss', root: 
 
 beforeAll(async () => {
   app = await startTestApp()
-  addUser(app, { username: 'plain', role: Role.user })
-  addUser(app, { username: 'boss', role: Role.admin })
+  await addUser(app, { username: 'plain', role: Role.user })
+  await addUser(app, { username: 'boss', role: Role.admin })
   for (const [name, username] of Object.entries(usernames)) cookies[name] = await login(app, username)
 })
 

@@ -22,7 +22,7 @@ const upstream = fakeUpstream((req, url) => {
 
 beforeAll(async () => {
   app = await startTestApp()
-  admin = userHeaders(app)
+  admin = await userHeaders(app)
 })
 afterAll(async () => {
   await app.stop()
@@ -49,7 +49,7 @@ test('channel test sends a minimal chat request through the provider and records
   const body = JSON.parse(sent.body)
   expect(body.model).toBe('gpt-4o-2024-08-06')
   expect(body.max_completion_tokens).toBeLessThanOrEqual(16)
-  const row = app.deps.repos.channels.findById(id)!
+  const row = (await app.deps.repos.channels.findById(id))!
   expect(row.testTime).toBeGreaterThan(0)
   expect(row.responseTime).toBe(res.body.data.time_ms)
 })

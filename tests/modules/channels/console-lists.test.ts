@@ -15,7 +15,7 @@ const ids: Record<string, number> = {}
 
 beforeAll(async () => {
   app = await startTestApp()
-  admin = userHeaders(app)
+  admin = await userHeaders(app)
   const post = async (body: Record<string, unknown>) => {
     const res = await call(app, 'POST', '/api/channel/', { base_url: upstream.url, ...body }, admin)
     expect(res.status, JSON.stringify(res.body)).toBe(200)
@@ -86,7 +86,7 @@ test('GET /api/channel/test: every enabled channel, in id order, with its verdic
   expect(lines[1]!.time).toBe(lines[1]!.time_ms / 1000)
   expect(upstream.seen).toHaveLength(3) // the disabled ones were not tested
   for (const line of lines) {
-    const row = app.deps.repos.channels.findById(line.id)!
+    const row = (await app.deps.repos.channels.findById(line.id))!
     expect(row.responseTime).toBe(line.time_ms)
     expect(row.testTime).toBeGreaterThan(0)
     expect(row.status).toBe(1) // a failed test leaves the status alone
@@ -94,13 +94,13 @@ test('GET /api/channel/test: every enabled channel, in id order, with its verdic
   // the channel view shows them, for the console's latency column
   const view = (await call(app, 'GET', `/api/channel/${ids.beta}`, undefined, admin)).body.data
   expect(view).toMatchObject({ response_time: lines[1]!.time_ms, test_time: expect.any(Number) })
-  expect(app.deps.repos.channels.findById(ids.delta!)!.testTime).toBe(0)
+  expect((await app.deps.repos.channels.findById(ids.delta!))!.testTime).toBe(0)
 })
 
 test('no enabled channel: an empty list', async () => {
   const empty = await startTestApp()
   try {
-    const res = await call(empty, 'GET', '/api/channel/test', undefined, userHeaders(empty))
+    const res = await call(empty, 'GET', '/api/channel/test', undefined, await userHeaders(empty))
     expect(res.status).toBe(200)
     expect(res.body.data).toEqual([])
   } finally {
@@ -119,7 +119,7 @@ test('at most four channels are tested at once', async () => {
     return Response.json({ id: 'c', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'h' }, finish_reason: 'length' }] })
   })
   try {
-    const h = userHeaders(fresh)
+    const h = await userHeaders(fresh)
     for (let i = 0; i < 9; i++) await call(fresh, 'POST', '/api/channel/', { type: 1, name: `c${i}`, key: 'k', models: 'm', base_url: counting.url }, h)
     const res = await call(fresh, 'GET', '/api/channel/test', undefined, h)
     expect(res.body.data).toHaveLength(9)

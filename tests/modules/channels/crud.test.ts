@@ -7,13 +7,13 @@ let app: TestApp
 let admin: Record<string, string>
 beforeAll(async () => {
   app = await startTestApp()
-  admin = userHeaders(app)
+  admin = await userHeaders(app)
 })
 afterAll(() => app.stop())
 
-const abilityRows = (id: number) =>
-  app.deps.repos.channels
-    .abilities(id)
+const abilityRows = async (id: number) =>
+  (await app.deps.repos.channels
+    .abilities(id))
     .map((a) => `${a.group}|${a.model}|${a.enabled ? 'on' : 'off'}|p${a.priority}|w${a.weight}|${a.tag}`)
     .sort()
 
@@ -26,7 +26,7 @@ async function create(body: Record<string, unknown>) {
 test('create, read, edit, delete a channel; abilities follow every write', async () => {
   const made = await create({ type: 1, name: 'main', key: 'sk-abcdefghijklmnop1234', models: 'gpt-4o, gpt-4o-mini,gpt-4o', group: 'default,vip', priority: 2, weight: 5, tag: 't1' })
   expect(made).toMatchObject({ type: 1, name: 'main', models: 'gpt-4o,gpt-4o-mini', group: 'default,vip', priority: 2, weight: 5, status: 1, key_count: 1 })
-  expect(abilityRows(made.id)).toEqual([
+  expect(await abilityRows(made.id)).toEqual([
     'default|gpt-4o-mini|on|p2|w5|t1',
     'default|gpt-4o|on|p2|w5|t1',
     'vip|gpt-4o-mini|on|p2|w5|t1',
@@ -39,15 +39,15 @@ test('create, read, edit, delete a channel; abilities follow every write', async
   const edited = await call(app, 'PUT', '/api/channel/', { id: made.id, models: ['o3'], group: 'vip', priority: 7, status: 2 }, admin)
   expect(edited.status).toBe(200)
   expect(edited.body.data).toMatchObject({ models: 'o3', group: 'vip', priority: 7, status: 2, key_count: 1 })
-  expect(abilityRows(made.id)).toEqual(['vip|o3|off|p7|w5|t1'])
+  expect(await abilityRows(made.id)).toEqual(['vip|o3|off|p7|w5|t1'])
 
   const enabled = await call(app, 'PUT', '/api/channel/', { id: made.id, status: 1 }, admin)
   expect(enabled.body.data.status).toBe(1)
-  expect(abilityRows(made.id)).toEqual(['vip|o3|on|p7|w5|t1'])
+  expect(await abilityRows(made.id)).toEqual(['vip|o3|on|p7|w5|t1'])
 
   const deleted = await call(app, 'DELETE', `/api/channel/${made.id}`, undefined, admin)
   expect(deleted.status).toBe(200)
-  expect(abilityRows(made.id)).toEqual([])
+  expect(await abilityRows(made.id)).toEqual([])
   expect((await call(app, 'GET', `/api/channel/${made.id}`, undefined, admin)).status).toBe(404)
   expect((await call(app, 'DELETE', `/api/channel/${made.id}`, undefined, admin)).status).toBe(404)
 })
@@ -76,12 +76,12 @@ test('new-api wrapper: single and multi_to_single make one channel, batch one pe
   expect(batch).toHaveLength(3)
   expect(batch.map((c: { key_count: number }) => c.key_count)).toEqual([1, 1, 1])
   expect(batch.map((c: { id: number }) => app.deps.routing.channels.get(c.id)!.keys[0])).toEqual(['kc-0000000000000001', 'kc-0000000000000002', 'kc-0000000000000003'])
-  for (const c of batch) expect(abilityRows(c.id)).toEqual(['default|x|on|p0|w1|'])
+  for (const c of batch) expect(await abilityRows(c.id)).toEqual(['default|x|on|p0|w1|'])
 })
 
 test('list: paging and filters by type, status, tag, group and keyword; search', async () => {
   const fresh = await startTestApp()
-  const h = userHeaders(fresh)
+  const h = await userHeaders(fresh)
   try {
     const post = (body: object) => call(fresh, 'POST', '/api/channel/', body, h)
     await post({ type: 1, name: 'alpha', key: 'k1', models: 'a', group: 'default', tag: 'blue' })
@@ -161,7 +161,7 @@ test('GET /api/channel/models lists known models per channel type from provider 
 })
 
 test('non-admins get 403 and anonymous callers 401 on every channel route', async () => {
-  const user = userHeaders(app, Role.user)
+  const user = await userHeaders(app, Role.user)
   const routes: [string, string, unknown?][] = [
     ['GET', '/api/channel/'],
     ['GET', '/api/channel/search?keyword=a'],

@@ -2,11 +2,11 @@ import { Role, sha256 } from '../../../src/plugins/session'
 import type { TestApp } from '../../helpers/test-app'
 
 /** A user with the given role and an access token; returns the headers that authenticate as them. */
-export function userHeaders(app: TestApp, role: number = Role.admin): Record<string, string> {
+export async function userHeaders(app: TestApp, role: number = Role.admin): Promise<Record<string, string>> {
   const name = `u${role}_${crypto.randomUUID().slice(0, 8)}`
-  const user = app.deps.repos.users.insert({ username: name, password: 'unused-hash', role })
+  const user = await app.deps.repos.users.insert({ username: name, password: 'unused-hash', role })
   const secret = `tok-${crypto.randomUUID()}`
-  app.deps.repos.users.update(user.id, { accessToken: sha256(secret) })
+  await app.deps.repos.users.update(user.id, { accessToken: sha256(secret) })
   return { authorization: `Bearer ${secret}` }
 }
 

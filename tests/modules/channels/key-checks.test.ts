@@ -11,7 +11,7 @@ const spies: ReturnType<typeof spyOn>[] = []
 
 beforeAll(async () => {
   env = await startRelayEnv()
-  admin = userHeaders(env.app)
+  admin = await userHeaders(env.app)
 })
 afterAll(() => env.stop())
 beforeEach(() => {
@@ -61,7 +61,7 @@ test('a revoked second key fails the test by position and hint, leaves the rotat
   expect(containsAKey(JSON.stringify(failed.body))).toBe(false)
   expect(logged.some((line) => line.includes('key 2 (…2222) out of the rotation'))).toBe(true)
   expect(logged.some(containsAKey)).toBe(false)
-  expect(env.app.deps.repos.channels.findById(id)!.status).toBe(1)
+  expect((await env.app.deps.repos.channels.findById(id))!.status).toBe(1)
 
   expect(await keysUsedByRelay('pair-model', 4)).toEqual([FIRST, FIRST, FIRST, FIRST])
 
@@ -97,7 +97,7 @@ test('a single-key channel reports exactly the upstream result: no key position,
   env.upstream.setKeys([FIRST])
   const passed = await testChannel(id)
   expect(passed.body).toMatchObject({ success: true, message: '', data: { status_code: 200, model: 'single-model' } })
-  expect(env.app.deps.repos.channels.findById(id)!.responseTime).toBe(passed.body.data.time_ms)
+  expect((await env.app.deps.repos.channels.findById(id))!.responseTime).toBe(passed.body.data.time_ms)
 })
 
 test('a pool of more than 32 keys: the first 32 are tested and the message says so', async () => {

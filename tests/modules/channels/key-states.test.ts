@@ -8,7 +8,7 @@ let env: RelayEnv
 let admin: Record<string, string>
 beforeAll(async () => {
   env = await startRelayEnv()
-  admin = userHeaders(env.app)
+  admin = await userHeaders(env.app)
 })
 afterAll(() => env.stop())
 
@@ -37,5 +37,5 @@ test('a key the test found revoked is listed out of the rotation; no key text le
 
 test('unknown channel 404, users 403', async () => {
   expect((await call(env.app, 'GET', '/api/channel/999999/keys', undefined, admin)).status).toBe(404)
-  expect((await call(env.app, 'GET', '/api/channel/1/keys', undefined, userHeaders(env.app, 1))).status).toBe(403)
+  expect((await call(env.app, 'GET', '/api/channel/1/keys', undefined, await userHeaders(env.app, 1))).status).toBe(403)
 })

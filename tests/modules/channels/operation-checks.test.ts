@@ -19,7 +19,7 @@ let ops: OperationsUpstream
 
 beforeAll(async () => {
   app = await startTestApp()
-  admin = userHeaders(app)
+  admin = await userHeaders(app)
   jina = await startEmbeddingVendor('jina', KEY)
   compatible = await startEmbeddingVendor('siliconflow', KEY)
   ops = await startOperationsUpstream({ key: KEY })
@@ -46,7 +46,7 @@ test("a Jina channel is tested with an embeddings call on Jina's path, in Jina's
   expect(jina.requests[0]!.path).toBe('/v1/embeddings')
   expect(jina.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`)
   expect(jina.requests[0]!.json).toEqual({ model: 'jina-embeddings-v3', input: 'hi' })
-  expect(app.deps.repos.channels.findById(id)!.testTime).toBeGreaterThan(0)
+  expect((await app.deps.repos.channels.findById(id))!.testTime).toBeGreaterThan(0)
 })
 
 test('a Jina channel with a dead key: the failing key is named with the upstream message, the key never shown', async () => {

@@ -6,7 +6,7 @@ let app: TestApp
 let admin: Record<string, string>
 beforeAll(async () => {
   app = await startTestApp()
-  admin = userHeaders(app)
+  admin = await userHeaders(app)
 })
 afterAll(() => app.stop())
 
@@ -15,7 +15,7 @@ async function make(name: string, extra: Record<string, unknown> = {}): Promise<
   expect(res.status, JSON.stringify(res.body)).toBe(200)
   return res.body.data.id
 }
-const row = (id: number) => app.deps.repos.channels.findById(id)!
+const row = async (id: number) => (await app.deps.repos.channels.findById(id))!
 const abilities = (id: number) => app.deps.repos.channels.abilities(id)
 
 test('batch delete says how many went; abilities go with them', async () => {
@@ -24,8 +24,8 @@ test('batch delete says how many went; abilities go with them', async () => {
   expect(res.status).toBe(200)
   expect(res.body.data).toBe(2)
   for (const id of ids) {
-    expect(row(id)).toBeUndefined()
-    expect(abilities(id)).toEqual([])
+    expect(await row(id)).toBeUndefined()
+    expect(await abilities(id)).toEqual([])
   }
   expect((await call(app, 'POST', '/api/channel/batch', { ids: [] }, admin)).status).toBe(400)
 })
@@ -35,8 +35,8 @@ test('batch tag sets the tag on channels and their abilities', async () => {
   const res = await call(app, 'POST', '/api/channel/batch/tag', { ids, tag: 'team-a' }, admin)
   expect(res.body.data).toBe(2)
   for (const id of ids) {
-    expect(row(id).tag).toBe('team-a')
-    expect(abilities(id).every((a) => a.tag === 'team-a')).toBe(true)
+    expect((await row(id)).tag).toBe('team-a')
+    expect((await abilities(id)).every((a) => a.tag === 'team-a')).toBe(true)
   }
 })
 
@@ -49,17 +49,17 @@ test('tag disabled / enabled flip every channel with the tag and their abilities
   expect(off.status).toBe(200)
   expect(off.body.data).toBe(1) // b was already disabled
   for (const id of [a, b]) {
-    expect(row(id).status).toBe(2)
-    expect(abilities(id).every((x) => !x.enabled)).toBe(true)
+    expect((await row(id)).status).toBe(2)
+    expect((await abilities(id)).every((x) => !x.enabled)).toBe(true)
   }
-  expect(row(other).status).toBe(1)
+  expect((await row(other)).status).toBe(1)
   expect(await app.deps.routing.planRoute('default', 'gpt-4o').then((c) => c.map((x) => x.channel.id))).not.toContain(a)
 
   const on = await call(app, 'POST', '/api/channel/tag/enabled', { tag: 'flip' }, admin)
   expect(on.body.data).toBe(2)
   for (const id of [a, b]) {
-    expect(row(id).status).toBe(1)
-    expect(abilities(id).every((x) => x.enabled)).toBe(true)
+    expect((await row(id)).status).toBe(1)
+    expect((await abilities(id)).every((x) => x.enabled)).toBe(true)
   }
   expect(await app.deps.routing.planRoute('default', 'gpt-4o').then((c) => c.map((x) => x.channel.id))).toContain(a)
 
@@ -86,10 +86,10 @@ test('tag edit changes every channel with the tag, abilities included', async ()
   expect(res.status, JSON.stringify(res.body)).toBe(200)
   expect(res.body.data).toBe(2)
   for (const id of ids) {
-    expect(row(id)).toMatchObject({ tag: 'edited', priority: 9, weight: 3, models: 'm1,m2', group: 'vip', modelMapping: '{"m1":"up-m1"}' })
-    expect(abilities(id).map((x) => `${x.group}|${x.model}|${x.priority}|${x.weight}|${x.tag}`).sort()).toEqual(['vip|m1|9|3|edited', 'vip|m2|9|3|edited'])
+    expect(await row(id)).toMatchObject({ tag: 'edited', priority: 9, weight: 3, models: 'm1,m2', group: 'vip', modelMapping: '{"m1":"up-m1"}' })
+    expect((await abilities(id)).map((x) => `${x.group}|${x.model}|${x.priority}|${x.weight}|${x.tag}`).sort()).toEqual(['vip|m1|9|3|edited', 'vip|m2|9|3|edited'])
   }
-  expect(row(untouched)).toMatchObject({ tag: 'keep', priority: 0 })
+  expect(await row(untouched)).toMatchObject({ tag: 'keep', priority: 0 })
   const plan = await app.deps.routing.planRoute('vip', 'm1')
   expect(plan.map((c) => c.upstreamModel)).toEqual(['up-m1', 'up-m1'])
 

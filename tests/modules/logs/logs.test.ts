@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { LogType, type NewLog } from '../../../src/db/sqlite/repos/logs'
+import { LogType, type NewLog } from '../../../src/db/repos'
 import { Role } from '../../../src/plugins/session'
 import { addUser, login } from '../../helpers/accounts'
 import type { RelayEnv } from '../../helpers/relay-env'
@@ -16,10 +16,10 @@ let channel: number
 beforeAll(async () => {
   env = await startMeteredEnv()
   channel = await env.addChannel({ type: 1, models: 'gpt-4o,gpt-4o-mini', name: 'logs-ch' })
-  addUser(env.app, { username: 'boss', role: Role.admin })
+  await addUser(env.app, { username: 'boss', role: Role.admin })
   admin = await login(env.app, 'boss')
-  const a = account(env, 10_000_000)
-  const b = account(env, 10_000_000)
+  const a = await account(env, 10_000_000)
+  const b = await account(env, 10_000_000)
   alice = { id: a.user.id, key: a.key, cookie: await login(env.app, a.user.username) }
   bob = { id: b.user.id, key: b.key }
   env.upstream.setBehavior({ text: 'ok', usage: { input: 100, cacheRead: 20, output: 30, reasoning: 5 } })
@@ -35,7 +35,7 @@ const get = (path: string, cookie: string) => call(env.app, 'GET', path, undefin
 
 describe('one row per relay request', () => {
   test('every column the issue lists', async () => {
-    const res = await get(`/api/log/?username=${encodeURIComponent(env.app.deps.repos.users.findById(alice.id)!.username)}&model_name=gpt-4o`, admin)
+    const res = await get(`/api/log/?username=${encodeURIComponent((await env.app.deps.repos.users.findById(alice.id))!.username)}&model_name=gpt-4o`, admin)
     expect(res.status).toBe(200)
     expect(res.body.data.total).toBe(1)
     const row = res.body.data.items[0]
@@ -124,7 +124,7 @@ describe('own logs', () => {
 
 describe('token usage, authenticated by the key itself', () => {
   test('GET /api/usage/token/ gives the key its balance and usage', async () => {
-    const limited = env.newKey({ unlimited_quota: false, remain_quota: 5000, name: 'budget' }, env.app.deps.repos.users.findById(alice.id)!)
+    const limited = await env.newKey({ unlimited_quota: false, remain_quota: 5000, name: 'budget' }, (await env.app.deps.repos.users.findById(alice.id))!)
     env.upstream.setBehavior({ text: 'ok', usage: { input: 10, output: 10 } })
     await chat(env, limited, chatBody('gpt-4o'))
     const res = await call(env.app, 'GET', '/api/usage/token/', undefined, { authorization: `Bearer ${limited}` })
@@ -140,8 +140,8 @@ test('stopping the server writes every queued row', async () => {
   const app = await startTestApp()
   for (let i = 0; i < 5; i++) app.deps.metering.logs.push({ type: LogType.system, content: `row ${i}`, createdAt: 1 })
   expect(app.deps.metering.logs.pending).toBe(5)
-  app.deps.metering.stop() // what SIGTERM/SIGINT run before the database closes
-  const rows = app.deps.db.$client.query<{ content: string }, []>('SELECT content FROM logs WHERE type = 4 ORDER BY id').all()
+  await app.deps.metering.stop() // what SIGTERM/SIGINT run before the database closes
+  const rows = app.db.$client.query<{ content: string }, []>('SELECT content FROM logs WHERE type = 4 ORDER BY id').all()
   expect(rows.map((r) => r.content)).toEqual(['row 0', 'row 1', 'row 2', 'row 3', 'row 4'])
   await app.stop()
 })

@@ -11,7 +11,7 @@ let userId: number
 beforeAll(async () => {
   app = await startTestApp()
   root = await login(app, 'root')
-  userId = addUser(app, { username: 'dave' }).id
+  userId = (await addUser(app, { username: 'dave' })).id
   user = await login(app, 'dave')
 })
 afterAll(() => app.stop())

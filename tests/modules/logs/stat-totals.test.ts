@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase, type Db } from '../../../src/db/sqlite/client'
 import { migrate } from '../../../src/db/sqlite/migrate'
-import { createLogRepo, LogType, type LogFilter, type LogRepo, type NewLog } from '../../../src/db/sqlite/repos/logs'
+import { LogType, type LogFilter, type LogRepo, type NewLog } from '../../../src/db/repos'
+import { createLogRepo } from '../../../src/db/sqlite/repos/logs'
 
 /**
  * The stat's `count` and `tokens` (the console's filter totals) are summed like its quota: whole hours from
@@ -18,7 +19,7 @@ const rows: NewLog[] = []
 const T0 = 1_790_000_000 - (1_790_000_000 % 3600) + 777 // not hour-aligned
 const SPAN = 2 * 86_400
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tollgate-stat-totals-'))
   db = openDatabase(join(dir, 'db.sqlite'))
   migrate(db)
@@ -40,7 +41,7 @@ beforeAll(() => {
       completionTokens: Math.floor(rand() * 100),
     })
   }
-  for (let i = 0; i < rows.length; i += 500) repo.insertMany(rows.slice(i, i + 500))
+  for (let i = 0; i < rows.length; i += 500) await repo.insertMany(rows.slice(i, i + 500))
 })
 afterAll(() => {
   closeDatabase(db)
@@ -66,18 +67,18 @@ function filters(): LogFilter[] {
   return base.flatMap((f) => ranges.map((r) => ({ ...f, ...r })))
 }
 
-const totals = (f: LogFilter) => {
-  const { quota, count, tokens } = repo.stat(f, T0)
+const totals = async (f: LogFilter) => {
+  const { quota, count, tokens } = await repo.stat(f, T0)
   return { quota, count, tokens }
 }
 
-test('count and tokens equal the matching consume rows, for every filter (hourly tables or rows)', () => {
-  for (const f of filters()) expect({ f, ...totals(f) }).toEqual({ f, ...truth(f) })
-  expect(totals({}).count).toBeGreaterThan(2000) // the data is not trivially empty
+test('count and tokens equal the matching consume rows, for every filter (hourly tables or rows)', async () => {
+  for (const f of filters()) expect({ f, ...(await totals(f)) }).toEqual({ f, ...truth(f) })
+  expect((await totals({})).count).toBeGreaterThan(2000) // the data is not trivially empty
 })
 
-test('after retention they still match the rows left', () => {
+test('after retention they still match the rows left', async () => {
   const cut = T0 + 86_400 + 1234
-  while (repo.deleteBefore(cut, 250) === 250);
-  for (const f of filters()) expect({ f, ...totals(f) }).toEqual({ f, ...truth(f, cut) })
+  while ((await repo.deleteBefore(cut, 250)) === 250);
+  for (const f of filters()) expect({ f, ...(await totals(f)) }).toEqual({ f, ...truth(f, cut) })
 })

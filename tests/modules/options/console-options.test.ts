@@ -23,7 +23,7 @@ test('ServerAddress: an absolute http(s) URL without a trailing slash, or empty'
     const res = await put('ServerAddress', good)
     expect(res.status, good).toBe(200)
     expect((await status()).server_address).toBe(good)
-    expect(app.deps.repos.options.all().ServerAddress).toBe(good)
+    expect((await app.deps.repos.options.all()).ServerAddress).toBe(good)
   }
   for (const bad of ['https://api.example.com/', 'api.example.com', 'ftp://example.com', 'https://', 'https://a b.com', 'https://example.com?x=1', 'https://u:p@example.com']) {
     const res = await put('ServerAddress', bad)

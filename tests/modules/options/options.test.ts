@@ -11,7 +11,7 @@ beforeAll(async () => {
 })
 afterAll(() => app.stop())
 
-const stored = (key: string) => app.deps.db.$client.query('SELECT value FROM options WHERE key = ?').get(key) as { value: string } | null
+const stored = (key: string) => app.db.$client.query('SELECT value FROM options WHERE key = ?').get(key) as { value: string } | null
 
 test('GET /api/option/ lists typed options for root', async () => {
   const res = await call(app, 'GET', '/api/option/', undefined, root)
@@ -50,7 +50,7 @@ test('bad keys and values are 400 naming them, and nothing is stored', async () 
 })
 
 test('options are root only', async () => {
-  addUser(app, { username: 'boss', role: Role.admin })
+  await addUser(app, { username: 'boss', role: Role.admin })
   const admin = as(await login(app, 'boss'))
   expect((await call(app, 'GET', '/api/option/', undefined, admin)).status).toBe(403)
   expect((await call(app, 'PUT', '/api/option/', { key: 'RegisterEnabled', value: true }, admin)).status).toBe(403)

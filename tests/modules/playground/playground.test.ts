@@ -21,7 +21,7 @@ beforeEach(() => {
 
 let users = 0
 async function player(quota = 1_000_000) {
-  const user = addUser(env.app, { username: `player${++users}`, quota })
+  const user = await addUser(env.app, { username: `player${++users}`, quota })
   return { user, cookie: await login(env.app, user.username) }
 }
 
@@ -40,12 +40,12 @@ describe('relayed like /v1/chat/completions, charged to the logged-in user', () 
     expect(env.upstream.requests).toHaveLength(1)
     expect(env.upstream.requests[0]!.headers.cookie).toBeUndefined() // the session never goes upstream
 
-    const [log] = logsOf(env, user.id)
+    const [log] = await logsOf(env, user.id)
     // gpt-4o: (100 + 50 × 4) × 1.25 = 375
     expect(log).toMatchObject({ type: 2, tokenName: 'playground', tokenId: -user.id, username: user.username, modelName: 'gpt-4o', channelId: channel, quota: 375, promptTokens: 100, completionTokens: 50, isStream: false, statusCode: 200, group: 'default' })
     expect(log!.requestId).toBe(res.headers.get('x-request-id')!)
-    expect(userRow(env, user.id)).toMatchObject({ quota: 1_000_000 - 375, usedQuota: 375, requestCount: 1 })
-    expect(env.app.deps.repos.tokens.liveById(-user.id)).toBeUndefined() // no token row was made or touched
+    expect(await userRow(env, user.id)).toMatchObject({ quota: 1_000_000 - 375, usedQuota: 375, requestCount: 1 })
+    expect(await env.app.deps.repos.tokens.liveById(-user.id)).toBeUndefined() // no token row was made or touched
   })
 
   test('stream: SSE through, billed by the reported usage, logged as a stream', async () => {
@@ -63,10 +63,10 @@ describe('relayed like /v1/chat/completions, charged to the logged-in user', () 
       .join('')
     expect(content).toBe('streamed playground answer')
     await settled(env, 1)
-    const [log] = logsOf(env, user.id)
+    const [log] = await logsOf(env, user.id)
     // (40 + 8 × 4) × 1.25 = 90
     expect(log).toMatchObject({ type: 2, tokenName: 'playground', quota: 90, isStream: true, promptTokens: 40, completionTokens: 8 })
-    expect(userRow(env, user.id).quota).toBe(1_000_000 - 90)
+    expect((await userRow(env, user.id)).quota).toBe(1_000_000 - 90)
   })
 
   test('an access token works as well as the cookie', async () => {
@@ -75,7 +75,7 @@ describe('relayed like /v1/chat/completions, charged to the logged-in user', () 
     env.upstream.setBehavior({ text: 'ok', usage: { input: 10, output: 10 } })
     const res = await pg(chatBody('gpt-4o'), { authorization: `Bearer ${token}` })
     expect(res.status).toBe(200)
-    expect(logsOf(env, user.id)).toHaveLength(1)
+    expect(await logsOf(env, user.id)).toHaveLength(1)
   })
 
   test('the user’s balance is checked: too little quota is 403 insufficient_quota, logged, nothing sent upstream', async () => {
@@ -87,7 +87,7 @@ describe('relayed like /v1/chat/completions, charged to the logged-in user', () 
     expect(env.upstream.requests).toHaveLength(0)
     const [log] = await logsWhen(env, user.id, 1)
     expect(log).toMatchObject({ type: 5, tokenName: 'playground', statusCode: 403 })
-    expect(userRow(env, user.id).quota).toBe(10)
+    expect((await userRow(env, user.id)).quota).toBe(10)
   })
 })
 
@@ -119,7 +119,7 @@ describe('errors in the OpenAI shape', () => {
 
   test('a user disabled after logging in: 403', async () => {
     const { user, cookie } = await player()
-    env.app.deps.repos.users.update(user.id, { status: UserStatus.disabled })
+    await env.app.deps.repos.users.update(user.id, { status: UserStatus.disabled })
     const res = await pg(chatBody('gpt-4o'), { cookie })
     expect(res.status).toBe(403)
     expect(((await res.json()) as any).error.message).toContain('disabled')

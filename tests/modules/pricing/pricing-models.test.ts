@@ -14,15 +14,15 @@ beforeAll(async () => {
   env = await startMeteredEnv()
   openaiId = await env.addChannel({ type: 1, name: 'main', models: 'gpt-4o,house-model' })
   vipId = await env.addChannel({ type: 14, name: 'vip-claude', models: 'claude-sonnet-4-5,gpt-4o', group: 'vip', status: 2 })
-  addUser(env.app, { username: 'boss', role: 10 })
+  await addUser(env.app, { username: 'boss', role: 10 })
   adminCookie = await login(env.app, 'boss')
   userCookie = await login(env.app, 'alice')
 })
 afterAll(() => env.stop())
 
 test('every model of every channel (any group, any status) at group ratio 1, with its channels; option-only prices too', async () => {
-  env.app.deps.options.set('GroupRatio', { default: 1.5, vip: 0.8 })
-  env.app.deps.options.set('ModelPrice', { 'image-model': 0.04 })
+  await env.app.deps.options.set('GroupRatio', { default: 1.5, vip: 0.8 })
+  await env.app.deps.options.set('ModelPrice', { 'image-model': 0.04 })
   const res = await call(env.app, 'GET', '/api/pricing/models', undefined, { cookie: adminCookie })
   expect(res.status).toBe(200)
   const { data } = res.body

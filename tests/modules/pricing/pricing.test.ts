@@ -15,8 +15,8 @@ beforeAll(async () => {
 afterAll(() => env.stop())
 
 test('GET /api/pricing lists the models of the caller’s group with US$ prices', async () => {
-  env.app.deps.options.set('ModelPrice', { 'fixed-model': 0.05 })
-  env.app.deps.options.set('GroupRatio', { default: 1.5 })
+  await env.app.deps.options.set('ModelPrice', { 'fixed-model': 0.05 })
+  await env.app.deps.options.set('GroupRatio', { default: 1.5 })
   const res = await call(env.app, 'GET', '/api/pricing', undefined, { cookie })
   expect(res.status).toBe(200)
   const { data } = res.body

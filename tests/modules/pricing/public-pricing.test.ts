@@ -11,13 +11,13 @@ beforeAll(async () => {
   env = await startMeteredEnv()
   await env.addChannel({ type: 1, models: 'gpt-4o,house-model' })
   await env.addChannel({ type: 14, models: 'claude-sonnet-4-5,vip-house', group: 'vip' })
-  addUser(env.app, { username: 'gold', group: 'vip' })
+  await addUser(env.app, { username: 'gold', group: 'vip' })
   vipCookie = await login(env.app, 'gold')
 })
 afterAll(() => env.stop())
-beforeEach(() => {
-  env.app.deps.options.set('PublicPricingEnabled', false)
-  env.app.deps.options.set('SelfUseModeEnabled', false)
+beforeEach(async () => {
+  await env.app.deps.options.set('PublicPricingEnabled', false)
+  await env.app.deps.options.set('SelfUseModeEnabled', false)
 })
 
 const pricing = (headers: Record<string, string> = {}) => call(env.app, 'GET', '/api/pricing', undefined, headers)
@@ -31,7 +31,7 @@ test('off (the default): anonymous callers get 401, a bad cookie too', async () 
 })
 
 test('on: anonymous callers read the default group’s prices; unpriced models are flagged', async () => {
-  env.app.deps.options.set('PublicPricingEnabled', true)
+  await env.app.deps.options.set('PublicPricingEnabled', true)
   const res = await pricing()
   expect(res.status).toBe(200)
   const { data } = res.body
@@ -44,7 +44,7 @@ test('on: anonymous callers read the default group’s prices; unpriced models a
 })
 
 test('on: a logged-in user still sees their own group', async () => {
-  env.app.deps.options.set('PublicPricingEnabled', true)
+  await env.app.deps.options.set('PublicPricingEnabled', true)
   const res = await pricing({ cookie: vipCookie })
   expect(res.status).toBe(200)
   expect(res.body.data).toMatchObject({ group: 'vip', unpriced_models: ['vip-house'] })
@@ -52,7 +52,7 @@ test('on: a logged-in user still sees their own group', async () => {
 })
 
 test('in self-use mode an unpriced model is free, and still flagged as unpriced', async () => {
-  env.app.deps.options.set('SelfUseModeEnabled', true)
+  await env.app.deps.options.set('SelfUseModeEnabled', true)
   const res = await pricing({ cookie: vipCookie })
   expect(res.body.data.items[1]).toEqual({ model: 'vip-house', priced: false, mode: 'free' })
   expect(res.body.data.unpriced_models).toEqual(['vip-house'])

@@ -10,8 +10,8 @@ let userId: number
 
 beforeAll(async () => {
   app = await startTestApp()
-  addUser(app, { username: 'boss', role: Role.admin })
-  userId = addUser(app, { username: 'carol', quota: 1000 }).id
+  await addUser(app, { username: 'boss', role: Role.admin })
+  userId = (await addUser(app, { username: 'carol', quota: 1000 })).id
   admin = await login(app, 'boss')
   user = await login(app, 'carol')
 })
@@ -20,7 +20,7 @@ afterAll(() => app.stop())
 const as = (cookie: string) => ({ cookie })
 const create = (body: unknown) => call(app, 'POST', '/api/redemption/', body, as(admin))
 const topup = (key: string, cookie = user) => call(app, 'POST', '/api/user/topup', { key }, as(cookie))
-const balance = () => (app.deps.repos.users.forget(userId), app.deps.repos.users.findById(userId)!.quota)
+const balance = async () => (app.deps.repos.users.forget(userId), (await app.deps.repos.users.findById(userId))!.quota)
 
 describe('admin CRUD', () => {
   test('create 1–100 codes at once; the codes are shown only on creation', async () => {
@@ -36,7 +36,7 @@ describe('admin CRUD', () => {
       expect(item.key).toContain('*')
       expect(item).toMatchObject({ name: 'promo', quota: 500, status: 1 })
     }
-    expect(app.deps.db.$client.query('SELECT count(*) AS n FROM redemptions WHERE key_hash LIKE ?').get(`%${res.body.data.keys[0]}%`)).toEqual({ n: 0 })
+    expect(app.db.$client.query('SELECT count(*) AS n FROM redemptions WHERE key_hash LIKE ?').get(`%${res.body.data.keys[0]}%`)).toEqual({ n: 0 })
   })
 
   test('count and quota are bounded; bad input is a 400 naming the field', async () => {
@@ -77,15 +77,15 @@ describe('admin CRUD', () => {
 describe('top-up', () => {
   test('redeems once: quota added, a top-up log row written, a second try refused', async () => {
     const { keys } = (await create({ name: 'once', quota: 700 })).body.data
-    const before = balance()
+    const before = await balance()
     const res = await topup(keys[0])
     expect(res.status).toBe(200)
     expect(res.body.data).toEqual({ quota: 700, balance: before + 700 })
-    expect(balance()).toBe(before + 700)
+    expect(await balance()).toBe(before + 700)
     const again = await topup(keys[0])
     expect(again.status).toBe(400)
     expect(again.body.message).toContain('already used')
-    expect(balance()).toBe(before + 700)
+    expect(await balance()).toBe(before + 700)
     const logs = (await call(app, 'GET', '/api/log/self?type=1', undefined, as(user))).body.data.items
     expect(logs[0]).toMatchObject({ type: 1, quota: 700, user_id: userId })
     expect(logs[0].content).toContain('once')
@@ -99,16 +99,16 @@ describe('top-up', () => {
     const { keys } = (await create({ name: 'race', quota: 10_000 })).body.data
     const racers: { id: number; cookie: string }[] = []
     for (let i = 0; i < 10; i++) {
-      const row = addUser(app, { username: `racer${i}` })
+      const row = await addUser(app, { username: `racer${i}` })
       racers.push({ id: row.id, cookie: await login(app, `racer${i}`) })
     }
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => topup(keys[0], racers[i % 10]!.cookie)))
     expect(results.filter((r) => r.status === 200)).toHaveLength(1)
     expect(results.filter((r) => r.status === 400)).toHaveLength(49)
-    const credited = racers.map((r) => (app.deps.repos.users.forget(r.id), app.deps.repos.users.findById(r.id)!.quota))
+    const credited = await Promise.all(racers.map(async (r) => (app.deps.repos.users.forget(r.id), (await app.deps.repos.users.findById(r.id))!.quota)))
     expect(credited.filter((q) => q === 10_000)).toHaveLength(1)
     expect(credited.reduce((a, b) => a + b, 0)).toBe(10_000)
-    const topups = app.deps.db.$client.query("SELECT count(*) AS n FROM logs WHERE type = 1 AND content LIKE '%(race)%'").get() as { n: number }
+    const topups = app.db.$client.query("SELECT count(*) AS n FROM logs WHERE type = 1 AND content LIKE '%(race)%'").get() as { n: number }
     expect(topups.n).toBe(1)
   })
 

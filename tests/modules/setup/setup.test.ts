@@ -10,7 +10,7 @@ afterEach(() => app.stop())
 const body = { username: 'admin', password: 'a-good-password', confirmPassword: 'a-good-password' }
 
 test('without ROOT_PASSWORD the instance starts in setup mode with an empty database', async () => {
-  expect(app.deps.repos.users.count()).toBe(0)
+  expect(await app.deps.repos.users.count()).toBe(0)
   const res = await call(app, 'GET', '/api/setup')
   expect(res.status).toBe(200)
   expect(res.body).toEqual({ success: true, message: '', data: { status: false, root_init: false } })
@@ -24,7 +24,7 @@ test('POST /api/setup creates root once; a second call is refused', async () => 
   expect(res.body.data).toMatchObject({ username: 'admin', role: Role.root })
   expect(JSON.stringify(res.body)).not.toContain('argon2')
 
-  const row = app.deps.repos.users.findByUsername('admin')!
+  const row = (await app.deps.repos.users.findByUsername('admin'))!
   expect(row.role).toBe(Role.root)
   expect(row.quota).toBe(ROOT_START_QUOTA)
   expect(await Bun.password.verify('a-good-password', row.password)).toBe(true)
@@ -34,7 +34,7 @@ test('POST /api/setup creates root once; a second call is refused', async () => 
   const again = await call(app, 'POST', '/api/setup', { ...body, username: 'other' })
   expect(again.status).toBe(409)
   expect(again.body).toEqual({ success: false, message: expect.stringContaining('already'), data: null })
-  expect(app.deps.repos.users.count()).toBe(1)
+  expect(await app.deps.repos.users.count()).toBe(1)
 
   const login = await call(app, 'POST', '/api/user/login', { username: 'admin', password: 'a-good-password' })
   expect(login.status).toBe(200)
@@ -46,7 +46,7 @@ test('concurrent setup calls create exactly one root', async () => {
   )
   expect(results.filter((r) => r.status === 200)).toHaveLength(1)
   expect(results.filter((r) => r.status === 409)).toHaveLength(7)
-  expect(app.deps.repos.users.count()).toBe(1)
+  expect(await app.deps.repos.users.count()).toBe(1)
 })
 
 test('setup validates passwords and username', async () => {
@@ -64,7 +64,7 @@ test('setup validates passwords and username', async () => {
   expect((await call(app, 'POST', '/api/setup', { ...body, username: 'a'.repeat(21) })).status).toBe(400)
   expect((await call(app, 'POST', '/api/setup', { ...body, username: 'bad name' })).status).toBe(400)
   expect((await call(app, 'POST', '/api/setup', '{not json')).status).toBe(400)
-  expect(app.deps.repos.users.count()).toBe(0)
+  expect(await app.deps.repos.users.count()).toBe(0)
 })
 
 test('with ROOT_PASSWORD setup is already done', async () => {

@@ -6,7 +6,7 @@ let app: TestApp
 let alice: TestUser
 beforeAll(async () => {
   app = await startTestApp()
-  alice = makeUser(app, 'alice')
+  alice = await makeUser(app, 'alice')
 })
 afterAll(() => app.stop())
 
@@ -29,7 +29,7 @@ test('20 concurrent edits of one token leave exactly one submitted state, with n
     expect(res.body.success).toBe(true)
   }
 
-  const row = app.deps.repos.tokens.findById(id)!
+  const row = (await app.deps.repos.tokens.findById(id))!
   const final = {
     id: row.id,
     name: row.name,

@@ -8,8 +8,8 @@ let alice: TestUser
 let bob: TestUser
 beforeAll(async () => {
   app = await startTestApp()
-  alice = makeUser(app, 'alice')
-  bob = makeUser(app, 'bob')
+  alice = await makeUser(app, 'alice')
+  bob = await makeUser(app, 'bob')
 })
 afterAll(() => app.stop())
 
@@ -34,10 +34,10 @@ test('create returns the full key once and stores only its sha-256 and hint', as
   )
 
   const body = data.key.slice(3)
-  const stored = row(data.id)!
+  const stored = (await row(data.id))!
   expect(stored.keyHash).toBe(sha256(body))
   expect(stored.keyHint).toBe(body.slice(0, 4) + body.slice(-4))
-  const raw = app.deps.db.$client.query('SELECT * FROM tokens WHERE id = ?').get(data.id) as Record<string, unknown>
+  const raw = app.db.$client.query('SELECT * FROM tokens WHERE id = ?').get(data.id) as Record<string, unknown>
   expect(JSON.stringify(raw)).not.toContain(body)
 
   // afterwards the key is only ever masked
@@ -62,7 +62,7 @@ test('keys are distinct and use the whole alphabet', async () => {
 })
 
 test('list is paged, masked, newest first and only the caller’s', async () => {
-  const user = makeUser(app, 'lister')
+  const user = await makeUser(app, 'lister')
   for (let i = 1; i <= 3; i++) await call(app, 'POST', '/api/token/', { name: `t${i}` }, user.headers)
   const first = await call(app, 'GET', '/api/token/?p=1&page_size=2', undefined, user.headers)
   expect(first.status).toBe(200)
@@ -103,7 +103,7 @@ test('get, edit and delete one token', async () => {
     model_limits: 'gpt-4o,claude-sonnet-4',
     allow_ips: '10.0.0.0/8\n2001:db8::/32\n192.168.1.7',
   })
-  expect(row(id)).toMatchObject({ name: 'edited', remainQuota: 99, unlimitedQuota: true, modelLimits: 'gpt-4o,claude-sonnet-4' })
+  expect(await row(id)).toMatchObject({ name: 'edited', remainQuota: 99, unlimitedQuota: true, modelLimits: 'gpt-4o,claude-sonnet-4' })
 
   // fields left out stay as they were
   const partial = await call(app, 'PUT', '/api/token/', { id, name: 'renamed' }, alice.headers)
@@ -112,7 +112,7 @@ test('get, edit and delete one token', async () => {
   const del = await call(app, 'DELETE', `/api/token/${id}`, undefined, alice.headers)
   expect(del.status).toBe(200)
   expect(del.body).toEqual({ success: true, message: '', data: null })
-  expect(row(id)).toBeUndefined()
+  expect(await row(id)).toBeUndefined()
   const gone = await call(app, 'GET', `/api/token/${id}`, undefined, alice.headers)
   expect(gone.status).toBe(404)
 })
@@ -124,14 +124,14 @@ test('batch delete removes only the caller’s tokens and says how many', async 
   const res = await call(app, 'POST', '/api/token/batch', { ids: [...mine, theirs, 999999] }, alice.headers)
   expect(res.status).toBe(200)
   expect(res.body).toEqual({ success: true, message: '', data: 3 })
-  for (const id of mine) expect(row(id)).toBeUndefined()
-  expect(row(theirs)).toBeDefined()
+  for (const id of mine) expect(await row(id)).toBeUndefined()
+  expect(await row(theirs)).toBeDefined()
 })
 
 test('another user’s token is a 404 for every route and stays untouched', async () => {
   const created = await call(app, 'POST', '/api/token/', { name: 'bob-private', remain_quota: 7 }, bob.headers)
   const id = created.body.data.id
-  const before = row(id)
+  const before = await row(id)
 
   for (const [method, path, body] of [
     ['GET', `/api/token/${id}`, undefined],
@@ -147,5 +147,5 @@ test('another user’s token is a 404 for every route and stays untouched', asyn
   expect(list.body.data.items.some((t: any) => t.id === id)).toBe(false)
   const search = await call(app, 'GET', '/api/token/search?keyword=bob-private', undefined, alice.headers)
   expect(search.body.data.total).toBe(0)
-  expect(row(id)).toEqual(before)
+  expect(await row(id)).toEqual(before)
 })

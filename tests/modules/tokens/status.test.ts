@@ -6,12 +6,12 @@ let app: TestApp
 let alice: TestUser
 beforeAll(async () => {
   app = await startTestApp()
-  alice = makeUser(app, 'alice')
+  alice = await makeUser(app, 'alice')
 })
 afterAll(() => app.stop())
 
 const now = () => Math.floor(Date.now() / 1000)
-const row = (id: number) => app.deps.repos.tokens.findById(id)!
+const row = async (id: number) => (await app.deps.repos.tokens.findById(id))!
 
 async function create(body: Record<string, unknown>): Promise<number> {
   const res = await call(app, 'POST', '/api/token/', { name: 'st', remain_quota: 100, ...body }, alice.headers)
@@ -24,62 +24,62 @@ test('status_only disables and re-enables, changing nothing else', async () => {
   const off = await call(app, 'PUT', '/api/token/?status_only=1', { id, status: 2, name: 'ignored' }, alice.headers)
   expect(off.status).toBe(200)
   expect(off.body.data).toMatchObject({ status: 2, name: 'toggle' })
-  expect(row(id)).toMatchObject({ status: 2, name: 'toggle' })
+  expect(await row(id)).toMatchObject({ status: 2, name: 'toggle' })
   const on = await call(app, 'PUT', '/api/token/?status_only=1', { id, status: 1 }, alice.headers)
   expect(on.status).toBe(200)
-  expect(row(id).status).toBe(1)
+  expect((await row(id)).status).toBe(1)
 })
 
 test('an expired token cannot be re-enabled until it gets a new expiry', async () => {
   const id = await create({ expired_time: now() + 3600 })
-  app.deps.repos.tokens.update(id, alice.user.id, { expiredTime: now() - 60, status: 3 })
+  await app.deps.repos.tokens.update(id, alice.user.id, { expiredTime: now() - 60, status: 3 })
 
   const refused = await call(app, 'PUT', '/api/token/?status_only=1', { id, status: 1 }, alice.headers)
   expect(refused.status).toBe(400)
   expect(refused.body.message).toContain('expired')
   expect(refused.body.message).toContain('expired_time')
-  expect(row(id).status).toBe(3)
+  expect((await row(id)).status).toBe(3)
 
   // re-sending the stored (past) expiry with other edits is fine; the status stays
-  const rename = await call(app, 'PUT', '/api/token/', { id, name: 'renamed', expired_time: row(id).expiredTime }, alice.headers)
+  const rename = await call(app, 'PUT', '/api/token/', { id, name: 'renamed', expired_time: (await row(id)).expiredTime }, alice.headers)
   expect(rename.status).toBe(200)
-  expect(row(id)).toMatchObject({ name: 'renamed', status: 3 })
+  expect(await row(id)).toMatchObject({ name: 'renamed', status: 3 })
 
   // a new expiry and re-enabling in one edit
   const fixed = await call(app, 'PUT', '/api/token/', { id, expired_time: -1, status: 1 }, alice.headers)
   expect(fixed.status).toBe(200)
-  expect(row(id)).toMatchObject({ status: 1, expiredTime: -1 })
+  expect(await row(id)).toMatchObject({ status: 1, expiredTime: -1 })
 })
 
 test('an exhausted token cannot be re-enabled until it gets quota', async () => {
   const id = await create({ remain_quota: 0 })
-  app.deps.repos.tokens.update(id, alice.user.id, { status: 4 })
+  await app.deps.repos.tokens.update(id, alice.user.id, { status: 4 })
 
   const refused = await call(app, 'PUT', '/api/token/?status_only=1', { id, status: 1 }, alice.headers)
   expect(refused.status).toBe(400)
   expect(refused.body.message).toContain('quota')
-  expect(row(id).status).toBe(4)
+  expect((await row(id)).status).toBe(4)
 
   const quota = await call(app, 'PUT', '/api/token/', { id, remain_quota: 500 }, alice.headers)
   expect(quota.status).toBe(200)
-  expect(row(id).status).toBe(4)
+  expect((await row(id)).status).toBe(4)
   const on = await call(app, 'PUT', '/api/token/?status_only=1', { id, status: 1 }, alice.headers)
   expect(on.status).toBe(200)
-  expect(row(id)).toMatchObject({ status: 1, remainQuota: 500 })
+  expect(await row(id)).toMatchObject({ status: 1, remainQuota: 500 })
 
   const unlimited = await create({ remain_quota: 0 })
-  app.deps.repos.tokens.update(unlimited, alice.user.id, { status: 4 })
+  await app.deps.repos.tokens.update(unlimited, alice.user.id, { status: 4 })
   const viaUnlimited = await call(app, 'PUT', '/api/token/', { id: unlimited, unlimited_quota: true, status: 1 }, alice.headers)
   expect(viaUnlimited.status).toBe(200)
-  expect(row(unlimited).status).toBe(1)
+  expect((await row(unlimited)).status).toBe(1)
 })
 
 test('a disabled token past its expiry cannot be enabled either', async () => {
   const id = await create({})
-  app.deps.repos.tokens.update(id, alice.user.id, { status: 2, expiredTime: now() - 1 })
+  await app.deps.repos.tokens.update(id, alice.user.id, { status: 2, expiredTime: now() - 1 })
   const res = await call(app, 'PUT', '/api/token/?status_only=1', { id, status: 1 }, alice.headers)
   expect(res.status).toBe(400)
-  expect(row(id).status).toBe(2)
+  expect((await row(id)).status).toBe(2)
 })
 
 test('users cannot set the gateway-owned statuses 3 and 4', async () => {
@@ -89,7 +89,7 @@ test('users cannot set the gateway-owned statuses 3 and 4', async () => {
     expect(res.status).toBe(400)
     expect(res.body.message).toContain('status')
   }
-  expect(row(id).status).toBe(1)
+  expect((await row(id)).status).toBe(1)
   // re-sending the current status is a no-op, not an error
   const same = await call(app, 'PUT', '/api/token/', { id, status: 1, name: 'same' }, alice.headers)
   expect(same.status).toBe(200)

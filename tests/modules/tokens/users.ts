@@ -8,14 +8,14 @@ export interface TestUser {
 }
 
 /** A user who authenticates with a management access token (the session macro's Bearer path). */
-export function makeUser(app: TestApp, username: string, extra: { role?: number; group?: string } = {}): TestUser {
-  const user = app.deps.repos.users.insert({
+export async function makeUser(app: TestApp, username: string, extra: { role?: number; group?: string } = {}): Promise<TestUser> {
+  const user = await app.deps.repos.users.insert({
     username,
     password: Bun.password.hashSync('password-123', { algorithm: 'bcrypt', cost: 4 }),
     role: extra.role ?? Role.user,
     group: extra.group ?? 'default',
   })
   const secret = `access-${username}-${crypto.randomUUID()}`
-  app.deps.repos.users.update(user.id, { accessToken: sha256(secret) })
+  await app.deps.repos.users.update(user.id, { accessToken: sha256(secret) })
   return { user, headers: { authorization: `Bearer ${secret}` } }
 }

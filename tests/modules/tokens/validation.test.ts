@@ -8,25 +8,25 @@ let alice: TestUser
 let tokenId: number
 beforeAll(async () => {
   app = await startTestApp()
-  alice = makeUser(app, 'alice', { group: 'default' })
+  alice = await makeUser(app, 'alice', { group: 'default' })
   tokenId = (await call(app, 'POST', '/api/token/', { name: 'base' }, alice.headers)).body.data.id
 })
 afterAll(() => app.stop())
 
-const count = () => app.deps.repos.tokens.listOwned(alice.user.id, 0, 1000).total
+const count = async () => (await app.deps.repos.tokens.listOwned(alice.user.id, 0, 1000)).total
 const now = () => Math.floor(Date.now() / 1000)
 
 /** The message names the field: `field "x": …` from the schema, or `x: …` / `x must …` from the service. */
 const namesField = (field: string) => new RegExp(`(^|")${field.replaceAll('.', '\\.')}("|:| must)`)
 
 async function expect400(method: string, path: string, body: unknown, field: string) {
-  const before = count()
+  const before = await count()
   const res = await call(app, method, path, body, alice.headers)
   expect(res.status).toBe(400)
   expect(res.body.success).toBe(false)
   expect(res.body.data).toBeNull()
   expect(res.body.message).toMatch(namesField(field))
-  expect(count()).toBe(before)
+  expect(await count()).toBe(before)
   return res
 }
 
@@ -70,7 +70,7 @@ test('valid values are accepted: future expiry, IPv4/IPv6 CIDRs, own group', asy
 })
 
 test('admins may put a token in any group', async () => {
-  const admin = makeUser(app, 'admin', { role: Role.admin })
+  const admin = await makeUser(app, 'admin', { role: Role.admin })
   const res = await call(app, 'POST', '/api/token/', { name: 'vip', group: 'vip' }, admin.headers)
   expect(res.status).toBe(200)
   expect(res.body.data.group).toBe('vip')
@@ -92,7 +92,7 @@ test.each([
 })
 
 test('edits are validated the same way and change nothing when refused', async () => {
-  const before = app.deps.repos.tokens.findById(tokenId)
+  const before = await app.deps.repos.tokens.findById(tokenId)
   await expect400('PUT', '/api/token/', { id: tokenId, allow_ips: '::zz' }, 'allow_ips')
   await expect400('PUT', '/api/token/', { id: tokenId, expired_time: now() - 10 }, 'expired_time')
   await expect400('PUT', '/api/token/', { id: tokenId, name: 'y'.repeat(51) }, 'name')
@@ -101,7 +101,7 @@ test('edits are validated the same way and change nothing when refused', async (
   await expect400('PUT', '/api/token/', { id: 0 }, 'id')
   await expect400('PUT', '/api/token/', { id: tokenId, status: 9 }, 'status')
   await expect400('PUT', '/api/token/?status_only=1', { id: tokenId }, 'status')
-  expect(app.deps.repos.tokens.findById(tokenId)).toEqual(before)
+  expect(await app.deps.repos.tokens.findById(tokenId)).toEqual(before)
 })
 
 test('batch needs a non-empty list of ids', async () => {

@@ -11,7 +11,7 @@ let adminId: number
 beforeAll(async () => {
   app = await startTestApp()
   root = as(await login(app))
-  adminId = addUser(app, { username: 'boss', role: Role.admin }).id
+  adminId = (await addUser(app, { username: 'boss', role: Role.admin })).id
   admin = as(await login(app, 'boss'))
 })
 afterAll(() => app.stop())
@@ -19,10 +19,10 @@ afterAll(() => app.stop())
 const users = () => app.deps.repos.users
 
 test('GET /api/user/ pages users without secrets', async () => {
-  for (let i = 0; i < 12; i++) addUser(app, { username: `pager${i}`, accessToken: `hash${i}` })
+  for (let i = 0; i < 12; i++) await addUser(app, { username: `pager${i}`, accessToken: `hash${i}` })
   const res = await call(app, 'GET', '/api/user/?p=1&page_size=5', undefined, admin)
   expect(res.status).toBe(200)
-  expect(res.body.data).toMatchObject({ page: 1, page_size: 5, total: users().count() })
+  expect(res.body.data).toMatchObject({ page: 1, page_size: 5, total: await users().count() })
   expect(res.body.data.items).toHaveLength(5)
   for (const item of res.body.data.items) {
     expect(item).not.toHaveProperty('password')
@@ -37,7 +37,7 @@ test('GET /api/user/ pages users without secrets', async () => {
 })
 
 test('GET /api/user/search finds by keyword', async () => {
-  addUser(app, { username: 'findme_zz', displayName: 'Findable' })
+  await addUser(app, { username: 'findme_zz', displayName: 'Findable' })
   const res = await call(app, 'GET', '/api/user/search?keyword=findme_z', undefined, admin)
   expect(res.status).toBe(200)
   expect(res.body.data.total).toBe(1)
@@ -45,7 +45,7 @@ test('GET /api/user/search finds by keyword', async () => {
 })
 
 test('GET /api/user/:id: lower roles only for admins, 404 unknown, 400 non-numeric', async () => {
-  const user = addUser(app, { username: 'viewed' })
+  const user = await addUser(app, { username: 'viewed' })
   const res = await call(app, 'GET', `/api/user/${user.id}`, undefined, admin)
   expect(res.status).toBe(200)
   expect(res.body.data.username).toBe('viewed')
@@ -64,23 +64,23 @@ test('POST /api/user/ creates users; only root creates admins; no one creates ro
   const res = await call(app, 'POST', '/api/user/', { username: 'created', password: 'created-password', display_name: 'C', quota: 50 }, admin)
   expect(res.status).toBe(200)
   expect(res.body.data).toMatchObject({ username: 'created', display_name: 'C', role: Role.user, quota: 50 })
-  expect(await Bun.password.verify('created-password', users().findByUsername('created')!.password)).toBe(true)
+  expect(await Bun.password.verify('created-password', (await users().findByUsername('created'))!.password)).toBe(true)
   await login(app, 'created', 'created-password')
 
   expect((await call(app, 'POST', '/api/user/', { username: 'sneaky', password: 'sneaky-password', role: Role.admin }, admin)).status).toBe(403)
   const byRoot = await call(app, 'POST', '/api/user/', { username: 'admin2', password: 'admin2-password', role: Role.admin }, root)
   expect(byRoot.status).toBe(200)
-  expect(users().findByUsername('admin2')!.role).toBe(Role.admin)
+  expect((await users().findByUsername('admin2'))!.role).toBe(Role.admin)
   expect((await call(app, 'POST', '/api/user/', { username: 'root2', password: 'root2-password', role: Role.root }, root)).status).toBe(400)
   expect((await call(app, 'POST', '/api/user/', { username: 'created', password: 'created-password' }, admin)).status).toBe(409)
   expect((await call(app, 'POST', '/api/user/', { username: 'nopass', password: 'short' }, admin)).status).toBe(400)
   expect((await call(app, 'POST', '/api/user/', { username: 'neg', password: 'neg-password', quota: -1 }, admin)).status).toBe(400)
-  expect(users().findByUsername('sneaky')).toBeUndefined()
-  expect(users().findByUsername('root2')).toBeUndefined()
+  expect(await users().findByUsername('sneaky')).toBeUndefined()
+  expect(await users().findByUsername('root2')).toBeUndefined()
 })
 
 test('PUT /api/user/ edits lower-role users; a new password revokes their sessions', async () => {
-  const user = addUser(app, { username: 'editee' })
+  const user = await addUser(app, { username: 'editee' })
   const theirs = as(await login(app, 'editee'))
   const res = await call(app, 'PUT', '/api/user/', { id: user.id, display_name: 'Edited', group: 'vip', quota: 999, password: '' }, admin)
   expect(res.status).toBe(200)
@@ -88,7 +88,7 @@ test('PUT /api/user/ edits lower-role users; a new password revokes their sessio
   expect((await call(app, 'GET', '/api/user/self', undefined, theirs)).status).toBe(200)
 
   expect((await call(app, 'PUT', '/api/user/', { id: user.id, password: 'reset-by-admin' }, admin)).status).toBe(200)
-  expect(users().findById(user.id)!.sessionVersion).toBe(user.sessionVersion + 1)
+  expect((await users().findById(user.id))!.sessionVersion).toBe(user.sessionVersion + 1)
   expect((await call(app, 'GET', '/api/user/self', undefined, theirs)).status).toBe(401)
   await login(app, 'editee', 'reset-by-admin')
 
@@ -100,27 +100,27 @@ test('PUT /api/user/ edits lower-role users; a new password revokes their sessio
   expect((await call(app, 'PUT', '/api/user/', { id: 424242, display_name: 'x' }, admin)).status).toBe(404)
   expect((await call(app, 'PUT', '/api/user/', { id: 'abc' }, admin)).status).toBe(400)
   expect((await call(app, 'PUT', '/api/user/', { id: user.id, password: 'short' }, admin)).status).toBe(400)
-  expect(users().findById(1)!.displayName).toBe('Root')
+  expect((await users().findById(1))!.displayName).toBe('Root')
 })
 
 test('DELETE /api/user/:id removes lower-role users and their tokens', async () => {
-  const user = addUser(app, { username: 'doomed' })
-  app.deps.db.$client.run("INSERT INTO tokens (user_id, key_hash, key_hint) VALUES (?, 'doomedhash', 'sk-d...d')", [user.id])
-  expect(app.deps.repos.tokens.findByKeyHash('doomedhash')).toBeDefined()
+  const user = await addUser(app, { username: 'doomed' })
+  app.db.$client.run("INSERT INTO tokens (user_id, key_hash, key_hint) VALUES (?, 'doomedhash', 'sk-d...d')", [user.id])
+  expect(await app.deps.repos.tokens.findByKeyHash('doomedhash')).toBeDefined()
   const res = await call(app, 'DELETE', `/api/user/${user.id}`, undefined, admin)
   expect(res.status).toBe(200)
-  expect(users().findById(user.id)).toBeUndefined()
-  expect(app.deps.repos.tokens.findByKeyHash('doomedhash')).toBeUndefined()
+  expect(await users().findById(user.id)).toBeUndefined()
+  expect(await app.deps.repos.tokens.findByKeyHash('doomedhash')).toBeUndefined()
   expect((await call(app, 'DELETE', `/api/user/${user.id}`, undefined, admin)).status).toBe(404)
   expect((await call(app, 'DELETE', '/api/user/1', undefined, admin)).status).toBe(403)
   expect((await call(app, 'DELETE', `/api/user/${adminId}`, undefined, admin)).status).toBe(403)
   expect((await call(app, 'DELETE', '/api/user/1', undefined, root)).status).toBe(403)
   expect((await call(app, 'DELETE', '/api/user/xyz', undefined, admin)).status).toBe(400)
-  expect(users().findById(1)).toBeDefined()
+  expect(await users().findById(1)).toBeDefined()
 })
 
 test('admin routes need role >= 10', async () => {
-  addUser(app, { username: 'commoner' })
+  await addUser(app, { username: 'commoner' })
   const commoner = as(await login(app, 'commoner'))
   for (const [method, path] of [['GET', '/api/user/'], ['GET', '/api/user/search?keyword=a'], ['GET', '/api/user/1'], ['DELETE', '/api/user/1']]) {
     expect((await call(app, method!, path!, undefined, commoner)).status).toBe(403)

@@ -7,7 +7,7 @@ beforeAll(async () => (app = await startTestApp()))
 afterAll(() => app.stop())
 
 test('GET /api/user/self shows the account without secrets', async () => {
-  const user = addUser(app, { username: 'selfie', quota: 42, accessToken: 'f'.repeat(64) })
+  const user = await addUser(app, { username: 'selfie', quota: 42, accessToken: 'f'.repeat(64) })
   const res = await call(app, 'GET', '/api/user/self', undefined, as(await login(app, 'selfie')))
   expect(res.status).toBe(200)
   expect(res.body.data).toMatchObject({ id: user.id, username: 'selfie', quota: 42, role: 1, group: 'default' })
@@ -17,16 +17,16 @@ test('GET /api/user/self shows the account without secrets', async () => {
 })
 
 test('PUT /api/user/self changes the display name', async () => {
-  const user = addUser(app, { username: 'renamer' })
+  const user = await addUser(app, { username: 'renamer' })
   const res = await call(app, 'PUT', '/api/user/self', { display_name: 'New Name' }, as(await login(app, 'renamer')))
   expect(res.status).toBe(200)
   expect(res.body.data.display_name).toBe('New Name')
-  expect(app.deps.repos.users.findById(user.id)!.displayName).toBe('New Name')
-  expect(app.deps.repos.users.findById(user.id)!.sessionVersion).toBe(user.sessionVersion)
+  expect((await app.deps.repos.users.findById(user.id))!.displayName).toBe('New Name')
+  expect((await app.deps.repos.users.findById(user.id))!.sessionVersion).toBe(user.sessionVersion)
 })
 
 test('a password change needs the right original password and a valid new one', async () => {
-  const user = addUser(app, { username: 'careful' })
+  const user = await addUser(app, { username: 'careful' })
   const cookie = await login(app, 'careful')
   const missing = await call(app, 'PUT', '/api/user/self', { password: 'another-password' }, as(cookie))
   expect(missing.status).toBe(400)
@@ -36,7 +36,7 @@ test('a password change needs the right original password and a valid new one', 
   const short = await call(app, 'PUT', '/api/user/self', { password: 'short', original_password: USER_PASSWORD }, as(cookie))
   expect(short.status).toBe(400)
   expect(short.body.message).toContain('password')
-  const row = app.deps.repos.users.findById(user.id)!
+  const row = (await app.deps.repos.users.findById(user.id))!
   expect(await Bun.password.verify(USER_PASSWORD, row.password)).toBe(true)
   expect(row.sessionVersion).toBe(user.sessionVersion)
   // "" means unchanged, as new-api's form sends it
@@ -44,26 +44,26 @@ test('a password change needs the right original password and a valid new one', 
 })
 
 test('GET /api/user/aff creates a stable unique invite code', async () => {
-  addUser(app, { username: 'affa' })
-  addUser(app, { username: 'affb' })
+  await addUser(app, { username: 'affa' })
+  await addUser(app, { username: 'affb' })
   const a = as(await login(app, 'affa'))
   const first = await call(app, 'GET', '/api/user/aff', undefined, a)
   expect(first.status).toBe(200)
   expect(first.body.data).toMatch(/^[A-Za-z0-9]{4,}$/)
   expect((await call(app, 'GET', '/api/user/aff', undefined, a)).body.data).toBe(first.body.data)
-  expect(app.deps.repos.users.findByUsername('affa')!.affCode).toBe(first.body.data)
+  expect((await app.deps.repos.users.findByUsername('affa'))!.affCode).toBe(first.body.data)
   const other = await call(app, 'GET', '/api/user/aff', undefined, as(await login(app, 'affb')))
   expect(other.body.data).not.toBe(first.body.data)
 })
 
 test('aff_transfer moves invitation quota and refuses bad amounts', async () => {
-  const user = addUser(app, { username: 'earner', affQuota: 2_000_000, quota: 10 })
+  const user = await addUser(app, { username: 'earner', affQuota: 2_000_000, quota: 10 })
   const cookie = await login(app, 'earner')
   const res = await call(app, 'POST', '/api/user/aff_transfer', { quota: 600_000 }, as(cookie))
   expect(res.status).toBe(200)
   expect(res.body.data).toEqual({ quota_moved: 600_000, quota: 600_010, aff_quota: 1_400_000 })
   expect(res.body.message).toContain('600000')
-  const row = app.deps.repos.users.findById(user.id)!
+  const row = (await app.deps.repos.users.findById(user.id))!
   expect([row.quota, row.affQuota]).toEqual([600_010, 1_400_000])
 
   const tooSmall = await call(app, 'POST', '/api/user/aff_transfer', { quota: 499_999 }, as(cookie))
@@ -75,11 +75,11 @@ test('aff_transfer moves invitation quota and refuses bad amounts', async () => 
   expect((await call(app, 'POST', '/api/user/aff_transfer', { quota: 500_000.5 }, as(cookie))).status).toBe(400)
   expect((await call(app, 'POST', '/api/user/aff_transfer', { quota: '600000x' }, as(cookie))).status).toBe(400)
   expect((await call(app, 'POST', '/api/user/aff_transfer', {}, as(cookie))).status).toBe(400)
-  expect(app.deps.repos.users.findById(user.id)!.affQuota).toBe(1_400_000)
+  expect((await app.deps.repos.users.findById(user.id))!.affQuota).toBe(1_400_000)
 })
 
 test('20 parallel aff_transfers never overdraw', async () => {
-  const user = addUser(app, { username: 'greedy', affQuota: 5_000_000 })
+  const user = await addUser(app, { username: 'greedy', affQuota: 5_000_000 })
   const cookie = await login(app, 'greedy')
   const results = await Promise.all(
     Array.from({ length: 20 }, () => call(app, 'POST', '/api/user/aff_transfer', { quota: 700_000 }, as(cookie))),
@@ -88,9 +88,9 @@ test('20 parallel aff_transfers never overdraw', async () => {
   expect(results.filter((r) => r.status === 200)).toHaveLength(7)
   expect(results.filter((r) => r.status === 400)).toHaveLength(13)
   expect(moved).toBe(4_900_000)
-  const row = app.deps.repos.users.findById(user.id)!
+  const row = (await app.deps.repos.users.findById(user.id))!
   expect(row.affQuota).toBe(100_000)
   expect(row.quota).toBe(moved)
-  const disk = app.deps.db.$client.query('SELECT quota, aff_quota FROM users WHERE id = ?').get(user.id)
+  const disk = app.db.$client.query('SELECT quota, aff_quota FROM users WHERE id = ?').get(user.id)
   expect(disk).toEqual({ quota: 4_900_000, aff_quota: 100_000 })
 })

@@ -10,8 +10,8 @@ afterEach(() => {
   servers = []
 })
 
-const status = (id: number) => fx.repo.findById(id)!.status
-const enabledAbilities = (id: number) => fx.repo.abilities(id).filter((a) => a.enabled).length
+const status = async (id: number) => (await fx.repo.findById(id))!.status
+const enabledAbilities = async (id: number) => (await fx.repo.abilities(id)).filter((a) => a.enabled).length
 
 test('one ordinary error never disables; the threshold of consecutive failures does (status 3, abilities off)', async () => {
   fx = routingFixture()
@@ -19,12 +19,12 @@ test('one ordinary error never disables; the threshold of consecutive failures d
   const fail = { ok: false, status: 500, message: 'upstream overloaded' } as const
   expect(await fx.routing.recordResult(id, fail)).toEqual({ failures: 1, disabled: false })
   expect(await fx.routing.recordResult(id, fail)).toMatchObject({ failures: 2, disabled: false })
-  expect(status(id)).toBe(1)
-  expect(enabledAbilities(id)).toBe(2)
+  expect(await status(id)).toBe(1)
+  expect(await enabledAbilities(id)).toBe(2)
   const third = await fx.routing.recordResult(id, fail)
   expect(third).toMatchObject({ failures: 3, disabled: true, reason: '3 consecutive failures' })
-  expect(status(id)).toBe(3)
-  expect(enabledAbilities(id)).toBe(0)
+  expect(await status(id)).toBe(3)
+  expect(await enabledAbilities(id)).toBe(0)
   expect(await fx.routing.planRoute('default', 'm')).toEqual([])
 })
 
@@ -37,14 +37,14 @@ test('a success resets the count; the threshold is the ChannelFailureThreshold o
   await fx.routing.recordResult(id, { ok: true })
   await fx.routing.recordResult(id, fail)
   await fx.routing.recordResult(id, fail)
-  expect(status(id)).toBe(1)
+  expect(await status(id)).toBe(1)
   fx.options.ChannelFailureThreshold = 5
   await fx.routing.recordResult(id, fail)
   await fx.routing.recordResult(id, fail)
-  expect(status(id)).toBe(1)
+  expect(await status(id)).toBe(1)
   expect(fx.routing.health.failures(id)).toBe(4)
   await fx.routing.recordResult(id, fail)
-  expect(status(id)).toBe(3)
+  expect(await status(id)).toBe(3)
 })
 
 test('401 / 403 or a dead-key / no-quota message disables at once', async () => {
@@ -61,7 +61,7 @@ test('401 / 403 or a dead-key / no-quota message disables at once', async () => 
     const id = await fx.add({})
     const verdict = await fx.routing.recordResult(id, outcome)
     expect(verdict.disabled, JSON.stringify(outcome)).toBe(true)
-    expect(status(id)).toBe(3)
+    expect(await status(id)).toBe(3)
   }
   expect(isFatalFailure(429, 'Rate limit reached for requests')).toBe(false)
   expect(isFatalFailure(500, 'internal error')).toBe(false)
@@ -76,8 +76,8 @@ test('auto_ban off, or a manually disabled channel: never auto-disabled', async 
     await fx.routing.recordResult(noBan, { ok: false, status: 401 })
     await fx.routing.recordResult(manual, { ok: false, status: 401 })
   }
-  expect(status(noBan)).toBe(1)
-  expect(status(manual)).toBe(2)
+  expect(await status(noBan)).toBe(1)
+  expect(await status(manual)).toBe(2)
 })
 
 test('the probe re-tests auto-disabled channels and re-enables those that work again', async () => {
@@ -96,19 +96,19 @@ test('the probe re-tests auto-disabled channels and re-enables those that work a
   const dead = await fx.add({ type: 8, baseUrl: base })
   const manual = await fx.add({ type: 8, baseUrl: base, status: 2 })
   await fx.routing.recordResult(dead, { ok: false, status: 401 })
-  expect(status(dead)).toBe(3)
+  expect(await status(dead)).toBe(3)
 
   let pass = await fx.routing.probe.runOnce()
   expect(pass).toEqual({ tested: 1, reenabled: [] })
-  expect(status(dead)).toBe(3)
-  expect(fx.repo.findById(dead)!.testTime).toBeGreaterThan(0)
+  expect(await status(dead)).toBe(3)
+  expect((await fx.repo.findById(dead))!.testTime).toBeGreaterThan(0)
 
   healthy = true
   pass = await fx.routing.probe.runOnce()
   expect(pass).toEqual({ tested: 1, reenabled: [dead] })
-  expect(status(dead)).toBe(1)
-  expect(enabledAbilities(dead)).toBe(1)
-  expect(status(manual)).toBe(2) // manual disables are left alone
+  expect(await status(dead)).toBe(1)
+  expect(await enabledAbilities(dead)).toBe(1)
+  expect(await status(manual)).toBe(2) // manual disables are left alone
   expect((await fx.routing.planRoute('default', 'm')).map((c) => c.channel.id)).toEqual([dead])
   expect(fx.routing.health.failures(dead)).toBe(0)
 })
@@ -134,12 +134,12 @@ test('a dead key of a pool leaves the rotation, not the channel; the last one di
   const dead = (key: string) => fx.routing.recordResult(id, { ok: false, status: 401, message: 'invalid api key', key })
 
   expect(await dead('k2')).toMatchObject({ disabled: false, keyDisabled: true })
-  expect(status(id)).toBe(1)
+  expect(await status(id)).toBe(1)
   expect(await keysHandedOut(6)).toEqual(['k1', 'k3'])
   expect(await dead('k1')).toMatchObject({ disabled: false, keyDisabled: true })
   expect(await keysHandedOut(4)).toEqual(['k3'])
   expect(await dead('k3')).toMatchObject({ disabled: true })
-  expect(status(id)).toBe(3)
+  expect(await status(id)).toBe(3)
 
   await fx.routing.channels.setStatus([id], 1)
   expect(await keysHandedOut(6)).toEqual(['k1', 'k2', 'k3'])
@@ -149,10 +149,10 @@ test('an ordinary failure on a pooled key counts toward the channel, as before; 
   fx = routingFixture()
   const pooled = await fx.add({ keyText: 'k1\nk2' })
   for (let i = 0; i < 3; i++) await fx.routing.recordResult(pooled, { ok: false, status: 500, message: 'overloaded', key: 'k1' })
-  expect(status(pooled)).toBe(3)
+  expect(await status(pooled)).toBe(3)
   const single = await fx.add({ keyText: 'only' })
   expect(await fx.routing.recordResult(single, { ok: false, status: 401, key: 'only' })).toMatchObject({ disabled: true })
-  expect(status(single)).toBe(3)
+  expect(await status(single)).toBe(3)
 })
 
 test('a deleted channel leaves no failure count behind', async () => {

@@ -1,15 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { ChannelRepo } from '../../../src/db/repos'
 import { closeDatabase, openDatabase } from '../../../src/db/sqlite/client'
 import { migrate } from '../../../src/db/sqlite/migrate'
-import { createChannelRepo } from '../../../src/db/repos/channels'
+import { createChannelRepo } from '../../../src/db/sqlite/repos/channels'
 import { createRouting, type NewChannelInput, type Routing } from '../../../src/relay/routing'
 import type { Fetch } from '../../../src/relay/routing/channel-test'
 
 export interface RoutingFixture {
   routing: Routing
-  repo: ReturnType<typeof createChannelRepo>
+  repo: ChannelRepo
   options: Record<string, number>
   add(input: Partial<NewChannelInput>): Promise<number>
   close(): void

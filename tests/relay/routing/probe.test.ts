@@ -32,7 +32,7 @@ test('a channel whose keys all died comes back when one of them works; the dead 
   const dead = (key: string) => fx.routing.recordResult(id, { ok: false, status: 401, message: 'invalid api key', key })
   await dead(FIRST)
   await dead(SECOND)
-  expect(fx.repo.findById(id)!.status).toBe(3)
+  expect((await fx.repo.findById(id))!.status).toBe(3)
 
   upstream.setKeys(['sk-someone-else-entirely-0000'])
   expect(await fx.routing.probe.runOnce()).toEqual({ tested: 1, reenabled: [] })
@@ -40,7 +40,7 @@ test('a channel whose keys all died comes back when one of them works; the dead 
 
   upstream.setKeys([SECOND])
   expect(await fx.routing.probe.runOnce()).toEqual({ tested: 1, reenabled: [id] })
-  expect(fx.repo.findById(id)!.status).toBe(1)
+  expect((await fx.repo.findById(id))!.status).toBe(1)
   expect(await keysHandedOut(4)).toEqual([SECOND])
 })
 

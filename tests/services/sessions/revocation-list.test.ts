@@ -1,37 +1,37 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createRevocationList, PRUNE_INTERVAL_SECONDS } from '../../../src/services/sessions/revocation-list'
+import { loadRevocationList, PRUNE_INTERVAL_SECONDS } from '../../../src/services/sessions/revocation-list'
 import { startTestApp, type TestApp } from '../../helpers/test-app'
 
 let app: TestApp
 beforeAll(async () => (app = await startTestApp()))
 afterAll(() => app.stop())
 
-test('a logout an interval after the last prune deletes the revocations that have expired since', () => {
+test('a logout an interval after the last prune deletes the revocations that have expired since', async () => {
   const repo = app.deps.repos.revokedSessions
   let now = 1_000_000
-  const list = createRevocationList(repo, () => now)
-  list.revoke('short', now + 60)
-  list.revoke('long', now + 10 * PRUNE_INTERVAL_SECONDS)
-  expect(repo.unexpired(0).map((row) => row.id).sort()).toEqual(['long', 'short'])
+  const list = await loadRevocationList(repo, () => now)
+  await list.revoke('short', now + 60)
+  await list.revoke('long', now + 10 * PRUNE_INTERVAL_SECONDS)
+  expect((await repo.unexpired(0)).map((row) => row.id).sort()).toEqual(['long', 'short'])
 
   now += 120 // 'short' has expired, but the last prune was moments ago
-  list.revoke('third', now + 10 * PRUNE_INTERVAL_SECONDS)
-  expect(repo.unexpired(0)).toHaveLength(3)
+  await list.revoke('third', now + 10 * PRUNE_INTERVAL_SECONDS)
+  expect(await repo.unexpired(0)).toHaveLength(3)
 
   now += PRUNE_INTERVAL_SECONDS
-  list.revoke('fourth', now + 10 * PRUNE_INTERVAL_SECONDS)
-  expect(repo.unexpired(0).map((row) => row.id).sort()).toEqual(['fourth', 'long', 'third'])
+  await list.revoke('fourth', now + 10 * PRUNE_INTERVAL_SECONDS)
+  expect((await repo.unexpired(0)).map((row) => row.id).sort()).toEqual(['fourth', 'long', 'third'])
   expect(list.isRevoked('short')).toBe(false)
   expect(list.isRevoked('long')).toBe(true)
   expect(list.size).toBe(3)
 })
 
-test('checking a session reads memory: the revocations are loaded once, at start', () => {
+test('checking a session reads memory: the revocations are loaded once, at start', async () => {
   const repo = app.deps.repos.revokedSessions
   let loads = 0
   const counting = { ...repo, unexpired: (now: number) => (loads++, repo.unexpired(now)) }
-  const list = createRevocationList(counting)
-  list.revoke('checked-often', Math.floor(Date.now() / 1000) + 60)
+  const list = await loadRevocationList(counting)
+  await list.revoke('checked-often', Math.floor(Date.now() / 1000) + 60)
   for (let i = 0; i < 100; i++) expect(list.isRevoked('checked-often')).toBe(true)
   expect(loads).toBe(1)
 })

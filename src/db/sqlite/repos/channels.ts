@@ -1,56 +1,13 @@
 import { and, count, desc, eq, inArray, like, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client'
 import { abilities, channels } from '../schema'
-import type { Page } from './users'
-
-export type ChannelRow = typeof channels.$inferSelect
-export type NewChannel = typeof channels.$inferInsert
-export type ChannelPatch = Partial<Omit<NewChannel, 'id' | 'createdTime'>>
-export type AbilityRow = typeof abilities.$inferSelect
-
-export const ChannelStatus = { enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const
-
-export interface ChannelFilter {
-  type?: number
-  status?: number
-  tag?: string
-  group?: string
-  /** channels whose model list names exactly this model */
-  model?: string
-  /** status 2 or 3 (manually or automatically disabled) */
-  disabled?: boolean
-  keyword?: string
-}
-
-/** `a, b,,a` → `['a', 'b']`: trimmed, non-empty, first occurrence kept. */
-export function splitList(text: string): string[] {
-  return [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))]
-}
-
-/** The routing rows one channel implies: every (group, model) pair, enabled only when the channel is. */
-export function abilitiesOf(row: ChannelRow): AbilityRow[] {
-  const rows: AbilityRow[] = []
-  for (const group of splitList(row.group)) {
-    for (const model of splitList(row.models)) {
-      rows.push({
-        group,
-        model,
-        channelId: row.id,
-        enabled: row.status === ChannelStatus.enabled,
-        priority: row.priority,
-        weight: row.weight,
-        tag: row.tag,
-      })
-    }
-  }
-  return rows
-}
+import { abilitiesOf, ChannelStatus, type ChannelFilter, type ChannelPatch, type ChannelRepo, type ChannelRow, type NewChannel } from '../../repos/channels'
 
 /**
  * Channels and their abilities. Every write rewrites the touched channels' abilities in the same
  * transaction, so the routing index in the database can never drift from the channels.
  */
-export function createChannelRepo(db: Db) {
+export function createChannelRepo(db: Db): ChannelRepo {
   type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
   function rewriteAbilities(tx: Tx, rows: ChannelRow[]): void {
@@ -71,12 +28,10 @@ export function createChannelRepo(db: Db) {
   }
 
   return {
-    all: (): ChannelRow[] => db.select().from(channels).all(),
-    findById: (id: number) => db.select().from(channels).where(eq(channels.id, id)).get(),
-    findByIds: (ids: number[]) => (ids.length ? db.select().from(channels).where(inArray(channels.id, ids)).all() : []),
-    findByTag: (tag: string) => db.select().from(channels).where(eq(channels.tag, tag)).all(),
+    all: async () => db.select().from(channels).all(),
+    findById: async (id) => db.select().from(channels).where(eq(channels.id, id)).get(),
 
-    list(filter: ChannelFilter, offset: number, limit: number): Page<ChannelRow> {
+    async list(filter: ChannelFilter, offset: number, limit: number) {
       const keyword = filter.keyword?.trim()
       const where = and(
         filter.type !== undefined ? eq(channels.type, filter.type) : undefined,
@@ -102,10 +57,10 @@ export function createChannelRepo(db: Db) {
     },
 
     /** The distinct non-empty tags, sorted (the console's tag filter). */
-    tags: (): string[] =>
+    tags: async () =>
       db.selectDistinct({ tag: channels.tag }).from(channels).where(ne(channels.tag, '')).orderBy(channels.tag).all().map((r) => r.tag),
 
-    insert(rows: NewChannel[]): ChannelRow[] {
+    async insert(rows: NewChannel[]) {
       if (rows.length === 0) return []
       return db.transaction((tx) => {
         const inserted = rows.map((row) => tx.insert(channels).values(row).returning().get())
@@ -114,24 +69,24 @@ export function createChannelRepo(db: Db) {
       })
     },
 
-    update: (id: number, patch: ChannelPatch): ChannelRow | undefined =>
+    update: async (id, patch) =>
       Object.keys(patch).length ? updateWhere(eq(channels.id, id), patch)[0] : db.select().from(channels).where(eq(channels.id, id)).get(),
 
     /** Set fields on several channels; returns the rows written. */
-    updateMany: (ids: number[], patch: ChannelPatch): ChannelRow[] => (ids.length ? updateWhere(inArray(channels.id, ids), patch) : []),
+    updateMany: async (ids, patch) => (ids.length ? updateWhere(inArray(channels.id, ids), patch) : []),
 
     /** Set fields on every channel with the tag; returns the rows written. */
-    updateByTag: (tag: string, patch: ChannelPatch): ChannelRow[] => updateWhere(eq(channels.tag, tag), patch),
+    updateByTag: async (tag, patch) => updateWhere(eq(channels.tag, tag), patch),
 
     /** Set the status of the given channels; returns only the rows whose status actually changed. */
-    setStatus: (ids: number[], status: number): ChannelRow[] =>
+    setStatus: async (ids, status) =>
       ids.length ? updateWhere(and(inArray(channels.id, ids), ne(channels.status, status)), { status }) : [],
 
-    setStatusByTag: (tag: string, status: number): ChannelRow[] =>
+    setStatusByTag: async (tag, status) =>
       updateWhere(and(eq(channels.tag, tag), ne(channels.status, status)), { status }),
 
     /** Deletes channels (abilities go with them); returns the ids removed. */
-    delete(ids: number[]): number[] {
+    async delete(ids: number[]) {
       if (ids.length === 0) return []
       return db.transaction((tx) => {
         tx.delete(abilities).where(inArray(abilities.channelId, ids)).run()
@@ -140,19 +95,13 @@ export function createChannelRepo(db: Db) {
     },
 
     /** Test bookkeeping: no routing field changes, so abilities stay as they are. */
-    recordTest(id: number, responseTimeMs: number, testTime: number): void {
+    async recordTest(id, responseTimeMs, testTime) {
       db.update(channels).set({ responseTime: responseTimeMs, testTime }).where(eq(channels.id, id)).run()
     },
 
-    addUsedQuota(id: number, amount: number): void {
-      db.update(channels).set({ usedQuota: sql`${channels.usedQuota} + ${amount}` }).where(eq(channels.id, id)).run()
-    },
-
-    abilities: (channelId?: number): AbilityRow[] =>
+    abilities: async (channelId) =>
       channelId === undefined
         ? db.select().from(abilities).all()
         : db.select().from(abilities).where(eq(abilities.channelId, channelId)).all(),
   }
 }
-
-export type ChannelRepo = ReturnType<typeof createChannelRepo>

@@ -5,80 +5,61 @@ import { existsSync } from 'node:fs'
 import type { Db } from '../client'
 import * as schema from '../schema'
 import { abilities, channels, logs, options, redemptions, tokens, usageHourly, users } from '../schema'
-import { abilitiesOf, type NewChannel } from './channels'
+import { abilitiesOf } from '../../repos/channels'
+import type { ImportRepo } from '../../repos/import'
 import { createLogInserter, prepareHourlyUpserts } from './log-insert'
-import type { NewLog } from './logs'
-import type { NewRedemption } from './redemptions'
-import type { NewToken } from './tokens'
-import type { NewUser } from './users'
-
-export interface HourlyRow {
-  userId: number
-  username: string
-  modelName: string
-  /** unix seconds at the start of the hour */
-  hour: number
-  count: number
-  quota: number
-  tokenUsed: number
-}
 
 /** The tables an import fills; a target with a row in any of them is not empty. */
 const FILLED_TABLES = { users, tokens, channels, redemptions, options, logs, usage_hourly: usageHourly } as const
 
-/**
- * Writes of `tollgate import` (src/import/): rows from another gateway's database, ids kept when the target is
- * empty. The caller opens one transaction around everything (`begin` … `commit`, or `rollback` on any error), so
- * a failed import leaves the target as it was. Nothing here touches the repos' caches: the import runs with the
- * gateway stopped, and the next start loads everything fresh.
- */
-export function createImportRepo(db: Db) {
+/** The import's writes into a SQLite target (the interface says what they do). */
+export function createImportRepo(db: Db): ImportRepo {
   const sqlite = db.$client
   const insertLogs = createLogInserter(sqlite)
   const { addHour, addModelHour } = prepareHourlyUpserts(sqlite)
 
   return {
     /** Row counts of the tables an import fills (all zero = empty). */
-    counts(): Record<string, number> {
+    async counts() {
       return Object.fromEntries(Object.entries(FILLED_TABLES).map(([name, table]) => [name, db.select({ n: count() }).from(table).get()!.n]))
     },
 
     /** BEGIN IMMEDIATE: the write lock is taken now, so a running gateway on the same file makes this fail at once. */
-    begin: () => sqlite.exec('BEGIN IMMEDIATE'),
-    commit: () => sqlite.exec('COMMIT'),
-    rollback: () => {
+    begin: async () => void sqlite.exec('BEGIN IMMEDIATE'),
+    commit: async () => void sqlite.exec('COMMIT'),
+    rollback: async () => {
       if (sqlite.inTransaction) sqlite.exec('ROLLBACK')
     },
 
-    usernameTaken: (username: string) => db.select({ id: users.id }).from(users).where(eq(users.username, username)).get() !== undefined,
-    affCodeTaken: (code: string) => db.select({ id: users.id }).from(users).where(eq(users.affCode, code)).get() !== undefined,
-    tokenKeyTaken: (hash: string) => db.select({ id: tokens.id }).from(tokens).where(eq(tokens.keyHash, hash)).get() !== undefined,
-    redemptionKeyTaken: (hash: string) => db.select({ id: redemptions.id }).from(redemptions).where(eq(redemptions.keyHash, hash)).get() !== undefined,
+    usernameTaken: async (username) => db.select({ id: users.id }).from(users).where(eq(users.username, username)).get() !== undefined,
+    affCodeTaken: async (code) => db.select({ id: users.id }).from(users).where(eq(users.affCode, code)).get() !== undefined,
+    tokenKeyTaken: async (hash) => db.select({ id: tokens.id }).from(tokens).where(eq(tokens.keyHash, hash)).get() !== undefined,
+    redemptionKeyTaken: async (hash) => db.select({ id: redemptions.id }).from(redemptions).where(eq(redemptions.keyHash, hash)).get() !== undefined,
     /** One sealed channel key of the target, to check the crypto secret against (undefined: no channels). */
-    anyChannelKey: (): string | undefined => db.select({ key: channels.key }).from(channels).limit(1).get()?.key,
-    optionSet: (key: string) => db.select({ key: options.key }).from(options).where(eq(options.key, key)).get() !== undefined,
+    anyChannelKey: async () => db.select({ key: channels.key }).from(channels).limit(1).get()?.key,
+    optionSet: async (key) => db.select({ key: options.key }).from(options).where(eq(options.key, key)).get() !== undefined,
 
     /** Insert and answer the id (the given one, or a new one when `row.id` is undefined). */
-    insertUser: (row: NewUser): number => db.insert(users).values(row).returning({ id: users.id }).get().id,
-    setInviter: (id: number, inviterId: number) => void db.update(users).set({ inviterId }).where(eq(users.id, id)).run(),
-    insertToken: (row: NewToken): number => db.insert(tokens).values(row).returning({ id: tokens.id }).get().id,
-    insertRedemption: (row: NewRedemption): number => db.insert(redemptions).values(row).returning({ id: redemptions.id }).get().id,
+    insertUser: async (row) => db.insert(users).values(row).returning({ id: users.id }).get().id,
+    setInviter: async (id, inviterId) => void db.update(users).set({ inviterId }).where(eq(users.id, id)).run(),
+    insertToken: async (row) => db.insert(tokens).values(row).returning({ id: tokens.id }).get().id,
+    insertRedemption: async (row) => db.insert(redemptions).values(row).returning({ id: redemptions.id }).get().id,
 
     /** A channel and its routing rows (abilities), as the channel repo writes them. */
-    insertChannel(row: NewChannel): number {
+    async insertChannel(row) {
       const inserted = db.insert(channels).values(row).returning().get()
       const rows = abilitiesOf(inserted)
       for (let i = 0; i < rows.length; i += 500) db.insert(abilities).values(rows.slice(i, i + 500)).run()
       return inserted.id
     },
 
-    setOption: (key: string, value: string) => void db.insert(options).values({ key, value }).onConflictDoUpdate({ target: options.key, set: { value } }).run(),
+    setOption: async (key, value) => void db.insert(options).values({ key, value }).onConflictDoUpdate({ target: options.key, set: { value } }).run(),
 
     /** Log rows, with the hourly sums of their consume rows (the same insert the metering writer uses). */
-    insertLogs: (rows: NewLog[]) => insertLogs(rows),
+    insertLogs: async (rows) => insertLogs(rows),
 
     /** Hourly usage that no imported log row accounts for (hours before the first one): both hourly tables. */
-    addHourly(rows: HourlyRow[]): void {
+    async addHourly(rows) {
       const models = new Map<string, [number, string, number, number, number]>()
       for (const r of rows) {
         addHour.run(r.userId, r.username, r.modelName, r.hour, r.count, r.quota, r.tokenUsed)
@@ -97,15 +78,13 @@ export function createImportRepo(db: Db) {
      * Make the table's next AUTOINCREMENT id larger than `id`: ids of rows not imported (soft-deleted users, say)
      * still appear in imported logs, and must never be handed to a new row that would then own them.
      */
-    reserveIds(table: 'users' | 'tokens' | 'channels' | 'redemptions', id: number): void {
+    async reserveIds(table, id) {
       if (id <= 0) return
       const updated = sqlite.query('UPDATE sqlite_sequence SET seq = max(seq, ?1) WHERE name = ?2').run(id, table)
       if (updated.changes === 0) sqlite.query('INSERT INTO sqlite_sequence (name, seq) VALUES (?1, ?2)').run(table, id)
     },
   }
 }
-
-export type ImportRepo = ReturnType<typeof createImportRepo>
 
 /**
  * For `--dry-run`: the target database as an in-memory copy (or an empty in-memory one when the file does not

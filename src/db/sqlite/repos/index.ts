@@ -1,24 +1,41 @@
-import type { Db } from '../client'
+import { closeDatabase, type Db } from '../client'
+import { sqliteCheck } from '../readiness'
+import { startWriterThread, type WriterThread } from '../writer/thread'
+import type { NewLog, QuotaRepo, Repos } from '../../repos'
 import { createChannelRepo } from './channels'
 import { createCheckpointHandover, type CheckpointOptions } from './checkpoints'
-import { createLogRepo, type NewLog } from './logs'
-import { createQuotaRepo, type QuotaRepo } from './quota'
+import { createLogInserter } from './log-insert'
+import { createLogRepo } from './logs'
+import { createOptionRepo } from './options'
+import { createQuotaLedger, type QuotaLedger } from './quota'
 import { createRedemptionRepo } from './redemptions'
 import { createRevokedSessionRepo } from './revoked-sessions'
-import { createOptionRepo } from './options'
 import { syncedBefore } from './synced'
 import { createTokenRepo } from './tokens'
 import { createUserRepo } from './users'
-import { startWriterThread, type WriterThread } from '../writer/thread'
 
 export interface RepoOptions {
   /** commit log rows and quota deltas on a writer thread (file databases only); default true (config decides in the app) */
   writerThread?: boolean
   /** when a main thread that commits its own batches hands WAL checkpoints to a thread (see checkpoints.ts) */
   checkpoints?: CheckpointOptions
+  /** `close` closes the database too (the factory opened it) */
+  ownsDatabase?: boolean
 }
 
-export function createRepos(db: Db, options: RepoOptions = {}) {
+/** The SQLite repositories, plus what only SQLite has (tests and benchmarks look at it). */
+export interface SqliteRepos extends Repos {
+  readonly dialect: 'sqlite'
+  /** whether a thread checkpoints the WAL for the main connection's commits now */
+  readonly checkpointsHandedOver: boolean
+}
+
+/**
+ * The repositories on one SQLite connection. bun:sqlite is synchronous, so each async method has done its work
+ * when it returns its (already resolved) promise; the hot reads come from memory and the quota ledger decides on
+ * the cached rows (quota.ts). This process owns the file: see quota.ts for why two gateways on it could overspend.
+ */
+export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepos {
   const path = db.$client.filename
   const onFile = path !== '' && path !== ':memory:'
   // started with the first batch: a gateway that has logged nothing yet does not pay for the thread
@@ -27,64 +44,65 @@ export function createRepos(db: Db, options: RepoOptions = {}) {
   const checkpoints = onFile && !useThread ? createCheckpointHandover(db.$client, path, options.checkpoints) : undefined
   // the ledger needs the cached rows, and the repos need to write the ledger before they touch the database:
   // first whatever the writer thread holds, then what is still pending here
-  let quota: QuotaRepo | undefined
+  let ledger: QuotaLedger | undefined
+  let closed = false
   const sync = () => {
     // bounded like SQLite's own busy timeout: a file locked from outside must not hold the event loop longer
     thread?.waitIdle(5_000)
-    quota?.flush()
+    ledger?.flush()
   }
   const users = createUserRepo(db, sync)
   const tokens = createTokenRepo(db, sync)
-  quota = createQuotaRepo(db, { user: users.findById, token: tokens.liveById })
+  const ledgerOf = (ledger = createQuotaLedger(db, { user: users.load, token: tokens.live }))
   const logs = createLogRepo(db)
-  const ledger = quota
+  const insertLogs = createLogInserter(db.$client)
   const commitTx = db.$client.transaction((rows: NewLog[]) => {
-    ledger.writePending()
-    logs.insertMany(rows)
+    ledgerOf.writePending()
+    insertLogs(rows)
   })
+  const quota: QuotaRepo = {
+    // decided synchronously on the cached rows; the promise is resolved when it is returned
+    reserve: async (userId, tokenId, tokenLimited, amount) => ledgerOf.reserve(userId, tokenId, tokenLimited, amount),
+    settle: async (input) => ledgerOf.settle(input),
+    onDirty: ledgerOf.onDirty,
+  }
   return {
-    users,
-    tokens,
+    dialect: 'sqlite',
+    users: users.repo,
+    tokens: tokens.repo,
     options: createOptionRepo(db),
     channels: syncedBefore(createChannelRepo(db), sync, []),
     logs,
     quota,
     redemptions: syncedBefore(createRedemptionRepo(db), sync, []),
     revokedSessions: createRevokedSessionRepo(db),
-    /**
-     * Log rows and the quota ledger's pending deltas in one transaction: a batch is written whole or not at
-     * all. With the writer thread, handed over and committed there; the main thread goes on at once.
-     */
-    commitMetering(rows: NewLog[]): void {
+    /** With the writer thread, the batch is handed over and committed there; the main thread goes on at once. */
+    async commitMetering(rows) {
       if (useThread && (thread ??= startWriterThread(path)).alive) {
-        const deltas = ledger.takePending()
+        const deltas = ledgerOf.takePending()
         if (rows.length > 0 || deltas) thread.post(rows, deltas)
         return
       }
-      if (rows.length === 0 && !ledger.dirty) return
+      if (rows.length === 0 && !ledgerOf.dirty) return
       commitTx(rows)
-      ledger.written()
+      ledgerOf.written()
       checkpoints?.afterCommit()
     },
-    /** whether a thread checkpoints the WAL for the main connection's commits now */
     get checkpointsHandedOver(): boolean {
       return checkpoints?.handedOver ?? false
     },
-    /** Block until every batch handed to the writer thread is on disk (log queries, tests), at most 5 s like a read. */
-    drainMetering(): void {
+    /** At most 5 s, like a read. */
+    async drainMetering() {
       thread?.waitIdle(5_000)
     },
-    /** Stop the writer thread after its last batch, and the checkpoint thread (before the database closes). */
-    close(): void {
+    check: async () => sqliteCheck(db.$client),
+    async close() {
       checkpoints?.stop()
       thread?.stop()
       thread = undefined
       useThread = false
+      if (options.ownsDatabase && !closed) closeDatabase(db)
+      closed = true
     },
   }
 }
-
-export type Repos = ReturnType<typeof createRepos>
-export type { Page, UserRow } from './users'
-export type { TokenRow } from './tokens'
-export type { AbilityRow, ChannelRow } from './channels'

@@ -1,8 +1,6 @@
+// This file imports no Drizzle, so the metering writer thread can use it.
 import type { Database } from 'bun:sqlite'
-import type { NewLog } from './logs'
-
-/** `logs.type`. This file imports no Drizzle, so the metering writer thread can use it. */
-export const LogType = { topup: 1, consume: 2, manage: 3, system: 4, error: 5 } as const
+import { LogType, type NewLog } from '../../repos/logs'
 
 const COLUMNS = [
   ['created_at', 'createdAt'], ['type', 'type'], ['user_id', 'userId'], ['username', 'username'], ['token_id', 'tokenId'],

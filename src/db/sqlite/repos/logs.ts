@@ -1,45 +1,8 @@
 import { and, count, desc, eq, gte, lt, lte, sql, sum, type SQL } from 'drizzle-orm'
 import type { Db } from '../client'
 import { logs, usageHourly, usageHourlyModel } from '../schema'
-import { createLogInserter, LogType } from './log-insert'
-import type { Page } from './users'
-
-export type LogRow = typeof logs.$inferSelect
-export type NewLog = typeof logs.$inferInsert
-export interface HourlyUsage {
-  hour: number
-  modelName: string
-  count: number
-  quota: number
-  tokenUsed: number
-}
-
-export { LogType }
-
-export interface LogFilter {
-  type?: number
-  userId?: number
-  username?: string
-  tokenName?: string
-  modelName?: string
-  channelId?: number
-  group?: string
-  /** unix seconds, inclusive */
-  start?: number
-  /** unix seconds, inclusive */
-  end?: number
-  requestId?: string
-}
-
-export interface LogStat {
-  quota: number
-  rpm: number
-  tpm: number
-  /** consume rows matching the filter (requests) */
-  count: number
-  /** prompt + completion tokens of those rows */
-  tokens: number
-}
+import { LogType, type LogFilter, type LogRepo, type LogStat, type NewLog } from '../../repos/logs'
+import { createLogInserter } from './log-insert'
 
 /** What the stat sums over the consume rows of a filter. */
 interface Totals {
@@ -68,9 +31,8 @@ function whereOf(f: LogFilter): SQL | undefined {
 }
 
 /** Usage and audit logs, plus the hourly usage table the dashboards read. */
-export function createLogRepo(db: Db) {
+export function createLogRepo(db: Db): LogRepo {
   const oldestLog = db.$client.prepare<{ t: number | null }, []>('SELECT min(created_at) AS t FROM logs')
-  const now = () => Math.floor(Date.now() / 1000)
   const insertLogs = createLogInserter(db.$client)
   const insertTx = db.$client.transaction(insertLogs)
 
@@ -120,11 +82,11 @@ export function createLogRepo(db: Db) {
 
   return {
     /** Insert rows (and their hourly sums) in one transaction: all of them or none. */
-    insertMany(rows: NewLog[]): void {
+    async insertMany(rows: NewLog[]) {
       if (rows.length > 0) insertTx(rows)
     },
 
-    list(filter: LogFilter, offset: number, limit: number): Page<LogRow> {
+    async list(filter: LogFilter, offset: number, limit: number) {
       const where = whereOf(filter)
       // newest first by created_at, then id: every (…, created_at) index (rowid last) serves this order without a sort
       const items = db.select().from(logs).where(where).orderBy(desc(logs.createdAt), desc(logs.id)).limit(limit).offset(offset).all()
@@ -133,7 +95,7 @@ export function createLogRepo(db: Db) {
     },
 
     /** Quota, request count and tokens of the consume rows matching the filter; rpm and tpm over the minute before `now`. */
-    stat(filter: LogFilter, now: number): LogStat {
+    async stat(filter: LogFilter, now: number): Promise<LogStat> {
       const consume = { ...filter, type: LogType.consume }
       const totals = aggregatable(filter) ? aggregatedTotals(filter) : sumLogs(filter)
       const recent = db
@@ -145,26 +107,26 @@ export function createLogRepo(db: Db) {
     },
 
     /** Delete up to `batch` rows created before `before` (unix seconds); returns how many went. */
-    deleteBefore(before: number, batch: number): number {
+    async deleteBefore(before: number, batch: number) {
       const ids = db.select({ id: logs.id }).from(logs).where(lt(logs.createdAt, before)).orderBy(logs.createdAt).limit(batch)
       return db.delete(logs).where(sql`${logs.id} IN ${ids}`).returning({ id: logs.id }).all().length
     },
 
-    /** Hand free pages back to the file system (needs auto_vacuum = INCREMENTAL; a no-op otherwise). */
     /** Pages on the free list, waiting for `compact`. */
-    freePages: (): number => db.$client.query<{ freelist_count: number }, []>('PRAGMA freelist_count').get()!.freelist_count,
+    freePages: async () => db.$client.query<{ freelist_count: number }, []>('PRAGMA freelist_count').get()!.freelist_count,
 
-    compact(pages = 0): void {
+    /** Hand free pages back to the file system (needs auto_vacuum = INCREMENTAL; a no-op otherwise). */
+    async compact(pages = 0) {
       db.$client.run(pages > 0 ? `PRAGMA incremental_vacuum(${Math.floor(pages)})` : 'PRAGMA incremental_vacuum')
     },
 
     /** Refresh the planner's statistics where they drifted (cheap; SQLite decides what to analyze). */
-    optimize(): void {
+    async optimize() {
       db.$client.run('PRAGMA optimize')
     },
 
     /** Hourly usage by model between two unix times (inclusive), for one user or everyone. */
-    hourly(filter: { userId?: number; username?: string; start: number; end: number }): HourlyUsage[] {
+    async hourly(filter) {
       if (filter.userId === undefined && filter.username === undefined) {
         // everyone: the per-model table has a few rows per hour, the per-user one a row per user and model
         return db
@@ -197,8 +159,6 @@ export function createLogRepo(db: Db) {
         .all()
     },
 
-    count: (filter: LogFilter = {}) => db.select({ n: count() }).from(logs).where(whereOf(filter)).get()!.n,
+    count: async (filter = {}) => db.select({ n: count() }).from(logs).where(whereOf(filter)).get()!.n,
   }
 }
-
-export type LogRepo = ReturnType<typeof createLogRepo>

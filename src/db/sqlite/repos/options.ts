@@ -1,17 +1,14 @@
 import { eq } from 'drizzle-orm'
 import type { Db } from '../client'
 import { options } from '../schema'
+import type { OptionRepo } from '../../repos/options'
 
-/** Raw key/value rows; typing and defaults live in src/options/. */
-export function createOptionRepo(db: Db) {
+export function createOptionRepo(db: Db): OptionRepo {
   return {
-    all: (): Record<string, string> =>
-      Object.fromEntries(db.select().from(options).all().map((row) => [row.key, row.value])),
-    set(key: string, value: string): void {
+    all: async () => Object.fromEntries(db.select().from(options).all().map((row) => [row.key, row.value])),
+    async set(key, value) {
       db.insert(options).values({ key, value }).onConflictDoUpdate({ target: options.key, set: { value } }).run()
     },
-    delete: (key: string) => void db.delete(options).where(eq(options.key, key)).run(),
+    delete: async (key) => void db.delete(options).where(eq(options.key, key)).run(),
   }
 }
-
-export type OptionRepo = ReturnType<typeof createOptionRepo>

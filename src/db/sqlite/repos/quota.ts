@@ -1,35 +1,7 @@
 import type { Db } from '../client'
+import type { ReserveResult, SettleInput, SettleResult } from '../../repos/quota'
+import type { TokenRow, UserRow } from '../../repos/rows'
 import { createDeltaWriter, type LedgerDeltas } from './ledger-write'
-import type { TokenRow } from './tokens'
-import type { UserRow } from './users'
-
-export interface ReserveResult {
-  ok: boolean
-  /** balances after the reservation, or at the time of a refusal (for the error message) */
-  userQuota?: number
-  tokenRemain?: number
-}
-
-/** The balances a settlement left. */
-export interface SettleResult {
-  /** the quota charged */
-  charged: number
-  user?: { quota: number; usedQuota: number; requestCount: number }
-  token?: { remainQuota: number; usedQuota: number; accessedTime: number }
-}
-
-export interface SettleInput {
-  userId: number
-  tokenId: number
-  /** true when the token has a balance of its own (not unlimited) */
-  tokenLimited: boolean
-  channelId: number
-  reserved: number
-  /** what the request actually cost; may exceed `reserved` (then only what the balances hold is taken) */
-  actual: number
-  /** unix seconds, for the token's accessed_time */
-  now: number
-}
 
 /** Where the ledger reads live balances: the repos' cached rows, loaded (after a flush) on a miss. */
 export interface BalanceRows {
@@ -54,7 +26,7 @@ interface Hold {
 }
 
 /**
- * The relay's quota moves, decided in memory and written behind. A reservation and its settlement change
+ * The relay's quota moves on SQLite (the QuotaRepo interface wraps it: sqlite/repos/index.ts), decided in memory and written behind. A reservation and its settlement change
  * the cached user and token rows in place (relay auth reads those) and add to a pending delta per row; the
  * deltas reach SQLite in one transaction with the next batch of log rows (`write`), or at once (`flush`)
  * before any other repo reads or writes these tables. So the request path runs no SQL, and the database
@@ -70,7 +42,7 @@ interface Hold {
  * gateway on the same file could overspend. Being synchronous JavaScript, concurrent requests in this
  * process can never drive a balance below zero, and a reservation is taken from both or from neither.
  */
-export function createQuotaRepo(db: Db, rows: BalanceRows) {
+export function createQuotaLedger(db: Db, rows: BalanceRows) {
   const sqlite = db.$client
   const users = new Map<number, UserDelta>()
   const tokens = new Map<number, TokenDelta>()
@@ -252,4 +224,4 @@ export function createQuotaRepo(db: Db, rows: BalanceRows) {
   }
 }
 
-export type QuotaRepo = ReturnType<typeof createQuotaRepo>
+export type QuotaLedger = ReturnType<typeof createQuotaLedger>

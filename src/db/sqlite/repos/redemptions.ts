@@ -1,25 +1,18 @@
 import { and, count, desc, eq, gt, like, ne, or, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { logs, redemptions, users } from '../schema'
-import type { NewLog } from './logs'
-import type { Page } from './users'
-
-export type RedemptionRow = typeof redemptions.$inferSelect
-export type NewRedemption = typeof redemptions.$inferInsert
-export type RedemptionPatch = Partial<Pick<NewRedemption, 'name' | 'quota' | 'status' | 'expiredTime'>>
-
-export const RedemptionStatus = { enabled: 1, disabled: 2, used: 3 } as const
+import { RedemptionStatus, type RedemptionRepo } from '../../repos/redemptions'
 
 /** Redemption codes, stored by hash. Redeeming is one conditional UPDATE: a code can only be spent once. */
-export function createRedemptionRepo(db: Db) {
+export function createRedemptionRepo(db: Db): RedemptionRepo {
   return {
-    insertMany(rows: NewRedemption[]): RedemptionRow[] {
+    async insertMany(rows) {
       return db.transaction((tx) => rows.map((row) => tx.insert(redemptions).values(row).returning().get()))
     },
 
-    findById: (id: number) => db.select().from(redemptions).where(eq(redemptions.id, id)).get(),
+    findById: async (id) => db.select().from(redemptions).where(eq(redemptions.id, id)).get(),
 
-    list(offset: number, limit: number, keyword?: string): Page<RedemptionRow> {
+    async list(offset, limit, keyword) {
       const k = keyword?.trim()
       const where = k ? or(like(redemptions.name, `%${k}%`), eq(redemptions.id, Number(k) || -1), eq(redemptions.keyHint, k)) : undefined
       const items = db.select().from(redemptions).where(where).orderBy(desc(redemptions.id)).limit(limit).offset(offset).all()
@@ -27,15 +20,15 @@ export function createRedemptionRepo(db: Db) {
       return { items, total }
     },
 
-    update(id: number, patch: RedemptionPatch): RedemptionRow | undefined {
+    async update(id, patch) {
       if (Object.keys(patch).length === 0) return db.select().from(redemptions).where(eq(redemptions.id, id)).get()
       return db.update(redemptions).set(patch).where(eq(redemptions.id, id)).returning().get()
     },
 
-    delete: (id: number): boolean => db.delete(redemptions).where(eq(redemptions.id, id)).returning({ id: redemptions.id }).all().length > 0,
+    delete: async (id) => db.delete(redemptions).where(eq(redemptions.id, id)).returning({ id: redemptions.id }).all().length > 0,
 
     /** Delete every code that can no longer be redeemed: used, disabled or expired. */
-    deleteInvalid(now: number): number {
+    async deleteInvalid(now) {
       const invalid = or(ne(redemptions.status, RedemptionStatus.enabled), and(gt(redemptions.expiredTime, 0), sql`${redemptions.expiredTime} <= ${now}`))
       return db.delete(redemptions).where(invalid).returning({ id: redemptions.id }).all().length
     },
@@ -44,7 +37,7 @@ export function createRedemptionRepo(db: Db) {
      * Spend the code with this hash for a user: mark it used, credit its quota and write the top-up log,
      * all in one transaction. Of concurrent callers exactly one gets the row; the others get undefined.
      */
-    redeem(keyHash: string, userId: number, now: number, logOf: (row: RedemptionRow) => NewLog): RedemptionRow | undefined {
+    async redeem(keyHash, userId, now, logOf) {
       return db.transaction((tx) => {
         if (!tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).get()) return undefined
         const row = tx
@@ -67,5 +60,3 @@ export function createRedemptionRepo(db: Db) {
     },
   }
 }
-
-export type RedemptionRepo = ReturnType<typeof createRedemptionRepo>

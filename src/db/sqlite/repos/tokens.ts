@@ -1,12 +1,8 @@
-import { and, count, desc, eq, inArray, like, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, like } from 'drizzle-orm'
 import type { Db } from '../client'
 import { tokens } from '../schema'
+import type { NewToken, TokenPatch, TokenRepo, TokenRow } from '../../repos/tokens'
 import { syncedBefore } from './synced'
-import type { Page } from './users'
-
-export type TokenRow = typeof tokens.$inferSelect
-export type NewToken = typeof tokens.$inferInsert
-export type TokenPatch = Partial<Omit<NewToken, 'id' | 'userId' | 'keyHash' | 'keyHint'>>
 
 /**
  * Access tokens. Relay auth reads them by key hash from memory; every write here drops stale entries.
@@ -33,90 +29,69 @@ export function createTokenRepo(db: Db, sync: () => void = () => {}) {
     }
   }
 
+  /** The cached row (the quota ledger changes it in place), or else the stored one: the ledger's synchronous read. */
+  function live(id: number): TokenRow | undefined {
+    const hash = hashById.get(id)
+    const cached = hash === undefined ? undefined : byHash.get(hash)
+    if (cached) return cached
+    sync()
+    return db.select().from(tokens).where(eq(tokens.id, id)).get()
+  }
+
+  function loadByKeyHash(hash: string): TokenRow | undefined {
+    const cached = byHash.get(hash)
+    if (cached !== undefined) return cached ?? undefined
+    sync()
+    const row = db.select().from(tokens).where(eq(tokens.keyHash, hash)).get()
+    if (row) {
+      forgetId(row.id)
+      hashById.set(row.id, hash)
+    }
+    if (row || byHash.size < MAX_NEGATIVE) byHash.set(hash, row ?? null)
+    return row
+  }
+
   const repo = {
-    forgetUser,
-    /** Drop a token from the key cache after a write made elsewhere. */
+    cachedByKeyHash: (hash: string) => byHash.get(hash),
+    findByKeyHash: async (hash: string) => loadByKeyHash(hash),
+    liveById: async (id: number) => live(id),
     forget: forgetId,
+    forgetUser,
 
-    /** The cached row (the quota ledger changes it in place), or else the stored one. */
-    liveById(id: number): TokenRow | undefined {
-      const hash = hashById.get(id)
-      const cached = hash === undefined ? undefined : byHash.get(hash)
-      if (cached) return cached
-      sync()
-      return db.select().from(tokens).where(eq(tokens.id, id)).get()
-    },
+    findById: async (id: number) => db.select().from(tokens).where(eq(tokens.id, id)).get(),
+    findOwned: async (id: number, userId: number) => db.select().from(tokens).where(and(eq(tokens.id, id), eq(tokens.userId, userId))).get(),
 
-    findByKeyHash(hash: string): TokenRow | undefined {
-      const cached = byHash.get(hash)
-      if (cached !== undefined) return cached ?? undefined
-      sync()
-      const row = db.select().from(tokens).where(eq(tokens.keyHash, hash)).get()
-      if (row) {
-        forgetId(row.id)
-        hashById.set(row.id, hash)
-      }
-      if (row || byHash.size < MAX_NEGATIVE) byHash.set(hash, row ?? null)
-      return row
-    },
-
-    findById: (id: number) => db.select().from(tokens).where(eq(tokens.id, id)).get(),
-
-    findOwned: (id: number, userId: number) =>
-      db.select().from(tokens).where(and(eq(tokens.id, id), eq(tokens.userId, userId))).get(),
-
-    insert(token: NewToken): TokenRow {
-      const row = db.insert(tokens).values(token).returning().get()
-      byHash.delete(row.keyHash) // a remembered unknown key
-      return row
-    },
-
-    update(id: number, userId: number, patch: TokenPatch): TokenRow | undefined {
-      const where = and(eq(tokens.id, id), eq(tokens.userId, userId))
-      const row = Object.keys(patch).length
-        ? db.update(tokens).set(patch).where(where).returning().get()
-        : db.select().from(tokens).where(where).get()
-      forgetId(id)
-      return row
-    },
-
-    deleteOwned(ids: number[], userId: number): number {
-      const result = db.delete(tokens).where(and(inArray(tokens.id, ids), eq(tokens.userId, userId))).returning({ id: tokens.id }).all()
-      for (const id of ids) forgetId(id)
-      return result.length
-    },
-
-    listOwned(userId: number, offset: number, limit: number, keyword?: string): Page<TokenRow> {
+    async listOwned(userId: number, offset: number, limit: number, keyword?: string) {
       const where = and(eq(tokens.userId, userId), keyword ? like(tokens.name, `%${keyword}%`) : undefined)
       const items = db.select().from(tokens).where(where).orderBy(desc(tokens.id)).limit(limit).offset(offset).all()
       const total = db.select({ n: count() }).from(tokens).where(where).get()!.n
       return { items, total }
     },
 
-    /** Charge (positive) or refund (negative) a limited token atomically; a charge never overdraws. */
-    charge(id: number, amount: number): boolean {
-      const result = db
-        .update(tokens)
-        .set({ remainQuota: sql`${tokens.remainQuota} - ${amount}`, usedQuota: sql`${tokens.usedQuota} + ${amount}` })
-        .where(and(eq(tokens.id, id), amount > 0 ? sql`(${tokens.unlimitedQuota} = 1 OR ${tokens.remainQuota} >= ${amount})` : undefined))
-        .returning({ id: tokens.id })
-        .all()
-      forgetId(id)
-      return result.length > 0
+    async insert(token: NewToken) {
+      const row = db.insert(tokens).values(token).returning().get()
+      byHash.delete(row.keyHash) // a remembered unknown key
+      return row
     },
 
-    /** Move a token from one status to another only if it is still in the first; true when this call did it. */
-    setStatusIf(id: number, from: number, to: number): boolean {
+    async update(id: number, userId: number, patch: TokenPatch) {
+      const where = and(eq(tokens.id, id), eq(tokens.userId, userId))
+      const row = Object.keys(patch).length ? db.update(tokens).set(patch).where(where).returning().get() : db.select().from(tokens).where(where).get()
+      forgetId(id)
+      return row
+    },
+
+    async deleteOwned(ids: number[], userId: number) {
+      const result = db.delete(tokens).where(and(inArray(tokens.id, ids), eq(tokens.userId, userId))).returning({ id: tokens.id }).all()
+      for (const id of ids) forgetId(id)
+      return result.length
+    },
+
+    async setStatusIf(id: number, from: number, to: number) {
       const result = db.update(tokens).set({ status: to }).where(and(eq(tokens.id, id), eq(tokens.status, from))).returning({ id: tokens.id }).all()
       forgetId(id)
       return result.length > 0
     },
-
-    touch(id: number, at: number): void {
-      db.update(tokens).set({ accessedTime: at }).where(eq(tokens.id, id)).run()
-    },
-  }
-  return syncedBefore(repo, sync, ['forgetUser', 'forget', 'liveById', 'findByKeyHash'])
+  } satisfies TokenRepo
+  return { repo: syncedBefore<TokenRepo>(repo, sync, ['cachedByKeyHash', 'findByKeyHash', 'liveById', 'forget', 'forgetUser']), live }
 }
-
-export type TokenRepo = ReturnType<typeof createTokenRepo>

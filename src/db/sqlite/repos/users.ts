@@ -1,30 +1,24 @@
 import { and, count, desc, eq, gte, isNull, like, lt, or, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { users } from '../schema'
+import type { NewUser, UserPatch, UserRepo, UserRow } from '../../repos/users'
 import { syncedBefore } from './synced'
-
-export type UserRow = typeof users.$inferSelect
-export type NewUser = typeof users.$inferInsert
-export type UserPatch = Partial<Omit<NewUser, 'id'>>
-
-export interface Page<T> {
-  items: T[]
-  total: number
-}
 
 /**
  * Users, with an id-keyed memory cache for the hot auth path; every write here refreshes it. `sync` writes
  * the quota ledger's pending deltas; it runs before every database read, so a loaded row is never behind.
+ * bun:sqlite is synchronous: the interface's promises are already resolved when they are returned.
  */
 export function createUserRepo(db: Db, sync: () => void = () => {}) {
   const byId = new Map<number, UserRow>()
 
   function fresh(id: number): UserRow | undefined {
     byId.delete(id)
-    return findById(id)
+    return load(id)
   }
 
-  function findById(id: number): UserRow | undefined {
+  /** The cached row (the quota ledger changes it in place), or loaded and cached: the ledger's synchronous read. */
+  function load(id: number): UserRow | undefined {
     const cached = byId.get(id)
     if (cached) return cached
     sync()
@@ -33,34 +27,24 @@ export function createUserRepo(db: Db, sync: () => void = () => {}) {
     return row
   }
 
+  const insert = (user: NewUser): UserRow => {
+    const row = db.insert(users).values(user).returning().get()
+    byId.set(row.id, row)
+    return row
+  }
+
   const repo = {
-    /** The cached row (the quota ledger changes it in place), or loaded and cached. */
-    findById,
+    cachedById: (id: number) => byId.get(id),
+    findById: async (id: number) => load(id),
     forget: (id: number) => void byId.delete(id),
 
-    findByUsername: (username: string) => db.select().from(users).where(eq(users.username, username)).get(),
-    findByAffCode: (code: string) => db.select().from(users).where(eq(users.affCode, code)).get(),
-    findByAccessToken: (hash: string) => db.select().from(users).where(eq(users.accessToken, hash)).get(),
-    count: () => db.select({ n: count() }).from(users).get()!.n,
+    findByUsername: async (username: string) => db.select().from(users).where(eq(users.username, username)).get(),
+    findByAffCode: async (code: string) => db.select().from(users).where(eq(users.affCode, code)).get(),
+    findByAccessToken: async (hash: string) => db.select().from(users).where(eq(users.accessToken, hash)).get(),
+    count: async () => db.select({ n: count() }).from(users).get()!.n,
+    rootExists: async (rootRole: number) => db.select({ id: users.id }).from(users).where(gte(users.role, rootRole)).limit(1).get() !== undefined,
 
-    insert(user: NewUser): UserRow {
-      const row = db.insert(users).values(user).returning().get()
-      byId.set(row.id, row)
-      return row
-    },
-
-    update(id: number, patch: UserPatch): UserRow | undefined {
-      if (Object.keys(patch).length > 0) db.update(users).set(patch).where(eq(users.id, id)).run()
-      return fresh(id)
-    },
-
-    delete(id: number): boolean {
-      const result = db.delete(users).where(eq(users.id, id)).returning({ id: users.id }).all()
-      byId.delete(id)
-      return result.length > 0
-    },
-
-    list(offset: number, limit: number, keyword?: string, maxRole?: number): Page<UserRow> {
+    async list(offset: number, limit: number, keyword?: string, maxRole?: number) {
       const filters = [
         keyword
           ? or(like(users.username, `%${keyword}%`), like(users.displayName, `%${keyword}%`), like(users.email, `%${keyword}%`), eq(users.id, Number(keyword) || -1))
@@ -73,16 +57,49 @@ export function createUserRepo(db: Db, sync: () => void = () => {}) {
       return { items, total }
     },
 
-    /** Add (or with a negative amount, take) quota; a take never drives the balance below zero. */
-    addQuota(id: number, amount: number): UserRow | undefined {
+    async insert(user: NewUser, inviter?: { id: number; reward: number }) {
+      if (!inviter) return insert(user)
+      return db.$client.transaction(() => {
+        const row = insert(user)
+        db.update(users)
+          .set({
+            affCount: sql`${users.affCount} + 1`,
+            affQuota: sql`${users.affQuota} + ${inviter.reward}`,
+            affHistoryQuota: sql`${users.affHistoryQuota} + ${inviter.reward}`,
+          })
+          .where(eq(users.id, inviter.id))
+          .run()
+        byId.delete(inviter.id)
+        return row
+      })()
+    },
+
+    async insertFirst(user: NewUser) {
+      const row = db.$client
+        .transaction(() => (db.select({ n: count() }).from(users).get()!.n > 0 ? undefined : db.insert(users).values(user).returning().get()))
+        .immediate()
+      if (row) byId.set(row.id, row)
+      return row
+    },
+
+    async update(id: number, patch: UserPatch) {
+      if (Object.keys(patch).length > 0) db.update(users).set(patch).where(eq(users.id, id)).run()
+      return fresh(id)
+    },
+
+    async delete(id: number) {
+      const result = db.delete(users).where(eq(users.id, id)).returning({ id: users.id }).all()
+      byId.delete(id)
+      return result.length > 0
+    },
+
+    async addQuota(id: number, amount: number) {
       const where = amount < 0 ? and(eq(users.id, id), gte(users.quota, -amount)) : eq(users.id, id)
-      const result = db.update(users).set({ quota: sql`${users.quota} + ${amount}` }).where(where).returning({ id: users.id })
-        .all()
+      const result = db.update(users).set({ quota: sql`${users.quota} + ${amount}` }).where(where).returning({ id: users.id }).all()
       return result.length > 0 ? fresh(id) : undefined
     },
 
-    /** Move invitation quota to the usable balance in one statement: concurrent moves cannot overdraw. */
-    transferAffQuota(id: number, amount: number): UserRow | undefined {
+    async transferAffQuota(id: number, amount: number) {
       const result = db
         .update(users)
         .set({ affQuota: sql`${users.affQuota} - ${amount}`, quota: sql`${users.quota} + ${amount}` })
@@ -92,62 +109,20 @@ export function createUserRepo(db: Db, sync: () => void = () => {}) {
       return result.length > 0 ? fresh(id) : undefined
     },
 
-    /** Credit the inviter of a new user: count, pending and lifetime invitation quota. */
-    creditInviter(id: number, reward: number): void {
-      db.update(users)
-        .set({
-          affCount: sql`${users.affCount} + 1`,
-          affQuota: sql`${users.affQuota} + ${reward}`,
-          affHistoryQuota: sql`${users.affHistoryQuota} + ${reward}`,
-        })
-        .where(eq(users.id, id))
-        .run()
-      byId.delete(id)
-    },
-
-    /** Insert the first user only while the table is empty; concurrent callers get undefined, never a second row. */
-    insertFirst(user: NewUser): UserRow | undefined {
-      const row = db.$client
-        .transaction(() => (db.select({ n: count() }).from(users).get()!.n > 0 ? undefined : db.insert(users).values(user).returning().get()))
-        .immediate()
-      if (row) byId.set(row.id, row)
-      return row
-    },
-
-    rootExists: (rootRole: number) => db.select({ id: users.id }).from(users).where(gte(users.role, rootRole)).limit(1).get() !== undefined,
-
-    /** Bump session_version: every cookie issued before stops working, on every device. */
-    revokeAllSessions(id: number): UserRow | undefined {
+    async revokeAllSessions(id: number) {
       db.update(users).set({ sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, id)).run()
       return fresh(id)
     },
 
-    /** New password hash; bumping session_version revokes every cookie issued before. */
-    setPassword(id: number, hash: string): UserRow | undefined {
+    async setPassword(id: number, hash: string) {
       db.update(users).set({ password: hash, sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, id)).run()
       return fresh(id)
     },
 
-    /** Give a user an invite code unless one is set already; a taken code throws a unique violation. */
-    setAffCodeIfMissing(id: number, code: string): UserRow | undefined {
+    async setAffCodeIfMissing(id: number, code: string) {
       db.update(users).set({ affCode: code }).where(and(eq(users.id, id), isNull(users.affCode))).run()
       return fresh(id)
     },
-
-    /** Run several repo calls as one transaction (bun:sqlite transactions are synchronous). */
-    transaction<T>(fn: () => T): T {
-      return db.$client.transaction(fn)()
-    },
-  }
-  return syncedBefore(repo, sync, ['findById', 'forget'])
-}
-
-export type UserRepo = ReturnType<typeof createUserRepo>
-
-/** True when SQLite refused a write because a UNIQUE column already holds the value. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (/UNIQUE constraint failed/i.test(e.message) || (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return true
-  }
-  return false
+  } satisfies UserRepo
+  return { repo: syncedBefore<UserRepo>(repo, sync, ['cachedById', 'findById', 'forget']), load }
 }

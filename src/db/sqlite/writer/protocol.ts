@@ -1,4 +1,4 @@
-import type { NewLog } from '../repos/logs'
+import type { NewLog } from '../../repos/rows'
 import type { LedgerDeltas } from '../repos/ledger-write'
 
 /** Messages from the main thread to the metering writer thread. */

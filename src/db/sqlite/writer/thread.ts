@@ -1,5 +1,5 @@
 import type { LedgerDeltas } from '../repos/ledger-write'
-import type { NewLog } from '../repos/logs'
+import type { NewLog } from '../../repos/rows'
 import type { ToWriter } from './protocol'
 
 /**

@@ -4,8 +4,8 @@ import { useI18n } from '../../i18n'
 import { formatNumber } from '../../lib/format'
 
 /** `GET /api/log/stat` and `/api/log/self/stat`: the filter's billed rows, and the last minute's rate. */
-export type { LogStat } from '../../../db/sqlite/repos/logs'
-import type { LogStat } from '../../../db/sqlite/repos/logs'
+export type { LogStat } from '../../../db/repos/logs'
+import type { LogStat } from '../../../db/repos/logs'
 
 /** Requests, tokens and quota (with dollars) of the rows the filters match. */
 export function LogTotals({ stat, error }: { stat: LogStat | undefined; error: unknown }) {

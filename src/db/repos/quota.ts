@@ -1,0 +1,49 @@
+export interface ReserveResult {
+  ok: boolean
+  /** balances after the reservation, or at the time of a refusal (for the error message) */
+  userQuota?: number
+  tokenRemain?: number
+}
+
+/** The balances a settlement left. */
+export interface SettleResult {
+  /** the quota charged */
+  charged: number
+  user?: { quota: number; usedQuota: number; requestCount: number }
+  token?: { remainQuota: number; usedQuota: number; accessedTime: number }
+}
+
+export interface SettleInput {
+  userId: number
+  tokenId: number
+  /** true when the token has a balance of its own (not unlimited) */
+  tokenLimited: boolean
+  channelId: number
+  reserved: number
+  /** what the request actually cost; may exceed `reserved` (then only what the balances hold is taken) */
+  actual: number
+  /** unix seconds, for the token's accessed_time */
+  now: number
+}
+
+/**
+ * The relay's quota moves: a reservation before the first upstream attempt, its settlement when the request
+ * is over. Both are async because the decision belongs to the database whenever more than one process can
+ * spend the same balance: a PostgreSQL implementation must take a reservation with a conditional UPDATE
+ * (`… SET quota = quota - $n WHERE id = $id AND quota >= $n`, user and token in one transaction, both or
+ * neither) and settle with additive UPDATEs, never decide from a node's cached rows, or N nodes would each
+ * spend the whole balance. SQLite has one owning process, so its ledger decides synchronously on the cached
+ * rows and writes behind (sqlite/repos/quota.ts); it answers with an already-resolved promise.
+ */
+export interface QuotaRepo {
+  /** Take `amount` from the token (when limited) and the user, both or neither; never below zero. */
+  reserve(userId: number, tokenId: number, tokenLimited: boolean, amount: number): Promise<ReserveResult>
+  /** Refund what was not used (or take what was short, only as far as the balances reach) and count usage; answers the charge and the new balances. */
+  settle(input: SettleInput): Promise<SettleResult>
+  /**
+   * `callback` runs when the first move after a write is left pending (a dialect that writes behind: SQLite), so
+   * the log writer can commit it with its next batch (`Repos.commitMetering`). A dialect that writes every move at
+   * once never calls it.
+   */
+  onDirty(callback: () => void): void
+}

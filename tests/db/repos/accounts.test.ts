@@ -1,0 +1,132 @@
+/**
+ * The users, tokens and quota repositories through the storage interface, per dialect: what the rest of the
+ * gateway relies on (guarded balance moves, the first-user race, the key cache and what drops it, reservations
+ * both or neither and never below zero, settlements that reach the database with the next metering commit).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { isUniqueViolation, type Repos } from '../../../src/db/repos'
+import { DIALECTS } from './dialects'
+
+for (const dialect of DIALECTS) {
+  describe(dialect.name, () => {
+    let repos: Repos
+    let close: () => Promise<void>
+    let seq = 0
+    beforeAll(async () => void ({ repos, close } = await dialect.open()))
+    afterAll(() => close())
+
+    const user = (quota = 0) => repos.users.insert({ username: `user${++seq}`, password: 'hash', quota })
+    /** the row as stored, past any cache */
+    const stored = async (id: number) => (repos.users.forget(id), await repos.users.findById(id))
+    const token = (userId: number, remainQuota = 0, unlimitedQuota = true) =>
+      repos.tokens.insert({ userId, name: 'k', keyHash: `hash-${++seq}`.padEnd(64, '0'), keyHint: 'sk-…', remainQuota, unlimitedQuota })
+
+    test('the first user is inserted once, whatever the race', async () => {
+      if ((await repos.users.count()) > 0) return // only on a fresh database
+      const tries = await Promise.all(Array.from({ length: 5 }, (_, i) => repos.users.insertFirst({ username: `first${i}`, password: 'x', role: 100 })))
+      expect(tries.filter(Boolean)).toHaveLength(1)
+      expect(await repos.users.count()).toBe(1)
+      expect(await repos.users.rootExists(100)).toBe(true)
+    })
+
+    test('a taken username is a unique violation, whatever the dialect says', async () => {
+      const row = await user()
+      const error = await repos.users.insert({ username: row.username, password: 'x' }).catch((e: unknown) => e)
+      expect(isUniqueViolation(error)).toBe(true)
+    })
+
+    test('quota moves are guarded: a take never drives a balance below zero', async () => {
+      const row = await user(100)
+      expect((await repos.users.addQuota(row.id, -60))?.quota).toBe(40)
+      expect(await repos.users.addQuota(row.id, -60)).toBeUndefined()
+      expect((await stored(row.id))?.quota).toBe(40)
+      await repos.users.update(row.id, { affQuota: 30 })
+      expect(await repos.users.transferAffQuota(row.id, 31)).toBeUndefined()
+      expect(await repos.users.transferAffQuota(row.id, 30)).toMatchObject({ quota: 70, affQuota: 0 })
+    })
+
+    test('an invited user and the inviter’s reward are written together', async () => {
+      const inviter = await user()
+      const invitee = await repos.users.insert({ username: `invitee${++seq}`, password: 'x', inviterId: inviter.id }, { id: inviter.id, reward: 25 })
+      expect(invitee.inviterId).toBe(inviter.id)
+      expect(await stored(inviter.id)).toMatchObject({ affCount: 1, affQuota: 25, affHistoryQuota: 25 })
+      const clash = await repos.users.insert({ username: invitee.username, password: 'x' }, { id: inviter.id, reward: 25 }).catch((e: unknown) => e)
+      expect(isUniqueViolation(clash)).toBe(true)
+      expect(await stored(inviter.id)).toMatchObject({ affCount: 1, affQuota: 25 }) // the failed insert credited nothing
+    })
+
+    test('a password change or revocation bumps the session version', async () => {
+      const row = await user()
+      expect((await repos.users.setPassword(row.id, 'new-hash'))?.sessionVersion).toBe(row.sessionVersion + 1)
+      expect((await repos.users.revokeAllSessions(row.id))?.sessionVersion).toBe(row.sessionVersion + 2)
+      expect((await repos.users.setAffCodeIfMissing(row.id, `code${seq}`))?.affCode).toBe(`code${seq}`)
+      expect((await repos.users.setAffCodeIfMissing(row.id, 'other'))?.affCode).toBe(`code${seq}`)
+    })
+
+    test('the users cache: a read fills it, a write refreshes it, forget drops it', async () => {
+      const row = await user()
+      repos.users.forget(row.id)
+      expect(repos.users.cachedById(row.id)).toBeUndefined()
+      await repos.users.findById(row.id)
+      expect(repos.users.cachedById(row.id)?.id).toBe(row.id)
+      await repos.users.update(row.id, { displayName: 'renamed' })
+      expect(repos.users.cachedById(row.id)?.displayName).toBe('renamed')
+      await repos.users.delete(row.id)
+      expect(repos.users.cachedById(row.id)).toBeUndefined()
+      expect(await repos.users.findById(row.id)).toBeUndefined()
+    })
+
+    test('the key cache: unknown keys are remembered, a new token replaces the miss, an edit drops the entry', async () => {
+      const owner = await user()
+      const hash = `later-${++seq}`.padEnd(64, '0')
+      expect(await repos.tokens.findByKeyHash(hash)).toBeUndefined()
+      expect(repos.tokens.cachedByKeyHash(hash)).toBeNull()
+      const row = await repos.tokens.insert({ userId: owner.id, name: 'k', keyHash: hash, keyHint: 'sk-…' })
+      expect(repos.tokens.cachedByKeyHash(hash)).toBeUndefined()
+      expect((await repos.tokens.findByKeyHash(hash))?.id).toBe(row.id)
+      expect(repos.tokens.cachedByKeyHash(hash)?.id).toBe(row.id)
+      expect(await repos.tokens.update(row.id, owner.id + 1, { name: 'stolen' })).toBeUndefined() // not the owner
+      expect((await repos.tokens.update(row.id, owner.id, { name: 'renamed' }))?.name).toBe('renamed')
+      expect(repos.tokens.cachedByKeyHash(hash)).toBeUndefined()
+      await repos.tokens.findByKeyHash(hash)
+      repos.tokens.forgetUser(owner.id)
+      expect(repos.tokens.cachedByKeyHash(hash)).toBeUndefined()
+      expect(await repos.tokens.setStatusIf(row.id, 1, 3)).toBe(true)
+      expect(await repos.tokens.setStatusIf(row.id, 1, 3)).toBe(false)
+      expect((await repos.tokens.listOwned(owner.id, 0, 10)).total).toBe(1)
+      expect(await repos.tokens.deleteOwned([row.id], owner.id + 1)).toBe(0)
+      expect(await repos.tokens.deleteOwned([row.id], owner.id)).toBe(1)
+      expect(await repos.tokens.findOwned(row.id, owner.id)).toBeUndefined()
+    })
+
+    test('a reservation takes from the token and the user, both or neither, never below zero', async () => {
+      const owner = await user(1000)
+      const key = await token(owner.id, 300, false)
+      expect(await repos.quota.reserve(owner.id, key.id, true, 400)).toEqual({ ok: false, userQuota: 1000, tokenRemain: 300 })
+      expect(await repos.quota.reserve(owner.id, key.id, true, 200)).toMatchObject({ ok: true, userQuota: 800, tokenRemain: 100 })
+      const concurrent = await Promise.all(Array.from({ length: 10 }, () => repos.quota.reserve(owner.id, key.id, true, 50)))
+      expect(concurrent.filter((r) => r.ok)).toHaveLength(2) // the token's 100 left
+      // the unlimited token leaves the user's balance alone as the only limit
+      const free = await token(owner.id)
+      expect((await repos.quota.reserve(owner.id, free.id, false, 700)).ok).toBe(true)
+      expect((await repos.quota.reserve(owner.id, free.id, false, 1)).ok).toBe(false)
+    })
+
+    test('a settlement refunds the rest, counts usage and reaches the database with the next metering commit', async () => {
+      const owner = await user(1000)
+      const key = await token(owner.id, 500, false)
+      await repos.tokens.findByKeyHash(key.keyHash) // as relay auth leaves it
+      expect((await repos.quota.reserve(owner.id, key.id, true, 300)).ok).toBe(true)
+      const settled = await repos.quota.settle({ userId: owner.id, tokenId: key.id, tokenLimited: true, channelId: 0, reserved: 300, actual: 120, now: 1_800_000_000 })
+      expect(settled).toMatchObject({ charged: 120, user: { quota: 880, usedQuota: 120, requestCount: 1 }, token: { remainQuota: 380, usedQuota: 120 } })
+      // more than reserved: only as far as the balances reach
+      expect((await repos.quota.reserve(owner.id, key.id, true, 100)).ok).toBe(true)
+      const short = await repos.quota.settle({ userId: owner.id, tokenId: key.id, tokenLimited: true, channelId: 0, reserved: 100, actual: 10_000, now: 1_800_000_001 })
+      expect(short.charged).toBe(100 + 380 - 100) // the token's remainder was the smaller balance
+      await repos.commitMetering([])
+      await repos.drainMetering()
+      expect(await stored(owner.id)).toMatchObject({ quota: 1000 - 120 - 380, usedQuota: 500, requestCount: 2 })
+      expect(await repos.tokens.findById(key.id)).toMatchObject({ remainQuota: 0, usedQuota: 500, accessedTime: 1_800_000_001 })
+    })
+  })
+}
