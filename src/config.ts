@@ -9,6 +9,8 @@ export interface Config {
   readonly sqlitePath: string
   /** where the data lives: SQLite (the default), or PostgreSQL from a postgres:// DATABASE_URL */
   readonly database: DatabaseConfig
+  /** REDIS_URL (redis:// or rediss://): limits and login windows shared with the other nodes; unset: this process alone */
+  readonly redisUrl: string | undefined
   readonly sessionSecret: string | undefined
   readonly cryptoSecret: string | undefined
   readonly rootUsername: string
@@ -58,6 +60,8 @@ Environment:
   SQLITE_PATH       database file, overrides DATA_DIR/tollgate.db
   DATABASE_URL      the same as a URL: sqlite:///abs/path.db, file:path.db; or a PostgreSQL database,
                     postgres://user:pass@host:5432/db (not served yet: tollgate migrate-db copies into one)
+  REDIS_URL         redis://[user:pass@]host:6379/0 or rediss:// (TLS): rate limits and login limits shared
+                    by every node on it (unset: this process keeps them itself)
   DATABASE_POOL_SIZE  PostgreSQL connections per node (10)
   DATABASE_STATEMENT_TIMEOUT_SECONDS  PostgreSQL cancels a statement that runs longer (30; 0: never)
   SESSION_SECRET    secret for session cookies (generated into DATA_DIR if unset)
@@ -110,6 +114,7 @@ export function loadConfig(env: Env, flags: Record<string, string> = {}): Config
     dataDir,
     sqlitePath,
     database,
+    redisUrl: parseRedisUrl(env.REDIS_URL),
     sessionSecret: env.SESSION_SECRET || undefined,
     cryptoSecret: env.CRYPTO_SECRET || undefined,
     rootUsername: env.ROOT_USERNAME || 'root',
@@ -146,6 +151,18 @@ export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.te
 
 /** A URL with its credentials masked, for messages. */
 export const redactUrl = (url: string): string => url.replace(/\/\/[^@/]*@/, '//…@')
+
+/** REDIS_URL: redis:// or rediss:// with a host; '' or unset = none. */
+function parseRedisUrl(url: string | undefined): string | undefined {
+  if (!url) return undefined
+  let host = ''
+  try {
+    const parsed = new URL(url)
+    if (/^rediss?:$/i.test(parsed.protocol)) host = parsed.hostname
+  } catch {}
+  if (!host) throw new ConfigError(`REDIS_URL must be redis://host:6379/0 or rediss://host:6380/0, got ${redactUrl(url)}`)
+  return url
+}
 
 /** A postgres:// or postgresql:// DATABASE_URL, checked for a host (TLS and the rest as its query string says). */
 function postgresOf(url: string, env: Env): DatabaseConfig {

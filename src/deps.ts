@@ -1,4 +1,5 @@
 import type { Config } from './config'
+import { createCoordination, type Coordination } from './coord'
 import type { Repos } from './db/repos'
 import { createMetering, type Metering } from './metering'
 import { loadOptionStore, type OptionStore } from './options/store'
@@ -24,6 +25,8 @@ export interface AppDeps {
   metering: Metering
   /** The structured log, metrics, open streams and the draining flag (src/ops). */
   ops: Ops
+  /** What nodes share (src/coord): rate limits and login windows; in process, or through Redis with REDIS_URL. Whoever stops the app closes it. */
+  coord: Coordination
 }
 
 /**
@@ -32,6 +35,7 @@ export interface AppDeps {
  */
 export async function createDeps(config: Config, repos: Repos, log: Logger = createLogSink(config).logger): Promise<AppDeps> {
   const ops = createOps(config, log)
+  const coord = await createCoordination({ url: config.redisUrl })
   const deps: Omit<AppDeps, 'routing' | 'metering' | 'ops'> = {
     config,
     repos,
@@ -42,12 +46,13 @@ export async function createDeps(config: Config, repos: Repos, log: Logger = cre
     },
     revokedSessions: await loadRevocationList(repos.revokedSessions),
     startedAt: Date.now(),
+    coord,
   }
   return {
     ...deps,
     routing: createRouting({ repo: repos.channels, cryptoSecret: deps.secrets.crypto, options: deps.options }),
     metering: createMetering(
-      { options: deps.options, repos },
+      { options: deps.options, repos, coord },
       { onFlush: (ms, rows, failed) => (failed ? ops.flush.failed() : ops.flush.observe(ms, rows)) },
     ),
     ops,

@@ -37,3 +37,21 @@ test('WRITER_THREAD: on with 4 or more CPUs unless set; true/false win; other va
   expect(loadConfig({ WRITER_THREAD: 'false' }).writerThread).toBe(false)
   expect(() => loadConfig({ WRITER_THREAD: 'sometimes' })).toThrow('WRITER_THREAD')
 })
+
+test('REDIS_URL: redis:// and rediss:// are taken; anything else is refused without echoing its password', () => {
+  expect(loadConfig({}).redisUrl).toBeUndefined()
+  expect(loadConfig({ REDIS_URL: '' }).redisUrl).toBeUndefined()
+  expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/0' }).redisUrl).toBe('redis://127.0.0.1:6379/0')
+  expect(loadConfig({ REDIS_URL: 'rediss://:pw@cache.example:6380/1' }).redisUrl).toBe('rediss://:pw@cache.example:6380/1')
+  for (const bad of ['http://:hunter2@host:6379', 'redis://:hunter2@', 'not a url']) {
+    let message = ''
+    try {
+      loadConfig({ REDIS_URL: bad })
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError)
+      message = (error as Error).message
+    }
+    expect(message).toContain('REDIS_URL')
+    expect(message).not.toContain('hunter2')
+  }
+})

@@ -68,6 +68,7 @@ async function serve(config: Config): Promise<number> {
     if (!(error instanceof ControlError)) throw error
     log.fatal(error.message)
     await deps.metering.stop() // the repositories close with it
+    await deps.coord.close()
     await sink.flush()
     return EXIT.failed
   }
@@ -78,7 +79,7 @@ async function serve(config: Config): Promise<number> {
   listening.hostname = server.hostname
   // whatever LOG_LEVEL says (short of silent), where it listens is written: scripts and supervisors wait for it
   const startLog = config.logLevel === 'silent' ? log : log.child({}, { level: 'info' })
-  startLog.info({ version: VERSION, port: server.port, hostname: server.hostname, db: config.sqlitePath }, `tollgate ${VERSION} listening on http://${server.hostname}:${server.port} (db ${config.sqlitePath})`)
+  startLog.info({ version: VERSION, port: server.port, hostname: server.hostname, db: config.sqlitePath, coordination: config.redisUrl ? redactUrl(config.redisUrl) : 'local' }, `tollgate ${VERSION} listening on http://${server.hostname}:${server.port} (db ${config.sqlitePath})`)
   const idle = startIdleCollector({ arrived: requestsArrived, inFlight: () => app.server?.pendingRequests ?? 0 })
   const backups = startBackupSchedule(config, deps.ops)
   // the start lines out at once, not with the next batch of lines: whoever waits for them is waiting now
@@ -114,6 +115,7 @@ async function serve(config: Config): Promise<number> {
       }
     }
     await deps.metering.stop() // every queued log row and quota move on disk (again, if the stop hook did it), the database closed
+    await deps.coord.close() // after the drain: the requests still running held their permits until now
     deps.ops.relay.drain()
     log.info('stopped')
     await sink.flush()

@@ -26,7 +26,7 @@ const NO_LIMITS: LocalAdmit = { ok: true, held: NOTHING_HELD, release: () => {} 
 
 /**
  * RPM and TPM token buckets (capacity = the per-minute limit, continuous refill, so `retryAfter` is exact) and
- * requests in flight, per scope, in memory: the rules of `metering/rate-limit.ts`, with each in-flight request
+ * requests in flight, per scope, in memory: the rules the relay has always applied, with each in-flight request
  * a lease that lapses at `expiresAt` unless renewed (so the same rules can be shared by several instances and
  * a holder that stops renewing frees its slots). Idle scopes with full buckets are forgotten.
  * `clock` is in milliseconds.

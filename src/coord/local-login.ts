@@ -9,7 +9,7 @@ interface Window {
 
 /**
  * Failed-login windows per key (`ip:…`, `user:…`), in memory and bounded: the rules of
- * `modules/auth/login-limiter.ts`. When full, expired windows go first, then the oldest. `clock` in ms.
+ * the login limiter has always applied (`modules/auth/login.ts`). When full, expired windows go first, then the oldest. `clock` in ms.
  */
 export function createLocalLogin(clock: () => number = () => Date.now()) {
   const windows = new Map<string, Window>()

@@ -3,7 +3,7 @@ import type { Meter } from '../relay/meter'
 import type { OptionStore } from '../options/store'
 import type { RelayCall, RelayOutcome } from '../relay/pipeline'
 import { createLogWriter, type LogWriterOptions } from './log-writer'
-import { createRateLimiter } from './rate-limit'
+import type { Coordination } from '../coord'
 import { logRefusal, type Refusal } from './refusal'
 import { reserve } from './reserve'
 import { createRetentionJob } from './retention'
@@ -17,19 +17,17 @@ export type { Refusal } from './refusal'
  * Prices, quota, rate limits and usage logs, hung on the relay pipeline's two hooks: `reserve` before the
  * first upstream attempt and `settle` once the request is over (failures included).
  */
-export function createMetering(deps: { options: OptionStore; repos: Repos }, writerOptions?: LogWriterOptions) {
-  const limiter = createRateLimiter()
+export function createMetering(deps: { options: OptionStore; repos: Repos; coord: Coordination }, writerOptions?: LogWriterOptions) {
   const logs = createLogWriter(deps.repos, writerOptions)
   // quota deltas ride with the next batch of log rows
   deps.repos.quota.onDirty(logs.wake)
   const retention = createRetentionJob({ options: deps.options, logs: deps.repos.logs })
-  const reserveDeps = { ...deps, limiter }
+  const reserveDeps = deps
   const settleDeps = { ...deps, logs }
   // settlements still running, so a stop writes their rows too
   let settling = 0
   let settled: (() => void) | undefined
   return {
-    limiter,
     logs,
     retention,
     reserve: (meter: Meter, input: RelayCall, group: string) => reserve(reserveDeps, meter, input, group),

@@ -1,5 +1,5 @@
 import type { OptionStore } from '../options/store'
-import type { Limits } from './rate-limit'
+import type { ScopeLimits as Limits } from '../coord'
 
 type GroupOverrides = Record<string, Partial<Record<'token_rpm' | 'token_tpm' | 'token_concurrency' | 'user_rpm' | 'user_tpm' | 'user_concurrency', number>>>
 

@@ -1,3 +1,4 @@
+import { admit, limitError, type Coordination } from '../coord'
 import type { Repos } from '../db/repos'
 import { ForbiddenError } from '../errors'
 import type { OptionStore } from '../options/store'
@@ -5,7 +6,6 @@ import type { Meter } from '../relay/meter'
 import type { RelayCall } from '../relay/pipeline'
 import { limitsFor } from './limits'
 import { estimateQuota, requirePrice, type Price } from './prices'
-import type { RateLimiter, Release } from './rate-limit'
 
 /** What a request holds between the reservation and its settlement. */
 export interface Reservation {
@@ -26,14 +26,15 @@ export interface Reservation {
   reserved: number
   tokenLimited: boolean
   quotaPerUnit: number
-  release: Release
+  /** give back the rate limits' hold: the concurrency slot, and the TPM estimate minus the tokens used */
+  release: (usedTokens: number) => void
   settled: boolean
 }
 
 export interface ReserveDeps {
   options: Pick<OptionStore, 'get'>
   repos: Pick<Repos, 'quota'>
-  limiter: RateLimiter
+  coord: Coordination
 }
 
 /**
@@ -48,7 +49,8 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
   let promptExact = meter.exact
   const maxOutputTokens = meter.maxOutput ?? deps.options.get<number>('DefaultMaxOutputTokens')
   const limits = limitsFor(deps.options, group)
-  const release = deps.limiter.acquire(
+  let admitted = admit(
+    deps.coord,
     [
       { key: `t:${token.id}`, label: 'API key', limits: limits.token },
       { key: `u:${user.id}`, label: 'user', limits: limits.user },
@@ -56,6 +58,11 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
     // TPM counts tokens: a meter in characters, seconds or images takes none of it
     meter.unit === 'token' ? promptTokens + maxOutputTokens : 0,
   )
+  // only a shared backend answers later: on one node the admission is synchronous, no await added
+  if (admitted instanceof Promise) admitted = await admitted
+  if (!admitted.ok) throw limitError(admitted)
+  const permit = admitted.permit
+  const release = (usedTokens: number): void => void permit.release(usedTokens)
   let amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit)
   const tokenLimited = !token.unlimitedQuota
   if (amount > 0) {

@@ -46,6 +46,7 @@ export async function startTestApp(env: Env = {}, settle?: SettleHook, dataDir =
   const close = async () => {
     await app.stop(true)
     await deps.metering.stop() // queued rows written, the writer thread ended
+    await deps.coord.close()
     closeDatabase(db)
   }
   return {

@@ -1,9 +1,9 @@
+import { loginError } from '../../coord'
 import type { UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { UnauthorizedError } from '../../errors'
 import { UserStatus } from '../../plugins/session'
 import { hashPassword, needsRehash, verifyPassword } from '../users/credentials'
-import { loginLimiter } from './login-limiter'
 
 export const LOGIN_FAILED = 'wrong username or password, or the user is disabled'
 
@@ -13,12 +13,13 @@ export const LOGIN_FAILED = 'wrong username or password, or the user is disabled
  */
 export async function login(deps: AppDeps, input: { username: string; password: string; ip: string }): Promise<UserRow> {
   const keys = [`ip:${input.ip}`, `user:${input.username.toLowerCase()}`]
-  const limiter = loginLimiter(deps)
-  limiter.attempt(keys)
+  // counted before the (slow) password check, so a parallel burst cannot slip past the limit; shared across nodes
+  const attempt = await deps.coord.loginAttempt(keys, deps.options.get<number>('LoginFailuresPerWindow'), deps.options.get<number>('LoginFailureWindowSeconds'))
+  if (!attempt.ok) throw loginError(attempt)
   const user = await deps.repos.users.findByUsername(input.username)
   const valid = await verifyPassword(input.password, user?.password)
   if (!user || !valid || user.status !== UserStatus.enabled) throw new UnauthorizedError(LOGIN_FAILED, 'login_failed')
-  limiter.forgive(keys)
+  await deps.coord.loginForgive(keys)
   // an imported new-api / one-api user's bcrypt hash becomes Tollgate's argon2id on the first good login; a plain
   // update, not setPassword: the session about to start carries this session_version and must stay valid
   if (needsRehash(user.password)) return (await deps.repos.users.update(user.id, { password: await hashPassword(input.password) })) ?? user

@@ -16,6 +16,13 @@ export function statusModule(deps: AppDeps) {
       display_in_currency: deps.options.get<boolean>('DisplayInCurrencyEnabled'),
       public_pricing_enabled: deps.options.get<boolean>('PublicPricingEnabled'),
       start_time: Math.floor(deps.startedAt / 1000),
+      coordination: coordination(deps),
     }),
   )
+}
+
+/** Where limits are kept: `local` (this process), or `redis`, shared unless Redis is away (degraded: this node's own limits). */
+function coordination(deps: AppDeps) {
+  const { backend, shared, degraded } = deps.coord.health()
+  return { backend, shared, degraded }
 }

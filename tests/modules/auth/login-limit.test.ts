@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createLoginLimiter } from '../../../src/modules/auth/login-limiter'
+import { createLocalLogin } from '../../../src/coord/local-login'
 import { addUser, USER_PASSWORD } from '../../helpers/accounts'
 import { call, ROOT_PASSWORD, startTestApp, type TestApp } from '../../helpers/test-app'
 
@@ -56,13 +56,13 @@ test('successful logins do not count against the limit', async () => {
 
 test('windows expire and the counter map stays bounded', () => {
   let now = 1_000_000
-  const limiter = createLoginLimiter(() => 2, () => 60, () => now)
-  limiter.attempt(['k'])
-  limiter.attempt(['k'])
-  expect(() => limiter.attempt(['k'])).toThrow('too many')
+  const limiter = createLocalLogin(() => now)
+  expect(limiter.attempt(['k'], 2, 60).ok).toBe(true)
+  expect(limiter.attempt(['k'], 2, 60).ok).toBe(true)
+  expect(limiter.attempt(['k'], 2, 60)).toEqual({ ok: false, retryAfter: 60 })
   now += 60_001
-  expect(() => limiter.attempt(['k'])).not.toThrow()
+  expect(limiter.attempt(['k'], 2, 60).ok).toBe(true)
 
-  for (let i = 0; i < 12_000; i++) limiter.attempt([`ip:${i}`])
+  for (let i = 0; i < 12_000; i++) limiter.attempt([`ip:${i}`], 2, 60)
   expect(limiter.size()).toBeLessThanOrEqual(10_000)
 })
