@@ -24,9 +24,9 @@ const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.spl
 const quick = args.includes('--quick')
 const SIZES: Record<string, number> = { '35k': 35_000, '200k': 200_000, '1m': 1 << 20, '4m': 4 << 20 }
 const sizes = (flag('sizes') ?? '35k,200k,1m,4m').split(',')
-/** requests per target per round; 3 rounds */
+/** requests per target per round; 4 rounds */
 const PER_ROUND: Record<string, number> = quick ? { '35k': 10, '200k': 5, '1m': 3, '4m': 2 } : { '35k': 150, '200k': 60, '1m': 25, '4m': 10 }
-const ROUNDS = quick ? 1 : 3
+const ROUNDS = quick ? 1 : 4
 const log = (...parts: unknown[]) => console.error(`[agent-bodies ${new Date().toISOString().slice(11, 19)}]`, ...parts)
 
 const M = { pass: 'claude-bench-d16', passStream: 'claude-bench-d4-p10', conv: 'bench-agent-d16', convStream: 'bench-agent-d4-p10' }
@@ -135,15 +135,19 @@ for (const size of sizes) {
         log(`${size} ${path} ${n} failed: ${failed[n]}`)
       }
     }
+    // request by request across the targets (the order rotated each round): the box's load, which other work
+    // changes from second to second, then falls on every target alike
+    const live = names.filter((n) => !failed[n])
     for (let r = 0; r < ROUNDS; r++) {
-      const order = names.map((_, i) => names[(i + r) % names.length]!)
-      for (const n of order) {
-        if (failed[n]) continue
-        const before = cpuMs(reqs[n]!.pid)
-        for (let i = 0; i < per; i++) ms[n]!.push(await once(reqs[n]!))
-        cpu[n]! += cpuMs(reqs[n]!.pid) - before
-        for (let i = 0; i < Math.max(3, Math.ceil(per / 3)); i++) tt[n]!.push(await ttft(sreqs[n]!))
+      const order = live.map((_, i) => live[(i + r) % live.length]!)
+      for (let i = 0; i < per; i++) {
+        for (const n of order) {
+          const before = cpuMs(reqs[n]!.pid)
+          ms[n]!.push(await once(reqs[n]!))
+          cpu[n]! += cpuMs(reqs[n]!.pid) - before
+        }
       }
+      for (let i = 0; i < Math.max(3, Math.ceil(per / 3)); i++) for (const n of order) tt[n]!.push(await ttft(sreqs[n]!))
     }
     results[size] ??= {}
     results[size]![path] = Object.fromEntries(names.map((n) => [n, { p50: median(ms[n]!), ttft: median(tt[n]!), cpu: cpu[n]! / Math.max(1, ms[n]!.length), error: failed[n] }]))
@@ -152,30 +156,35 @@ for (const size of sizes) {
   }
 }
 
-// --concurrent=N: N simultaneous 4 MB passthrough requests through Tollgate; its peak RSS above idle (target ≤ 250 MB at 50)
+// --concurrent=N: N simultaneous 4 MB passthrough requests through Tollgate, then through the floor (a bare Bun
+// proxy that buffers the body as Tollgate must); each one's peak RSS above its idle (target ≤ 250 MB at 50)
 const concurrent = Number(flag('concurrent') ?? 0)
 let rssLine = ''
 if (concurrent > 0) {
   const body = JSON.stringify({ ...agentBody(4 << 20), model: M.pass, stream: false })
-  const req = targets(body, false).tollgate!
-  await Bun.sleep(2000)
-  const idle = rssMb(gw.pid)
-  const sampler = rssSampler(gw.pid, 20)
-  const t0 = performance.now()
-  const done = await Promise.allSettled(Array.from({ length: concurrent }, () => once(req)))
-  const wall = performance.now() - t0
-  const { peak } = sampler.stop()
-  const failedN = done.filter((d) => d.status === 'rejected').length
-  rssLine = `${concurrent} concurrent 4 MB passthrough requests: Tollgate idle RSS ${idle.toFixed(1)} MB, peak ${peak.toFixed(1)} MB (+${(peak - idle).toFixed(1)} MB; target ≤ +250), ${failedN} failed, all done in ${wall.toFixed(0)} ms.`
+  const burst = async (req: Req) => {
+    await Bun.sleep(2000)
+    const idle = rssMb(req.pid)
+    const sampler = rssSampler(req.pid, 20)
+    const t0 = performance.now()
+    const done = await Promise.allSettled(Array.from({ length: concurrent }, () => once(req)))
+    const wall = performance.now() - t0
+    const { peak } = sampler.stop()
+    return { idle, peak, wall, failed: done.filter((d) => d.status === 'rejected').length }
+  }
+  const { tollgate, floor: bare } = targets(body, false)
+  const t = await burst(tollgate!)
+  const b = await burst(bare!)
+  rssLine = `${concurrent} concurrent 4 MB passthrough requests: Tollgate idle RSS ${t.idle.toFixed(1)} MB, peak ${t.peak.toFixed(1)} MB (+${(t.peak - t.idle).toFixed(1)} MB; target ≤ +250), ${t.failed} failed, all done in ${t.wall.toFixed(0)} ms; the floor (bare Bun proxy, body buffered) +${(b.peak - b.idle).toFixed(1)} MB (idle ${b.idle.toFixed(1)}, peak ${b.peak.toFixed(1)}), ${b.failed} failed, ${b.wall.toFixed(0)} ms.`
   log(rssLine)
 }
 
 const f = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '–')
 const lines = [
-  `Agent bodies (issue #18), ${new Date().toISOString().slice(0, 16)}Z, commit ${commit}, Tollgate ${gw.how}. Added = target − direct (ms, p50, non-stream); ms per MB = (added − added at the smallest body) / (MB − its MB); TTFT = first content_block_delta of a stream, p50; CPU = ms of the proxy process per non-stream request (direct: the fake's own).`,
+  `Agent bodies (issue #18), ${new Date().toISOString().slice(0, 16)}Z, commit ${commit}, Tollgate ${gw.how}. Added = target − direct (ms, p50, non-stream); ms per MB = (added − added at the smallest body) / (MB − its MB), CPU ms per MB the same slope of the proxy's CPU per request; TTFT = first content_block_delta of a stream, p50; CPU = ms of the proxy process per non-stream request (direct: the fake's own).`,
   '',
-  '| body | path | direct p50 | floor added | Tollgate added | Tollgate / floor added | Tollgate ms per MB (slope from the first size) | Portkey added | TTFT direct / floor / Tollgate / Portkey | CPU ms/req fake / floor / Tollgate / Portkey |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  '| body | path | direct p50 | floor added | Tollgate added | Tollgate / floor added | ms per MB (slope from the first size) Tollgate / floor | CPU ms per MB Tollgate / floor | Portkey added | TTFT direct / floor / Tollgate / Portkey | CPU ms/req fake / floor / Tollgate / Portkey |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ]
 for (const size of sizes) {
   for (const path of ['passthrough', 'conversion']) {
@@ -188,9 +197,13 @@ for (const size of sizes) {
     // per MB: the slope from the smallest body, so the fixed per-request cost is not counted as size
     const base = results[sizes[0]!]?.[path]
     const baseAdded = base ? base.tollgate!.p50 - base.direct!.p50 : NaN
-    const slope = size === sizes[0] ? NaN : (added('tollgate') - baseAdded) / (mb - bodyBytes[sizes[0]!]! / (1 << 20))
+    const dMb = mb - bodyBytes[sizes[0]!]! / (1 << 20)
+    const slope = size === sizes[0] ? NaN : (added('tollgate') - baseAdded) / dMb
+    const floorSlope = size === sizes[0] || !base ? NaN : (added('floor') - (base.floor!.p50 - base.direct!.p50)) / dMb
+    // CPU per MB, the same slope of each proxy's own CPU per request: steadier than latency on a shared box
+    const cpuSlope = (n: string) => (size === sizes[0] || !base?.[n] || !r[n] || r[n]!.error ? NaN : (r[n]!.cpu - base[n]!.cpu) / dMb)
     lines.push(
-      `| ${(bodyBytes[size]! / 1024).toFixed(0)} KB | ${path} | ${f(d.p50)} | ${f(added('floor'))} | ${f(added('tollgate'))} | ${f(added('tollgate') / added('floor'))}× | ${f(slope)} | ${pk} | ${[d, r.floor, r.tollgate, r.portkey].map((s) => (s && !s.error ? f(s.ttft) : '–')).join(' / ')} | ${[d, r.floor, r.tollgate, r.portkey].map((s) => (s && !s.error ? f(s.cpu) : '–')).join(' / ')} |`,
+      `| ${(bodyBytes[size]! / 1024).toFixed(0)} KB | ${path} | ${f(d.p50)} | ${f(added('floor'))} | ${f(added('tollgate'))} | ${f(added('tollgate') / added('floor'))}× | ${f(slope)} / ${f(floorSlope)} | ${f(cpuSlope('tollgate'))} / ${f(cpuSlope('floor'))} | ${pk} | ${[d, r.floor, r.tollgate, r.portkey].map((s) => (s && !s.error ? f(s.ttft) : '–')).join(' / ')} | ${[d, r.floor, r.tollgate, r.portkey].map((s) => (s && !s.error ? f(s.cpu) : '–')).join(' / ')} |`,
     )
   }
 }

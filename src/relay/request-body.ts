@@ -54,7 +54,41 @@ export function watchOf(protocol: Protocol): ScanWatch {
 /** A body parsed whole on arrival. */
 export function wholeBody(bytes: Uint8Array<ArrayBuffer>, parsed: Record<string, unknown>, watch: ScanWatch): RequestBody {
   let scan: JsonScan | undefined
-  return bodyOf(bytes, parsed, true, () => parsed, () => (scan ??= scanJson(bytes, watch)))
+  const body = bodyOf(bytes, parsed, true, () => parsed, () => (scan ??= scanJson(bytes, watch)))
+  // parsed already: walked, and only when the bytes hold the type as a value (a scan of 23 KB costs ~40 µs, this ~2)
+  body.objectsOfType = (type, keys) => (holdsValue(bytes, type) ? typedObjects(parsed, type, keys) : [])
+  return body
+}
+
+/** Whether `"word"` occurs in the bytes other than as a key (raw bytes: an escaped spelling is not seen). */
+function holdsValue(bytes: Uint8Array<ArrayBuffer>, word: string): boolean {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const quoted = `"${word}"`
+  for (let at = buffer.indexOf(quoted); at >= 0; at = buffer.indexOf(quoted, at + 1)) {
+    let next = at + Buffer.byteLength(quoted)
+    while (buffer[next] === 0x20 || buffer[next] === 0x0a || buffer[next] === 0x0d || buffer[next] === 0x09) next++
+    if (buffer[next] !== 0x3a) return true
+  }
+  return false
+}
+
+/** Every object in `value` whose `type` is `type`, with only `keys`. */
+function typedObjects(value: unknown, type: string, keys: readonly string[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = []
+  const stack = [value]
+  while (stack.length) {
+    const node = stack.pop()
+    if (node === null || typeof node !== 'object') continue
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push(node[i])
+      continue
+    }
+    const object = node as Record<string, unknown>
+    if (object.type === type) out.push(Object.fromEntries(keys.filter((k) => k in object).map((k) => [k, object[k]])))
+    const children = Object.values(object)
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i])
+  }
+  return out
 }
 
 const standIns = new WeakMap<object, ReadonlySet<string>>()
