@@ -138,6 +138,8 @@ export interface Protocol extends UpstreamProtocol {
   id: ProtocolId
   /** TypeBox schema of the request body the server side accepts. */
   requestSchema: TSchema
+  /** A stream answer (SSE from the relay) in the framing this protocol's client asked for, when it may be other than SSE (Gemini's JSON array). */
+  streamFraming?(sse: Response, request: Request): Response
   /** The relay paths whose errors this protocol renders (a more specific protocol is asked first: see `ERROR_ORDER`). */
   errorsOn?(path: string, request: Request): boolean
   /** What a client body needs on its way to an upstream of this same protocol (passthrough); nothing when absent. */

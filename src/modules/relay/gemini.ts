@@ -4,11 +4,9 @@ import { NotFoundError } from '../../errors'
 import type { FailedRequest } from '../../plugins/error-routes'
 import { idCarriedByResponse } from '../../plugins/request-context'
 import { apiKeyAuth } from './api-key-auth'
-import { SseParser } from '../../protocols/sse'
 import { GEMINI_KEY_SOURCES, type VerifiedToken } from '../../relay/auth'
 import { modelsForToken, type ListedModel } from '../../relay/models'
 import { relay, type SettleHook } from '../../relay/pipeline'
-import { KEEPALIVE_FRAME } from '../../relay/stream-pipe'
 import { protocolFor } from '../../relay/protocol-registry'
 import { assertJsonBody, parseRawJson } from './raw-body'
 import { relayInputOf } from './relay-input'
@@ -23,16 +21,7 @@ const ACTIONS = ['generateContent', 'streamGenerateContent', 'embedContent', 'ba
 const CHAT_METHODS = ['generateContent', 'streamGenerateContent', 'countTokens']
 const EMBEDDING_METHODS = ['embedContent', 'batchEmbedContents', 'countTokens']
 
-/** A Gemini client: it sends its key as `x-goog-api-key` or `?key=` (the @google/genai SDK lists models on /v1/models). */
-export function isGeminiCaller(request: Request): boolean {
-  return request.headers.has('x-goog-api-key') || new URL(request.url).searchParams.has('key')
-}
-
-/** Paths the Gemini ingress serves (and /v1/models for Gemini callers): error bodies there take Gemini's shape. */
-export function isGeminiPath(path: string, request: Request): boolean {
-  if (path.startsWith('/v1beta/') || path === '/v1beta') return true
-  return path.startsWith('/v1/models') && (path.includes(':') || isGeminiCaller(request))
-}
+export { isGeminiCaller } from '../../protocols/gemini/routes'
 
 /** `gemini-2.5-flash:streamGenerateContent` → model and action; the model may hold dots, dashes and colons. */
 export function splitModelAction(param: string): { model: string; action: string } {
@@ -88,8 +77,7 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
     const stream = action === 'streamGenerateContent'
     const input = relayInputOf('gemini', { body, request, caller, clientIp })
     const response = await relay(deps, { ...input, pathModel: model, pathStream: stream }, settle)
-    if (!stream || new URL(request.url).searchParams.get('alt') === 'sse' || !response.body) return response
-    return jsonArrayResponse(response)
+    return stream ? protocolFor('gemini').streamFraming!(response, request) : response
   }
 
   const list = ({ caller }: { caller: VerifiedToken }) => geminiModelList(modelsForToken(deps.routing.channels.all(), caller.token, caller.user))
@@ -131,48 +119,3 @@ interface GenerateContext {
   set: { headers: Record<string, unknown> }
 }
 
-/**
- * `streamGenerateContent` without `alt=sse`: the same chunks as one JSON array (`[{…}\r\n,{…}]`), each element
- * written as soon as its frame arrives. An error after the first byte is one more element `{error:{…}}`.
- */
-function jsonArrayResponse(sse: Response): Response {
-  const reader = sse.body!.getReader()
-  const parser = new SseParser()
-  const encoder = new TextEncoder()
-  let count = 0
-  const elements = (events: { data: string }[]) => {
-    let out = ''
-    for (const event of events) {
-      if (!event.data || event.data === '[DONE]') continue
-      out += (count++ === 0 ? '[' : ',\r\n') + event.data
-    }
-    return out
-  }
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      for (;;) {
-        const { done, value } = await reader.read()
-        if (done) {
-          const tail = elements(parser.end())
-          controller.enqueue(encoder.encode(tail + (count === 0 ? '[]' : ']')))
-          controller.close()
-          return
-        }
-        const out = elements(parser.push(value))
-        if (out) return controller.enqueue(encoder.encode(out))
-        // the relay's keep-alive while the upstream is silent: whitespace, which JSON allows between elements
-        if (isKeepAlive(value)) return controller.enqueue(encoder.encode('\n'))
-      }
-    },
-    cancel(reason) {
-      return reader.cancel(reason)
-    },
-  })
-  const headers = new Headers(sse.headers)
-  headers.set('content-type', 'application/json; charset=utf-8')
-  return new Response(body, { status: sse.status, headers })
-}
-
-function isKeepAlive(chunk: Uint8Array): boolean {
-  return chunk === KEEPALIVE_FRAME || (chunk.byteLength === KEEPALIVE_FRAME.byteLength && chunk.every((b, i) => b === KEEPALIVE_FRAME[i]))
-}

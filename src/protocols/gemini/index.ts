@@ -1,5 +1,6 @@
 import type { Protocol } from '../types.ts'
 import { errorsOn } from './routes.ts'
+import { streamFraming } from './json-array.ts'
 import { probeBody } from './passthrough.ts'
 import { decodeRequest } from './decode-request.ts'
 import { decodeResponse } from './decode-response.ts'
@@ -18,6 +19,7 @@ import { GeminiRequest } from './wire.ts'
  */
 export const gemini: Protocol = {
   errorsOn,
+  streamFraming,
   id: 'gemini',
   probeBody,
   requestSchema: GeminiRequest,
