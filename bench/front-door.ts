@@ -59,6 +59,7 @@ async function startInProcess(root: string, fake: Fake): Promise<InProcessGatewa
     key,
     async stop() {
       await app.stop(true)
+      await deps.metering.stop() // Elysia does not wait for the stop hook's; the last batch is written before the close
       closeDatabase(db)
       rmSync(dataDir, { recursive: true, force: true })
     },
