@@ -18,7 +18,7 @@ async function cachedChannel(deps: AppDeps, id: number): Promise<Channel> {
 export async function runChannelTest(deps: AppDeps, id: number, model?: string): Promise<ChannelTestResult> {
   const channel = await cachedChannel(deps, id)
   const { result } = await deps.routing.checkChannel(channel, model)
-  deps.routing.channels.recordTest(id, result.timeMs)
+  await deps.routing.channels.recordTest(id, result.timeMs) // stored before the answer: the console reads it next
   return result
 }
 
