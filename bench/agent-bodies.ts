@@ -4,7 +4,7 @@
  * Read tool rounds whose tool_result carries real source text (tests/helpers/agent-body.ts) to 35 KB,
  * 200 KB, 1 MB and 4 MB.
  *
- *   bun bench/agent-bodies.ts [--gateway=build|binary|source|<path>] [--no-portkey] [--sizes=35k,200k,1m,4m] [--quick] [--concurrent=50] [--out=<file.json>]
+ *   bun bench/agent-bodies.ts [--gateway=build|binary|source|<path>] [--no-portkey] [--sizes=35k,200k,1m,4m] [--quick] [--concurrent=50] [--throughput] [--warmup=1500] [--out=<file.json>]
  *
  * Two paths: passthrough (/v1/messages → Anthropic channel) and conversion (/v1/messages → OpenAI chat
  * channel). Targets, interleaved round by round: direct (the same request to the fake), the floor (a bare Bun
@@ -16,7 +16,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { agentBody } from '../tests/helpers/agent-body'
-import { dropFromPageCache, median, rssMb, rssSampler } from './lib'
+import { dropFromPageCache, median, rssMb, rssSampler, runChild } from './lib'
 import { ROOT, UPSTREAM_KEY, resolveGatewayCommand, startFake, startFloor, startGateway, startPortkey, tempDir, type Fake } from './targets'
 
 const args = Bun.argv.slice(2)
@@ -33,15 +33,20 @@ const M = { pass: 'claude-bench-d16', passStream: 'claude-bench-d4-p10', conv: '
 
 interface Req { url: string; headers: Record<string, string>; body: string; pid: number }
 
+/** Each thread's last CPU ns seen, so a thread that exits (a JIT or pool worker) does not take its time back from the sum. */
+const threadNs = new Map<number, Map<string, number>>()
 function cpuMs(pid: number): number {
-  let ns = 0
+  let seen = threadNs.get(pid)
+  if (!seen) threadNs.set(pid, (seen = new Map()))
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
-        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
+        seen.set(tid, Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]))
       } catch {}
     }
   } catch {}
+  let ns = 0
+  for (const value of seen.values()) ns += value
   return ns / 1e6
 }
 
@@ -111,6 +116,26 @@ interface Stat { p50: number; ttft: number; cpu: number; error?: string }
 const results: Record<string, Record<string, Record<string, Stat>>> = {}
 const bodyBytes: Record<string, number> = {}
 
+// JavaScriptCore compiles a gateway's hot code into higher tiers over its first few thousand requests (see lane 1 in
+// README): without this the first size measured pays for it, in its latency and most in its CPU
+const warmup = quick ? 0 : Number(flag('warmup') ?? 1500)
+if (warmup > 0) {
+  const small = agentBody(SIZES['35k']!)
+  for (const conversion of [false, true]) {
+    const plain = targets(JSON.stringify({ ...small, model: conversion ? M.conv : M.pass, stream: false }), conversion)
+    const streamed = targets(JSON.stringify({ ...small, model: conversion ? M.convStream : M.passStream, stream: true }), conversion)
+    for (const name of Object.keys(plain)) {
+      try {
+        for (let i = 0; i < warmup; i++) await once(plain[name]!)
+        for (let i = 0; i < warmup / 20; i++) await ttft(streamed[name]!)
+      } catch (error) {
+        log(`warm-up ${name}${conversion ? ' (conversion)' : ''}: ${String(error).slice(0, 120)}`)
+      }
+    }
+  }
+  log(`warmed up: ${warmup} requests and ${warmup / 20} streams per target and path`)
+}
+
 for (const size of sizes) {
   const grown = agentBody(SIZES[size]!)
   for (const path of ['passthrough', 'conversion'] as const) {
@@ -179,6 +204,30 @@ if (concurrent > 0) {
   log(rssLine)
 }
 
+// --throughput: autocannon at 16 connections with the 200 KB passthrough body against each target, the order rotated
+// over 2 rounds of 5 s; requests per second (the issue: Tollgate ≥ 3× Portkey in the same run)
+let throughputLine = ''
+if (args.includes('--throughput')) {
+  const file = join(work, 'body-200k.json')
+  writeFileSync(file, JSON.stringify({ ...agentBody(200_000), model: M.pass, stream: false }))
+  const reqs = targets('', false)
+  const names = Object.keys(reqs)
+  const rps: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]))
+  const cannon = async (req: Req, seconds: number) => {
+    const headers = Object.entries(req.headers).flatMap(([k, v]) => ['-H', `${k}=${v}`])
+    const cli = join(ROOT, 'node_modules/autocannon/autocannon.js')
+    const out = await runChild([Bun.which('node') ?? 'bun', cli, '-j', '-c', '16', '-d', String(seconds), '-m', 'POST', ...headers, '-i', file, req.url], { timeoutMs: (seconds + 30) * 1000 })
+    const r = JSON.parse(out.stdout) as { requests: { average: number }; errors: number; timeouts: number; non2xx: number }
+    if (r.errors || r.timeouts || r.non2xx) throw new Error(`autocannon ${req.url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`)
+    return r.requests.average
+  }
+  for (const n of names) await cannon(reqs[n]!, 2)
+  for (let round = 0; round < 2; round++) for (const n of names.map((_, i) => names[(i + round) % names.length]!)) rps[n]!.push(await cannon(reqs[n]!, 5))
+  const best = (n: string) => Math.max(...rps[n]!)
+  throughputLine = `200 KB passthrough at 16 connections (autocannon, best of 2 × 5 s): ${names.map((n) => `${n} ${best(n).toFixed(0)} rps`).join(', ')}${reqs.portkey ? `; Tollgate / Portkey ${(best('tollgate') / best('portkey')).toFixed(2)}×` : ''}; Tollgate / floor ${(best('tollgate') / best('floor')).toFixed(2)}×.`
+  log(throughputLine)
+}
+
 const f = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '–')
 const lines = [
   `Agent bodies (issue #18), ${new Date().toISOString().slice(0, 16)}Z, commit ${commit}, Tollgate ${gw.how}. Added = target − direct (ms, p50, non-stream); ms per MB = (added − added at the smallest body) / (MB − its MB), CPU ms per MB the same slope of the proxy's CPU per request; TTFT = first content_block_delta of a stream, p50; CPU = ms of the proxy process per non-stream request (direct: the fake's own).`,
@@ -207,7 +256,7 @@ for (const size of sizes) {
     )
   }
 }
-console.log(lines.join('\n') + (rssLine ? `\n\n${rssLine}` : ''))
+console.log(lines.join('\n') + (rssLine ? `\n\n${rssLine}` : '') + (throughputLine ? `\n\n${throughputLine}` : ''))
 const out = flag('out')
 if (out) writeFileSync(out, JSON.stringify({ commit, how: gw.how, bodyBytes, results }, null, 2))
 await gw.stop()
