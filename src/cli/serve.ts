@@ -2,6 +2,7 @@ import { createApp } from '../app'
 import { ConfigError, HELP, parseCli, redactUrl, type Config, type Env } from '../config'
 import { openRepos } from '../db'
 import { NewerDatabaseError } from '../db/errors'
+import { NodeGuardError, takeNodeGuard, type NodeGuard } from '../db/postgres/node-guard'
 import type { Repos } from '../db/repos'
 import { createDeps } from '../deps'
 import { startIdleCollector } from '../launch/idle-collector'
@@ -9,7 +10,7 @@ import { ensureMaxHttpRequests } from '../launch/max-http-requests'
 import { bootstrapRoot } from '../modules/setup/bootstrap'
 import { startBackupSchedule } from '../ops/backup-schedule'
 import { controlActions, ControlError, startControlServer } from '../ops/control'
-import { createLogSink, routeConsoleTo } from '../ops/logger'
+import { createLogSink, routeConsoleTo, type Logger } from '../ops/logger'
 import { requestsArrived } from '../plugins/request-context'
 import { VERSION } from '../version'
 import { EXIT, UsageError } from './args'
@@ -27,19 +28,46 @@ export async function runServe(argv: readonly string[], env: Env): Promise<numbe
   }
   if (action.kind === 'help') return void console.log(HELP), EXIT.ok
   if (action.kind === 'version') return void console.log(VERSION), EXIT.ok
-  if (action.kind === 'serve' && action.config.database.kind === 'postgres') return refusePostgres(action.config.database.url)
+  if (action.kind === 'serve' && action.config.database.kind === 'postgres') {
+    const missing = missingSharedSecrets(action.config)
+    if (missing.length > 0) return refuseWithoutSecrets(missing)
+  }
   // before any fetch: lifts Bun's 256 concurrent upstream requests (re-executes this process once if needed)
   ensureMaxHttpRequests()
   return serve(action.config)
 }
 
-/** Until the repositories run on PostgreSQL (issue #17), a PostgreSQL DATABASE_URL must not quietly mean SQLite. */
-function refusePostgres(url: string): number {
+/** On PostgreSQL every node must sign sessions and seal channel keys alike: the secrets come from the environment, not from one node's DATA_DIR. */
+function missingSharedSecrets(config: Config): string[] {
+  return [config.sessionSecret ? undefined : 'SESSION_SECRET', config.cryptoSecret ? undefined : 'CRYPTO_SECRET'].filter((name): name is string => name !== undefined)
+}
+
+function refuseWithoutSecrets(missing: string[]): number {
   console.error(
-    `tollgate: PostgreSQL storage is not served yet: DATABASE_URL names ${redactUrl(url)}, and this version serves from SQLite only. ` +
-      'Unset DATABASE_URL to serve the SQLite database under DATA_DIR; `tollgate migrate-db --to <url>` copies it into PostgreSQL for a later version.',
+    `tollgate: on PostgreSQL, ${missing.join(' and ')} must be set in the environment, the same on every node: ` +
+      'CRYPTO_SECRET seals the channel keys in the shared database and SESSION_SECRET signs the console sessions every node checks. ' +
+      'Coming from SQLite, use the values `tollgate migrate-db` printed (DATA_DIR/crypto.secret and session.secret); a new install can use `openssl rand -base64 32` for each.',
   )
   return EXIT.refused
+}
+
+/** On PostgreSQL: this node's registration (src/db/postgres/node-guard.ts), or the refusal that names what to change. */
+async function guardNode(config: Config, log: Logger): Promise<NodeGuard | number | undefined> {
+  if (config.database.kind !== 'postgres') return undefined
+  try {
+    return await takeNodeGuard(config.database.url, {
+      shared: config.redisUrl !== undefined,
+      onChange: (held, error) =>
+        held ? log.info('node guard: retook the node lock on PostgreSQL') : log.error({ err: error instanceof Error ? error.message : String(error) }, 'node guard: lost the connection that holds the node lock; retrying'),
+    })
+  } catch (error) {
+    if (error instanceof NodeGuardError) {
+      log.fatal(error.message)
+      return EXIT.refused
+    }
+    log.fatal({ err: error instanceof Error ? error.message : String(error) }, `cannot reach PostgreSQL at ${redactUrl(config.database.url)}`)
+    return EXIT.failed
+  }
 }
 
 async function serve(config: Config): Promise<number> {
@@ -48,12 +76,18 @@ async function serve(config: Config): Promise<number> {
   // from here on, what anything prints is a log line (JSON unless on a terminal)
   routeConsoleTo(log)
 
+  const guard = await guardNode(config, log)
+  if (typeof guard === 'number') {
+    await sink.flush()
+    return guard
+  }
   let repos: Repos
   try {
     repos = await openRepos(config)
   } catch (error) {
     if (error instanceof NewerDatabaseError) {
       log.fatal(error.message)
+      await guard?.release()
       await sink.flush()
       return EXIT.failed
     }
@@ -69,6 +103,7 @@ async function serve(config: Config): Promise<number> {
     log.fatal(error.message)
     await deps.metering.stop() // the repositories close with it
     await deps.coord.close()
+    await guard?.release()
     await sink.flush()
     return EXIT.failed
   }
@@ -78,8 +113,9 @@ async function serve(config: Config): Promise<number> {
   listening.port = server.port
   listening.hostname = server.hostname
   // whatever LOG_LEVEL says (short of silent), where it listens is written: scripts and supervisors wait for it
+  const where = config.database.kind === 'postgres' ? redactUrl(config.database.url) : config.sqlitePath
   const startLog = config.logLevel === 'silent' ? log : log.child({}, { level: 'info' })
-  startLog.info({ version: VERSION, port: server.port, hostname: server.hostname, db: config.sqlitePath, coordination: config.redisUrl ? redactUrl(config.redisUrl) : 'local' }, `tollgate ${VERSION} listening on http://${server.hostname}:${server.port} (db ${config.sqlitePath})`)
+  startLog.info({ version: VERSION, port: server.port, hostname: server.hostname, db: where, coordination: config.redisUrl ? redactUrl(config.redisUrl) : 'local' }, `tollgate ${VERSION} listening on http://${server.hostname}:${server.port} (db ${where})`)
   const idle = startIdleCollector({ arrived: requestsArrived, inFlight: () => app.server?.pendingRequests ?? 0 })
   const backups = startBackupSchedule(config, deps.ops)
   // the start lines out at once, not with the next batch of lines: whoever waits for them is waiting now
@@ -116,6 +152,7 @@ async function serve(config: Config): Promise<number> {
     }
     await deps.metering.stop() // every queued log row and quota move on disk (again, if the stop hook did it), the database closed
     await deps.coord.close() // after the drain: the requests still running held their permits until now
+    await guard?.release()
     deps.ops.relay.drain()
     log.info('stopped')
     await sink.flush()

@@ -1,6 +1,6 @@
 /**
- * A PostgreSQL DATABASE_URL: parsed into `config.database`, never silently read as SQLite; `serve` refuses it
- * clearly until the repositories run on PostgreSQL, and the SQLite-bound commands say so too.
+ * A PostgreSQL DATABASE_URL: parsed into `config.database`, never silently read as SQLite; `serve` wants the
+ * shared secrets with it, and the SQLite-bound commands say they are SQLite's.
  */
 import { expect, test } from 'bun:test'
 import { join } from 'node:path'
@@ -38,15 +38,26 @@ test('bad PostgreSQL settings are refused by name, without echoing the password'
   }
 })
 
-test('serve refuses a PostgreSQL DATABASE_URL clearly (exit 3) instead of serving SQLite', async () => {
+test('serve on PostgreSQL without SESSION_SECRET and CRYPTO_SECRET refuses (exit 3), naming both, before it connects', async () => {
   const run = await tollgate(['serve', '--port', '0'], { env: { DATABASE_URL: 'postgres://me:hunter2@127.0.0.1:1/tollgate', HOST: '127.0.0.1' } })
   expect(run.code).toBe(3)
-  expect(run.stderr).toContain('PostgreSQL storage is not served yet: DATABASE_URL names postgres://…@127.0.0.1:1/tollgate')
-  expect(run.stderr).toContain('Unset DATABASE_URL')
+  expect(run.stderr).toContain('SESSION_SECRET and CRYPTO_SECRET must be set in the environment, the same on every node')
   expect(run.stdout + run.stderr).not.toContain('hunter2')
   expect(run.stdout).not.toContain('listening on')
-  // the same without the word serve
-  expect((await tollgate([], { env: { DATABASE_URL: 'postgresql://h/db' } })).code).toBe(3)
+  const one = await tollgate([], { env: { DATABASE_URL: 'postgresql://h/db', SESSION_SECRET: 'x'.repeat(32) } })
+  expect(one.code).toBe(3)
+  expect(one.stderr).toContain('CRYPTO_SECRET must be set')
+  expect(one.stderr).not.toContain('SESSION_SECRET and')
+})
+
+test('serve on a PostgreSQL server that does not answer exits 1 naming it, without the password', async () => {
+  const run = await tollgate(['serve', '--port', '0'], {
+    env: { DATABASE_URL: 'postgres://me:hunter2@127.0.0.1:1/tollgate', HOST: '127.0.0.1', SESSION_SECRET: 's'.repeat(32), CRYPTO_SECRET: 'c'.repeat(32) },
+  })
+  expect(run.code).toBe(1)
+  expect(run.stdout + run.stderr).toContain('cannot reach PostgreSQL at postgres://…@127.0.0.1:1/tollgate')
+  expect(run.stdout + run.stderr).not.toContain('hunter2')
+  expect(run.stdout).not.toContain('listening on')
 })
 
 test('the SQLite commands refuse it as a usage error naming DATABASE_URL', async () => {
