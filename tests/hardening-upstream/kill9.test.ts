@@ -105,7 +105,9 @@ async function crashUnderLoad(writerThread: boolean) {
       }
     }
     const workers = Array.from({ length: 16 }, worker)
-    await Bun.sleep(1_500)
+    // load until enough has been served (a busy machine serves fewer per second), then at least 1.5 s
+    const loadStart = Date.now()
+    while ((served.size < 300 || Date.now() - loadStart < 1_500) && Date.now() - loadStart < 20_000) await Bun.sleep(25)
     const killedAt = performance.now()
     first.proc.kill('SIGKILL')
     killing = true
