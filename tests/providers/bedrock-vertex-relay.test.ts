@@ -7,7 +7,7 @@ import { startFakeGoogleToken, type FakeGoogleToken } from '../helpers/fake-upst
 import { startFakeVertex, type FakeVertex } from '../helpers/fake-upstreams/vertex'
 import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'
 
-const claudeCode = JSON.parse(readFileSync(join(import.meta.dir, '../../../shared/fixtures/clients/claude-code-thinking-echo.json'), 'utf8'))
+const claudeCode = JSON.parse(readFileSync(join(import.meta.dir, '../fixtures/clients/claude-code-thinking-echo.json'), 'utf8'))
 
 let env: RelayEnv
 let bedrock: FakeBedrock
