@@ -1,4 +1,5 @@
 import { ParseError, ValidationError } from 'elysia'
+import { isStorageUnavailable } from '../db/errors'
 import { GatewayError } from '../errors'
 
 export interface ErrorView {
@@ -20,6 +21,10 @@ export function describeError(code: string | number, error: unknown, report = tr
     return { status: error.status, code: error.code, message: error.message, param: error.param, headers: error.headers }
   }
   if (error instanceof ValidationError) return describeValidation(error)
+  if (isStorageUnavailable(error)) {
+    if (report) console.error('database unavailable:', (error as Error).message)
+    return { status: 503, code: 'storage_unavailable', message: 'the database is not answering: try again shortly', headers: { 'retry-after': '1' } }
+  }
   // recursion over the client's own nesting (json-depth bounds /api bodies; a relay body that passed its schema
   // is only walked by code that needs it): the request is at fault, not the gateway
   if (error instanceof RangeError && /call stack/i.test(error.message)) {
