@@ -2,17 +2,8 @@ import { and, count, desc, eq, gte, lt, lte, sql, sum, type SQL } from 'drizzle-
 import type { Db } from '../client'
 import { logs, usageHourly, usageHourlyModel } from '../schema'
 import { LogType, type LogFilter, type LogRepo, type LogStat, type NewLog } from '../../repos/logs'
+import { aggregatable, aggregatedTotals, type Totals } from '../../repos/log-totals'
 import { createLogInserter } from './log-insert'
-
-/** What the stat sums over the consume rows of a filter. */
-interface Totals {
-  quota: number
-  count: number
-  tokens: number
-}
-const addTotals = (...parts: Totals[]): Totals =>
-  parts.reduce((a, b) => ({ quota: a.quota + b.quota, count: a.count + b.count, tokens: a.tokens + b.tokens }), NO_TOTALS)
-const NO_TOTALS: Totals = { quota: 0, count: 0, tokens: 0 }
 
 function whereOf(f: LogFilter): SQL | undefined {
   return and(
@@ -58,27 +49,11 @@ export function createLogRepo(db: Db): LogRepo {
     return { quota: Number(r.q ?? 0), count: Number(r.n ?? 0), tokens: Number(r.t ?? 0) }
   }
 
-  /**
-   * The stat's totals for a filter of user, model and time only, without summing every row: whole hours come
-   * from the hourly tables, the partial hours at either end from the logs. Hours before the oldest log row
-   * are left out, so the answer matches the logs after retention (the hourly tables keep older hours); the
-   * oldest second itself is read from the logs too, since retention may have taken part of it.
-   */
-  const aggregatedTotals = (f: LogFilter): Totals => {
-    const oldest = oldestLog.get()?.t
-    if (oldest === null || oldest === undefined) return NO_TOTALS
-    const from = Math.max(f.start ?? 0, oldest)
-    if (f.end !== undefined && from > f.end) return NO_TOTALS
-    const firstHour = Math.ceil(Math.max(from, oldest + 1) / 3600) * 3600
-    const endHour = f.end !== undefined ? Math.floor((f.end + 1) / 3600) * 3600 : undefined // exclusive
-    if (endHour !== undefined && firstHour >= endHour) return sumLogs({ ...f, start: from })
-    const head = firstHour > from ? sumLogs({ ...f, start: from, end: firstHour - 1 }) : NO_TOTALS
-    const tail = endHour !== undefined && f.end! >= endHour ? sumLogs({ ...f, start: endHour }) : NO_TOTALS
-    return addTotals(head, sumHours(f, firstHour, endHour), tail)
+  const totalsSource = {
+    oldest: async () => oldestLog.get()?.t ?? undefined,
+    sumLogs: async (f: LogFilter) => sumLogs(f),
+    sumHours: async (f: LogFilter, from: number, to: number | undefined) => sumHours(f, from, to),
   }
-  /** Filters the hourly tables can answer: user, model and time. */
-  const aggregatable = (f: LogFilter) =>
-    f.username === undefined && f.tokenName === undefined && f.channelId === undefined && f.group === undefined && f.requestId === undefined
 
   return {
     /** Insert rows (and their hourly sums) in one transaction: all of them or none. */
@@ -97,7 +72,7 @@ export function createLogRepo(db: Db): LogRepo {
     /** Quota, request count and tokens of the consume rows matching the filter; rpm and tpm over the minute before `now`. */
     async stat(filter: LogFilter, now: number): Promise<LogStat> {
       const consume = { ...filter, type: LogType.consume }
-      const totals = aggregatable(filter) ? aggregatedTotals(filter) : sumLogs(filter)
+      const totals = aggregatable(filter) ? await aggregatedTotals(filter, totalsSource) : sumLogs(filter)
       const recent = db
         .select({ n: count(), t: sum(sql`${logs.promptTokens} + ${logs.completionTokens}`) })
         .from(logs)
