@@ -13,12 +13,14 @@ import { appliedMigrations, migratePostgres, MIGRATION_LOCK } from '../../../src
 import { migrations } from '../../../src/db/postgres/migrations'
 import * as schema from '../../../src/db/postgres/schema'
 import { users } from '../../../src/db/postgres/schema'
+import { quotaHolds } from '../../../src/db/postgres/schema/quota-holds'
 import { hasPostgres, NO_POSTGRES, sharedPostgres, type PgServer } from '../../helpers/pg-server'
 
 const describePg = hasPostgres() ? describe : describe.skip
 if (!hasPostgres()) console.warn(`tests/db/postgres/migrate: ${NO_POSTGRES}`)
 
-const TABLES = Object.values(schema).map((t) => getTableConfig(t))
+// the SQLite twin's tables and the PostgreSQL-only ones (quota holds)
+const TABLES = [...Object.values(schema), quotaHolds].map((t) => getTableConfig(t))
 
 describePg('PostgreSQL migrations', () => {
   let server: PgServer
