@@ -1,19 +1,32 @@
 import type { Config } from '../config'
+import { closePostgres, openPostgres } from './postgres/client'
+import { migratePostgres } from './postgres/migrate'
+import { createPostgresRepos, type PostgresRepoOptions } from './postgres/repos'
 import type { Repos } from './repos'
 import { openDatabase } from './sqlite/client'
 import { migrate } from './sqlite/migrate'
 import { createSqliteRepos } from './sqlite/repos'
 
-export class UnsupportedDialectError extends Error {}
+/** What only PostgreSQL takes: this node's id in its quota holds (default: a random one per process) and the holds' lease. */
+export type PostgresExtras = Partial<Pick<PostgresRepoOptions, 'nodeId' | 'lease'>>
 
 /**
  * The repositories of the configured database, migrated as a start does (a newer schema throws
- * NewerDatabaseError before anything is touched). SQLite is the only dialect served so far; a PostgreSQL
- * DATABASE_URL is refused (`serve` says so before it gets here) until src/db/postgres/ has its repositories.
+ * NewerDatabaseError before anything is touched): SQLite under DATA_DIR, or the PostgreSQL database of a
+ * postgres:// DATABASE_URL (a pool, migrations under the advisory lock, this process as a node with a random id).
  */
-export async function openRepos(config: Pick<Config, 'database' | 'writerThread'>): Promise<Repos> {
+export async function openRepos(config: Pick<Config, 'database' | 'writerThread'>, extras: PostgresExtras = {}): Promise<Repos> {
   const { database } = config
-  if (database.kind !== 'sqlite') throw new UnsupportedDialectError('PostgreSQL storage is not served yet: the repositories run on SQLite only')
+  if (database.kind === 'postgres') {
+    const db = openPostgres(database.url, { poolSize: database.poolSize, statementTimeoutMs: database.statementTimeoutMs })
+    try {
+      await migratePostgres(db.$client)
+    } catch (error) {
+      await closePostgres(db)
+      throw error
+    }
+    return createPostgresRepos(db, { nodeId: extras.nodeId ?? `node-${crypto.randomUUID()}`, lease: extras.lease, ownsDatabase: true })
+  }
   const db = openDatabase(database.path)
   try {
     migrate(db)

@@ -3,6 +3,11 @@ export interface ReserveResult {
   /** balances after the reservation, or at the time of a refusal (for the error message) */
   userQuota?: number
   tokenRemain?: number
+  /**
+   * The reservation's hold, where the database records one (PostgreSQL: a row its node renews, given back by a
+   * sweep if the node dies); hand it to `settle`. SQLite's ledger holds reservations in memory and gives none.
+   */
+  hold?: number
 }
 
 /** The balances a settlement left. */
@@ -24,6 +29,12 @@ export interface SettleInput {
   actual: number
   /** unix seconds, for the token's accessed_time */
   now: number
+  /**
+   * `ReserveResult.hold`: the settlement ends that hold. When a sweep already gave it back (its node stopped
+   * renewing it), `reserved` is no longer in the balances and the actual cost is charged only as far as they
+   * reach. Undefined: the reservation is in the balances as `reserved` says (SQLite ignores it).
+   */
+  hold?: number
 }
 
 /**

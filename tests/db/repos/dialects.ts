@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openRepos } from '../../../src/db'
+import { openRepos, type PostgresExtras } from '../../../src/db'
 import type { Repos } from '../../../src/db/repos'
+import { hasPostgres, NO_POSTGRES, sharedPostgres } from '../../helpers/pg-server'
 
 /** A fresh, migrated database of one dialect behind the repository interface, opened through the factory. */
 export interface DialectUnderTest {
-  name: string
-  open(): Promise<{ repos: Repos; close(): Promise<void> }>
+  name: 'sqlite' | 'postgres'
+  open(extras?: PostgresExtras): Promise<{ repos: Repos; close(): Promise<void> }>
 }
 
 async function openSqlite() {
@@ -23,8 +24,21 @@ async function openSqlite() {
   }
 }
 
+/** A fresh database on the run's one PostgreSQL server (tests/helpers/pg-server.ts), opened as a node would open it. */
+async function openPostgresDialect(extras: PostgresExtras = {}) {
+  const server = await sharedPostgres()
+  const url = await server.createDatabase()
+  const repos = await openRepos({ database: { kind: 'postgres', url, poolSize: 10, statementTimeoutMs: 30_000 }, writerThread: false }, extras)
+  return { repos, close: () => repos.close() }
+}
+
+if (!hasPostgres()) console.warn(`tests/db/repos: ${NO_POSTGRES}`)
+
 /**
- * The dialects the repository tests run against. The PostgreSQL implementation joins with one entry here
- * (`openRepos` with a `postgres` database on the test server of tests/helpers/pg-server.ts).
+ * The dialects the repository tests run against: SQLite, and PostgreSQL where its binaries are installed (a
+ * server per `bun test` run, a fresh database per `open()`).
  */
-export const DIALECTS: DialectUnderTest[] = [{ name: 'sqlite', open: openSqlite }]
+export const DIALECTS: DialectUnderTest[] = [
+  { name: 'sqlite', open: openSqlite },
+  ...(hasPostgres() ? [{ name: 'postgres' as const, open: openPostgresDialect }] : []),
+]
