@@ -24,6 +24,8 @@ export interface Reservation {
   maxOutputTokens: number
   /** quota taken from the user (and the token, when limited) */
   reserved: number
+  /** the database's record of the reservation, where it keeps one (PostgreSQL); settlement ends it */
+  hold?: number
   tokenLimited: boolean
   quotaPerUnit: number
   /** give back the rate limits' hold: the concurrency slot, and the TPM estimate minus the tokens used */
@@ -65,6 +67,7 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
   const release = (usedTokens: number): void => void permit.release(usedTokens)
   let amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit)
   const tokenLimited = !token.unlimitedQuota
+  let hold: number | undefined
   if (amount > 0) {
     let result
     try {
@@ -85,8 +88,9 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
       release(0)
       throw insufficient(amount, quotaPerUnit, result.userQuota ?? 0, result.tokenRemain)
     }
+    hold = result.hold
   }
-  return { price, group, model: meter.model, unit: meter.unit, count: meter.count, promptTokens, promptExact, maxOutputTokens, reserved: amount, tokenLimited, quotaPerUnit, release, settled: false }
+  return { price, group, model: meter.model, unit: meter.unit, count: meter.count, promptTokens, promptExact, maxOutputTokens, reserved: amount, hold, tokenLimited, quotaPerUnit, release, settled: false }
 }
 
 function insufficient(amount: number, quotaPerUnit: number, userQuota: number, tokenRemain: number | undefined): ForbiddenError {

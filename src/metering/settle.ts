@@ -46,6 +46,7 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
       reserved: r.reserved,
       actual,
       now,
+      hold: r.hold,
     }))
   } finally {
     // the rate limits' slots and unused TPM go back whether or not the database took the settlement
