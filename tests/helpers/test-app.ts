@@ -3,19 +3,21 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
 import { loadConfig, type Env } from '../../src/config'
+import { openRepos } from '../../src/db'
 import { closeDatabase, openDatabase, type Db } from '../../src/db/sqlite/client'
 import { migrate } from '../../src/db/sqlite/migrate'
 import { createSqliteRepos } from '../../src/db/sqlite/repos'
 import { createDeps, type AppDeps } from '../../src/deps'
 import { bootstrapRoot } from '../../src/modules/setup/bootstrap'
 import type { SettleHook } from '../../src/relay/pipeline'
+import { hasPostgres, sharedPostgres } from './pg-server'
 
 export const ROOT_PASSWORD = 'root-password-123'
 
 export interface TestApp {
   url: string
   deps: AppDeps
-  /** the SQLite database under the repositories, for tests that look at rows and statements directly */
+  /** the SQLite database under the repositories, for tests that look at rows and statements directly (throws on PostgreSQL) */
   db: Db
   dataDir: string
   /** fetch relative to the app's URL */
@@ -28,16 +30,19 @@ export interface TestApp {
 
 /**
  * A real app on loopback with a real SQLite file in a temp dir (or in `dataDir`, reused as it is); root exists
- * unless `env.ROOT_PASSWORD` is ''.
+ * unless `env.ROOT_PASSWORD` is ''. With a postgres:// `env.DATABASE_URL` (an empty database: see `appDialects`)
+ * the app runs on PostgreSQL, opened as `openRepos` opens it; the secrets still live in the data dir.
  */
 export async function startTestApp(env: Env = {}, settle?: SettleHook, dataDir = mkdtempSync(join(tmpdir(), 'tollgate-test-'))): Promise<TestApp> {
   // the writer thread on whatever the machine: the suite runs the path a many-core server runs
   // LOG_LEVEL silent: no operations log lines on the test runner's stdout unless a test asks for them
   const config = loadConfig({ ROOT_PASSWORD, WRITER_THREAD: 'true', LOG_LEVEL: 'silent', ...env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' })
-  const db = openDatabase(config.sqlitePath)
-  migrate(db)
-  // the repositories on this test's own connection, which stays open after the metering's stop until `close`
-  const deps = await createDeps(config, createSqliteRepos(db, { writerThread: config.writerThread }))
+  const postgres = config.database.kind === 'postgres'
+  const db = postgres ? undefined : openDatabase(config.sqlitePath)
+  if (db) migrate(db)
+  // SQLite: the repositories on this test's own connection, which stays open after the metering's stop until `close`
+  const repos = db ? createSqliteRepos(db, { writerThread: config.writerThread }) : await openRepos(config)
+  const deps = await createDeps(config, repos)
   // Most tests route made-up model names: serve them free. Metering tests turn this off to see prices.
   await deps.options.set('SelfUseModeEnabled', true)
   await bootstrapRoot(deps)
@@ -47,12 +52,15 @@ export async function startTestApp(env: Env = {}, settle?: SettleHook, dataDir =
     await app.stop(true)
     await deps.metering.stop() // queued rows written, the writer thread ended
     await deps.coord.close()
-    closeDatabase(db)
+    if (db) closeDatabase(db) // PostgreSQL: the metering's stop closed the repositories and their pool
   }
   return {
     url,
     deps,
-    db,
+    get db(): Db {
+      if (!db) throw new Error('this test app runs on PostgreSQL: no SQLite handle (read through deps.repos)')
+      return db
+    },
     dataDir,
     fetch: (path, init) => fetch(url + path, init),
     close,
@@ -67,6 +75,22 @@ export async function startTestApp(env: Env = {}, settle?: SettleHook, dataDir =
 export async function restartTestApp(app: TestApp, env: Env = {}): Promise<TestApp> {
   await app.close()
   return startTestApp(env, undefined, app.dataDir)
+}
+
+/** Where a test app can keep its data: `env` for `startTestApp` (a fresh PostgreSQL database per call). */
+export interface AppDialect {
+  name: 'sqlite' | 'postgres'
+  env(): Promise<Env>
+}
+
+/**
+ * SQLite, and PostgreSQL where its binaries are installed (the run's one server of tests/helpers/pg-server.ts, a
+ * new database per `env()`): for tests that run the whole app on each.
+ */
+export function appDialects(): AppDialect[] {
+  const sqlite: AppDialect = { name: 'sqlite', env: async () => ({}) }
+  if (!hasPostgres()) return [sqlite]
+  return [sqlite, { name: 'postgres', env: async () => ({ DATABASE_URL: await (await sharedPostgres()).createDatabase() }) }]
 }
 
 /** JSON request helper: returns status and parsed body. */

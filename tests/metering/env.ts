@@ -1,10 +1,11 @@
+import type { Env } from '../../src/config'
 import type { LogRow, UserRow } from '../../src/db/repos'
 import { addUser } from '../helpers/accounts'
 import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'
 
-/** A relay env with prices enforced (test-app serves unpriced models free by default). */
-export async function startMeteredEnv(): Promise<RelayEnv> {
-  const env = await startRelayEnv()
+/** A relay env with prices enforced (test-app serves unpriced models free by default); `appEnv` as startRelayEnv takes it (DATABASE_URL…). */
+export async function startMeteredEnv(appEnv: Env = {}): Promise<RelayEnv> {
+  const env = await startRelayEnv(appEnv)
   await env.app.deps.options.set('SelfUseModeEnabled', false)
   return env
 }
