@@ -1,5 +1,6 @@
 import { ParseError, ValidationError } from 'elysia'
 import { isStorageUnavailable } from '../db/errors'
+import { isUnstorableText } from '../db/repos/errors'
 import { GatewayError } from '../errors'
 
 export interface ErrorView {
@@ -29,6 +30,9 @@ export function describeError(code: string | number, error: unknown, report = tr
   // is only walked by code that needs it): the request is at fault, not the gateway
   if (error instanceof RangeError && /call stack/i.test(error.message)) {
     return { status: 400, code: 'invalid_request', message: 'the request nests too deeply to process' }
+  }
+  if (isUnstorableText(error)) {
+    return { status: 400, code: 'invalid_request', message: 'a text field holds a character the database cannot store (NUL, \\u0000)' }
   }
   switch (code) {
     case 'PARSE':

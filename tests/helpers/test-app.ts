@@ -20,6 +20,8 @@ export interface TestApp {
   /** the SQLite database under the repositories, for tests that look at rows and statements directly (throws on PostgreSQL) */
   db: Db
   dataDir: string
+  /** the PostgreSQL database's URL when the app runs on one (a restart reopens it) */
+  databaseUrl?: string
   /** fetch relative to the app's URL */
   fetch(path: string, init?: RequestInit): Promise<Response>
   /** stop the server and close the database, keeping the data dir (see `restartTestApp`) */
@@ -36,6 +38,8 @@ export interface TestApp {
 export async function startTestApp(env: Env = {}, settle?: SettleHook, dataDir = mkdtempSync(join(tmpdir(), 'tollgate-test-'))): Promise<TestApp> {
   // the writer thread on whatever the machine: the suite runs the path a many-core server runs
   // LOG_LEVEL silent: no operations log lines on the test runner's stdout unless a test asks for them
+  // TOLLGATE_TEST_POSTGRES=1: every app of the run on PostgreSQL (tests that read SQLite directly then fail, by name)
+  if (process.env.TOLLGATE_TEST_POSTGRES === '1' && !env.DATABASE_URL && !env.SQLITE_PATH) env = { ...env, DATABASE_URL: await (await sharedPostgres()).createDatabase() }
   const config = loadConfig({ ROOT_PASSWORD, WRITER_THREAD: 'true', LOG_LEVEL: 'silent', ...env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' })
   const postgres = config.database.kind === 'postgres'
   const db = postgres ? undefined : openDatabase(config.sqlitePath)
@@ -62,6 +66,7 @@ export async function startTestApp(env: Env = {}, settle?: SettleHook, dataDir =
       return db
     },
     dataDir,
+    databaseUrl: postgres ? config.database.url : undefined,
     fetch: (path, init) => fetch(url + path, init),
     close,
     async stop() {
@@ -74,7 +79,7 @@ export async function startTestApp(env: Env = {}, settle?: SettleHook, dataDir =
 /** Close the app and start a new process-like one on the same data dir: same database file, same secrets. */
 export async function restartTestApp(app: TestApp, env: Env = {}): Promise<TestApp> {
   await app.close()
-  return startTestApp(env, undefined, app.dataDir)
+  return startTestApp(app.databaseUrl ? { DATABASE_URL: app.databaseUrl, ...env } : env, undefined, app.dataDir)
 }
 
 /** Where a test app can keep its data: `env` for `startTestApp` (a fresh PostgreSQL database per call). */

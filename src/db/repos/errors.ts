@@ -10,3 +10,16 @@ export function isUniqueViolation(error: unknown): boolean {
   }
   return false
 }
+
+/**
+ * True when PostgreSQL refused a text value it cannot store: a NUL character (SQLSTATE 22021, "invalid byte
+ * sequence"; 22P05 for an untranslatable one). SQLite stores such text, so on PostgreSQL this is the client's
+ * input (a JSON string may hold \u0000), a 400, not the gateway's fault.
+ */
+export function isUnstorableText(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as { errno?: string }).errno ?? (e as { code?: string }).code
+    if (code === '22021' || code === '22P05') return true
+  }
+  return false
+}
