@@ -7,7 +7,7 @@ import { parseSource, SourceSpecError } from './source-dsn'
 
 export const IMPORT_HELP = `Usage: tollgate import new-api --from <source> [options]
 
-Copy a new-api or one-api gateway into this Tollgate's data directory (SQLite): users (who keep their
+Copy a new-api or one-api gateway into this Tollgate's database (SQLite, or PostgreSQL): users (who keep their
 passwords), API keys (clients keep theirs), channels (keys encrypted), redemption codes, prices and settings.
 Stop the gateway first. Which of new-api or one-api the source is, is read from its columns ('one-api' is
 accepted as the word too).
@@ -22,8 +22,9 @@ accepted as the word too).
   --merge                add to a data directory that already has data (otherwise a non-empty one is refused)
   --report <file>        where to write the JSON report (default: DATA_DIR/import-report.json)
 
-The target is the server's database: SQLITE_PATH, DATABASE_URL when it names a SQLite file (sqlite:///path.db),
-else DATA_DIR/tollgate.db. Tollgate keeps its data in SQLite only for now: a postgres:// DATABASE_URL is refused.
+The target is the server's database: a postgres:// DATABASE_URL (then CRYPTO_SECRET must be set, the one every
+node runs with; stop every node first), SQLITE_PATH, DATABASE_URL when it names a SQLite file (sqlite:///path.db),
+else DATA_DIR/tollgate.db. On PostgreSQL a dry run migrates the schema as a node would, and writes no row.
 
 Exit status: 0 done (or dry run done), 1 failed (nothing written), 2 usage error, 3 refused (the target is not
 empty and there is no --merge).
@@ -60,6 +61,10 @@ export function parseImportArgs(argv: readonly string[], env: Env): ImportComman
   for (const flag of ['from', 'logs-from'] as const) checkSource(values[flag])
   checkTarget(env)
   const config = loadConfig(env, values['data-dir'] ? { 'data-dir': values['data-dir'] } : {})
+  const databaseUrl = config.database.kind === 'postgres' ? config.database.url : undefined
+  if (databaseUrl && !config.cryptoSecret) {
+    throw new ConfigError('import: DATABASE_URL names a PostgreSQL database: set CRYPTO_SECRET to the one the nodes run with (the channel keys are sealed with it)')
+  }
   return {
     kind: 'run',
     options: {
@@ -68,6 +73,7 @@ export function parseImportArgs(argv: readonly string[], env: Env): ImportComman
       logsFrom: values['logs-from'],
       dataDir: config.dataDir,
       sqlitePath: config.sqlitePath,
+      databaseUrl,
       cryptoSecret: config.cryptoSecret,
       dryRun: switches.has('dry-run'),
       merge: switches.has('merge'),
@@ -89,19 +95,18 @@ function checkSource(text: string | undefined): void {
 }
 
 /**
- * The target is the server's own database: SQLITE_PATH, a SQLite DATABASE_URL (sqlite:///…, file:…) or
- * DATA_DIR/tollgate.db. A DATABASE_URL naming another engine is refused even beside SQLITE_PATH, rather than write
- * somewhere the operator did not mean: Tollgate cannot keep its data in PostgreSQL yet.
+ * The target is the server's own database: a postgres:// DATABASE_URL, SQLITE_PATH, a SQLite DATABASE_URL
+ * (sqlite:///…, file:…) or DATA_DIR/tollgate.db. A DATABASE_URL naming another engine is refused even beside
+ * SQLITE_PATH, rather than write somewhere the operator did not mean.
  */
 function checkTarget(env: Env): void {
   const url = env.DATABASE_URL?.trim()
   if (!url) return
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase()
-  if (scheme === undefined || scheme === 'sqlite' || scheme === 'sqlite3' || scheme === 'file') return
+  if (scheme === undefined || scheme === 'sqlite' || scheme === 'sqlite3' || scheme === 'file' || scheme === 'postgres' || scheme === 'postgresql') return
   const shown = url.replace(/\/\/[^@/]*@/, '//…@')
-  const engine = scheme.startsWith('postgres') ? 'PostgreSQL' : scheme
   throw new ConfigError(
-    `import: DATABASE_URL names a ${engine} database (${shown}) as the target, but Tollgate keeps its data in SQLite only for now: unset DATABASE_URL to import into DATA_DIR/tollgate.db, or point it at a SQLite file (sqlite:///path/tollgate.db)`,
+    `import: DATABASE_URL names a ${scheme} database (${shown}) as the target, but Tollgate keeps its data in SQLite or PostgreSQL: unset DATABASE_URL to import into DATA_DIR/tollgate.db, or point it at a SQLite file (sqlite:///path/tollgate.db) or a postgres:// database`,
   )
 }
 

@@ -29,7 +29,8 @@ export interface ReportJson {
   tool: string
   version: string
   source: { location: string; engine: string; schema: string; evidence: string[] }
-  target: { sqlite_path: string; dry_run: boolean; merge: boolean; logs_since: string | null }
+  /** sqlite_path: the SQLite file written; database_url: the PostgreSQL database instead (password hidden), else null */
+  target: { sqlite_path: string | null; database_url: string | null; dry_run: boolean; merge: boolean; logs_since: string | null }
   started_at: string
   finished_at: string | null
   outcome: 'committed' | 'dry-run' | 'refused' | 'failed'
@@ -112,7 +113,7 @@ export class Report {
     const j = this.json
     const lines = [
       `source: ${j.source.location} (${j.source.engine}, ${j.source.schema} schema)`,
-      `target: ${j.target.sqlite_path}${j.target.dry_run ? ' (dry run: nothing written)' : ''}${j.target.merge ? ' (merge)' : ''}`,
+      `target: ${j.target.database_url ?? j.target.sqlite_path}${j.target.dry_run ? ' (dry run: nothing written)' : ''}${j.target.merge ? ' (merge)' : ''}`,
       '',
       'table              read  imported  skipped',
     ]

@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { EXIT } from '../cli/args'
 import { createSecretBox, type SecretBox } from '../crypto/secret-box'
+import { redactUrl } from '../config'
+import { openPostgresImport } from '../db/postgres/repos/import'
 import { closeDatabase, openDatabase, type Db } from '../db/sqlite/client'
 import { migrate } from '../db/sqlite/migrate'
 import type { ImportRepo } from '../db/repos'
@@ -31,7 +33,9 @@ export interface ImportOptions {
   logsFrom?: string
   dataDir: string
   sqlitePath: string
-  /** CRYPTO_SECRET from the environment; else DATA_DIR/crypto.secret (created if missing, not on a dry run) */
+  /** a postgres:// DATABASE_URL: the target is that PostgreSQL database, not `sqlitePath` */
+  databaseUrl?: string
+  /** CRYPTO_SECRET from the environment; else DATA_DIR/crypto.secret (created if missing, not on a dry run); required for PostgreSQL */
   cryptoSecret?: string
   dryRun: boolean
   merge: boolean
@@ -51,8 +55,10 @@ export interface ImportResult {
 
 /**
  * `tollgate import new-api`: read a new-api or one-api database and write its users, tokens, channels,
- * redemption codes, options (and, from `logsSince` on, logs and hourly usage) into Tollgate's SQLite file,
- * all in one transaction, then write the report. A dry run does the same writes on an in-memory copy.
+ * redemption codes, options (and, from `logsSince` on, logs and hourly usage) into Tollgate's SQLite file or
+ * PostgreSQL database, all in one transaction, then write the report. A dry run does the same writes on an
+ * in-memory copy (SQLite) or in a transaction it rolls back (PostgreSQL, whose schema is migrated first as a node's
+ * start would).
  */
 export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const log = options.log ?? ((line: string) => console.log(line))
@@ -62,7 +68,8 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     version: VERSION,
     source: { location: spec.display, engine: spec.kind, schema: 'unknown', evidence: [] },
     target: {
-      sqlite_path: options.sqlitePath,
+      sqlite_path: options.databaseUrl ? null : options.sqlitePath,
+      database_url: options.databaseUrl ? redactUrl(options.databaseUrl) : null,
       dry_run: options.dryRun,
       merge: options.merge,
       logs_since: options.logsSince === undefined ? null : new Date(options.logsSince * 1000).toISOString(),
@@ -70,7 +77,8 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   })
   let source: Source | undefined
   let logSource: Source | undefined
-  let db: Db | undefined
+  let target: ImportTarget | undefined
+  const targetName = options.databaseUrl ? redactUrl(options.databaseUrl) : options.sqlitePath
   let exitCode: ImportResult['exitCode'] = 1
   try {
     log(`reading ${spec.display}`)
@@ -99,13 +107,13 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     const channels = mapChannels(ctx, raw.channels, mappedOptions.autoDisableChannels)
     const redemptions = mapRedemptions(ctx, raw.redemptions)
 
-    db = await openTarget(options)
-    const repo = createImportRepo(db)
+    target = await openTarget(options)
+    const repo = target.repo
     const counts = await repo.counts()
     const filled = Object.entries(counts).filter(([, n]) => n > 0)
     if (filled.length > 0 && !options.merge) {
       const what = filled.map(([table, n]) => `${n} ${table}`).join(', ')
-      report.finish('refused', `the target ${options.sqlitePath} is not empty (${what}): import into a new data directory, or pass --merge to add to it`)
+      report.finish('refused', `the target ${targetName} is not empty (${what}): import into a new data directory, or pass --merge to add to it`)
       exitCode = EXIT.refused
       return { report: report.json, reportPath: writeReport(options, report, log), exitCode }
     }
@@ -127,23 +135,35 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     exitCode = 0
   } catch (error) {
     const message = (error as Error).message
-    const locked = /database is locked|SQLITE_BUSY/i.test(message)
-    report.finish('failed', locked ? `${message}: is the gateway still running on ${options.sqlitePath}? Stop it, then import` : message)
+    const locked = /database is locked|SQLITE_BUSY|could not obtain lock/i.test(message)
+    report.finish('failed', locked ? `${message}: is the gateway still running on ${targetName}? Stop it, then import` : message)
     exitCode = 1
   } finally {
-    if (db) closeDatabase(db)
+    await target?.close()
     await source?.close().catch(() => {})
     await logSource?.close().catch(() => {})
   }
   return { report: report.json, reportPath: writeReport(options, report, log), exitCode }
 }
 
+interface ImportTarget {
+  repo: ImportRepo
+  close(): Promise<void>
+}
+
+/** The target's import repository: the PostgreSQL database of `databaseUrl`, else the SQLite file. */
+async function openTarget(options: ImportOptions): Promise<ImportTarget> {
+  if (options.databaseUrl) return openPostgresImport(options.databaseUrl)
+  const db = await openSqliteTarget(options)
+  return { repo: createImportRepo(db), close: async () => closeDatabase(db) }
+}
+
 /**
- * The target, migrated like the server does at start. openDatabase's first statement runs before its busy
+ * The SQLite target, migrated like the server does at start. openDatabase's first statement runs before its busy
  * timeout is set, so a gateway that has just stopped (its last connection checkpointing) can answer
  * SQLITE_BUSY for a moment: retried for up to 5 s, then reported.
  */
-async function openTarget(options: ImportOptions): Promise<Db> {
+async function openSqliteTarget(options: ImportOptions): Promise<Db> {
   const until = Date.now() + 5000
   for (;;) {
     let db: Db | undefined
@@ -188,6 +208,8 @@ async function countOtherTables(source: Source, schema: SourceSchema, report: Re
 /** The target's crypto secret: CRYPTO_SECRET, else DATA_DIR/crypto.secret (created if missing, except on a dry run). */
 function cryptoSecret(options: ImportOptions): string {
   if (options.cryptoSecret) return options.cryptoSecret
+  // every node opens the channel keys with the CRYPTO_SECRET of its environment: a file here would seal them with another
+  if (options.databaseUrl) throw new Error('a PostgreSQL target needs CRYPTO_SECRET in the environment, the one every node runs with')
   if (!options.dryRun) return loadOrCreateSecret(options.dataDir, 'crypto.secret', undefined)
   const path = join(options.dataDir, 'crypto.secret')
   const stored = existsSync(path) ? readFileSync(path, 'utf8').trim() : ''
@@ -203,7 +225,7 @@ async function checkSecret(box: SecretBox, repo: ImportRepo, options: ImportOpti
   if (sealed === undefined) return
   await box.decrypt(sealed).catch(() => {
     throw new Error(
-      `the channel keys in ${options.sqlitePath} were encrypted with another crypto secret: run the import with the CRYPTO_SECRET the gateway uses (or with its DATA_DIR/crypto.secret)`,
+      `the channel keys in ${options.databaseUrl ? redactUrl(options.databaseUrl) : options.sqlitePath} were encrypted with another crypto secret: run the import with the CRYPTO_SECRET the gateway uses (or with its DATA_DIR/crypto.secret)`,
     )
   })
 }

@@ -50,12 +50,17 @@ test('bad arguments are refused with a message that says what to do', () => {
   expect(() => parseImportArgs(['new-api', '--from', 'x', '--logs-from', 'logs.db'], {})).toThrow(/only matters with --logs-since/)
   expect(() => parseImportArgs(['new-api', '--from', 'redis://h/0'], {})).toThrow(/unsupported database scheme "redis:"/)
   expect(() => parseImportArgs(['new-api', '--from', 'x', '--logs-since', '2025-01-01', '--logs-from', 'mongodb://h/db'], {})).toThrow(/unsupported database scheme "mongodb:"/)
-  // Tollgate has no PostgreSQL target yet: refuse rather than quietly write into SQLite, even beside SQLITE_PATH
+  // a PostgreSQL target needs the CRYPTO_SECRET every node runs with: never a key sealed with a file of this machine
   for (const env of [{ DATABASE_URL: 'postgres://t:secret@h/db' }, { DATABASE_URL: 'postgresql://t@h/db', SQLITE_PATH: '/tmp/t.db' }]) {
-    expect(() => parseImportArgs(['new-api', '--from', 'x'], env)).toThrow(/DATABASE_URL names a PostgreSQL database \(postgres(ql)?:\/\/(…@)?h\/db\) as the target, but Tollgate keeps its data in SQLite only/)
+    expect(() => parseImportArgs(['new-api', '--from', 'x'], env)).toThrow(/DATABASE_URL names a PostgreSQL database: set CRYPTO_SECRET/)
   }
-  expect(() => parseImportArgs(['new-api', '--from', 'x'], { DATABASE_URL: 'postgres://t:secret@h/db' })).not.toThrow(/secret/)
+  expect(() => parseImportArgs(['new-api', '--from', 'x'], { DATABASE_URL: 'postgres://t:secret@h/db' })).not.toThrow(/secret@/)
   expect(() => parseImportArgs(['new-api', '--from', 'x'], { DATABASE_URL: 'mysql://t@h/db' })).toThrow(/names a mysql database/)
+})
+
+test('a postgres:// DATABASE_URL is the target, with the nodes’ CRYPTO_SECRET, even beside SQLITE_PATH', () => {
+  const env = { DATABASE_URL: 'postgresql://t:secret@h/db', SQLITE_PATH: '/tmp/t.db', CRYPTO_SECRET: 's'.repeat(40) }
+  expect(parseImportArgs(['new-api', '--from', 'x.db'], env)).toMatchObject({ kind: 'run', options: { databaseUrl: 'postgresql://t:secret@h/db', cryptoSecret: 's'.repeat(40) } })
 })
 
 test('a SQLite DATABASE_URL is the target, as it is for the server', () => {
@@ -103,13 +108,12 @@ async function runBin(args: string[], env: Record<string, string>): Promise<{ co
   return { code, out, err }
 }
 
-test('a postgres:// DATABASE_URL target is refused before anything is read or written: exit 2, a message that says what to do', async () => {
+test('a postgres:// DATABASE_URL target without CRYPTO_SECRET is refused before anything is read or written: exit 2, a message that says what to do', async () => {
   const dataDir = join(dir, 'data-pg-target')
   const refused = await runBin(['new-api', '--from', source, '--data-dir', dataDir], { DATABASE_URL: 'postgres://tollgate:pw-secret@db.internal:5432/tollgate' })
   expect(refused.code).toBe(EXIT.usage)
   expect(refused.out).toBe('')
-  expect(refused.err).toContain('DATABASE_URL names a PostgreSQL database (postgres://…@db.internal:5432/tollgate) as the target')
-  expect(refused.err).toContain('unset DATABASE_URL to import into DATA_DIR/tollgate.db')
+  expect(refused.err).toContain('DATABASE_URL names a PostgreSQL database: set CRYPTO_SECRET to the one the nodes run with')
   expect(refused.err).not.toContain('pw-secret')
   expect(existsSync(dataDir)).toBe(false) // no database, no secret, no report
   // other command-line mistakes share the exit code

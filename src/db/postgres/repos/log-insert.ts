@@ -1,4 +1,5 @@
 import type { SQL } from 'bun'
+import type { HourlyRow } from '../../repos/import'
 import { LogType, type NewLog } from '../../repos/logs'
 
 type Kind = 'int8' | 'int4' | 'text' | 'bool'
@@ -53,20 +54,20 @@ function columnsOf(rows: NewLog[], now: number): unknown[][] {
   )
 }
 
-/** The hourly sums of the consume rows, per user and model and per model (the same sums as SQLite's log-insert.ts). */
-function hourlyOf(rows: NewLog[], now: number): { hours: unknown[][]; modelHours: unknown[][] } {
-  const sums = new Map<string, [number, string, string, number, number, number, number]>()
-  for (const row of rows) {
-    if (row.type !== LogType.consume) continue
-    const hour = Math.floor((row.createdAt ?? now) / 3600) * 3600
-    const key = `${row.userId}\u0000${row.modelName}\u0000${hour}`
-    const tokens = (row.promptTokens ?? 0) + (row.completionTokens ?? 0)
+type HourTuple = [userId: number, username: string, modelName: string, hour: number, count: number, quota: number, tokenUsed: number]
+
+/** Hourly tuples summed per (user, model, hour) and per (model, hour), as the two upserts' arrays (one row per key: an upsert may not touch a row twice). */
+function hourlyArrays(tuples: Iterable<HourTuple>): { hours: unknown[][]; modelHours: unknown[][] } {
+  const sums = new Map<string, HourTuple>()
+  for (const t of tuples) {
+    const key = `${t[0]}\u0000${t[2]}\u0000${t[3]}`
     const s = sums.get(key)
     if (s) {
-      s[4] += 1
-      s[5] += row.quota ?? 0
-      s[6] += tokens
-    } else sums.set(key, [row.userId ?? 0, storable(row.username ?? ''), storable(row.modelName ?? ''), hour, 1, row.quota ?? 0, tokens])
+      s[4] += t[4]
+      s[5] += t[5]
+      s[6] += t[6]
+      s[1] = t[1] // the latest username, as the upsert keeps it
+    } else sums.set(key, [t[0], storable(t[1]), storable(t[2]), t[3], t[4], t[5], t[6]])
   }
   const models = new Map<string, [number, string, number, number, number]>()
   for (const [, , model, hour, n, quota, tokens] of sums.values()) {
@@ -81,6 +82,15 @@ function hourlyOf(rows: NewLog[], now: number): { hours: unknown[][]; modelHours
   return { hours: transpose([...sums.values()], HOUR_KINDS.length), modelHours: transpose([...models.values()], MODEL_HOUR_KINDS.length) }
 }
 
+/** The hourly sums of the consume rows (the same sums as SQLite's log-insert.ts). */
+function* consumeHours(rows: NewLog[], now: number): Generator<HourTuple> {
+  for (const row of rows) {
+    if (row.type !== LogType.consume) continue
+    const tokens = (row.promptTokens ?? 0) + (row.completionTokens ?? 0)
+    yield [row.userId ?? 0, row.username ?? '', row.modelName ?? '', Math.floor((row.createdAt ?? now) / 3600) * 3600, 1, row.quota ?? 0, tokens]
+  }
+}
+
 const transpose = (tuples: unknown[][], width: number): unknown[][] => Array.from({ length: width }, (_, c) => tuples.map((t) => t[c]))
 
 /** Bind parameters per statement stay far below PostgreSQL's limits at any batch size; this only bounds a statement's bytes. */
@@ -91,7 +101,7 @@ export async function insertLogs(sql: SQL, rows: NewLog[]): Promise<void> {
   const now = Math.floor(Date.now() / 1000)
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK)
-    const { hours, modelHours } = hourlyOf(chunk, now)
+    const { hours, modelHours } = hourlyArrays(consumeHours(chunk, now))
     await sql.unsafe(STATEMENT, [...columnsOf(chunk, now), ...hours, ...modelHours])
   }
 }
@@ -101,4 +111,12 @@ export async function insertLogsAtomically(client: SQL, rows: NewLog[]): Promise
   if (rows.length === 0) return
   if (rows.length <= CHUNK) return insertLogs(client, rows)
   await client.begin((tx) => insertLogs(tx, rows))
+}
+
+/** Hourly usage that no log row accounts for (the import's older hours): both hourly tables, added to what is there. */
+export async function addHourly(sql: SQL, rows: HourlyRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const { hours, modelHours } = hourlyArrays(rows.slice(i, i + CHUNK).map((r): HourTuple => [r.userId, r.username, r.modelName, r.hour, r.count, r.quota, r.tokenUsed]))
+    await sql.unsafe(STATEMENT, [...COLUMNS.map(() => []), ...hours, ...modelHours])
+  }
 }
