@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { openRepos, type PostgresExtras } from '../../../src/db'
+import { takeNodeGuard } from '../../../src/db/postgres/node-guard'
 import type { PostgresRepos } from '../../../src/db/postgres/repos'
 import { hasPostgres, NO_POSTGRES, sharedPostgres } from '../../helpers/pg-server'
 
@@ -47,8 +48,10 @@ describePg('quota holds on PostgreSQL', () => {
     url = await (await sharedPostgres()).createDatabase()
     a = await node('a')
   }, 60_000)
+  const afterAllRelease: (() => Promise<void>)[] = []
   afterAll(async () => {
     for (const repos of opened) await repos.close()
+    for (const release of afterAllRelease) await release()
   })
 
   test('1,000 concurrent reservations, from two nodes, against a balance that covers 100: exactly 100 pass, the balance ends at 0', async () => {
@@ -66,6 +69,9 @@ describePg('quota holds on PostgreSQL', () => {
   }, 60_000)
 
   test('a dead node’s hold (never renewed) is given back by a live node’s sweep once its lease ends; a live node’s hold stays', async () => {
+    // as when serving: the node guard's advisory lock is held the whole time (its key must not be the sweep's)
+    const guard = await takeNodeGuard(url, { shared: true })
+    afterAllRelease.push(() => guard.release())
     const dead = await node('dead', { ttlSeconds: 1, renewEveryMs: 0, sweepEveryMs: 0 })
     const live = await node('live', { ttlSeconds: 1, renewEveryMs: 200, sweepEveryMs: 100 })
     const { user, token } = await account(10_000, 5_000)

@@ -86,13 +86,14 @@ $$;
 
 -- Give back the holds whose lease ran out (their node died, or stopped renewing): delete them and add their
 -- amounts back to the balances, in one statement. One node sweeps at a time (the others find the lock taken
--- and return 0), so two sweeps never lock the same users in different orders.
+-- and return 0), so two sweeps never lock the same users in different orders. Tollgate's advisory lock keys:
+-- 7461017001 migrations, …002 the node guard, …003 the first user, …004 this sweep.
 CREATE FUNCTION tollgate_sweep_holds() RETURNS integer
 LANGUAGE plpgsql AS $$
 DECLARE
   n integer;
 BEGIN
-  IF NOT pg_try_advisory_xact_lock(7461017002) THEN
+  IF NOT pg_try_advisory_xact_lock(7461017004) THEN
     RETURN 0;
   END IF;
   WITH gone AS (
