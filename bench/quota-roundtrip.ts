@@ -84,8 +84,8 @@ const dir = mkdtempSync(join(tmpdir(), 'tollgate-quota-bench-'))
 const server = await startPostgres('bench')
 try {
   const sqlite = await openRepos({ database: { kind: 'sqlite', path: join(dir, 'bench.db') }, writerThread: false })
-  const pgOne = await openRepos({ database: { kind: 'postgres', url: server.url, poolSize: 1, statementTimeoutMs: 30_000 }, writerThread: false })
-  const pgPool = await openRepos({ database: { kind: 'postgres', url: server.url, poolSize: 10, statementTimeoutMs: 30_000 }, writerThread: false })
+  const pgOne = await openRepos({ database: { kind: 'postgres', url: server.url, poolSize: 1, statementTimeoutMs: 30_000, holdTtlSeconds: 45 }, writerThread: false })
+  const pgPool = await openRepos({ database: { kind: 'postgres', url: server.url, poolSize: 10, statementTimeoutMs: 30_000, holdTtlSeconds: 45 }, writerThread: false })
   console.log(`reserve + settle, limited API key; ${PAIRS} pairs; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)
   for (const [name, repos] of [['sqlite', sqlite], ['postgres (1 connection)', pgOne]] as const) {
     console.log(`${name.padEnd(24)} one at a time: µs per pair`, await sequential(repos))

@@ -38,7 +38,8 @@ export interface Config {
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }
   /** `statementTimeoutMs` 0: none */
-  | { readonly kind: 'postgres'; readonly url: string; readonly poolSize: number; readonly statementTimeoutMs: number }
+  /** `holdTtlSeconds`: a quota hold not renewed for this long (its node died) goes back to the balances */
+  | { readonly kind: 'postgres'; readonly url: string; readonly poolSize: number; readonly statementTimeoutMs: number; readonly holdTtlSeconds: number }
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -59,13 +60,14 @@ Environment:
   DATA_DIR          data folder (./data); the database is DATA_DIR/tollgate.db
   SQLITE_PATH       database file, overrides DATA_DIR/tollgate.db
   DATABASE_URL      the same as a URL: sqlite:///abs/path.db, file:path.db; or a PostgreSQL database,
-                    postgres://user:pass@host:5432/db (not served yet: tollgate migrate-db copies into one)
-  REDIS_URL         redis://[user:pass@]host:6379/0 or rediss:// (TLS): rate limits and login limits shared
-                    by every node on it (unset: this process keeps them itself)
+                    postgres://user:pass@host:5432/db (several nodes share it: docs/deploy.md)
+  REDIS_URL         redis://[user:pass@]host:6379/0 or rediss:// (TLS): limits, caches and jobs shared
+                    by every node on it; required for a second node on one PostgreSQL database
   DATABASE_POOL_SIZE  PostgreSQL connections per node (10)
   DATABASE_STATEMENT_TIMEOUT_SECONDS  PostgreSQL cancels a statement that runs longer (30; 0: never)
-  SESSION_SECRET    secret for session cookies (generated into DATA_DIR if unset)
-  CRYPTO_SECRET     secret for encrypting channel keys (generated into DATA_DIR if unset)
+  QUOTA_HOLD_TTL_SECONDS  PostgreSQL: a dead node's reservations go back to the balances after this (45)
+  SESSION_SECRET    secret for session cookies (generated into DATA_DIR if unset; required on PostgreSQL)
+  CRYPTO_SECRET     secret for encrypting channel keys (generated into DATA_DIR if unset; required on PostgreSQL)
   ROOT_USERNAME     name of the first user (root)
   ROOT_PASSWORD     password of the first user; without it the first visit runs setup
   MAX_BODY_MB       largest accepted request body in MiB (32)
@@ -174,7 +176,8 @@ function postgresOf(url: string, env: Env): DatabaseConfig {
   const poolSize = Number(env.DATABASE_POOL_SIZE || '10')
   if (!Number.isInteger(poolSize) || poolSize < 1) throw new ConfigError(`DATABASE_POOL_SIZE must be a whole number ≥ 1, got ${env.DATABASE_POOL_SIZE}`)
   const timeout = parseNonNegative(env.DATABASE_STATEMENT_TIMEOUT_SECONDS || '30', 'DATABASE_STATEMENT_TIMEOUT_SECONDS')
-  return { kind: 'postgres', url, poolSize, statementTimeoutMs: Math.round(timeout * 1000) }
+  const holdTtlSeconds = parsePositive(env.QUOTA_HOLD_TTL_SECONDS || '45', 'QUOTA_HOLD_TTL_SECONDS')
+  return { kind: 'postgres', url, poolSize, statementTimeoutMs: Math.round(timeout * 1000), holdTtlSeconds }
 }
 
 /** BACKUP_DIR alone: daily; BACKUP_EVERY_HOURS alone: into DATA_DIR/backups; 0 hours: no schedule. */

@@ -2,6 +2,7 @@ import type { Config } from '../config'
 import { closePostgres, openPostgres } from './postgres/client'
 import { migratePostgres } from './postgres/migrate'
 import { createPostgresRepos, type PostgresRepoOptions } from './postgres/repos'
+import { leaseOf } from './postgres/repos/quota'
 import type { Repos } from './repos'
 import { openDatabase } from './sqlite/client'
 import { migrate } from './sqlite/migrate'
@@ -25,7 +26,7 @@ export async function openRepos(config: Pick<Config, 'database' | 'writerThread'
       await closePostgres(db)
       throw error
     }
-    return createPostgresRepos(db, { nodeId: extras.nodeId ?? `node-${crypto.randomUUID()}`, lease: extras.lease, ownsDatabase: true })
+    return createPostgresRepos(db, { nodeId: extras.nodeId ?? `node-${crypto.randomUUID()}`, lease: extras.lease ?? leaseOf(database.holdTtlSeconds), ownsDatabase: true })
   }
   const db = openDatabase(database.path)
   try {

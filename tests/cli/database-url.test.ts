@@ -9,14 +9,15 @@ import { tollgate } from '../ops/process'
 
 test('postgres:// and postgresql:// URLs become config.database, with pool size and statement timeout', () => {
   const config = loadConfig({ DATABASE_URL: 'postgres://me:s3cret@db.internal:5433/tollgate?sslmode=require', DATA_DIR: '/d' })
-  expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://me:s3cret@db.internal:5433/tollgate?sslmode=require', poolSize: 10, statementTimeoutMs: 30_000 })
+  expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://me:s3cret@db.internal:5433/tollgate?sslmode=require', poolSize: 10, statementTimeoutMs: 30_000, holdTtlSeconds: 45 })
   // the SQLite file stays where DATA_DIR puts it: what migrate-db copies from
   expect(config.sqlitePath).toBe(join('/d', 'tollgate.db'))
-  expect(loadConfig({ DATABASE_URL: 'postgresql://h/db', DATABASE_POOL_SIZE: '25', DATABASE_STATEMENT_TIMEOUT_SECONDS: '2.5' }).database).toEqual({
+  expect(loadConfig({ DATABASE_URL: 'postgresql://h/db', DATABASE_POOL_SIZE: '25', DATABASE_STATEMENT_TIMEOUT_SECONDS: '2.5', QUOTA_HOLD_TTL_SECONDS: '5' }).database).toEqual({
     kind: 'postgres',
     url: 'postgresql://h/db',
     poolSize: 25,
     statementTimeoutMs: 2500,
+    holdTtlSeconds: 5,
   })
   expect(loadConfig({ DATABASE_URL: 'POSTGRES://h/db', DATABASE_STATEMENT_TIMEOUT_SECONDS: '0' }).database).toMatchObject({ kind: 'postgres', statementTimeoutMs: 0 })
 })
@@ -29,6 +30,7 @@ test('SQLite stays the default, and a SQLite DATABASE_URL is SQLite', () => {
 
 test('bad PostgreSQL settings are refused by name, without echoing the password', () => {
   expect(() => loadConfig({ DATABASE_URL: 'postgres://h/db', DATABASE_POOL_SIZE: '0' })).toThrow('DATABASE_POOL_SIZE')
+  expect(() => loadConfig({ DATABASE_URL: 'postgres://h/db', QUOTA_HOLD_TTL_SECONDS: '0' })).toThrow('QUOTA_HOLD_TTL_SECONDS')
   expect(() => loadConfig({ DATABASE_URL: 'postgres://h/db', DATABASE_STATEMENT_TIMEOUT_SECONDS: '-1' })).toThrow('DATABASE_STATEMENT_TIMEOUT_SECONDS')
   expect(() => loadConfig({ DATABASE_URL: 'postgres://me:hunter2@/db' })).toThrow('not a PostgreSQL URL')
   try {

@@ -27,7 +27,7 @@ describePg('quota holds on PostgreSQL', () => {
   const opened: PostgresRepos[] = []
   /** a node on the test database: its own pool and node id */
   const node = async (nodeId: string, lease: PostgresExtras['lease'] = {}) => {
-    const repos = (await openRepos({ database: { kind: 'postgres', url, poolSize: 10, statementTimeoutMs: 30_000 }, writerThread: false }, { nodeId, lease })) as PostgresRepos
+    const repos = (await openRepos({ database: { kind: 'postgres', url, poolSize: 10, statementTimeoutMs: 30_000, holdTtlSeconds: 45 }, writerThread: false }, { nodeId, lease })) as PostgresRepos
     opened.push(repos)
     return repos
   }

@@ -28,7 +28,7 @@ async function openSqlite() {
 async function openPostgresDialect(extras: PostgresExtras = {}) {
   const server = await sharedPostgres()
   const url = await server.createDatabase()
-  const repos = await openRepos({ database: { kind: 'postgres', url, poolSize: 10, statementTimeoutMs: 30_000 }, writerThread: false }, extras)
+  const repos = await openRepos({ database: { kind: 'postgres', url, poolSize: 10, statementTimeoutMs: 30_000, holdTtlSeconds: 45 }, writerThread: false }, extras)
   return { repos, close: () => repos.close() }
 }
 

@@ -5,7 +5,7 @@ import { isInt4 } from './sql'
 
 /** How long a reservation's hold lives without its node renewing it, and how often nodes renew and sweep. */
 export interface HoldLease {
-  /** a hold not renewed for this long is given back by the next sweep (default 60 s) */
+  /** a hold not renewed for this long is given back by the next sweep (default 45 s: QUOTA_HOLD_TTL_SECONDS) */
   ttlSeconds: number
   /** how often this node renews the expiry of its holds, in one UPDATE (default: a third of the TTL; 0 = never, for tests) */
   renewEveryMs: number
@@ -13,7 +13,13 @@ export interface HoldLease {
   sweepEveryMs: number
 }
 
-export const DEFAULT_LEASE: HoldLease = { ttlSeconds: 60, renewEveryMs: 20_000, sweepEveryMs: 10_000 }
+/**
+ * The lease of a TTL: renewed every third of it, swept every quarter of it (10 s at most), so a dead node's holds
+ * are back within TTL + one sweep: 45 s + 10 s by default, inside the minute the issue allows.
+ */
+export const leaseOf = (ttlSeconds: number): HoldLease => ({ ttlSeconds, renewEveryMs: Math.round((ttlSeconds * 1000) / 3), sweepEveryMs: Math.min(10_000, Math.round((ttlSeconds * 1000) / 4)) })
+
+export const DEFAULT_LEASE: HoldLease = leaseOf(45)
 
 /** Where the cosmetic copies of the balances live: the users' and tokens' cached rows, when cached. */
 export interface CachedRows {
