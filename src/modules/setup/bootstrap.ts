@@ -10,12 +10,13 @@ export async function bootstrapRoot(deps: AppDeps): Promise<void> {
   if (rootPassword.length < 8 || rootPassword.length > 64) {
     throw new Error('ROOT_PASSWORD must be 8 to 64 characters')
   }
-  await deps.repos.users.insert({
+  // insertFirst, not insert: nodes starting together on one PostgreSQL database all saw it empty; one creates root
+  const created = await deps.repos.users.insertFirst({
     username: rootUsername,
     password: Bun.password.hashSync(rootPassword, 'argon2id'),
     displayName: 'Root',
     role: Role.root,
     quota: ROOT_START_QUOTA,
   })
-  console.log(`created root user "${rootUsername}" from ROOT_PASSWORD`)
+  if (created) console.log(`created root user "${rootUsername}" from ROOT_PASSWORD`)
 }
