@@ -41,6 +41,9 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
       if (!wasSettled(error)) deps.ops.relay.refused(failed)
       return response
     })
+    // the background jobs this node holds the lease of (src/cluster/exclusive-jobs.ts)
+    .onStart(() => deps.jobs.start())
+    .onStop(() => void deps.jobs.stop())
     .use(requestContext(deps.config))
     .use(opsModule(deps))
     .use(statusModule(deps))

@@ -9,8 +9,10 @@ export interface Config {
   readonly sqlitePath: string
   /** where the data lives: SQLite (the default), or PostgreSQL from a postgres:// DATABASE_URL */
   readonly database: DatabaseConfig
-  /** REDIS_URL (redis:// or rediss://): limits and login windows shared with the other nodes; unset: this process alone */
+  /** REDIS_URL (redis:// or rediss://): limits, login windows, cache invalidations, job leases and channel failures shared with the other nodes; unset: this process alone */
   readonly redisUrl: string | undefined
+  /** how long a background job's lease outlives a node that stopped renewing it (the time another node needs to take the job over) */
+  readonly jobLeaseSeconds: number
   readonly sessionSecret: string | undefined
   readonly cryptoSecret: string | undefined
   readonly rootUsername: string
@@ -63,6 +65,7 @@ Environment:
                     postgres://user:pass@host:5432/db (several nodes share it: docs/deploy.md)
   REDIS_URL         redis://[user:pass@]host:6379/0 or rediss:// (TLS): limits, caches and jobs shared
                     by every node on it; required for a second node on one PostgreSQL database
+  JOB_LEASE_SECONDS how soon another node takes over the background jobs of a node that died (15)
   DATABASE_POOL_SIZE  PostgreSQL connections per node (10)
   DATABASE_STATEMENT_TIMEOUT_SECONDS  PostgreSQL cancels a statement that runs longer (30; 0: never)
   QUOTA_HOLD_TTL_SECONDS  PostgreSQL: a dead node's reservations go back to the balances after this (45)
@@ -117,6 +120,7 @@ export function loadConfig(env: Env, flags: Record<string, string> = {}): Config
     sqlitePath,
     database,
     redisUrl: parseRedisUrl(env.REDIS_URL),
+    jobLeaseSeconds: parsePositive(env.JOB_LEASE_SECONDS || '15', 'JOB_LEASE_SECONDS'),
     sessionSecret: env.SESSION_SECRET || undefined,
     cryptoSecret: env.CRYPTO_SECRET || undefined,
     rootUsername: env.ROOT_USERNAME || 'root',

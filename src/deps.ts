@@ -1,10 +1,15 @@
 import type { Config } from './config'
+import { exclusiveJobs, type JobHolding } from './cluster/exclusive-jobs'
+import { subscribeInvalidations } from './cluster/invalidations'
+import { periodic } from './cluster/periodic'
+import { publishingRepos } from './cluster/publishing-repos'
+import { keyPayload, Topic } from './cluster/topics'
 import { createCoordination, type Coordination } from './coord'
 import type { Repos } from './db/repos'
 import { createMetering, type Metering } from './metering'
 import { loadOptionStore, type OptionStore } from './options/store'
 import { createRouting, type Routing } from './relay/routing'
-import { loadRevocationList, type RevocationList } from './services/sessions/revocation-list'
+import { loadRevocationList, PRUNE_INTERVAL_SECONDS, type RevocationList } from './services/sessions/revocation-list'
 import { loadOrCreateSecret } from './secrets'
 import { createOps, type Ops } from './ops'
 import { createLogSink, type Logger } from './ops/logger'
@@ -12,7 +17,7 @@ import { createLogSink, type Logger } from './ops/logger'
 /** Everything a module needs, built once per app; tests build one per temp database. */
 export interface AppDeps {
   config: Config
-  /** the storage seam (src/db/repos): async repositories of whichever dialect the configuration named */
+  /** the storage seam (src/db/repos): async repositories of whichever dialect the configuration named; each write other nodes cache publishes (src/cluster) */
   repos: Repos
   options: OptionStore
   secrets: { session: string; crypto: string }
@@ -25,36 +30,48 @@ export interface AppDeps {
   metering: Metering
   /** The structured log, metrics, open streams and the draining flag (src/ops). */
   ops: Ops
-  /** What nodes share (src/coord): rate limits and login windows; in process, or through Redis with REDIS_URL. Whoever stops the app closes it. */
+  /** What nodes share (src/coord): limits, login windows, invalidations, job leases, channel failures; in process, or through Redis with REDIS_URL. Whoever stops the app closes it. */
   coord: Coordination
+  /** The background jobs (channel probe, log retention, session pruning), each run by one node at a time; the app starts and stops them. */
+  jobs: JobHolding
 }
 
 /**
  * `repos`: from `openRepos(config)` (src/db), or a test's own. `log`: the process's logger (the server passes the
  * one it built; default: one from the config, on stdout). Async: the options and revoked sessions are read once here.
  */
-export async function createDeps(config: Config, repos: Repos, log: Logger = createLogSink(config).logger): Promise<AppDeps> {
+export async function createDeps(config: Config, storage: Repos, log: Logger = createLogSink(config).logger): Promise<AppDeps> {
   const ops = createOps(config, log)
   const coord = await createCoordination({ url: config.redisUrl })
-  const deps: Omit<AppDeps, 'routing' | 'metering' | 'ops'> = {
-    config,
-    repos,
-    options: await loadOptionStore(repos.options),
-    secrets: {
-      session: loadOrCreateSecret(config.dataDir, 'session.secret', config.sessionSecret),
-      crypto: loadOrCreateSecret(config.dataDir, 'crypto.secret', config.cryptoSecret),
-    },
-    revokedSessions: await loadRevocationList(repos.revokedSessions),
-    startedAt: Date.now(),
+  // subscribed before the caches load: another node's write meanwhile is applied once they are attached
+  const invalidations = await subscribeInvalidations(coord)
+  const repos = publishingRepos(storage, coord.publish)
+  const options = await loadOptionStore(repos.options)
+  const secrets = {
+    session: loadOrCreateSecret(config.dataDir, 'session.secret', config.sessionSecret),
+    crypto: loadOrCreateSecret(config.dataDir, 'crypto.secret', config.cryptoSecret),
+  }
+  const revokedSessions = await loadRevocationList(repos.revokedSessions)
+  const routing = createRouting({
+    repo: repos.channels,
+    cryptoSecret: secrets.crypto,
+    options,
+    failureCounts: coord,
+    onKeyChange: (channelId, key, dead) => void coord.publish(Topic.keys, keyPayload(channelId, key, dead)),
+  })
+  const metering = createMetering(
+    { options, repos, coord },
+    { onFlush: (ms, rows, failed) => (failed ? ops.flush.failed() : ops.flush.observe(ms, rows)) },
+  )
+  invalidations.attach({ users: repos.users, tokens: repos.tokens, channels: routing.channels, keys: routing, options, sessions: revokedSessions })
+  const jobs = exclusiveJobs(
     coord,
-  }
-  return {
-    ...deps,
-    routing: createRouting({ repo: repos.channels, cryptoSecret: deps.secrets.crypto, options: deps.options }),
-    metering: createMetering(
-      { options: deps.options, repos, coord },
-      { onFlush: (ms, rows, failed) => (failed ? ops.flush.failed() : ops.flush.observe(ms, rows)) },
-    ),
-    ops,
-  }
+    [
+      { name: 'channel-probe', start: routing.probe.start, stop: routing.probe.stop },
+      { name: 'log-retention', start: metering.retention.start, stop: metering.retention.stop },
+      { name: 'session-prune', ...periodic('session pruning', 10_000, PRUNE_INTERVAL_SECONDS * 1000, revokedSessions.pruneExpired) },
+    ],
+    config.jobLeaseSeconds * 1000,
+  )
+  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, routing, metering, ops, jobs }
 }

@@ -150,6 +150,7 @@ async function serve(config: Config): Promise<number> {
         await Promise.race([drained, Bun.sleep(1000)])
       }
     }
+    await deps.jobs.stop() // their leases given back: another node takes the jobs over at once
     await deps.metering.stop() // every queued log row and quota move on disk (again, if the stop hook did it), the database closed
     await deps.coord.close() // after the drain: the requests still running held their permits until now
     await guard?.release()

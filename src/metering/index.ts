@@ -41,10 +41,7 @@ export function createMetering(deps: { options: OptionStore; repos: Repos; coord
     },
     /** the error row of a request refused before `reserve` succeeded (settle logs all the others) */
     refused: (refusal: Refusal) => logRefusal({ options: deps.options, logs }, refusal),
-    start(): void {
-      retention.start()
-    },
-    /** Graceful stop: no more scheduled work, the running settlements done, every queued log row written, the writers ended. */
+    /** Graceful stop: no more scheduled work (retention runs as one of `deps.jobs`, stopped here too), the running settlements done, every queued log row written, the writers ended. */
     async stop(): Promise<void> {
       retention.stop()
       if (settling > 0) await new Promise<void>((resolve) => (settled = resolve))

@@ -9,6 +9,8 @@ export const EXPOSITION_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8
 export interface ScrapeContext {
   /** requests the HTTP server is serving now (streams included), when a server runs */
   pendingRequests?: number
+  /** consecutive failures per channel, counted on every node (`coord.allChannelFailures()`); absent ones are 0 */
+  channelFailures?: ReadonlyMap<number, number>
 }
 
 /**
@@ -49,7 +51,7 @@ export function renderMetrics(deps: Pick<AppDeps, 'ops' | 'routing' | 'metering'
   w.family('tollgate_channel_status', 'gauge', 'Channel status: 1 enabled, 2 disabled by hand, 3 disabled automatically.')
   for (const c of channels) w.sample('tollgate_channel_status', channelLabels(c), c.status)
   w.family('tollgate_channel_consecutive_failures', 'gauge', 'Consecutive failed relay attempts per channel (reset by a success).')
-  for (const c of channels) w.sample('tollgate_channel_consecutive_failures', channelLabels(c), deps.routing.health.failures(c.id))
+  for (const c of channels) w.sample('tollgate_channel_consecutive_failures', channelLabels(c), ctx.channelFailures?.get(c.id) ?? 0)
 
   const logs = deps.metering.logs
   w.family('tollgate_log_writer_queue_rows', 'gauge', 'Usage log rows waiting for the next batch.')

@@ -11,20 +11,30 @@ export async function loadOptionStore(repo: OptionRepo, definitions: Record<stri
 
 /**
  * Typed runtime settings served from memory (`get` reads no database), starting from `stored` (the rows as
- * `repo.all()` gave them); a write validates, persists, then refreshes the memory.
+ * `repo.all()` gave them); a write validates, persists, then refreshes the memory. `reload` reads the rows
+ * again after another node wrote them.
  */
 export function createOptionStore(repo: OptionRepo, stored: Record<string, string>, definitions: Record<string, OptionDefinition> = OPTION_DEFINITIONS) {
   const values = new Map<string, OptionValue>()
-  for (const [key, def] of Object.entries(definitions)) values.set(key, parse(key, def, def.default))
-  for (const [key, raw] of Object.entries(stored)) {
-    const def = definitions[key]
-    if (!def) continue
-    try {
-      values.set(key, parse(key, def, raw))
-    } catch {
-      console.warn(`option ${key}: stored value ${JSON.stringify(raw)} is invalid; using the default`)
+  // the text each value came from (undefined: the default), so a reload keeps the objects of unchanged options
+  // (the price tables are rebuilt only when one of their option objects changes: metering/prices.ts)
+  const texts = new Map<string, string | undefined>()
+  function absorb(rows: Record<string, string>): void {
+    for (const [key, def] of Object.entries(definitions)) {
+      const raw = Object.hasOwn(rows, key) ? rows[key] : undefined
+      if (values.has(key) && texts.get(key) === raw) continue
+      texts.set(key, raw)
+      values.set(key, parse(key, def, def.default))
+      if (raw === undefined) continue
+      try {
+        values.set(key, parse(key, def, raw))
+      } catch {
+        console.warn(`option ${key}: stored value ${JSON.stringify(raw)} is invalid; using the default`)
+      }
     }
   }
+  absorb(stored)
+  let reloading: Promise<void> = Promise.resolve()
 
   return {
     get<T extends OptionValue>(key: string): T {
@@ -39,7 +49,15 @@ export function createOptionStore(repo: OptionRepo, stored: Record<string, strin
       const { value, stored } = checkOption(key, input, definitions)
       await repo.set(key, stored)
       values.set(key, value)
+      texts.set(key, stored)
       return value
+    },
+    /** Read every stored value again (another node changed one); reloads run one at a time, in order. */
+    reload(): Promise<void> {
+      reloading = reloading.then(async () => absorb(await repo.all())).catch((error: unknown) => {
+        console.error(`options: cannot reload (${(error as Error).message})`)
+      })
+      return reloading
     },
   }
 }

@@ -54,6 +54,7 @@ export async function startTestApp(env: Env = {}, settle?: SettleHook, dataDir =
   const url = `http://127.0.0.1:${app.server!.port}`
   const close = async () => {
     await app.stop(true)
+    await deps.jobs.stop() // the jobs' leases given back while Redis is still connected
     await deps.metering.stop() // queued rows written, the writer thread ended
     await deps.coord.close()
     if (db) closeDatabase(db) // PostgreSQL: the metering's stop closed the repositories and their pool

@@ -159,7 +159,7 @@ describe('failover and health', () => {
     expect(res.status).toBe(503)
     expect(text).toContain('signature')
     for (const secret of [WRONG_SECRET, AKID]) expect(text).not.toContain(secret)
-    expect(env.app.deps.routing.health.failures(id)).toBe(1)
+    expect(await env.app.deps.routing.health.failures(id)).toBe(1)
     expect(await statusOf(id)).toBe(1)
   })
 
@@ -180,14 +180,14 @@ describe('failover and health', () => {
     expect(JSON.parse(text).choices[0].message.content).toBe('From Bedrock.')
     expect(env.outcomes[0]!.attempts.map((a) => [a.channelId, a.status])).toEqual([[vertexId, 401], [fallback, 200]])
     expect(text).not.toContain('ya29.')
-    expect(env.app.deps.routing.health.failures(vertexId)).toBe(1)
+    expect(await env.app.deps.routing.health.failures(vertexId)).toBe(1)
     expect(await statusOf(vertexId)).toBe(1) // a stale token is not a dead key
 
     env.outcomes.length = 0
     expect(await (await chat(model)).json()).toMatchObject({ choices: [{ message: { content: 'From Vertex.' } }] })
     expect(google.exchanges.length).toBe(exchanges + 1)
     expect(vertex.requests.at(-1)!.headers['authorization']).not.toBe(first)
-    expect(env.app.deps.routing.health.failures(vertexId)).toBe(0)
+    expect(await env.app.deps.routing.health.failures(vertexId)).toBe(0)
   })
 
   test('an upstream error that echoes the access key id and the secret reaches neither the client nor the log', async () => {

@@ -100,7 +100,7 @@ describe('client gone before the first byte', () => {
       expect((await outcome()).aborted).toBe(true)
     }
     await Bun.sleep(50)
-    expect(env.app.deps.routing.health.failures(id)).toBe(0)
+    expect(await env.app.deps.routing.health.failures(id)).toBe(0)
     expect((await env.app.deps.repos.channels.findById(id))!.status).toBe(1)
   })
 })

@@ -18,6 +18,8 @@ export interface TokenRepo {
   forget(id: number): void
   /** Drop every cached token of a user (the user changed or went). */
   forgetUser(userId: number): void
+  /** Drop every cached token, unknown key hashes included (a missed invalidation from another node). */
+  forgetAll(): void
 
   /** The stored row. */
   findById(id: number): Promise<TokenRow | undefined>

@@ -21,6 +21,8 @@ export interface UserRepo {
   findById(id: number): Promise<UserRow | undefined>
   /** Drop a user from memory after a change made elsewhere (the next read loads it). */
   forget(id: number): void
+  /** Drop every cached user (another node wrote, and which rows is not known: a missed invalidation). */
+  forgetAll(): void
 
   findByUsername(username: string): Promise<UserRow | undefined>
   findByAffCode(code: string): Promise<UserRow | undefined>

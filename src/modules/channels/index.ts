@@ -33,8 +33,6 @@ export function channelsModule(deps: AppDeps) {
 
   return new Elysia({ name: 'channels' })
     .use(sessionPlugin(deps))
-    .onStart(() => deps.routing.probe.start())
-    .onStop(() => deps.routing.probe.stop())
     .onAfterHandle(manageLogHook(deps, 'channel'))
     .get('/api/channel/', ({ query }) => list(query), { ...admin, query: ListQuery })
     .get('/api/channel/search', ({ query }) => list(query), { ...admin, query: ListQuery })

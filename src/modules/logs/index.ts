@@ -9,13 +9,12 @@ import { filterOf, listLogs, logStat } from './service'
 import { tokenUsage } from './token-usage'
 
 /**
- * Usage logs (new-api's /api/log paths): admins query everyone's, users their own. Also owns the metering
- * lifecycle: the retention job starts with the server, and stopping the server writes every queued row.
+ * Usage logs (new-api's /api/log paths): admins query everyone's, users their own. Also owns the end of the
+ * metering: stopping the server writes every queued row (the retention job is one of `deps.jobs`).
  */
 export function logsModule(deps: AppDeps) {
   return new Elysia({ name: 'logs' })
     .use(sessionPlugin(deps))
-    .onStart(() => deps.metering.start())
     // Elysia does not wait for stop hooks: whoever stops the server awaits `metering.stop()` itself too
     .onStop(() => void deps.metering.stop().catch((error: unknown) => console.error(`metering stop: ${(error as Error).message}`)))
     .get(

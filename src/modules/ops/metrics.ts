@@ -9,13 +9,13 @@ import { EXPOSITION_CONTENT_TYPE, renderMetrics } from '../../ops/exposition'
  * (a missing or wrong one is a 401); without, anyone who reaches the port may read it (keep it behind the
  * reverse proxy, or set the token). METRICS_ENABLED=false removes the route.
  */
-export function metricsModule(deps: Pick<AppDeps, 'config' | 'ops' | 'routing' | 'metering'>) {
+export function metricsModule(deps: Pick<AppDeps, 'config' | 'ops' | 'routing' | 'metering' | 'coord'>) {
   const app = new Elysia({ name: 'ops-metrics' })
   if (!deps.config.metricsEnabled) return app
   const expected = deps.config.metricsToken ? Bun.SHA256.hash(deps.config.metricsToken) : undefined
   return app.get(
     '/metrics',
-    ({ headers, server }) => {
+    async ({ headers, server }) => {
       if (expected) {
         const given = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1]?.trim()
         // compared as digests of equal length, in constant time
@@ -23,7 +23,8 @@ export function metricsModule(deps: Pick<AppDeps, 'config' | 'ops' | 'routing' |
           throw new GatewayError(401, 'unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', undefined, { 'www-authenticate': 'Bearer realm="metrics"' })
         }
       }
-      return new Response(renderMetrics(deps, { pendingRequests: server?.pendingRequests }), {
+      const channelFailures = await deps.coord.allChannelFailures()
+      return new Response(renderMetrics(deps, { pendingRequests: server?.pendingRequests, channelFailures }), {
         headers: { 'content-type': EXPOSITION_CONTENT_TYPE, 'cache-control': 'no-store' },
       })
     },

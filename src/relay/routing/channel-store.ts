@@ -49,25 +49,45 @@ export function createChannelStore(repo: ChannelRepo, box: SecretBox, hooks: { r
     return out
   }
 
+  const keysOf = (row: ChannelRow): Promise<string> =>
+    box.decrypt(row.key).catch((error: unknown) => {
+      console.warn(`channel ${row.id}: cannot read its keys (${(error as Error).message}); it routes without keys`)
+      return ''
+    })
+
   async function load(): Promise<void> {
     const rows = await repo.all()
-    const texts = await Promise.all(
-      rows.map((row) =>
-        box.decrypt(row.key).catch((error: unknown) => {
-          console.warn(`channel ${row.id}: cannot read its keys (${(error as Error).message}); it routes without keys`)
-          return ''
-        }),
-      ),
-    )
+    const texts = await Promise.all(rows.map(keysOf))
+    const before = new Set(byId.keys())
     byId.clear()
     rows.forEach((row, i) => {
       const channel = toChannel(row, texts[i]!)
       if (channel) byId.set(row.id, channel)
+      before.delete(row.id)
     })
     rebuildIndex()
+    if (before.size > 0) hooks.removed?.([...before])
+  }
+
+  /** Read the named channels again (all when none are named): another node wrote them. Gone ones leave the cache. */
+  async function refresh(ids?: readonly number[]): Promise<void> {
+    if (!ids) return load()
+    const rows = await Promise.all(ids.map((id) => repo.findById(id)))
+    const texts = await Promise.all(rows.map((row) => (row ? keysOf(row) : '')))
+    const removed: number[] = []
+    ids.forEach((id, i) => {
+      const channel = rows[i] && toChannel(rows[i]!, texts[i]!)
+      if (channel) byId.set(id, channel)
+      else byId.delete(id)
+      if (!rows[i]) removed.push(id)
+    })
+    rebuildIndex()
+    if (removed.length > 0) hooks.removed?.(removed)
   }
 
   const ready = load()
+  // reloads one at a time, so an older read never lands after a newer one
+  let reloading: Promise<void> = ready.catch(() => {})
 
   return {
     /** Resolves once the channels are decrypted into memory (right after start). */
@@ -124,6 +144,14 @@ export function createChannelStore(repo: ChannelRepo, box: SecretBox, hooks: { r
       rebuildIndex()
       hooks.removed?.(removed)
       return removed
+    },
+
+    /** Another node changed these channels (or, with no ids, some channels): read them again and rebuild the index. */
+    reload(ids?: readonly number[]): Promise<void> {
+      reloading = reloading.then(() => refresh(ids)).catch((error: unknown) => {
+        console.error(`channels: cannot reload ${ids ? ids.join(', ') : 'all'} (${(error as Error).message})`)
+      })
+      return reloading
     },
 
     /** Bookkeeping of a channel test (response time, when); never rejects: a failed write is logged. */

@@ -1,3 +1,4 @@
+import type { Coordination } from '../../coord'
 import { ChannelStatus } from '../../db/repos/channels'
 import type { ChannelStore } from './channel-store'
 import type { KeyRotation } from './key-rotation'
@@ -36,30 +37,37 @@ export function isFatalFailure(status: number | undefined, message = ''): boolea
   return FATAL_MESSAGES.some((pattern) => pattern.test(message))
 }
 
-/**
- * Counts consecutive failures per channel. An auto_ban channel is set to status 3 (auto disabled; its
- * abilities disabled too) after `threshold()` consecutive failures, or at once on a fatal failure.
- * One ordinary error never disables a channel. A success resets the count. The promise never rejects,
- * so the relay may call it without awaiting.
- */
-export function createHealthTracker(store: ChannelStore, threshold: () => number, rotation?: Pick<KeyRotation, 'markDead'>) {
-  const failures = new Map<number, number>()
+/** Where consecutive failures are counted: `deps.coord`, so every node's failures add up. */
+export type FailureCounts = Pick<Coordination, 'channelFailure' | 'channelSuccess' | 'channelFailures'>
 
+/**
+ * Counts consecutive failures per channel, across nodes (`counts`). An auto_ban channel is set to status 3 (auto
+ * disabled; its abilities disabled too) after `threshold()` consecutive failures, or at once on a fatal failure;
+ * that is a channel write, which every node hears of (src/cluster). One ordinary error never disables a channel.
+ * A success resets the count. The promise never rejects, so the relay may call it without awaiting.
+ */
+export function createHealthTracker(store: ChannelStore, threshold: () => number, counts: FailureCounts, rotation?: Pick<KeyRotation, 'markDead'>) {
   return {
     recordResult(channelId: number, outcome: Outcome): Promise<HealthVerdict> {
       if (!outcome.ok) return recordFailure(channelId, outcome)
-      // every successful request comes here: no async call, no new promise
-      failures.delete(channelId)
+      // every successful request comes here: no async call, no new promise (free unless a failure is known)
+      counts.channelSuccess(channelId)
       return SUCCEEDED
     },
 
-    failures: (channelId: number): number => failures.get(channelId) ?? 0,
-    reset: (channelId: number) => void failures.delete(channelId),
+    /** The consecutive failures counted so far, on every node. */
+    failures: (channelId: number): Promise<number> => counts.channelFailures(channelId),
+    reset: (channelId: number) => counts.channelSuccess(channelId),
   }
 
   async function recordFailure(channelId: number, outcome: Extract<Outcome, { ok: false }>): Promise<HealthVerdict> {
-    const count = (failures.get(channelId) ?? 0) + 1
-    failures.set(channelId, count)
+    let count: number
+    try {
+      count = await counts.channelFailure(channelId)
+    } catch (error) {
+      console.error(`channel ${channelId}: failure not counted:`, error)
+      return { failures: 0, disabled: false }
+    }
     const channel = store.get(channelId)
     if (!channel || !channel.autoBan || channel.status !== ChannelStatus.enabled) return { failures: count, disabled: false }
     const fatal = isFatalFailure(outcome.status, outcome.message)
@@ -71,7 +79,7 @@ export function createHealthTracker(store: ChannelStore, threshold: () => number
     if (fatal && outcome.key && channel.keys.length > 1 && rotation) {
       const live = rotation.markDead(channelId, channel.keys, outcome.key)
       if (live > 0) {
-        failures.delete(channelId)
+        counts.channelSuccess(channelId)
         console.warn(`channel ${channelId} (${channel.name}): key ${channel.keys.indexOf(outcome.key) + 1} of ${channel.keys.length} disabled: ${reason}`)
         return { failures: 0, disabled: false, keyDisabled: true, reason }
       }

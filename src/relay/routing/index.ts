@@ -6,8 +6,8 @@ import { guardedFetch } from '../../providers/address-guard'
 import { createChannelCheck } from './channel-check'
 import { createChannelStore } from './channel-store'
 import type { Fetch } from './channel-test'
-import { createHealthTracker } from './health'
-import { createKeyRotation } from './key-rotation'
+import { createHealthTracker, type FailureCounts } from './health'
+import { createKeyRotation, type KeyChangeListener } from './key-rotation'
 import { planCandidates, routePlan, type Random, type RouteCandidate, type RoutePlan } from './plan'
 import { createChannelProbe } from './probe'
 
@@ -15,7 +15,8 @@ export type { Channel } from './channel'
 export type { ChannelStore, NewChannelInput } from './channel-store'
 export type { ChannelCheck } from './channel-check'
 export type { ChannelTestResult } from './channel-test'
-export type { HealthVerdict, Outcome } from './health'
+export type { FailureCounts, HealthVerdict, Outcome } from './health'
+export type { KeyChangeListener } from './key-rotation'
 export type { ProbePass } from './probe'
 export type { RouteCandidate } from './plan'
 export { seededRandom } from './plan'
@@ -25,6 +26,10 @@ export interface RoutingInput {
   repo: ChannelRepo
   cryptoSecret: string
   options: Pick<OptionStore, 'get'>
+  /** consecutive failures per channel, shared by the nodes (`deps.coord`) */
+  failureCounts: FailureCounts
+  /** told when this node takes a key of a pool out of the rotation or puts it back (src/cluster tells the others) */
+  onKeyChange?: KeyChangeListener
   random?: Random
   fetch?: Fetch
 }
@@ -33,7 +38,7 @@ export interface RoutingInput {
  * Everything the relay needs to pick channels, built once per app:
  * - `channels`: the in-memory channel cache + all channel writes (keys sealed, abilities kept in step)
  * - `planRoute(group, model)`: ordered failover candidates, each with its mapped model and next key
- * - `recordResult(channelId, outcome)`: health tracking and auto-disable
+ * - `recordResult(channelId, outcome)`: health tracking (failures counted across nodes) and auto-disable
  * - `checkChannel(channel, model?)`: the channel test, every key, its verdicts fed to the key rotation
  * - `probe`: periodic re-test of auto-disabled channels (start/stop/runOnce)
  */
@@ -47,8 +52,8 @@ export function createRouting(input: RoutingInput) {
       }
     },
   })
-  const rotation = createKeyRotation()
-  const health = createHealthTracker(channels, () => input.options.get<number>('ChannelFailureThreshold'), rotation)
+  const rotation = createKeyRotation(input.onKeyChange)
+  const health = createHealthTracker(channels, () => input.options.get<number>('ChannelFailureThreshold'), input.failureCounts, rotation)
   // the channel test and fetch_models connect through the SSRF guard (no metadata target, no redirect followed)
   const upstreamFetch: Fetch = input.fetch ?? guardedFetch(() => input.options.get<boolean>('ChannelPrivateNetworksAllowed') !== false)
   const checkChannel = createChannelCheck(rotation, upstreamFetch)
@@ -82,6 +87,8 @@ export function createRouting(input: RoutingInput) {
 
     /** True when the relay skips `key` of the channel (an upstream called it dead); for the console's key list. */
     keyOutOfRotation: (channelId: number, key: string): boolean => rotation.isDead(channelId, key),
+    /** Another node took `key` out of the channel's rotation (`dead`) or put it back. */
+    applyKeyChange: (channelId: number, key: string, dead: boolean): void => void rotation.apply(channelId, key, dead),
 
     /** Tests: make the weighted order reproducible. */
     setRandom(next: Random): void {

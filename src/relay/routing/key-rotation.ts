@@ -3,11 +3,22 @@
  * no credit) is skipped from then on, so one revoked key of a pool does not take the channel down; the
  * health tracker disables the channel only when none is left. Dead keys are remembered by value (an edit
  * that reorders the keys keeps them), in memory: a restart tries them again, and so does a channel test
- * that finds one working (`key-verdicts.ts`).
+ * that finds one working (`key-verdicts.ts`). Each change is told to `changed`, which other nodes hear of
+ * (src/cluster); what they decided arrives through `apply`.
  */
-export function createKeyRotation() {
+export function createKeyRotation(changed: KeyChangeListener = () => {}) {
   const next = new Map<number, number>()
   const dead = new Map<number, Set<string>>()
+
+  /** Put `key` in or out of the channel's rotation; true when that changed something. */
+  function set(channelId: number, key: string, isDead: boolean): boolean {
+    let keys = dead.get(channelId)
+    if (!isDead) return keys?.delete(key) ?? false
+    if (!keys) dead.set(channelId, (keys = new Set()))
+    if (keys.has(key)) return false
+    keys.add(key)
+    return true
+  }
 
   return {
     /** The next live key of the channel ('' when it has none), advancing its turn. */
@@ -27,10 +38,9 @@ export function createKeyRotation() {
     },
     /** Stop using `key` of the channel; returns how many of `keys` are still live. */
     markDead(channelId: number, keys: readonly string[], key: string): number {
-      let set = dead.get(channelId)
-      if (!set) dead.set(channelId, (set = new Set()))
-      set.add(key)
-      return keys.filter((k) => !set.has(k)).length
+      if (set(channelId, key, true)) changed(channelId, key, true)
+      const out = dead.get(channelId)!
+      return keys.filter((k) => !out.has(k)).length
     },
     /** True when `key` of the channel is out of the rotation. */
     isDead(channelId: number, key: string): boolean {
@@ -38,8 +48,12 @@ export function createKeyRotation() {
     },
     /** Put `key` back into the channel's rotation (a test found it working); true when it was out. */
     revive(channelId: number, key: string): boolean {
-      return dead.get(channelId)?.delete(key) ?? false
+      if (!set(channelId, key, false)) return false
+      changed(channelId, key, false)
+      return true
     },
+    /** What another node decided about `key` (the listener is not told: it came from there). */
+    apply: set,
     /** Forget a channel's turn and dead keys (it was deleted). */
     forget(channelId: number): void {
       next.delete(channelId)
@@ -49,3 +63,6 @@ export function createKeyRotation() {
 }
 
 export type KeyRotation = ReturnType<typeof createKeyRotation>
+
+/** Told when this node takes a key out of a channel's rotation (`dead`) or puts it back, so other nodes can follow. */
+export type KeyChangeListener = (channelId: number, key: string, dead: boolean) => void

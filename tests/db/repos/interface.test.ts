@@ -10,10 +10,10 @@ import { DIALECTS } from './dialects'
 /** Every method of every repository interface (the type below fails the typecheck when one is missing here). */
 const METHODS = {
   users: [
-    'cachedById', 'findById', 'forget', 'findByUsername', 'findByAffCode', 'findByAccessToken', 'count', 'rootExists', 'list', 'insert',
+    'cachedById', 'findById', 'forget', 'forgetAll', 'findByUsername', 'findByAffCode', 'findByAccessToken', 'count', 'rootExists', 'list', 'insert',
     'insertFirst', 'update', 'delete', 'addQuota', 'transferAffQuota', 'revokeAllSessions', 'setPassword', 'setAffCodeIfMissing',
   ],
-  tokens: ['cachedByKeyHash', 'findByKeyHash', 'liveById', 'forget', 'forgetUser', 'findById', 'findOwned', 'listOwned', 'insert', 'update', 'deleteOwned', 'setStatusIf'],
+  tokens: ['cachedByKeyHash', 'findByKeyHash', 'liveById', 'forget', 'forgetUser', 'forgetAll', 'findById', 'findOwned', 'listOwned', 'insert', 'update', 'deleteOwned', 'setStatusIf'],
   options: ['all', 'set', 'delete'],
   channels: ['all', 'findById', 'list', 'tags', 'abilities', 'insert', 'update', 'updateMany', 'updateByTag', 'setStatus', 'setStatusByTag', 'delete', 'recordTest'],
   logs: ['insertMany', 'list', 'stat', 'count', 'hourly', 'deleteBefore', 'freePages', 'compact', 'optimize'],
@@ -26,7 +26,7 @@ type Missing = { [K in keyof RepoSet]: Exclude<keyof RepoSet[K], (typeof METHODS
 const complete: [Missing] extends [never] ? true : { missing: Missing } = true
 
 /** The methods that answer from memory alone, synchronously; every other one returns a promise. */
-const SYNC = new Set(['users.cachedById', 'users.forget', 'tokens.cachedByKeyHash', 'tokens.forget', 'tokens.forgetUser', 'quota.onDirty'])
+const SYNC = new Set(['users.cachedById', 'users.forget', 'users.forgetAll', 'tokens.cachedByKeyHash', 'tokens.forget', 'tokens.forgetUser', 'tokens.forgetAll', 'quota.onDirty'])
 
 /** What `Repos` adds to the repositories. */
 const STORAGE = ['commitMetering', 'drainMetering', 'check', 'close'] as const satisfies readonly Exclude<keyof Repos, keyof RepoSet | 'dialect'>[]

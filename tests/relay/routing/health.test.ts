@@ -42,7 +42,7 @@ test('a success resets the count; the threshold is the ChannelFailureThreshold o
   await fx.routing.recordResult(id, fail)
   await fx.routing.recordResult(id, fail)
   expect(await status(id)).toBe(1)
-  expect(fx.routing.health.failures(id)).toBe(4)
+  expect(await fx.routing.health.failures(id)).toBe(4)
   await fx.routing.recordResult(id, fail)
   expect(await status(id)).toBe(3)
 })
@@ -110,7 +110,7 @@ test('the probe re-tests auto-disabled channels and re-enables those that work a
   expect(await enabledAbilities(dead)).toBe(1)
   expect(await status(manual)).toBe(2) // manual disables are left alone
   expect((await fx.routing.planRoute('default', 'm')).map((c) => c.channel.id)).toEqual([dead])
-  expect(fx.routing.health.failures(dead)).toBe(0)
+  expect(await fx.routing.health.failures(dead)).toBe(0)
 })
 
 test('probe start/stop manage one timer', () => {
@@ -160,7 +160,7 @@ test('a deleted channel leaves no failure count behind', async () => {
   const id = await fx.add({})
   await fx.routing.recordResult(id, { ok: false, status: 500 })
   await fx.routing.recordResult(id, { ok: false, status: 500 })
-  expect(fx.routing.health.failures(id)).toBe(2)
+  expect(await fx.routing.health.failures(id)).toBe(2)
   expect(await fx.routing.channels.remove([id])).toEqual([id])
-  expect(fx.routing.health.failures(id)).toBe(0)
+  expect(await fx.routing.health.failures(id)).toBe(0)
 })

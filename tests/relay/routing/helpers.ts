@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createLocalCoordination } from '../../../src/coord/local'
 import type { ChannelRepo } from '../../../src/db/repos'
 import { closeDatabase, openDatabase } from '../../../src/db/sqlite/client'
 import { migrate } from '../../../src/db/sqlite/migrate'
@@ -23,10 +24,12 @@ export function routingFixture(fetchImpl?: Fetch): RoutingFixture {
   migrate(db)
   const repo = createChannelRepo(db)
   const options: Record<string, number> = { ChannelFailureThreshold: 3, ChannelProbeIntervalSeconds: 300 }
+  const coord = createLocalCoordination()
   const routing = createRouting({
     repo,
     cryptoSecret: 'test-secret-test-secret-test-secret',
     options: { get: <T,>(key: string) => options[key] as T },
+    failureCounts: coord,
     fetch: fetchImpl,
   })
   return {
@@ -39,6 +42,7 @@ export function routingFixture(fetchImpl?: Fetch): RoutingFixture {
     },
     close() {
       routing.probe.stop()
+      void coord.close()
       closeDatabase(db)
       rmSync(dir, { recursive: true, force: true })
     },

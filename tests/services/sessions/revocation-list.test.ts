@@ -6,7 +6,7 @@ let app: TestApp
 beforeAll(async () => (app = await startTestApp()))
 afterAll(() => app.stop())
 
-test('a logout an interval after the last prune deletes the revocations that have expired since', async () => {
+test('the pruning job deletes the revocations whose JWT has expired; a logout an interval later forgets them in memory', async () => {
   const repo = app.deps.repos.revokedSessions
   let now = 1_000_000
   const list = await loadRevocationList(repo, () => now)
@@ -14,16 +14,34 @@ test('a logout an interval after the last prune deletes the revocations that hav
   await list.revoke('long', now + 10 * PRUNE_INTERVAL_SECONDS)
   expect((await repo.unexpired(0)).map((row) => row.id).sort()).toEqual(['long', 'short'])
 
-  now += 120 // 'short' has expired, but the last prune was moments ago
+  now += 120 // 'short' has expired, but the last forgetting was moments ago
   await list.revoke('third', now + 10 * PRUNE_INTERVAL_SECONDS)
-  expect(await repo.unexpired(0)).toHaveLength(3)
+  expect(list.size).toBe(3)
+  expect(await repo.unexpired(0)).toHaveLength(3) // a logout deletes no rows: that is the job's
 
   now += PRUNE_INTERVAL_SECONDS
   await list.revoke('fourth', now + 10 * PRUNE_INTERVAL_SECONDS)
-  expect((await repo.unexpired(0)).map((row) => row.id).sort()).toEqual(['fourth', 'long', 'third'])
   expect(list.isRevoked('short')).toBe(false)
   expect(list.isRevoked('long')).toBe(true)
   expect(list.size).toBe(3)
+  expect(await repo.unexpired(0)).toHaveLength(4)
+
+  expect(await list.pruneExpired()).toBe(1)
+  expect((await repo.unexpired(0)).map((row) => row.id).sort()).toEqual(['fourth', 'long', 'third'])
+})
+
+test('a revocation another node stored is remembered while its JWT lives; a reload reads the stored ones', async () => {
+  const repo = app.deps.repos.revokedSessions
+  const now = 2_000_000
+  const list = await loadRevocationList(repo, () => now)
+  list.remember('elsewhere', now + 60)
+  list.remember('already-expired', now - 1)
+  expect(list.isRevoked('elsewhere')).toBe(true)
+  expect(list.isRevoked('already-expired')).toBe(false)
+  await repo.insert('stored-elsewhere', now + 60)
+  expect(list.isRevoked('stored-elsewhere')).toBe(false)
+  await list.reload()
+  expect(list.isRevoked('stored-elsewhere')).toBe(true)
 })
 
 test('checking a session reads memory: the revocations are loaded once, at start', async () => {

@@ -57,6 +57,10 @@ export function createTokenRepo(db: Db, sync: () => void = () => {}) {
     liveById: async (id: number) => live(id),
     forget: forgetId,
     forgetUser,
+    forgetAll() {
+      byHash.clear()
+      hashById.clear()
+    },
 
     findById: async (id: number) => db.select().from(tokens).where(eq(tokens.id, id)).get(),
     findOwned: async (id: number, userId: number) => db.select().from(tokens).where(and(eq(tokens.id, id), eq(tokens.userId, userId))).get(),
@@ -93,5 +97,5 @@ export function createTokenRepo(db: Db, sync: () => void = () => {}) {
       return result.length > 0
     },
   } satisfies TokenRepo
-  return { repo: syncedBefore<TokenRepo>(repo, sync, ['cachedByKeyHash', 'findByKeyHash', 'liveById', 'forget', 'forgetUser']), live }
+  return { repo: syncedBefore<TokenRepo>(repo, sync, ['cachedByKeyHash', 'findByKeyHash', 'liveById', 'forget', 'forgetUser', 'forgetAll']), live }
 }

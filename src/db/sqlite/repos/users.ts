@@ -37,6 +37,7 @@ export function createUserRepo(db: Db, sync: () => void = () => {}) {
     cachedById: (id: number) => byId.get(id),
     findById: async (id: number) => load(id),
     forget: (id: number) => void byId.delete(id),
+    forgetAll: () => byId.clear(),
 
     findByUsername: async (username: string) => db.select().from(users).where(eq(users.username, username)).get(),
     findByAffCode: async (code: string) => db.select().from(users).where(eq(users.affCode, code)).get(),
@@ -124,5 +125,5 @@ export function createUserRepo(db: Db, sync: () => void = () => {}) {
       return fresh(id)
     },
   } satisfies UserRepo
-  return { repo: syncedBefore<UserRepo>(repo, sync, ['cachedById', 'findById', 'forget']), load }
+  return { repo: syncedBefore<UserRepo>(repo, sync, ['cachedById', 'findById', 'forget', 'forgetAll']), load }
 }
