@@ -69,7 +69,8 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
     [
       { name: 'channel-probe', start: routing.probe.start, stop: routing.probe.stop },
       { name: 'log-retention', start: metering.retention.start, stop: metering.retention.stop },
-      { name: 'session-prune', ...periodic('session pruning', 10_000, PRUNE_INTERVAL_SECONDS * 1000, revokedSessions.pruneExpired) },
+      // first thing once held (a node starting alone prunes at start, as before there were jobs), then hourly
+      { name: 'session-prune', ...periodic('session pruning', 0, PRUNE_INTERVAL_SECONDS * 1000, revokedSessions.pruneExpired) },
     ],
     config.jobLeaseSeconds * 1000,
   )
