@@ -5,20 +5,23 @@
  * same steps of `--before` (a git revision, extracted to a temp dir, or a directory), rounds interleaved and the
  * order swapped every round, so the shared machine's load falls on both alike.
  *
- *   bun bench/cluster-writes.ts [--before=main] [--rounds=15] [--n=400]
+ *   bun bench/cluster-writes.ts [--before=main] [--rounds=15] [--n=400] [--redis]
  *
  * Prints µs per call of each tree (median over rounds) and this tree ÷ before (median of the per-round ratios).
- * SQLite on a temp file, no writer thread (both trees), no Redis: the single-node path.
+ * SQLite on a temp file, no writer thread, no Redis: the single-node path. `--redis` adds this tree once more with
+ * REDIS_URL set (a throwaway redis-server on loopback): what a node of several pays, each write awaiting its publish.
  */
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { startRedis } from '../tests/helpers/redis-server'
 import { ROOT } from './targets'
 
 const option = (name: string, fallback: string) => Bun.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback
 const before = option('before', 'main')
 const rounds = Number(option('rounds', '15'))
 const n = Number(option('n', '400'))
+const withRedis = Bun.argv.includes('--redis')
 
 type Op = (i: number) => unknown
 interface Tree {
@@ -28,7 +31,7 @@ interface Tree {
 }
 
 /** One node of the tree at `root`: its own deps on a temp SQLite file, a user, a token and a channel. */
-async function startTree(name: string, root: string): Promise<Tree> {
+async function startTree(name: string, root: string, env: Record<string, string> = {}): Promise<Tree> {
   const { loadConfig } = await import(join(root, 'src/config'))
   const { closeDatabase, openDatabase } = await import(join(root, 'src/db/sqlite/client'))
   const { migrate } = await import(join(root, 'src/db/sqlite/migrate'))
@@ -37,7 +40,7 @@ async function startTree(name: string, root: string): Promise<Tree> {
   const { createToken } = await import(join(root, 'src/services/tokens/create-token'))
   const { verifyToken } = await import(join(root, 'src/relay/auth/verify-token'))
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-cluster-writes-'))
-  const config = loadConfig({ ROOT_PASSWORD: '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', WRITER_THREAD: 'false', LOG_LEVEL: 'silent' })
+  const config = loadConfig({ ROOT_PASSWORD: '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', WRITER_THREAD: 'false', LOG_LEVEL: 'silent', ...env })
   const db = openDatabase(config.sqlitePath)
   migrate(db)
   const deps = await createDeps(config, createSqliteRepos(db, { writerThread: false }))
@@ -90,28 +93,33 @@ async function time(op: Op, count: number, from: number): Promise<number> {
 }
 
 const beforeDir = extract(before)
+const redis = withRedis ? await startRedis() : undefined
 const trees = [await startTree(`before ${before}`, beforeDir), await startTree('this tree', ROOT)]
+if (redis) trees.push(await startTree('this tree, REDIS_URL', ROOT, { REDIS_URL: redis.url }))
 const names = Object.keys(trees[1]!.ops)
 const samples = new Map<string, number[][]>(names.map((op) => [op, trees.map(() => [])]))
 let calls = 0
 for (const op of names) for (const tree of trees) await time(tree.ops[op]!, n, (calls += n)) // warm-up
 for (let r = 0; r < rounds; r++) {
   for (const op of names) {
-    const order = r % 2 ? [1, 0] : [0, 1]
+    const order = trees.map((_, t) => t)
+    if (r % 2) order.reverse()
     for (const t of order) samples.get(op)![t]!.push(await time(trees[t]!.ops[op]!, n, (calls += n)))
   }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const fmt = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1))
-console.log(`${rounds} rounds × ${n} calls per step and tree, order swapped each round; µs per call, median of the rounds`)
-console.log(`| step | ${trees.map((t) => t.name).join(' | ')} | this ÷ before (median of per-round ratios) |`)
-console.log('|---|---|---|---|')
+const others = trees.slice(1)
+console.log(`${rounds} rounds × ${n} calls per step and tree, order swapped each round; µs per call, median of the rounds; ratios: median of the per-round ratios`)
+console.log(`| step | ${trees.map((t) => t.name).join(' | ')} | ${others.map((t) => `${t.name} ÷ before`).join(' | ')} |`)
+console.log(`|---|${trees.map(() => '---|').join('')}${others.map(() => '---|').join('')}`)
 for (const op of names) {
-  const [b, a] = samples.get(op)! as [number[], number[]]
-  const ratios = a.map((x, i) => x / b[i]!)
-  console.log(`| ${op} | ${fmt(median(b))} | ${fmt(median(a))} | ${median(ratios).toFixed(2)} |`)
+  const [b, ...rest] = samples.get(op)! as [number[], ...number[][]]
+  const ratios = rest.map((xs) => median(xs.map((x, i) => x / b[i]!)).toFixed(2))
+  console.log(`| ${op} | ${[b, ...rest].map((xs) => fmt(median(xs))).join(' | ')} | ${ratios.join(' | ')} |`)
 }
 for (const tree of trees) await tree.stop()
+await redis?.stop()
 if (beforeDir !== before) rmSync(beforeDir, { recursive: true, force: true })
 process.exit(0)

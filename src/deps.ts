@@ -17,7 +17,7 @@ import { createLogSink, type Logger } from './ops/logger'
 /** Everything a module needs, built once per app; tests build one per temp database. */
 export interface AppDeps {
   config: Config
-  /** the storage seam (src/db/repos): async repositories of whichever dialect the configuration named; each write other nodes cache publishes (src/cluster) */
+  /** the storage seam (src/db/repos): async repositories of whichever dialect the configuration named; with REDIS_URL each write other nodes cache publishes (src/cluster) */
   repos: Repos
   options: OptionStore
   secrets: { session: string; crypto: string }
@@ -43,9 +43,11 @@ export interface AppDeps {
 export async function createDeps(config: Config, storage: Repos, log: Logger = createLogSink(config).logger): Promise<AppDeps> {
   const ops = createOps(config, log)
   const coord = await createCoordination({ url: config.redisUrl })
+  // one node alone (the local backend) has no one to tell: its writes publish nothing, it subscribes to nothing
+  const shared = coord.health().backend !== 'local'
   // subscribed before the caches load: another node's write meanwhile is applied once they are attached
-  const invalidations = await subscribeInvalidations(coord)
-  const repos = publishingRepos(storage, coord.publish)
+  const invalidations = shared ? await subscribeInvalidations(coord) : undefined
+  const repos = shared ? publishingRepos(storage, coord.publish) : storage
   const options = await loadOptionStore(repos.options)
   const secrets = {
     session: loadOrCreateSecret(config.dataDir, 'session.secret', config.sessionSecret),
@@ -57,13 +59,13 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
     cryptoSecret: secrets.crypto,
     options,
     failureCounts: coord,
-    onKeyChange: (channelId, key, dead) => void coord.publish(Topic.keys, keyPayload(channelId, key, dead)),
+    onKeyChange: shared ? (channelId, key, dead) => void coord.publish(Topic.keys, keyPayload(channelId, key, dead)) : undefined,
   })
   const metering = createMetering(
     { options, repos, coord },
     { onFlush: (ms, rows, failed) => (failed ? ops.flush.failed() : ops.flush.observe(ms, rows)) },
   )
-  invalidations.attach({ users: repos.users, tokens: repos.tokens, channels: routing.channels, keys: routing, options, sessions: revokedSessions })
+  invalidations?.attach({ users: repos.users, tokens: repos.tokens, channels: routing.channels, keys: routing, options, sessions: revokedSessions })
   const jobs = exclusiveJobs(
     coord,
     [
