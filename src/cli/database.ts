@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs'
+import { publishingRepos } from '../cluster/publishing-repos'
 import type { Config } from '../config'
+import { createCoordination } from '../coord'
 import { openRepos } from '../db'
 import { NewerDatabaseError } from '../db/errors'
 import type { Repos } from '../db/repos'
@@ -7,10 +9,12 @@ import type { Repos } from '../db/repos'
 export class CommandError extends Error {}
 
 /**
- * For a command that changes data while no gateway runs: the database the server would open (migrated as a
- * start would), its repositories, then closed again. Never creates a database that is not there.
+ * For a command that changes data while no gateway runs here: the database the server would open (migrated as a
+ * start would), its repositories, then closed again. Never creates a database that is not there. With `REDIS_URL`
+ * its writes are published as a node's are (src/cluster), so gateways elsewhere on the same database drop what
+ * they cached (a reset password ends their sessions too).
  */
-export async function withRepos<T>(config: Pick<Config, 'sqlitePath' | 'database'>, fn: (repos: Repos) => Promise<T> | T): Promise<T> {
+export async function withRepos<T>(config: Pick<Config, 'sqlitePath' | 'database' | 'redisUrl'>, fn: (repos: Repos) => Promise<T> | T): Promise<T> {
   if (config.database.kind === 'sqlite' && !existsSync(config.sqlitePath)) {
     throw new CommandError(`no database at ${config.sqlitePath} (wrong --data-dir, or the gateway never started there)`)
   }
@@ -22,10 +26,12 @@ export async function withRepos<T>(config: Pick<Config, 'sqlitePath' | 'database
     if (error instanceof NewerDatabaseError) throw new CommandError(error.message)
     throw error
   }
+  const coord = config.redisUrl ? await createCoordination({ url: config.redisUrl }) : undefined
   try {
-    return await fn(repos)
+    return await fn(coord ? publishingRepos(repos, coord.publish) : repos)
   } finally {
     await repos.close()
+    await coord?.close()
   }
 }
 
