@@ -62,6 +62,11 @@ export function createTokenRepo(db: PgDb) {
     liveById: async (id: number) => cachedById(id) ?? stored(id),
     forget: forgetId,
     forgetUser,
+    forgetAll() {
+      writes++
+      byHash.clear()
+      hashById.clear()
+    },
 
     findById: async (id: number) => stored(id),
     findOwned: async (id: number, userId: number) => first(await db.select().from(tokens).where(and(eqInt(tokens.id, id), eqInt(tokens.userId, userId))).limit(1)),

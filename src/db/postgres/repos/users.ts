@@ -52,6 +52,10 @@ export function createUserRepo(db: PgDb) {
     cachedById: (id: number) => byId.get(id),
     findById: async (id: number) => load(id),
     forget: (id: number) => drop(id),
+    forgetAll() {
+      writes++
+      byId.clear()
+    },
 
     findByUsername: async (username: string) => first(await db.select().from(users).where(eq(users.username, username)).limit(1)),
     findByAffCode: async (code: string) => first(await db.select().from(users).where(eq(users.affCode, code)).limit(1)),
