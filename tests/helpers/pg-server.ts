@@ -20,6 +20,9 @@ export interface PgServer extends TestServer {
   client(database?: string): SQL
   /** the server's temp directory: data, unix socket, server.log */
   dir: string
+  /** Stop the server (fast shutdown: sessions end) and keep its data, to `up()` again on the same port. */
+  down(): Promise<void>
+  up(): Promise<void>
 }
 
 function postgresBin(): string | undefined {
@@ -52,9 +55,12 @@ export async function startPostgres(database = 'tollgate'): Promise<PgServer> {
   const init = await run(as(`'${bin}/initdb' -D '${dir}/data' -U postgres --auth-local=trust --auth-host=scram-sha-256 --pwfile='${dir}/pw' -E UTF8 --locale=C`))
   if (init.code !== 0) throw new Error(`initdb failed: ${init.out}`)
   const port = await freePort()
-  const start = await run(as(`'${bin}/pg_ctl' -D '${dir}/data' -o "-p ${port} -k '${dir}' -c listen_addresses=127.0.0.1 -c fsync=off" -l '${dir}/server.log' -w -t 30 start`))
-  if (start.code !== 0) throw new Error(`pg_ctl start failed: ${start.out}\n${existsSync(join(dir, 'server.log')) ? readFileSync(join(dir, 'server.log'), 'utf8') : ''}`)
-  const pid = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0])
+  const startServer = async () => {
+    const start = await run(as(`'${bin}/pg_ctl' -D '${dir}/data' -o "-p ${port} -k '${dir}' -c listen_addresses=127.0.0.1 -c fsync=off" -l '${dir}/server.log' -w -t 30 start`))
+    if (start.code !== 0) throw new Error(`pg_ctl start failed: ${start.out}\n${existsSync(join(dir, 'server.log')) ? readFileSync(join(dir, 'server.log'), 'utf8') : ''}`)
+    return Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0])
+  }
+  let pid = await startServer()
   const urlOf = (db: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`
   const client = (db = database) => new SQL({ adapter: 'postgres', hostname: '127.0.0.1', port, username: 'postgres', password, database: db })
   const createDatabase = async (name = `t${process.pid}_${++databases}_${Date.now().toString(36)}`) => {
@@ -74,13 +80,22 @@ export async function startPostgres(database = 'tollgate'): Promise<PgServer> {
     user: 'postgres',
     password,
     database,
-    pid,
+    get pid() {
+      return pid
+    },
     createDatabase,
     client,
     async stop() {
       if (pidAlive(pid)) process.kill(pid, 'SIGINT') // "fast" shutdown
       await waitGone(pid)
       rmSync(dir, { recursive: true, force: true })
+    },
+    async down() {
+      if (pidAlive(pid)) process.kill(pid, 'SIGINT')
+      await waitGone(pid)
+    },
+    async up() {
+      pid = await startServer()
     },
     dir,
   }
