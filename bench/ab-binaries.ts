@@ -8,9 +8,8 @@
  *
  * Prints each round on stderr, then one JSON line: medians per binary and the medians of the per-round B/A ratios.
  */
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { median, runChild } from './lib'
+import { cpuMs, median, runChild } from './lib'
 import { ROOT, startFake, startGateway } from './targets'
 
 const [a, b] = Bun.argv.slice(2)
@@ -23,12 +22,6 @@ const fake = await startFake()
 const models = { openai: ['bench-d16'], chatOnly: ['chatonly-d16'] }
 const gateways = { A: await startGateway([a], a, fake, models), B: await startGateway([b], b, fake, models) }
 type Side = keyof typeof gateways
-
-/** CPU ms of a process so far (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
 
 const body = JSON.stringify({ model: 'bench-d16', messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 })
 async function load(side: Side, connections: number, durationS: number) {

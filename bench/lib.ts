@@ -245,3 +245,26 @@ export function dropFromPageCache(path: string): boolean {
     return false
   }
 }
+
+/** CPU ms a process has used so far (utime + stime from /proc/<pid>/stat, clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return 0 // gone
+  }
+}
+
+/** CPU ms of a process and its children (a PostgreSQL postmaster and its backends), those alive now. */
+export function treeCpuMs(pid: number): number {
+  let total = cpuMs(pid)
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      if (Number(fields[1]) === pid) total += (Number(fields[11]) + Number(fields[12])) * 10
+    } catch {}
+  }
+  return total
+}
