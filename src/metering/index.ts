@@ -26,7 +26,8 @@ export function createMetering(deps: { options: OptionStore; repos: Repos; coord
   const settleDeps = { ...deps, logs }
   // settlements still running, so a stop writes their rows too
   let settling = 0
-  let settled: (() => void) | undefined
+  let waiters: (() => void)[] = []
+  const settledAll = (): Promise<void> => (settling === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve)))
   return {
     logs,
     retention,
@@ -36,15 +37,21 @@ export function createMetering(deps: { options: OptionStore; repos: Repos; coord
       try {
         return await settle(settleDeps, outcome)
       } finally {
-        if (--settling === 0) settled?.()
+        if (--settling === 0) {
+          const waiting = waiters
+          waiters = []
+          for (const resolve of waiting) resolve()
+        }
       }
     },
+    /** Resolves once no settlement is running (on PostgreSQL a settlement awaits its round trip after the response). */
+    settledAll,
     /** the error row of a request refused before `reserve` succeeded (settle logs all the others) */
     refused: (refusal: Refusal) => logRefusal({ options: deps.options, logs }, refusal),
     /** Graceful stop: no more scheduled work (retention runs as one of `deps.jobs`, stopped here too), the running settlements done, every queued log row written, the writers ended. */
     async stop(): Promise<void> {
       retention.stop()
-      if (settling > 0) await new Promise<void>((resolve) => (settled = resolve))
+      await settledAll()
       await logs.flush()
       await deps.repos.close()
     },

@@ -20,12 +20,15 @@ export async function account(env: RelayEnv, quota: number, remain?: number): Pr
 
 /** The user as stored now (not from the cache). */
 export async function userRow(env: RelayEnv, id: number): Promise<UserRow> {
+  await env.app.deps.metering.settledAll() // the balance as the settlements left it, on either dialect
   env.app.deps.repos.users.forget(id)
   return (await env.app.deps.repos.users.findById(id))!
 }
 
 /** Every log row of a user, oldest first, after writing whatever is queued. */
 export async function logsOf(env: RelayEnv, userId: number): Promise<LogRow[]> {
+  // on PostgreSQL a settlement is still awaiting its round trip when the client has the answer
+  await env.app.deps.metering.settledAll()
   await env.app.deps.metering.logs.flush()
   return (await env.app.deps.repos.logs.list({ userId }, 0, 100_000)).items.reverse()
 }

@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { LogType, type NewLog } from '../../src/db/repos'
 import { pruneLogs } from '../../src/metering/retention'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { startTestApp, type TestApp } from '../helpers/test-app'
 
 let app: TestApp
 beforeAll(async () => {
-  app = await startTestApp()
+  // SQLite whatever TOLLGATE_TEST_POSTGRES says: these tests are about the file's free pages (PostgreSQL's
+  // retention runs the same deleteBefore, covered by the repository tests on both dialects)
+  app = await startTestApp({ SQLITE_PATH: join(mkdtempSync(join(tmpdir(), 'tollgate-retention-')), 'tollgate.db') })
 })
 afterAll(() => app.stop())
 
