@@ -22,7 +22,7 @@ export function createMetering(deps: { options: OptionStore; repos: Repos; coord
   // quota deltas ride with the next batch of log rows
   deps.repos.quota.onDirty(logs.wake)
   const retention = createRetentionJob({ options: deps.options, logs: deps.repos.logs })
-  const reserveDeps = deps
+  const reserveDeps = { ...deps, settlePending: () => logs.flush() }
   const settleDeps = { ...deps, logs }
   // settlements still running, so a stop writes their rows too
   let settling = 0

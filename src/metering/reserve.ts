@@ -37,6 +37,8 @@ export interface ReserveDeps {
   options: Pick<OptionStore, 'get'>
   repos: Pick<Repos, 'quota'>
   coord: Coordination
+  /** Commit the settlements waiting for the next log batch (their refunds), so a refusal is never for want of them. */
+  settlePending?: () => Promise<unknown>
 }
 
 /**
@@ -72,6 +74,11 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
     let result
     try {
       result = await deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
+      if (!result.ok && deps.settlePending && deps.repos.quota.hasPending()) {
+        // refunds of requests that just ended may still wait for their batch (PostgreSQL): write them, ask again
+        await deps.settlePending()
+        result = await deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
+      }
       if (!result.ok && !promptExact) {
         // The byte bound (about 3.5× a real prompt's tokens) does not fit: count exactly before refusing, so a
         // request the balance can pay is served and a refusal names the real estimate, not the bound.

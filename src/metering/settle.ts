@@ -47,6 +47,7 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
       actual,
       now,
       hold: r.hold,
+      requestId: input.requestId,
     }))
   } finally {
     // the rate limits' slots and unused TPM go back whether or not the database took the settlement

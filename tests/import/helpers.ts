@@ -149,6 +149,9 @@ export async function checkNewApiImport(app: TestApp, fixture: NewApiFixture, up
 
   // redemption codes: the unused one redeems exactly once; used, expired and deleted ones do not
   const topup = (key: string) => call(app, 'POST', '/api/user/topup', { key }, { cookie: alice.cookie! })
+  // the chat's settlement in the database first (PostgreSQL writes it with the next log batch): the top-up answers the stored balance
+  await app.deps.metering.settledAll()
+  await app.deps.metering.logs.flush()
   const quotaBefore = (await users.findById(2))!.quota
   const first = await topup(fixture.codes.unused)
   expect(first.status).toBe(200)

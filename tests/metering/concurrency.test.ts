@@ -61,8 +61,8 @@ for (const dialect of appDialects()) describe(dialect.name, () => {
     expect(served).toBeGreaterThan(0)
     expect(served).toBeLessThanOrEqual(100)
     expect(statuses.every((s) => s === 200 || s === 403)).toBe(true)
+    const after = await userRow(env, user.id) // first: it waits for the settlements still running
     const token = (await env.app.deps.repos.tokens.listOwned(user.id, 0, 1)).items[0]!
-    const after = await userRow(env, user.id)
     expect(token.remainQuota).toBeGreaterThanOrEqual(0)
     const logs = await logsOf(env, user.id)
     const logged = logs.reduce((sum, l) => sum + l.quota, 0)

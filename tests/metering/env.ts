@@ -20,7 +20,9 @@ export async function account(env: RelayEnv, quota: number, remain?: number): Pr
 
 /** The user as stored now (not from the cache). */
 export async function userRow(env: RelayEnv, id: number): Promise<UserRow> {
-  await env.app.deps.metering.settledAll() // the balance as the settlements left it, on either dialect
+  // the balance as the settlements left it, on either dialect (PostgreSQL writes them with the next log batch)
+  await env.app.deps.metering.settledAll()
+  await env.app.deps.metering.logs.flush()
   env.app.deps.repos.users.forget(id)
   return (await env.app.deps.repos.users.findById(id))!
 }

@@ -35,6 +35,12 @@ export interface SettleInput {
    * reach. Undefined: the reservation is in the balances as `reserved` says (SQLite ignores it).
    */
   hold?: number
+  /**
+   * The request's id, as its log row carries it: a dialect that writes the settlement with the log batch (PostgreSQL)
+   * puts the charge the database made into that row when it differs from the one answered (a cost beyond the
+   * reservation, capped by balances that moved meanwhile).
+   */
+  requestId?: string
 }
 
 /**
@@ -57,4 +63,9 @@ export interface QuotaRepo {
    * once never calls it.
    */
   onDirty(callback: () => void): void
+  /**
+   * True while settlements wait for the next log batch (a dialect that writes them with it: PostgreSQL). Their
+   * refunds are not in the database yet, so a refused reservation commits that batch and asks once more.
+   */
+  hasPending(): boolean
 }

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { openRepos, type PostgresExtras } from '../../../src/db'
+import { LogType } from '../../../src/db/repos'
 import { takeNodeGuard } from '../../../src/db/postgres/node-guard'
 import type { PostgresRepos } from '../../../src/db/postgres/repos'
 import { hasPostgres, NO_POSTGRES, sharedPostgres } from '../../helpers/pg-server'
@@ -86,8 +87,10 @@ describePg('quota holds on PostgreSQL', () => {
     expect(await stored(user.id, token.id)).toMatchObject({ user: { quota: 9_000 }, token: { remainQuota: 4_000 } })
     expect(live.holds.live).toBe(1)
     const settled = await live.quota.settle({ userId: user.id, tokenId: token.id, tokenLimited: true, channelId: 0, reserved: 1_000, actual: 400, now: 1, hold: kept.hold })
-    expect(settled).toMatchObject({ charged: 400, user: { quota: 9_600, usedQuota: 400 }, token: { remainQuota: 4_600, usedQuota: 400 } })
-    expect(live.holds.live).toBe(0)
+    expect(settled.charged).toBe(400)
+    expect(live.holds.live).toBe(0) // queued for the next batch: no longer renewed
+    await live.commitMetering([])
+    expect(await stored(user.id, token.id)).toMatchObject({ user: { quota: 9_600, usedQuota: 400 }, token: { remainQuota: 4_600, usedQuota: 400 } })
   }, 30_000)
 
   test('a settlement after its hold was swept charges only what the balances still reach, never below zero', async () => {
@@ -98,21 +101,32 @@ describePg('quota holds on PostgreSQL', () => {
     await until(() => a.holds.sweep(), (n) => n === 1)
     expect(await stored(user.id, token.id)).toMatchObject({ user: { quota: 1_000 }, token: { remainQuota: 800 } })
     expect(await a.users.addQuota(user.id, -900)).toMatchObject({ quota: 100 }) // spent elsewhere meanwhile
-    const late = await slow.quota.settle({ userId: user.id, tokenId: token.id, tokenLimited: true, channelId: 0, reserved: 300, actual: 250, now: 1, hold: held.hold })
-    expect(late).toMatchObject({ charged: 100, user: { quota: 0, usedQuota: 100, requestCount: 1 }, token: { remainQuota: 700, usedQuota: 100 } })
+    const late = await slow.quota.settle({ userId: user.id, tokenId: token.id, tokenLimited: true, channelId: 0, reserved: 300, actual: 250, now: 1, hold: held.hold, requestId: 'req-late' })
+    expect(late.charged).toBe(250) // what it answers before the database decides
+    // its log row, as metering writes it with that answer, goes in the same batch and gets the charge made
+    const row = { type: LogType.consume, userId: user.id, username: 'u', modelName: 'm', quota: 250, requestId: 'req-late', other: '{"reserved":300}' }
+    await slow.commitMetering([row])
+    expect(await stored(user.id, token.id)).toMatchObject({ user: { quota: 0, usedQuota: 100, requestCount: 1 }, token: { remainQuota: 700, usedQuota: 100 } })
+    const [logged] = (await a.logs.list({ requestId: 'req-late' }, 0, 10)).items
+    expect(logged).toMatchObject({ quota: 100 })
+    expect(JSON.parse(logged!.other)).toEqual({ reserved: 300, unpaid: 150 })
     // and when the balances cover it, the actual cost, not the reservation
     await a.users.addQuota(user.id, 1_000)
     const again = await slow.quota.reserve(user.id, token.id, true, 300)
     await until(() => a.holds.sweep(), (n) => n === 1)
     const full = await slow.quota.settle({ userId: user.id, tokenId: token.id, tokenLimited: true, channelId: 0, reserved: 300, actual: 250, now: 2, hold: again.hold })
-    expect(full).toMatchObject({ charged: 250, user: { quota: 750 }, token: { remainQuota: 450 } })
+    expect(full.charged).toBe(250)
+    await slow.commitMetering([])
+    expect(await stored(user.id, token.id)).toMatchObject({ user: { quota: 750 }, token: { remainQuota: 450 } })
   }, 30_000)
 
-  test('a settlement moves the channel’s used quota with the balances, in the same transaction', async () => {
+  test('a settlement moves the channel’s used quota with the balances, with the next log batch', async () => {
     const [channel] = await a.channels.insert([{ type: 1, name: 'c', key: 'sealed', models: 'm' }])
     const { user, token } = await account(1_000)
     const held = await a.quota.reserve(user.id, token.id, false, 500)
     await a.quota.settle({ userId: user.id, tokenId: token.id, tokenLimited: false, channelId: channel!.id, reserved: 500, actual: 120, now: 1, hold: held.hold })
+    expect((await a.channels.findById(channel!.id))?.usedQuota).toBe(0) // queued for the log batch
+    await a.commitMetering([])
     expect((await a.channels.findById(channel!.id))?.usedQuota).toBe(120)
     expect((await stored(user.id, token.id)).user).toMatchObject({ quota: 880, usedQuota: 120 })
   })

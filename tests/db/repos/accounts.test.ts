@@ -121,6 +121,8 @@ for (const dialect of DIALECTS) {
       // the hold goes back with the settlement, as metering carries it (a dialect without holds gives none)
       const settled = await repos.quota.settle({ userId: owner.id, tokenId: key.id, tokenLimited: true, channelId: 0, reserved: 300, actual: 120, now: 1_800_000_000, hold: first.hold })
       expect(settled).toMatchObject({ charged: 120, user: { quota: 880, usedQuota: 120, requestCount: 1 }, token: { remainQuota: 380, usedQuota: 120 } })
+      // written with the next log batch (PostgreSQL queues settlements for it; SQLite's ledger writes behind too)
+      await repos.commitMetering([])
       // more than reserved: only as far as the balances reach
       const second = await repos.quota.reserve(owner.id, key.id, true, 100)
       expect(second.ok).toBe(true)

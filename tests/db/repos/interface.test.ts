@@ -17,7 +17,7 @@ const METHODS = {
   options: ['all', 'set', 'delete'],
   channels: ['all', 'findById', 'list', 'tags', 'abilities', 'insert', 'update', 'updateMany', 'updateByTag', 'setStatus', 'setStatusByTag', 'delete', 'recordTest'],
   logs: ['insertMany', 'list', 'stat', 'count', 'hourly', 'deleteBefore', 'freePages', 'compact', 'optimize'],
-  quota: ['reserve', 'settle', 'onDirty'],
+  quota: ['reserve', 'settle', 'onDirty', 'hasPending'],
   redemptions: ['insertMany', 'findById', 'list', 'update', 'delete', 'deleteInvalid', 'redeem'],
   revokedSessions: ['unexpired', 'insert', 'deleteExpired'],
 } as const satisfies { [K in keyof RepoSet]: readonly (keyof RepoSet[K])[] }
@@ -26,7 +26,7 @@ type Missing = { [K in keyof RepoSet]: Exclude<keyof RepoSet[K], (typeof METHODS
 const complete: [Missing] extends [never] ? true : { missing: Missing } = true
 
 /** The methods that answer from memory alone, synchronously; every other one returns a promise. */
-const SYNC = new Set(['users.cachedById', 'users.forget', 'users.forgetAll', 'tokens.cachedByKeyHash', 'tokens.forget', 'tokens.forgetUser', 'tokens.forgetAll', 'quota.onDirty'])
+const SYNC = new Set(['users.cachedById', 'users.forget', 'users.forgetAll', 'tokens.cachedByKeyHash', 'tokens.forget', 'tokens.forgetUser', 'tokens.forgetAll', 'quota.onDirty', 'quota.hasPending'])
 
 /** What `Repos` adds to the repositories. */
 const STORAGE = ['commitMetering', 'drainMetering', 'check', 'close'] as const satisfies readonly Exclude<keyof Repos, keyof RepoSet | 'dialect'>[]

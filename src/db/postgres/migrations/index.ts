@@ -2,6 +2,7 @@
 import m0 from './0000_init.sql' with { type: 'text' }
 import m1 from './0001_quota_holds.sql' with { type: 'text' }
 import m2 from './0002_quota_functions.sql' with { type: 'text' }
+import m3 from './0003_settle_batch.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -13,4 +14,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 0, tag: '0000_init', sql: m0 },
   { index: 1, tag: '0001_quota_holds', sql: m1 },
   { index: 2, tag: '0002_quota_functions', sql: m2 },
+  { index: 3, tag: '0003_settle_batch', sql: m3 },
 ]

@@ -1,9 +1,9 @@
 import { closePostgres, type PgDb } from '../client'
 import { appliedMigrations } from '../migrate'
 import { migrations } from '../migrations'
-import type { NewLog, Repos, StorageCheck } from '../../repos'
+import { LogType, type NewLog, type Repos, type StorageCheck } from '../../repos'
 import { createChannelRepo } from './channels'
-import { insertLogsAtomically } from './log-insert'
+import { insertLogs, insertLogsAtomically } from './log-insert'
 import { createLogRepo } from './logs'
 import { createOptionRepo } from './options'
 import { createPostgresQuota, DEFAULT_LEASE, type HoldLease } from './quota'
@@ -32,7 +32,7 @@ export interface PostgresRepos extends Repos {
 /**
  * The repositories on a PostgreSQL pool. Hot reads come from memory (users by id, tokens by key hash), refreshed
  * by these repositories' own writes and dropped by `forget…` for writes made on other nodes; quota is decided by
- * the database (quota.ts). Log batches are written at once (one statement each), so `onDirty` never fires.
+ * the database (quota.ts): a reservation at once, a settlement within its reservation with the next log batch.
  */
 export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): PostgresRepos {
   const client = db.$client
@@ -68,11 +68,22 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
 
     /** The rows and their hourly sums in one statement; the balances moved when each request settled. */
     async commitMetering(rows: NewLog[]) {
-      if (rows.length === 0) return
-      const commit = insertLogsAtomically(client, rows)
+      const settlements = holds.takePending()
+      if (rows.length === 0 && settlements.length === 0) return
+      // the settlements and the log rows they priced in one transaction: charged and logged together, or neither
+      let written = () => {}
+      const commit = settlements.length === 0 ? insertLogsAtomically(client, rows) : client.begin(async (tx) => {
+        const { differing, committed } = await holds.writeSettlements(tx, settlements)
+        await insertLogs(tx, differing.size === 0 ? rows : rows.map((row) => withCharge(row, differing)))
+        written = committed
+      })
       commits.add(commit)
       try {
         await commit
+        written()
+      } catch (error) {
+        holds.requeue(settlements) // with the rows, which the log writer keeps and retries
+        throw error
       } finally {
         commits.delete(commit)
       }
@@ -89,6 +100,23 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
       if (options.ownsDatabase) await closePostgres(db)
     },
   }
+}
+
+/**
+ * The log row of a request whose settlement the database decided differently from what `settle` answered (a
+ * cost beyond the reservation, capped by balances that moved meanwhile): the charge made, and what stayed unpaid.
+ */
+function withCharge(row: NewLog, differing: Map<string, { answered: number; charged: number }>): NewLog {
+  const d = row.type === LogType.consume && row.requestId ? differing.get(row.requestId) : undefined
+  if (!d) return row
+  let other: Record<string, unknown> = {}
+  try {
+    other = JSON.parse(row.other || '{}') as Record<string, unknown>
+  } catch {}
+  const unpaid = (typeof other.unpaid === 'number' ? other.unpaid : 0) + d.answered - d.charged
+  if (unpaid !== 0) other.unpaid = unpaid
+  else delete other.unpaid
+  return { ...row, quota: d.charged, other: JSON.stringify(other) }
 }
 
 /** Readiness: the server answers a query, and its migration ledger has every embedded migration. */

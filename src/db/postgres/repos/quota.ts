@@ -45,6 +45,24 @@ interface SettleRow {
 
 const num = (v: string | null): number | undefined => (v === null ? undefined : Number(v))
 
+/** What a queued settlement moves: its charge, what goes back to the user and to a limited token; `count` settlements. */
+interface Move {
+  charged: number
+  refund: number
+  tokenRefund: number
+  count?: number
+}
+
+function addMove(sums: Map<number, Move>, id: number, move: Move, sign: 1 | -1): void {
+  const sum = sums.get(id) ?? { charged: 0, refund: 0, tokenRefund: 0, count: 0 }
+  sum.charged += sign * move.charged
+  sum.refund += sign * move.refund
+  sum.tokenRefund += sign * move.tokenRefund
+  sum.count = (sum.count ?? 0) + sign
+  if (sum.count === 0) sums.delete(id)
+  else sums.set(id, sum)
+}
+
 /**
  * The relay's quota moves on PostgreSQL, decided by the database, never by this node's cached rows: a
  * reservation is one call of `tollgate_reserve` (conditional UPDATEs of user and token, both or neither, and a
@@ -60,6 +78,14 @@ export function createPostgresQuota(client: SQL, options: { nodeId: string; leas
   const live = new Set<number>()
   const timers: ReturnType<typeof setInterval>[] = []
   const running = new Set<Promise<unknown>>()
+  // settlements within their reservation, waiting for the next log batch (Repos.commitMetering)
+  let pending: SettleInput[] = []
+  // what each queued settlement answered and will move, and the sum of those moves per user and per token: the
+  // cached rows show the database's balances plus these, so a refund waiting for its batch is never missing there
+  const moves = new WeakMap<SettleInput, Move>()
+  const userMoves = new Map<number, Move>()
+  const tokenMoves = new Map<number, Move>()
+  let onQueued: () => void = () => {}
 
   const quota: QuotaRepo = {
     async reserve(userId: number, tokenId: number, tokenLimited: boolean, amount: number): Promise<ReserveResult> {
@@ -71,35 +97,123 @@ export function createPostgresQuota(client: SQL, options: { nodeId: string; leas
       const hold = Number(r!.hold)
       live.add(hold)
       const user = cached.user(userId)
-      if (user && userQuota !== undefined) user.quota = userQuota
+      if (user && userQuota !== undefined) user.quota = userQuota + (userMoves.get(userId)?.refund ?? 0)
       const token = tokenLimited ? cached.token(tokenId) : undefined
-      if (token && tokenRemain !== undefined) token.remainQuota = tokenRemain
+      if (token && tokenRemain !== undefined) token.remainQuota = tokenRemain + (tokenMoves.get(tokenId)?.refund ?? 0)
       return { ok: true, userQuota, tokenRemain, hold }
     },
 
+    /** Queued for the next log batch (see `defer`); answers at once. */
     async settle(s: SettleInput): Promise<SettleResult> {
-      let r: SettleRow
-      try {
-        ;[r] = (await client`SELECT * FROM tollgate_settle(${s.hold ?? null}::int8, ${s.userId}::int4, ${s.tokenId}::int4, ${s.tokenLimited}::bool, ${s.channelId}::int4, ${s.reserved}::int8, ${s.actual}::int8, ${s.now}::int8)`) as SettleRow[] as [SettleRow]
-      } finally {
-        if (s.hold !== undefined) live.delete(s.hold)
-      }
-      const result: SettleResult = { charged: Number(r.charged) }
-      if (r.user_quota !== null) {
-        result.user = { quota: Number(r.user_quota), usedQuota: Number(r.user_used), requestCount: Number(r.user_requests) }
-        const user = cached.user(s.userId)
-        if (user) Object.assign(user, result.user)
-      }
-      if (r.token_remain !== null) {
-        result.token = { remainQuota: Number(r.token_remain), usedQuota: Number(r.token_used), accessedTime: Number(r.token_accessed) }
-        const token = cached.token(s.tokenId)
-        if (token) Object.assign(token, result.token)
-      }
-      return result
+      return defer(s)
     },
 
-    /** Every move is written at once: nothing is ever left pending. */
-    onDirty() {},
+    /** `callback` runs when a settlement is queued after a batch took the last ones (the log writer's wake). */
+    onDirty(callback: () => void) {
+      onQueued = callback
+    },
+
+    hasPending: () => pending.length > 0,
+  }
+
+  /**
+   * Queue the settlement for the next log batch and answer at once, so a request costs one round trip (its
+   * reservation) and its charge reaches the database with its log row, in one transaction (a node that dies
+   * loses both, and the lease gives the reservation back). The answer is what the database will decide when
+   * nothing else moves the balances meanwhile: the actual cost, or for a cost beyond the reservation the most the
+   * cached balances reach; where the database decides otherwise, the commit puts its charge into the log row
+   * (`requestId`). The hold is no longer renewed from here: a batch that cannot commit for a whole lease lets the
+   * sweep give the reservation back, and its settlement then charges what the balances hold.
+   */
+  function defer(s: SettleInput): SettleResult {
+    if (s.hold !== undefined) live.delete(s.hold)
+    pending.push(s)
+    if (pending.length === 1) onQueued()
+    const user = cached.user(s.userId)
+    const token = cached.token(s.tokenId)
+    let charged = s.actual
+    if (s.actual > s.reserved) {
+      const room = Math.min(user?.quota ?? 0, s.tokenLimited ? (token?.remainQuota ?? 0) : Number.MAX_SAFE_INTEGER)
+      charged = s.reserved + Math.max(0, Math.min(s.actual - s.reserved, room))
+    }
+    const refund = s.reserved - charged // negative: the extra taken
+    const move: Move = { charged, refund, tokenRefund: s.tokenLimited ? refund : 0 }
+    moves.set(s, move)
+    addMove(userMoves, s.userId, move, 1)
+    addMove(tokenMoves, s.tokenId, move, 1)
+    const result: SettleResult = { charged }
+    if (user) {
+      user.quota += refund
+      user.usedQuota += charged
+      user.requestCount += 1
+      result.user = { quota: user.quota, usedQuota: user.usedQuota, requestCount: user.requestCount }
+    }
+    if (token) {
+      if (s.tokenLimited) token.remainQuota += refund
+      token.usedQuota += charged
+      token.accessedTime = Math.max(token.accessedTime, s.now)
+      result.token = { remainQuota: token.remainQuota, usedQuota: token.usedQuota, accessedTime: token.accessedTime }
+    }
+    return result
+  }
+
+  /** The queued settlements, handed to a batch (which puts them back with `requeue` if it fails). */
+  function takePending(): SettleInput[] {
+    const taken = pending
+    pending = []
+    return taken
+  }
+  function requeue(settlements: SettleInput[]): void {
+    pending = settlements.concat(pending)
+  }
+
+  /**
+   * The queued settlements in one call, inside the caller's transaction (the log batch's); answers the charges
+   * the database decided differently from what `settle` answered (by request id), and `committed` to call once the
+   * transaction has committed.
+   */
+  async function writeSettlements(tx: SQL, settlements: SettleInput[]): Promise<{ differing: Map<string, { answered: number; charged: number }>; committed: () => void }> {
+    const differing = new Map<string, { answered: number; charged: number }>()
+    if (settlements.length === 0) return { differing, committed: () => {} }
+    const column = <T>(f: (s: SettleInput) => T) => settlements.map(f)
+    const rows = (await tx`SELECT * FROM tollgate_settle_batch(${column((s) => s.hold ?? null)}::int8[], ${column((s) => s.userId)}::int4[], ${column((s) => s.tokenId)}::int4[],
+      ${column((s) => s.tokenLimited)}::bool[], ${column((s) => s.channelId)}::int4[], ${column((s) => s.reserved)}::int8[], ${column((s) => s.actual)}::int8[],
+      ${column((s) => s.now)}::int8[])`) as SettleRow[]
+    settlements.forEach((s, i) => {
+      const charged = Number(rows[i]!.charged)
+      const said = moves.get(s)?.charged ?? s.actual
+      if (charged !== said && s.requestId !== undefined) differing.set(s.requestId, { answered: said, charged })
+    })
+    return { differing, committed: () => committed(settlements, rows) }
+  }
+
+  /**
+   * A batch committed: its moves are in the database now, so they leave the pending sums, and the cached rows of
+   * the users and tokens it touched become the balances it left plus whatever was queued since.
+   */
+  function committed(settlements: SettleInput[], rows: SettleRow[]): void {
+    settlements.forEach((s, i) => {
+      const move = moves.get(s)
+      if (move) {
+        addMove(userMoves, s.userId, move, -1)
+        addMove(tokenMoves, s.tokenId, move, -1)
+      }
+      const r = rows[i]!
+      const user = cached.user(s.userId)
+      const u = userMoves.get(s.userId)
+      if (user && r.user_quota !== null) {
+        user.quota = Number(r.user_quota) + (u?.refund ?? 0)
+        user.usedQuota = Number(r.user_used) + (u?.charged ?? 0)
+        user.requestCount = Number(r.user_requests) + (u?.count ?? 0)
+      }
+      const token = cached.token(s.tokenId)
+      const t = tokenMoves.get(s.tokenId)
+      if (token && r.token_remain !== null) {
+        token.remainQuota = Number(r.token_remain) + (t?.tokenRefund ?? 0)
+        token.usedQuota = Number(r.token_used) + (t?.charged ?? 0)
+        token.accessedTime = Math.max(token.accessedTime, Number(r.token_accessed))
+      }
+    })
   }
 
   /** Push the expiry of this node's live holds one lease ahead, in one UPDATE. */
@@ -135,6 +249,13 @@ export function createPostgresQuota(client: SQL, options: { nodeId: string; leas
     quota,
     renew,
     sweep,
+    takePending,
+    requeue,
+    writeSettlements,
+    /** settlements waiting for the next batch */
+    get pendingSettlements(): number {
+      return pending.length
+    },
     /** how many holds this node renews now */
     get liveHolds(): number {
       return live.size

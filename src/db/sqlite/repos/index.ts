@@ -65,6 +65,8 @@ export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepo
     reserve: async (userId, tokenId, tokenLimited, amount) => ledgerOf.reserve(userId, tokenId, tokenLimited, amount),
     settle: async (input) => ledgerOf.settle(input),
     onDirty: ledgerOf.onDirty,
+    // the ledger decides on cached rows that already hold every refund
+    hasPending: () => false,
   }
   return {
     dialect: 'sqlite',
