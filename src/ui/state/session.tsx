@@ -31,8 +31,18 @@ export function SessionProvider({ children }: { children: ComponentChildren }) {
   }, [])
 
   useEffect(() => {
-    void Promise.all([refreshStatus().catch(() => undefined), refresh()])
-    return onUnauthorized(() => setUser(null))
+    // the console waits on the status: a failed load (a node restarting, a network blip) is tried again, not left loading
+    let retry: ReturnType<typeof setTimeout> | undefined
+    const loadStatus = (attempt: number): Promise<void> =>
+      refreshStatus().catch(() => {
+        retry = setTimeout(() => void loadStatus(attempt + 1), Math.min(5000, 250 * 2 ** attempt))
+      })
+    void Promise.all([loadStatus(0), refresh()])
+    const stop = onUnauthorized(() => setUser(null))
+    return () => {
+      clearTimeout(retry)
+      stop()
+    }
   }, [refresh, refreshStatus])
 
   const value = useMemo(() => ({ status, user, refresh, refreshStatus, logout }), [status, user, refresh, refreshStatus, logout])
