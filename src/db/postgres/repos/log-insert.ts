@@ -1,6 +1,7 @@
 import type { SQL } from 'bun'
 import type { HourlyRow } from '../../repos/import'
-import { LogType, type NewLog } from '../../repos/logs'
+import { consumeHours, sumHours, type HourSum } from '../../repos/hourly-sums'
+import type { NewLog } from '../../repos/logs'
 
 type Kind = 'int8' | 'int4' | 'text' | 'bool'
 
@@ -54,41 +55,13 @@ function columnsOf(rows: NewLog[], now: number): unknown[][] {
   )
 }
 
-type HourTuple = [userId: number, username: string, modelName: string, hour: number, count: number, quota: number, tokenUsed: number]
-
-/** Hourly tuples summed per (user, model, hour) and per (model, hour), as the two upserts' arrays (one row per key: an upsert may not touch a row twice). */
-function hourlyArrays(tuples: Iterable<HourTuple>): { hours: unknown[][]; modelHours: unknown[][] } {
-  const sums = new Map<string, HourTuple>()
-  for (const t of tuples) {
-    const key = `${t[0]}\u0000${t[2]}\u0000${t[3]}`
-    const s = sums.get(key)
-    if (s) {
-      s[4] += t[4]
-      s[5] += t[5]
-      s[6] += t[6]
-      s[1] = t[1] // the latest username, as the upsert keeps it
-    } else sums.set(key, [t[0], storable(t[1]), storable(t[2]), t[3], t[4], t[5], t[6]])
+/** Hourly tuples summed as both upserts take them (hourly-sums.ts), as their arrays. */
+function hourlyArrays(tuples: Iterable<HourSum>): { hours: unknown[][]; modelHours: unknown[][] } {
+  const storableTuples = function* () {
+    for (const t of tuples) yield [t[0], storable(t[1]), storable(t[2]), t[3], t[4], t[5], t[6]] as HourSum
   }
-  const models = new Map<string, [number, string, number, number, number]>()
-  for (const [, , model, hour, n, quota, tokens] of sums.values()) {
-    const key = `${model}\u0000${hour}`
-    const m = models.get(key)
-    if (m) {
-      m[2] += n
-      m[3] += quota
-      m[4] += tokens
-    } else models.set(key, [hour, model, n, quota, tokens])
-  }
-  return { hours: transpose([...sums.values()], HOUR_KINDS.length), modelHours: transpose([...models.values()], MODEL_HOUR_KINDS.length) }
-}
-
-/** The hourly sums of the consume rows (the same sums as SQLite's log-insert.ts). */
-function* consumeHours(rows: NewLog[], now: number): Generator<HourTuple> {
-  for (const row of rows) {
-    if (row.type !== LogType.consume) continue
-    const tokens = (row.promptTokens ?? 0) + (row.completionTokens ?? 0)
-    yield [row.userId ?? 0, row.username ?? '', row.modelName ?? '', Math.floor((row.createdAt ?? now) / 3600) * 3600, 1, row.quota ?? 0, tokens]
-  }
+  const { hours, modelHours } = sumHours(storableTuples())
+  return { hours: transpose(hours, HOUR_KINDS.length), modelHours: transpose(modelHours, MODEL_HOUR_KINDS.length) }
 }
 
 const transpose = (tuples: unknown[][], width: number): unknown[][] => Array.from({ length: width }, (_, c) => tuples.map((t) => t[c]))
@@ -116,7 +89,7 @@ export async function insertLogsAtomically(client: SQL, rows: NewLog[]): Promise
 /** Hourly usage that no log row accounts for (the import's older hours): both hourly tables, added to what is there. */
 export async function addHourly(sql: SQL, rows: HourlyRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
-    const { hours, modelHours } = hourlyArrays(rows.slice(i, i + CHUNK).map((r): HourTuple => [r.userId, r.username, r.modelName, r.hour, r.count, r.quota, r.tokenUsed]))
+    const { hours, modelHours } = hourlyArrays(rows.slice(i, i + CHUNK).map((r): HourSum => [r.userId, r.username, r.modelName, r.hour, r.count, r.quota, r.tokenUsed]))
     await sql.unsafe(STATEMENT, [...COLUMNS.map(() => []), ...hours, ...modelHours])
   }
 }

@@ -1,6 +1,7 @@
 // This file imports no Drizzle, so the metering writer thread can use it.
 import type { Database } from 'bun:sqlite'
-import { LogType, type NewLog } from '../../repos/logs'
+import { consumeHours, sumHours } from '../../repos/hourly-sums'
+import type { NewLog } from '../../repos/logs'
 
 const COLUMNS = [
   ['created_at', 'createdAt'], ['type', 'type'], ['user_id', 'userId'], ['username', 'username'], ['token_id', 'tokenId'],
@@ -65,30 +66,8 @@ export function createLogInserter(sqlite: Database): (rows: NewLog[]) => void {
     let i = 0
     for (; i + CHUNK <= rows.length; i += CHUNK) insertChunk.run(...fill(chunkArgs, rows, i, CHUNK))
     for (; i < rows.length; i++) insertRow.run(...fill(rowArgs, rows, i, 1))
-    const sums = new Map<string, [number, string, string, number, number, number, number]>()
-    for (const row of rows) {
-      if (row.type !== LogType.consume) continue
-      const hour = Math.floor((row.createdAt ?? now()) / 3600) * 3600
-      const key = `${row.userId}\u0000${row.modelName}\u0000${hour}`
-      const tokens = (row.promptTokens ?? 0) + (row.completionTokens ?? 0)
-      const s = sums.get(key)
-      if (s) {
-        s[4] += 1
-        s[5] += row.quota ?? 0
-        s[6] += tokens
-      } else sums.set(key, [row.userId ?? 0, row.username ?? '', row.modelName ?? '', hour, 1, row.quota ?? 0, tokens])
-    }
-    for (const s of sums.values()) addHour.run(...s)
-    const models = new Map<string, [number, string, number, number, number]>()
-    for (const [, , model, hour, n, quota, tokens] of sums.values()) {
-      const key = `${model}\u0000${hour}`
-      const m = models.get(key)
-      if (m) {
-        m[2] += n
-        m[3] += quota
-        m[4] += tokens
-      } else models.set(key, [hour, model, n, quota, tokens])
-    }
-    for (const m of models.values()) addModelHour.run(...m)
+    const { hours, modelHours } = sumHours(consumeHours(rows, now()))
+    for (const h of hours) addHour.run(...h)
+    for (const m of modelHours) addModelHour.run(...m)
   }
 }
