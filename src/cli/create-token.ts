@@ -43,7 +43,8 @@ export async function runCreateToken(argv: readonly string[], env: Env): Promise
     { min: 0, max: 0 },
   )
   if (parsed.values.help) return void console.log(CREATE_TOKEN_HELP), EXIT.ok
-  const config = commandConfig(parsed, env)
+  // on PostgreSQL too: the write goes to the shared database, and with REDIS_URL every node hears of it
+  const config = commandConfig(parsed, env, { postgres: 'allowed' })
   const v = parsed.values as Record<string, string | boolean | undefined>
   if (typeof v.user !== 'string' || !v.user) throw new UsageError('create-token: --user <username> is required')
   if (v.quota !== undefined && v.unlimited) throw new UsageError('create-token: --quota and --unlimited exclude each other')

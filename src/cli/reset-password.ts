@@ -20,7 +20,8 @@ Exit codes: 0 reset, 1 failed (no such user, a password not of 8 to 64 character
 export async function runResetPassword(argv: readonly string[], env: Env): Promise<number> {
   const parsed = parseCommandArgs('reset-password', argv, DATA_OPTIONS, { min: 1, max: 1 })
   if (parsed.values.help) return void console.log(RESET_PASSWORD_HELP), EXIT.ok
-  const config = commandConfig(parsed, env)
+  // on PostgreSQL too: the write goes to the shared database, and with REDIS_URL every node hears of it
+  const config = commandConfig(parsed, env, { postgres: 'allowed' })
   const username = parsed.positionals[0]!
   const password = await readLine(`new password for ${username}: `)
   try {
