@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer'
+import { BadRequestError } from '../errors'
 import type { Protocol } from '../protocols/types'
 import { scanJson, scanWatch, type JsonScan, type ScanWatch } from './json-scan'
 import { patchMembers } from './raw-json-patch'
@@ -110,7 +111,16 @@ export function scannedBody(bytes: Uint8Array<ArrayBuffer>, scan: JsonScan): Req
   }
   standIns.set(view, big)
   let parsed: Record<string, unknown> | undefined = big.size === 0 ? view : undefined
-  return bodyOf(bytes, view, big.size === 0, () => (parsed ??= JSON.parse(decoder.decode(bytes)) as Record<string, unknown>), () => scan)
+  return bodyOf(bytes, view, big.size === 0, () => (parsed ??= parseWhole(bytes)), () => scan)
+}
+
+/** A scanned body parsed whole: the scan did not look inside its strings, so JSON.parse may still refuse it (a 400). */
+function parseWhole(bytes: Uint8Array): Record<string, unknown> {
+  try {
+    return JSON.parse(decoder.decode(bytes)) as Record<string, unknown>
+  } catch (error) {
+    throw new BadRequestError(`the request body is not valid JSON: ${(error as Error).message}`)
+  }
 }
 
 function bodyOf(bytes: Uint8Array<ArrayBuffer>, view: Record<string, unknown>, whole: boolean, parsed: () => Record<string, unknown>, scan: () => JsonScan): RequestBody {

@@ -174,6 +174,18 @@ describe('decoded when needed', () => {
     expect(sent.json.messages.map((m: { content: string }) => m.content)).toEqual(value.messages.map((m) => m.content))
   })
 
+  test('conversion: a raw control character or a bad escape inside a long string is our 400, nothing sent, nothing charged', async () => {
+    for (const bad of ['\u0001', '\t', '\\x', '\\u12G4']) {
+      const text = raw(plain('claude-via-openai')).replace('lorem ipsum lorem', `lorem ${bad} lorem`)
+      const res = await messages(text)
+      expect(res.status, bad).toBe(400)
+      expect(await anthropicError(res)).toContain('not valid JSON')
+    }
+    expect(env.upstream.requests.length).toBe(0)
+    expect(env.outcomes.length).toBe(4)
+    expect(env.outcomes.every((o) => !o.ok && o.usage === undefined)).toBe(true)
+  })
+
   test('failover from a passthrough channel to a conversion channel decodes the body then', async () => {
     await env.addChannel({ type: 14, name: 'failing-first', models: 'claude-failover', priority: 10, autoBan: 0 })
     await env.addChannel({ type: 1, name: 'then-openai', models: 'claude-failover', priority: 0, autoBan: 0 })
