@@ -133,6 +133,11 @@ export interface UpstreamProtocol {
   wrapBody?(body: Record<string, unknown>, clientHeaders: Headers | undefined, warnings: string[]): { text: string; headers: Record<string, string> }
 }
 
+export interface SplicePaths {
+  text?: readonly string[]
+  dataUrl?: readonly string[]
+}
+
 /** A protocol clients speak to the gateway: the server half (decode requests, encode answers and errors) and the upstream half. */
 export interface Protocol extends UpstreamProtocol {
   id: ProtocolId
@@ -150,6 +155,12 @@ export interface Protocol extends UpstreamProtocol {
    * reservation's bound; `patchTypes`, the `type`s of the objects `passthroughPatch` reads with `objectsOfType`.
    */
   scanWords?: { media: readonly string[]; patchTypes?: readonly string[] }
+  /**
+   * Where a large request's long strings may stay in the client's bytes when it is converted (relay/spliced-body.ts):
+   * paths of string values (`messages.*.content.*.text`, `*` any array element) that `decodeRequest` passes on as a
+   * text or media data without reading past its start; `dataUrl` paths only for strings starting with `data:`.
+   */
+  splicePaths?: SplicePaths
   /** Client wire request → IR. Throws `InvalidWireError` for bodies the spec forbids. */
   decodeRequest(body: unknown, options?: DecodeOptions): Converted<IrRequest>
   /** IR → non-stream body for a client. `request` is the client's decoded request (for echoing settings). */

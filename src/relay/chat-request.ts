@@ -1,6 +1,7 @@
 import type { Converted, IrRequest } from '../ir'
 import type { Protocol } from '../protocols/types'
 import type { RelayInput } from './pipeline'
+import type { SplicedBody } from './spliced-body'
 
 /** The client's chat request, decoded as far as the relay needs it. */
 export interface ChatRequest {
@@ -15,6 +16,14 @@ export interface ChatRequest {
   full(): IrRequest
   /** what decoding the whole request noted beyond `warnings` */
   fullWarnings(): string[]
+  /** a large body decoded with its long strings cut (spliced-body.ts), for conversion; undefined when it cannot be */
+  spliced(): SplicedRequest | undefined
+  /** the request without its conversation (system, messages): what an answer's encoder echoes (model, tools, settings) */
+  settings(): IrRequest
+}
+
+export interface SplicedRequest extends Converted<IrRequest> {
+  body: SplicedBody
 }
 
 export function chatRequest(client: Protocol, input: RelayInput): ChatRequest {
@@ -22,23 +31,48 @@ export function chatRequest(client: Protocol, input: RelayInput): ChatRequest {
   if (body.whole) {
     const decoded = client.decodeRequest(body.view, { checked: input.bodyChecked })
     const ir = withPathOverrides(decoded.value, input)
-    return { head: ir, warnings: decoded.warnings, full: () => ir, fullWarnings: () => [] }
+    return { head: ir, warnings: decoded.warnings, full: () => ir, fullWarnings: () => [], spliced: () => undefined, settings: () => ir }
   }
   let whole: Converted<IrRequest> | undefined
   const full = () => (whole ??= decodedWhole(client, input))
+  let cut: SplicedRequest | undefined | null = null
+  const spliced = () => (cut === null ? (cut = decodedSpliced(client, input)) : cut)
   let head: Converted<IrRequest>
   try {
     head = client.decodeRequest(body.view, { checked: true })
   } catch {
     head = full() // a stand-in the decoder cannot take: decode it all, so the error (if any) is the body's own
   }
-  return { head: withPathOverrides(head.value, input), warnings: head.warnings, full: () => full().value, fullWarnings: () => full().warnings }
+  return {
+    head: withPathOverrides(head.value, input),
+    warnings: head.warnings,
+    full: () => full().value,
+    fullWarnings: () => full().warnings,
+    spliced,
+    settings: () => {
+      if (whole) return whole.value
+      const ir = spliced()?.value
+      return ir ? { ...ir, system: [], messages: [] } : full().value
+    },
+  }
 }
 
 /** The whole body, checked against the schema here: the route checked only its top-level fields. */
 function decodedWhole(client: Protocol, input: RelayInput): Converted<IrRequest> {
   const decoded = client.decodeRequest(input.body.parsed(), { checked: false })
   return { ...decoded, value: withPathOverrides(decoded.value, input) }
+}
+
+/** The body with its long strings cut, decoded as `decodedWhole` does; undefined when it cannot be (the whole body then says why). */
+function decodedSpliced(client: Protocol, input: RelayInput): SplicedRequest | undefined {
+  const body = input.body.spliced()
+  if (!body) return undefined
+  try {
+    const decoded = client.decodeRequest(body.parsed, { checked: false })
+    return { ...decoded, value: withPathOverrides(decoded.value, input), body }
+  } catch {
+    return undefined
+  }
 }
 
 function withPathOverrides(ir: IrRequest, input: RelayInput): IrRequest {

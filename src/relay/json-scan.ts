@@ -1,14 +1,18 @@
 /**
  * One pass over a JSON body's UTF-8 bytes that checks its structure and notes what the relay reads before
  * dispatch, without building the value: where each top-level member's value lies, the objects whose `type`
- * is a watched word, and how many strings are one of the counted words. A string's content is skipped with
- * the native `indexOf`, so a body of long tool results costs ~0.3 ms per MB (JSON.parse: 2–5 ms).
+ * is a watched word, how many strings are one of the counted words, and the long strings under the client
+ * protocol's splice paths (splice-paths.ts). A string's content is skipped with the native `indexOf`, so a body
+ * of long tool results costs ~0.3 ms per MB (JSON.parse: 2–5 ms).
  *
  * Checked: the grammar outside strings (brackets, commas, colons, numbers, literals, one object, nothing after
  * it) and that every string ends. Not checked: what is inside a string (escapes, raw control characters);
- * a passthrough upstream parses the body itself and refuses those, and a body that is decoded is parsed whole.
- * Words are compared as raw bytes: a word spelled with escapes (`"t\u0079pe"`) is not recognised.
+ * a passthrough upstream parses the body itself and refuses those, and a body that is decoded is parsed (its
+ * cut strings' rest checked by spliced-body.ts). Words and keys are compared as raw bytes: a word spelled with
+ * escapes (`"t\u0079pe"`) is not recognised.
  */
+import { childByKey, spliceable, type SpliceTrie } from './splice-paths'
+
 export interface Span {
   start: number
   end: number
@@ -27,6 +31,8 @@ export interface JsonScan {
   counted: number
   /** how deep containers nest (the top-level object is 1) */
   depth: number
+  /** the long strings under the watch's splice paths: start and end of each one's content (quotes excluded), in pairs */
+  spliced: number[]
 }
 
 /** Words a scan looks for, encoded once and bucketed by length. */
@@ -41,6 +47,7 @@ interface Words {
 export interface ScanWatch {
   types: Words
   count: Words
+  splice?: SpliceTrie
 }
 
 const encoder = new TextEncoder()
@@ -51,8 +58,8 @@ function words(list: readonly string[]): Words {
   return { list, bytes, byLength }
 }
 
-export function scanWatch(watch: { types?: readonly string[]; count?: readonly string[] } = {}): ScanWatch {
-  return { types: words(watch.types ?? []), count: words(watch.count ?? []) }
+export function scanWatch(watch: { types?: readonly string[]; count?: readonly string[]; splice?: SpliceTrie } = {}): ScanWatch {
+  return { types: words(watch.types ?? []), count: words(watch.count ?? []), splice: watch.splice }
 }
 const NOTHING = scanWatch()
 
@@ -73,7 +80,7 @@ const enum Want {
 }
 
 export function scanJson(b: Uint8Array, watch: ScanWatch = NOTHING): JsonScan {
-  const out: JsonScan = { open: -1, members: new Map(), typed: new Map(), counted: 0, depth: 0 }
+  const out: JsonScan = { open: -1, members: new Map(), typed: new Map(), counted: 0, depth: 0, spliced: [] }
   const n = b.length
   const fail = (what: string, at: number): JsonScan => {
     out.problem = at >= n ? `the body ends early (${what})` : `${what} at byte ${at}`
@@ -83,6 +90,10 @@ export function scanJson(b: Uint8Array, watch: ScanWatch = NOTHING): JsonScan {
   let kinds = new Uint8Array(64)
   let starts = new Int32Array(64)
   let types = new Uint16Array(64)
+  // per container, its node in the splice trie (-1: nothing under it is spliced); `slot`, the node of the value read next
+  let nodes = new Int16Array(64)
+  const trie = watch.splice
+  let slot = -1
   let depth = 0
   let want = Want.Value
   let keyIsType = false
@@ -114,12 +125,14 @@ export function scanJson(b: Uint8Array, watch: ScanWatch = NOTHING): JsonScan {
       if (want === Want.Key || want === Want.KeyOrEnd) {
         keyIsType = len === 4 && equalAt(b, i + 1, TYPE)
         if (depth === 1) member = decodeKey(b, i, end)
+        slot = trie && nodes[depth]! >= 0 ? childByKey(trie, nodes[depth]!, b, i + 1, len) : -1
         want = Want.Colon
       } else if (want === Want.Value || want === Want.ValueOrEnd) {
         if (keyIsType) {
           const t = wordIndex(watch.types, b, i + 1, len)
           if (t >= 0) types[depth] = t + 1
         }
+        if (slot >= 0 && spliceable(trie!.leaf[slot]!, b, i + 1, len)) out.spliced.push(i + 1, end - 1)
         want = closeValue(end)
       } else return fail('unexpected string', i)
       if (watch.count.byLength[len] && wordIndex(watch.count, b, i + 1, len) >= 0) out.counted++
@@ -140,6 +153,7 @@ export function scanJson(b: Uint8Array, watch: ScanWatch = NOTHING): JsonScan {
       case Want.CommaOrEnd:
         if (c === 0x2c) {
           want = kinds[depth] === 1 ? Want.Key : Want.Value
+          if (want === Want.Value) slot = trie && nodes[depth]! >= 0 ? trie.star[nodes[depth]!]! : -1
           keyIsType = false
           i++
           continue
@@ -169,11 +183,13 @@ export function scanJson(b: Uint8Array, watch: ScanWatch = NOTHING): JsonScan {
     if (want !== Want.Value && want !== Want.ValueOrEnd) return fail('unexpected value', i)
     if (c === 0x7b || c === 0x5b) {
       if (depth === 0) out.open = i
-      if (++depth === kinds.length) [kinds, starts, types] = [grow(kinds), grow(starts), grow(types)]
+      if (++depth === kinds.length) [kinds, starts, types, nodes] = [grow(kinds), grow(starts), grow(types), grow(nodes)]
       if (depth > out.depth) out.depth = depth
       kinds[depth] = c === 0x7b ? 1 : 2
       starts[depth] = i
       types[depth] = 0
+      nodes[depth] = depth === 1 ? (trie ? 0 : -1) : slot
+      if (c === 0x5b) slot = trie && nodes[depth]! >= 0 ? trie.star[nodes[depth]!]! : -1
       want = c === 0x7b ? Want.KeyOrEnd : Want.ValueOrEnd
       keyIsType = false
       i++
@@ -268,7 +284,7 @@ function decodeKey(b: Uint8Array, start: number, end: number): string {
   return raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1)
 }
 
-function grow<T extends Uint8Array | Uint16Array | Int32Array>(a: T): T {
+function grow<T extends Uint8Array | Uint16Array | Int16Array | Int32Array>(a: T): T {
   const bigger = new (a.constructor as new (n: number) => T)(a.length * 2)
   bigger.set(a)
   return bigger

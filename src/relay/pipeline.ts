@@ -177,7 +177,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
 
 export interface AttemptPlan {
   upstreamProtocol: UpstreamProtocol
-  /** the request as this attempt's encoders see it: whole, unless the answer's bytes go to the client as they came */
+  /** the request as this attempt's answer encoders see it: its settings and tools (chat-request.ts `settings`) */
   ir: IrRequest
   /** the client's body went on as is (or patched) */
   passthrough: boolean
@@ -198,12 +198,12 @@ function planAttempt(input: RelayInput, request: ChatRequest, client: Protocol, 
   const ir = request.head
   const { protocol, passthrough } = upstreamProtocolFor(channel, input.protocol, candidate.upstreamModel)
   const upstreamProtocol = passthrough && protocol === client.id ? client : upstreamProtocolById(protocol)
-  const bodyInput = { clientProtocol: input.protocol, body: input.body, clientHeaders: input.headers, ir: request.full, upstreamModel: candidate.upstreamModel, provider }
+  const bodyInput = { clientProtocol: input.protocol, body: input.body, clientHeaders: input.headers, request, upstreamModel: candidate.upstreamModel, provider }
   let body = passthrough ? passthroughBody(bodyInput, client) : convertedBody(bodyInput, upstreamProtocol)
-  if (!passthrough && request.fullWarnings().length) body.warnings = [...request.fullWarnings(), ...body.warnings]
   if (upstreamProtocol.wrapBody) body = wrappedBody(body, upstreamProtocol, input.headers)
   const rawAnswer = passthrough && !upstreamProtocol.createFrameParser
-  const attemptIr = rawAnswer ? ir : request.full()
+  // an answer's encoder reads the request's settings and tools, never its conversation
+  const attemptIr = rawAnswer ? ir : request.settings()
   const connector = provider.connector
   if (connector) {
     const call = { protocol, model: candidate.upstreamModel, clientModel: ir.model, stream: ir.stream, key: candidate.key, baseUrl: channel.baseUrl, other: channel.other, body: payloadText(body) }

@@ -3,6 +3,8 @@ import { BadRequestError } from '../errors'
 import type { Protocol } from '../protocols/types'
 import { scanJson, scanWatch, type JsonScan, type ScanWatch } from './json-scan'
 import { patchMembers } from './raw-json-patch'
+import { compileSplicePaths } from './splice-paths'
+import { splicedBody, type SplicedBody } from './spliced-body'
 
 /**
  * A chat request's body as the client sent it, read only as far as the relay needs. A small body (up to
@@ -25,12 +27,16 @@ export interface RequestBody {
   mediaWords(): number
   /** the bytes with top-level members set, every other byte as received */
   patched(patch: Record<string, unknown>): Uint8Array<ArrayBuffer> | undefined
+  /** a large body parsed with its long strings cut (spliced-body.ts), for conversion; undefined when it cannot be */
+  spliced(): SplicedBody | undefined
 }
 
 /** Bodies up to this size are parsed whole before routing. */
 export const WHOLE_BODY_BYTES = 32 * 1024
 /** In a larger body, top-level values above this size are not parsed before dispatch. */
 export const STAND_IN_BYTES = 4 * 1024
+/** The two sizes as the relay reads them: tests lower them so that small bodies take the large bodies' path. */
+export const bodyLimits = { wholeBytes: WHOLE_BODY_BYTES, standInBytes: STAND_IN_BYTES }
 
 const decoder = new TextDecoder() // as Request.text(): a BOM dropped, invalid sequences replaced
 const encoder = new TextEncoder()
@@ -48,7 +54,10 @@ export function decodeText(bytes: Uint8Array): string {
 const watches = new WeakMap<Protocol, ScanWatch>()
 export function watchOf(protocol: Protocol): ScanWatch {
   let watch = watches.get(protocol)
-  if (!watch) watches.set(protocol, (watch = scanWatch({ types: protocol.scanWords?.patchTypes, count: protocol.scanWords?.media })))
+  if (!watch) {
+    const splice = protocol.splicePaths ? compileSplicePaths(protocol.splicePaths) : undefined
+    watches.set(protocol, (watch = scanWatch({ types: protocol.scanWords?.patchTypes, count: protocol.scanWords?.media, splice })))
+  }
   return watch
 }
 
@@ -56,6 +65,7 @@ export function watchOf(protocol: Protocol): ScanWatch {
 export function wholeBody(bytes: Uint8Array<ArrayBuffer>, parsed: Record<string, unknown>, watch: ScanWatch): RequestBody {
   let scan: JsonScan | undefined
   const body = bodyOf(bytes, parsed, true, () => parsed, () => (scan ??= scanJson(bytes, watch)))
+  body.spliced = () => undefined // parsed already
   // parsed already: walked, and only when the bytes hold the type as a value (a scan of 23 KB costs ~40 µs, this ~2)
   body.objectsOfType = (type, keys) => (holdsValue(bytes, type) ? typedObjects(parsed, type, keys) : [])
   return body
@@ -104,7 +114,7 @@ export function scannedBody(bytes: Uint8Array<ArrayBuffer>, scan: JsonScan): Req
   const big = new Set<string>()
   for (const [key, { start, end }] of scan.members) {
     const first = bytes[start]
-    if (end - start > STAND_IN_BYTES && (first === 0x22 || first === 0x5b || first === 0x7b)) {
+    if (end - start > bodyLimits.standInBytes && (first === 0x22 || first === 0x5b || first === 0x7b)) {
       big.add(key)
       view[key] = first === 0x22 ? '\u2026' : first === 0x5b ? [] : {}
     } else view[key] = JSON.parse(decoder.decode(bytes.subarray(start, end)))
@@ -124,6 +134,7 @@ function parseWhole(bytes: Uint8Array): Record<string, unknown> {
 }
 
 function bodyOf(bytes: Uint8Array<ArrayBuffer>, view: Record<string, unknown>, whole: boolean, parsed: () => Record<string, unknown>, scan: () => JsonScan): RequestBody {
+  let spliced: SplicedBody | undefined | null = null
   return {
     bytes,
     view,
@@ -137,6 +148,7 @@ function bodyOf(bytes: Uint8Array<ArrayBuffer>, view: Record<string, unknown>, w
       const s = scan()
       return s.problem ? undefined : patchMembers(bytes, s, patch)
     },
+    spliced: () => (spliced === null ? (spliced = splicedBody(bytes, scan().spliced)) : spliced),
   }
 }
 

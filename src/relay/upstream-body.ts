@@ -1,6 +1,7 @@
-import type { IrRequest } from '../ir'
+import { SplicedTextError, type Converted, type IrRequest } from '../ir'
 import type { Protocol, ProtocolId, UpstreamProtocol } from '../protocols/types'
 import type { Provider } from '../providers/types'
+import type { ChatRequest } from './chat-request'
 import { standInsOf, type RequestBody } from './request-body'
 
 export interface UpstreamBody {
@@ -17,8 +18,8 @@ export interface BodyInput {
   clientProtocol: ProtocolId
   body: RequestBody
   clientHeaders: Headers
-  /** the client's request decoded whole (a large body is parsed on the first call) */
-  ir: () => IrRequest
+  /** the client's request, decoded whole (a large body is parsed on the first call) or with its long strings cut */
+  request: Pick<ChatRequest, 'full' | 'fullWarnings' | 'spliced'>
   upstreamModel: string
   provider: Provider
 }
@@ -40,11 +41,29 @@ export function passthroughBody(input: BodyInput, client: Protocol): UpstreamBod
   return { payload, headers: out.headers, dropUsageChunk: out.dropUsageChunk, warnings: out.warnings }
 }
 
-/** Different protocols: encode the neutral request for the upstream's protocol, with the vendor's quirks. */
+/**
+ * Different protocols: encode the neutral request for the upstream's protocol, with the vendor's quirks. A large
+ * body is converted with its long strings cut, their bytes copied from the client's body into the result
+ * (spliced-body.ts); where that cannot be (a converter needs a whole text), from the body parsed whole.
+ */
 export function convertedBody(input: BodyInput, upstream: UpstreamProtocol): UpstreamBody {
-  const encoded = upstream.encodeRequest({ ...input.ir(), model: input.upstreamModel })
-  upstream.applyQuirks?.(encoded.value, input.provider.quirks)
-  return { payload: JSON.stringify(encoded.value), headers: {}, dropUsageChunk: false, warnings: encoded.warnings }
+  const spliced = input.request.spliced()
+  if (spliced) {
+    try {
+      const encoded = encodeFor(input, upstream, spliced.value)
+      return { payload: spliced.body.splice(JSON.stringify(encoded.value)), headers: {}, dropUsageChunk: false, warnings: [...spliced.warnings, ...encoded.warnings] }
+    } catch (error) {
+      if (!(error instanceof SplicedTextError)) throw error
+    }
+  }
+  const { value, warnings } = encodeFor(input, upstream, input.request.full())
+  return { payload: JSON.stringify(value), headers: {}, dropUsageChunk: false, warnings: [...input.request.fullWarnings(), ...warnings] }
+}
+
+function encodeFor(input: BodyInput, upstream: UpstreamProtocol, ir: IrRequest): Converted<Record<string, unknown>> {
+  const out = upstream.encodeRequest({ ...ir, model: input.upstreamModel })
+  upstream.applyQuirks?.(out.value, input.provider.quirks)
+  return out
 }
 
 /** The body as text, for what signs or re-reads it (connectors, wrapped bodies). */

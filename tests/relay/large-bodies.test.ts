@@ -174,6 +174,23 @@ describe('decoded when needed', () => {
     expect(sent.json.messages.map((m: { content: string }) => m.content)).toEqual(value.messages.map((m) => m.content))
   })
 
+  test('conversion copies long strings from the client bytes: escapes, non-ASCII and surrogate pairs arrive as sent', async () => {
+    const value: Record<string, any> = plain('claude-via-openai')
+    const tricky = `${'line one\n\t"quoted" back\\slash é 中 😀 \u0001 '.repeat(40)}end`
+    value.messages.push(
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { path: 'a.ts' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: tricky }, { type: 'text', text: tricky }] },
+    )
+    // written by hand, the way some clients escape: non-ASCII as \u escapes, a pair for the emoji
+    const text = raw(value).replaceAll(JSON.stringify(tricky), JSON.stringify(tricky).replace(/é/g, '\\u00e9').replace(/😀/g, '\\ud83d\\ude00'))
+    const res = await messages(text)
+    expect(res.status, await res.clone().text()).toBe(200)
+    const sent = env.upstream.requests[0]!
+    expect(sent.json.messages.slice(-2)).toEqual([{ role: 'tool', tool_call_id: 'toolu_1', content: tricky }, { role: 'user', content: tricky }])
+    expect(sent.body).toContain('\\u00e9 中 \\ud83d\\ude00') // the cut part as the client escaped it
+    expect(sent.json.messages.slice(0, 40).map((m: { content: string }) => m.content)).toEqual(value.messages.slice(0, 40).map((m: { content: string }) => m.content))
+  })
+
   test('conversion: a raw control character or a bad escape inside a long string is our 400, nothing sent, nothing charged', async () => {
     for (const bad of ['\u0001', '\t', '\\x', '\\u12G4']) {
       const text = raw(plain('claude-via-openai')).replace('lorem ipsum lorem', `lorem ${bad} lorem`)

@@ -3,7 +3,7 @@ import { MAX_JSON_DEPTH } from '../../plugins/json-depth'
 import type { ProtocolId } from '../../protocols/types'
 import { scanJson } from '../../relay/json-scan'
 import { protocolFor } from '../../relay/protocol-registry'
-import { decodeText, scannedBody, utf8Body, watchOf, wholeBody, WHOLE_BODY_BYTES, type RequestBody } from '../../relay/request-body'
+import { bodyLimits, decodeText, scannedBody, utf8Body, watchOf, wholeBody, type RequestBody } from '../../relay/request-body'
 
 interface RawBody {
   bytes: Uint8Array<ArrayBuffer>
@@ -36,7 +36,7 @@ export function chatJsonParser(protocol: ProtocolId) {
   const watch = watchOf(protocolFor(protocol))
   return async ({ request }: { request: Request }): Promise<unknown> => {
     const entry = await read(request)
-    if (entry.bytes.length <= WHOLE_BODY_BYTES) return parsedWhole(entry)
+    if (entry.bytes.length <= bodyLimits.wholeBytes) return parsedWhole(entry)
     const scan = scanJson(entry.bytes, watch)
     // JSON.parse names a problem as it always has; a body nested past the bound is checked whole, as small ones are
     if (scan.problem || scan.depth > MAX_JSON_DEPTH) return parsedWhole(entry)

@@ -15,6 +15,7 @@ import {
   type ToolChoice,
   type ToolResultPart,
   type UserPart,
+  wholeText,
 } from '../../ir/index.ts'
 import type { DecodeOptions } from '../types.ts'
 import { arr, num, rec, str, validator, decodeSampling } from '../shared.ts'
@@ -69,7 +70,7 @@ function decodeMedia(b: Record<string, unknown>, where: string, warnings: string
     const part: FilePart = {
       type: 'file',
       mediaType: str(src.media_type) ?? 'text/plain',
-      source: { kind: 'base64', data: Buffer.from(str(src.data) ?? '', 'utf8').toString('base64') },
+      source: { kind: 'base64', data: Buffer.from(wholeText(str(src.data) ?? '', where), 'utf8').toString('base64') },
     }
     if (typeof b.title === 'string') part.filename = b.title
     return withOptions(part, po)

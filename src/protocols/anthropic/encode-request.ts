@@ -11,6 +11,7 @@ import {
   type IrRequest,
   type Part,
   type TextPart,
+  wholeText,
 } from '../../ir/index.ts'
 import { foreignOpaque, parseDataUrl, rec, refusePrivateMedia } from '../shared.ts'
 
@@ -44,7 +45,7 @@ function mediaBlock(p: ImagePart | FilePart, where: string, warnings: string[]):
   if (mt.startsWith('text/') && source.type === 'base64') {
     return {
       type: 'document',
-      source: { type: 'text', media_type: 'text/plain', data: Buffer.from(String(source.data), 'base64').toString('utf8') },
+      source: { type: 'text', media_type: 'text/plain', data: Buffer.from(wholeText(String(source.data), where), 'base64').toString('utf8') },
       ...(p.filename ? { title: p.filename } : {}),
       ...opts(p),
     }

@@ -20,6 +20,13 @@ export const anthropic: Protocol = {
   requestSchema: AnthropicRequest,
   // image and document blocks; thinking blocks, for the unsigned ones passthrough drops
   scanWords: { media: ['image', 'document'], patchTypes: ['thinking'] },
+  // texts, tool results (a string or text blocks) and base64 sources, at the top level and inside tool results
+  splicePaths: {
+    text: [
+      'system', 'system.*.text', 'messages.*.content', 'messages.*.content.*.text', 'messages.*.content.*.content',
+      'messages.*.content.*.content.*.text', 'messages.*.content.*.source.data', 'messages.*.content.*.content.*.source.data',
+    ],
+  },
   decodeRequest,
   encodeRequest,
   decodeResponse,

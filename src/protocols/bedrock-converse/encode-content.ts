@@ -2,6 +2,7 @@
 import {
   parseArguments,
   UnsupportedFeatureError,
+  wholePrefix,
   type AssistantPart,
   type FilePart,
   type ImagePart,
@@ -24,8 +25,8 @@ export function cachePointAfter(p: { providerOptions?: Part['providerOptions'] }
 }
 
 export function textBlocks(p: { text: string; providerOptions?: Part['providerOptions'] }): Block[] {
-  // Bedrock refuses blank text blocks
-  return p.text.trim() === '' ? [] : [{ text: p.text }, ...cachePointAfter(p)]
+  // Bedrock refuses blank text blocks (a cut text whose kept start is blank is read whole first)
+  return wholePrefix(p.text.trimStart(), 1).trimEnd() === '' ? [] : [{ text: p.text }, ...cachePointAfter(p)]
 }
 
 /** Document names may hold letters, digits, single spaces, hyphens, parentheses and square brackets. */

@@ -24,6 +24,8 @@ export const gemini: Protocol = {
   probeBody,
   requestSchema: GeminiRequest,
   scanWords: { media: ['inlineData', 'fileData'] },
+  // texts and inline data (function responses are objects, stringified whole when not one plain field)
+  splicePaths: { text: ['systemInstruction.parts.*.text', 'contents.*.parts.*.text', 'contents.*.parts.*.inlineData.data'] },
   decodeRequest,
   encodeRequest,
   decodeResponse,

@@ -1,6 +1,9 @@
 import {
   clientToolIndex,
   converted,
+  isSpliced,
+  SplicedTextError,
+  wholePrefix,
   toolNames,
   UnsupportedFeatureError,
   type Converted,
@@ -18,11 +21,14 @@ const HOSTED_SEARCH = new Set(['web_search', 'web_search_preview', 'googleSearch
 /** Added when JSON mode is asked for by a prompt that never says "json" (OpenAI refuses that request). */
 export const JSON_MODE_INSTRUCTION = 'Respond in JSON.'
 
-/** Whether any message text (string content, text parts, tool outputs) says "json". */
+/** Whether any message text (string content, text parts, tool outputs) says "json" (a cut text is read whole first). */
 export function mentionsJson(items: Record<string, unknown>[]): boolean {
   const texts = (v: unknown): string =>
     typeof v === 'string' ? v : Array.isArray(v) ? v.map((p) => (typeof p?.text === 'string' ? p.text : '')).join(' ') : ''
-  return items.some((m) => /json/i.test(`${texts(m.content)} ${texts(m.output)}`))
+  const all = items.map((m) => `${texts(m.content)} ${texts(m.output)}`)
+  if (all.some((text) => /json/i.test(text))) return true
+  if (all.some(isSpliced)) throw new SplicedTextError('the JSON mode check')
+  return false
 }
 
 /** Anthropic-style thinking budget → an effort level. */
@@ -114,7 +120,7 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
           const texts = r.content.filter((c): c is TextPart => c.type === 'text').map((c) => c.text)
           if (texts.length !== r.content.length) warnings.push(`${where}.content[${ri}]: non-text tool result content dropped`)
           let content = texts.join('\n')
-          if (r.isError && content && !/^error/i.test(content)) content = `Error: ${content}`
+          if (r.isError && content && !/^error/i.test(wholePrefix(content, 5))) content = `Error: ${content}`
           else if (r.isError && !content) content = 'Error'
           messages.push({ role: 'tool', tool_call_id: r.callId, content })
         })

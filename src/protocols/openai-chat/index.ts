@@ -19,6 +19,11 @@ export const openaiChat: Protocol = {
   probeBody,
   requestSchema: ChatRequest,
   scanWords: { media: ['image_url', 'file', 'input_audio'] },
+  // message texts and media data (image URLs only when they are data URLs: other URLs are read whole)
+  splicePaths: {
+    text: ['messages.*.content', 'messages.*.content.*.text', 'messages.*.content.*.file.file_data', 'messages.*.content.*.input_audio.data'],
+    dataUrl: ['messages.*.content.*.image_url', 'messages.*.content.*.image_url.url'],
+  },
   decodeRequest,
   encodeRequest,
   decodeResponse,

@@ -1,6 +1,7 @@
 import {
   clientToolIndex,
   converted,
+  wholePrefix,
   splitLeadingSystem,
   UnsupportedFeatureError,
   type Converted,
@@ -137,7 +138,7 @@ export function encodeRequest(req: IrRequest): Converted<Record<string, unknown>
           let output: unknown = onlyText
             ? r.content.map((c) => (c as TextPart).text).join('\n')
             : userContent(r.content, `${where}.content[${ri}].content`, warnings)
-          if (r.isError && typeof output === 'string' && !/^error/i.test(output)) output = output ? `Error: ${output}` : 'Error'
+          if (r.isError && typeof output === 'string' && !/^error/i.test(wholePrefix(output, 5))) output = output ? `Error: ${output}` : 'Error'
           input.push({ type: po.type === 'custom_tool_call_output' ? 'custom_tool_call_output' : 'function_call_output', ...idOf(po), call_id: r.callId, output })
         })
         break

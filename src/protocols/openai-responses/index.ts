@@ -16,6 +16,14 @@ export const openaiResponses: Protocol = {
   probeBody,
   requestSchema: ResponsesRequest,
   scanWords: { media: ['input_image', 'input_file'] },
+  // instructions, message texts, tool outputs and media data (image URLs only when they are data URLs)
+  splicePaths: {
+    text: [
+      'input', 'instructions', 'instructions.*.content.*.text', 'input.*.content', 'input.*.content.*.text', 'input.*.content.*.file_data',
+      'input.*.output', 'input.*.output.*.text', 'input.*.output.*.file_data',
+    ],
+    dataUrl: ['input.*.content.*.image_url', 'input.*.output.*.image_url'],
+  },
   decodeRequest,
   encodeRequest,
   decodeResponse,

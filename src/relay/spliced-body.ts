@@ -1,0 +1,175 @@
+import { MARK_CLOSE, MARK_OPEN, SplicedTextError } from '../ir'
+import { spliceLimits } from './splice-paths'
+
+/**
+ * A large body converted to another protocol without decoding its long strings (issue #18): JSON.parse, the
+ * UTF-16 copies and JSON.stringify of a 1 MB agent turn cost ~10 ms, nearly all of it tool results and base64
+ * that the conversion only moves from one field to another. Each long string the scan found under the client
+ * protocol's splice paths keeps its first bytes; the rest (its *tail*) is replaced by a mark (`\uE000<n>\\\uE001`)
+ * in a small copy of the body (the *skeleton*), which is parsed and converted as usual. The encoded upstream body
+ * is then stringified and each mark replaced by the tail's bytes as the client sent them: JSON-escaped already,
+ * and valid inside any JSON string, since the tail was checked here (no raw control character, only JSON's escapes)
+ * and starts and ends on a character boundary.
+ *
+ * A mark that comes out anywhere but inside one JSON string (stringified twice, cut, re-encoded) makes `splice`
+ * throw SplicedTextError, as does a converter that needs a whole text (`wholeText`): the relay then converts the
+ * body parsed whole.
+ */
+export interface SplicedBody {
+  /** the skeleton, parsed */
+  parsed: Record<string, unknown>
+  /** bytes of the client's body that a (cut) text decoded from the skeleton stands for */
+  bytesOf(text: string): number
+  /** the upstream body: `json` (a JSON text holding marks) with the tails in place of the marks */
+  splice(json: string): Uint8Array<ArrayBuffer>
+}
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+const OPEN = Buffer.from(MARK_OPEN) // EE 80 80
+const CLOSE = Buffer.from(MARK_CLOSE) // EE 80 81
+const BACKSLASH = 0x5c
+/** [8 9 a b A B]: the third hex digit of a high surrogate's escape (\uD800–\uDBFF) */
+const HIGH = [0x38, 0x39, 0x61, 0x62, 0x41, 0x42]
+
+/**
+ * The body's skeleton, parsed; undefined when there is nothing to cut, when the body holds the mark character
+ * itself (as UTF-8 or as an escape), or when a tail is not valid JSON string content (parsing the body whole
+ * then reports the problem as JSON.parse always has).
+ */
+export function splicedBody(bytes: Uint8Array<ArrayBuffer>, spans: readonly number[]): SplicedBody | undefined {
+  if (spans.length === 0) return undefined
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (holdsMark(body)) return undefined
+  const tails: number[] = []
+  const pieces: Uint8Array[] = []
+  let from = 0
+  for (let s = 0; s < spans.length; s += 2) {
+    const end = spans[s + 1]!
+    const cut = cutAt(body, spans[s]!, end)
+    if (cut >= end) continue
+    if (!validContent(latin1(body, cut, end))) return undefined
+    pieces.push(body.subarray(from, cut), markBytes(tails.length / 2))
+    tails.push(cut, end)
+    from = end
+  }
+  if (tails.length === 0) return undefined
+  pieces.push(body.subarray(from))
+  let parsed: Record<string, unknown>
+  try {
+    parsed = JSON.parse(decoder.decode(Buffer.concat(pieces))) as Record<string, unknown>
+  } catch {
+    return undefined // the body parsed whole names its problem
+  }
+  return { parsed, bytesOf: (text) => bytesOf(text, tails), splice: (json) => splice(json, body, tails) }
+}
+
+/** Whether the body holds the mark's first character, as UTF-8 or as an escape (not `\\uE000`, an escaped backslash). */
+function holdsMark(b: Buffer): boolean {
+  if (b.includes(OPEN)) return true
+  for (const escape of ['\\ue000', '\\uE000']) {
+    for (let at = b.indexOf(escape); at >= 0; at = b.indexOf(escape, at + 1)) {
+      let k = at - 1
+      while (b[k] === BACKSLASH) k--
+      if ((at - k) % 2 === 1) return true // an even run before it: the escape's own backslash is not escaped
+    }
+  }
+  return false
+}
+
+/** Where a string's kept start ends: after `prefixBytes` (a data URL: after its header's comma), on a boundary. */
+function cutAt(b: Buffer, start: number, end: number): number {
+  let limit = start + spliceLimits.prefixBytes
+  if (b[start] === 0x64 && latin1(b, start, start + 5) === 'data:') {
+    const comma = b.indexOf(0x2c, start)
+    if (comma > 0 && comma < Math.min(end, start + 1024)) limit = Math.max(limit, comma + 1)
+  }
+  let i = start
+  while (i < end && i < limit) {
+    if (b[i] !== BACKSLASH) i++
+    else if (b[i + 1] !== 0x75) i += 2
+    else {
+      const high = (b[i + 2] === 0x64 || b[i + 2] === 0x44) && HIGH.includes(b[i + 3]!)
+      i += 6
+      if (high && b[i] === BACKSLASH && b[i + 1] === 0x75) i += 6 // a surrogate pair's two escapes stay together
+    }
+  }
+  while (i < end && (b[i]! & 0xc0) === 0x80) i++ // not inside a UTF-8 sequence
+  return Math.min(i, end)
+}
+
+/** The bytes as one character each (Buffer's own latin1Slice: `toString('latin1', …)` costs 3× as much per call) */
+const latin1 = (b: Buffer, start: number, end: number): string => (b as unknown as { latin1Slice(start: number, end: number): string }).latin1Slice(start, end)
+
+const CONTROL = /[\x00-\x1f]/
+/** A backslash before anything but a one-letter escape (cheap to look for: most text has none) */
+const ODD_ESCAPE = /\\[^"\\/bfnrt]/
+/** Runs of backslashes before anything but a one-letter escape: an even run escapes itself, an odd one must be \uXXXX */
+const ESCAPES = /\\+[^"\\/bfnrt]/g
+const HEX4 = /^[0-9a-fA-F]{4}/
+
+/** Whether `s` (UTF-8 bytes as latin1 characters) is valid content of a JSON string. */
+function validContent(s: string): boolean {
+  if (CONTROL.test(s)) return false
+  if (!ODD_ESCAPE.test(s)) return true
+  ESCAPES.lastIndex = 0
+  for (let m = ESCAPES.exec(s); m; m = ESCAPES.exec(s)) {
+    const run = m[0].length - 1
+    if (run % 2 === 0) continue
+    if (m[0].charCodeAt(run) !== 0x75 || !HEX4.test(s.slice(ESCAPES.lastIndex, ESCAPES.lastIndex + 4))) return false
+  }
+  return true
+}
+
+function markBytes(n: number): Uint8Array {
+  return encoder.encode(`${MARK_OPEN}${n}\\\\${MARK_CLOSE}`) // in JSON text: the mark's backslash escaped
+}
+
+/** A (cut) text's size in the client's body: its own UTF-8 bytes and each tail it stands for. */
+function bytesOf(text: string, tails: readonly number[]): number {
+  let size = 0
+  let from = 0
+  for (let at = text.indexOf(MARK_OPEN); at >= 0; at = text.indexOf(MARK_OPEN, from)) {
+    size += Buffer.byteLength(text.slice(from, at))
+    let n = 0
+    let i = at + 1
+    while (text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) n = n * 10 + text.charCodeAt(i++) - 0x30
+    if (2 * n < tails.length) size += tails[2 * n + 1]! - tails[2 * n]!
+    const close = text.indexOf(MARK_CLOSE, i)
+    from = close < 0 ? text.length : close + 1
+  }
+  return size + Buffer.byteLength(text.slice(from))
+}
+
+function splice(json: string, body: Buffer, tails: readonly number[]): Uint8Array<ArrayBuffer> {
+  const text = Buffer.from(encoder.encode(json).buffer)
+  // [mark start, mark end, tail index] per mark
+  const marks: number[] = []
+  let size = text.length
+  for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
+    let i = at + OPEN.length
+    let n = 0
+    const digits = i
+    while (text[i]! >= 0x30 && text[i]! <= 0x39) n = n * 10 + text[i++]! - 0x30
+    // JSON.stringify wrote the mark's one backslash as two: any other count means it was not one string deep
+    if (i === digits || 2 * n >= tails.length || text[i] !== BACKSLASH || text[i + 1] !== BACKSLASH || !CLOSE.equals(text.subarray(i + 2, i + 2 + CLOSE.length)))
+      throw new SplicedTextError('the upstream body')
+    const end = i + 2 + CLOSE.length
+    marks.push(at, end, n)
+    size += tails[2 * n + 1]! - tails[2 * n]! - (end - at)
+  }
+  if (marks.length === 0) return text
+  const out = new Uint8Array(size)
+  let from = 0
+  let to = 0
+  for (let k = 0; k < marks.length; k += 3) {
+    out.set(text.subarray(from, marks[k]), to)
+    to += marks[k]! - from
+    const n = marks[k + 2]!
+    out.set(body.subarray(tails[2 * n], tails[2 * n + 1]), to)
+    to += tails[2 * n + 1]! - tails[2 * n]!
+    from = marks[k + 1]!
+  }
+  out.set(text.subarray(from), to)
+  return out
+}

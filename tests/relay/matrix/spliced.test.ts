@@ -1,0 +1,23 @@
+import { expect, test } from 'bun:test'
+import { join } from 'node:path'
+
+/**
+ * The client SDK matrix and the request-feature matrix again, in a second `bun test`, with every chat body on the
+ * large bodies' path and every string its client protocol lets the relay splice cut to nothing
+ * (tests/helpers/force-splicing.ts): each vendor must receive what a body parsed whole gives it, each client the
+ * same answer. A converter that reads a cut text where it needs the whole one fails one of those tests.
+ */
+const ROOT = join(import.meta.dir, '../../..')
+const FILES = ['client-anthropic', 'client-openai-chat', 'client-openai-responses', 'client-gemini', 'features-media', 'features-output', 'features-system', 'features-tools', 'features-vendors']
+
+test('the matrices pass with every converted body spliced', async () => {
+  const proc = Bun.spawn(['bun', 'test', '--preload', './tests/helpers/force-splicing.ts', ...FILES.map((f) => `./tests/relay/matrix/${f}.test.ts`)], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  const failures = err.split('\n').filter((line) => line.startsWith('(fail)'))
+  expect(failures, err.slice(-3000)).toEqual([])
+  expect(code).toBe(0)
+  expect(Number(/(\d+) pass/.exec(err)?.[1])).toBeGreaterThan(900)
+  // the cut path was taken toward every upstream protocol
+  const cut = JSON.parse(/encoded cut: (\{.*\})/.exec(out)?.[1] ?? '{}') as Record<string, number>
+  for (const protocol of ['anthropic', 'openai-chat', 'openai-responses', 'gemini', 'bedrock-converse']) expect(cut[protocol] ?? 0, protocol).toBeGreaterThan(10)
+}, 240_000)
