@@ -2,7 +2,7 @@
  * Where does the gateway spend its time? Runs Tollgate from source under `bun --cpu-prof --cpu-prof-md`,
  * sends one kind of request at it for a while, stops it cleanly and prints the profile's top functions.
  *
- *   bun bench/profile.ts [--case=chat|messages|responses|claude|agent|stream] [--bytes=N (agent)] [--seconds=10] [--connections=8]
+ *   bun bench/profile.ts [--case=chat|messages|responses|claude|agent|agent-conversion|stream] [--bytes=N (agent)] [--seconds=10] [--connections=8]
  *
  * The full profile (Markdown, grep-friendly) stays in the printed directory.
  */
@@ -37,6 +37,8 @@ const reqs: Record<string, Req> = {
   claude: { url: `${gw.url}/v1/messages`, headers: { ...json, 'x-api-key': gw.key, 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ ...JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/clients/claude-code-tool-result-followup.json'), 'utf8')).body, model: 'claude-bench-d16', stream: false }), wire: 'messages' },
   // Issue #18: Claude Code's turn grown with tool results to --bytes (default 1 MB), passthrough to an Anthropic channel
   agent: { url: `${gw.url}/v1/messages`, headers: { ...json, 'x-api-key': gw.key, 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ ...agentBody(Number(option('bytes', String(1 << 20)))), model: 'claude-bench-d16', stream: false }), wire: 'messages' },
+  // the same grown turn converted: /v1/messages to an OpenAI chat channel
+  'agent-conversion': { url: `${gw.url}/v1/messages`, headers: { ...json, 'x-api-key': gw.key, 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ ...agentBody(Number(option('bytes', String(1 << 20)))), model: 'bench-d16', stream: false }), wire: 'messages' },
   stream: { url: `${gw.url}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${gw.key}` }, body: JSON.stringify({ model: 'bench-d64-p0', messages: [{ role: 'user', content: prompt }], stream: true, stream_options: { include_usage: true } }), wire: 'chat' },
 }
 const req = reqs[kind]
