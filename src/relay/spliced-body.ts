@@ -40,34 +40,43 @@ const HIGH = [0x38, 0x39, 0x61, 0x62, 0x41, 0x42]
 export function splicedBody(bytes: Uint8Array<ArrayBuffer>, spans: readonly number[]): SplicedBody | undefined {
   if (spans.length === 0) return undefined
   const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  if (holdsMark(body)) return undefined
   const tails: number[] = []
-  const pieces: Uint8Array[] = []
-  let from = 0
+  let size = body.length
   for (let s = 0; s < spans.length; s += 2) {
     const end = spans[s + 1]!
     const cut = cutAt(body, spans[s]!, end)
     if (cut >= end) continue
     if (!validContent(latin1(body, cut, end))) return undefined
-    pieces.push(body.subarray(from, cut), markBytes(tails.length / 2))
+    size += markLength(tails.length / 2) - (end - cut)
     tails.push(cut, end)
-    from = end
   }
   if (tails.length === 0) return undefined
-  pieces.push(body.subarray(from))
+  const skeleton = Buffer.allocUnsafe(size)
+  let from = 0
+  let at = 0
+  for (let t = 0; t < tails.length; t += 2) {
+    at += body.copy(skeleton, at, from, tails[t])
+    at = writeMark(skeleton, at, t / 2)
+    from = tails[t + 1]!
+  }
+  body.copy(skeleton, at, from)
+  // only what is decoded can be mistaken for a mark (the tails are copied as they are): no mark character but ours
+  if (holdsMark(skeleton, tails.length / 2)) return undefined
   let parsed: Record<string, unknown>
   try {
-    parsed = JSON.parse(decoder.decode(Buffer.concat(pieces))) as Record<string, unknown>
+    parsed = JSON.parse(decoder.decode(skeleton)) as Record<string, unknown>
   } catch {
     return undefined // the body parsed whole names its problem
   }
   return { parsed, bytesOf: (text) => bytesOf(text, tails), splice: (json) => splice(json, body, tails) }
 }
 
-/** Whether the body holds the mark's first character, as UTF-8 or as an escape (not `\\uE000`, an escaped backslash). */
-function holdsMark(b: Buffer): boolean {
-  if (b.includes(OPEN)) return true
-  for (const escape of ['\\ue000', '\\uE000']) {
+/** Whether the skeleton holds the mark's first character other than in its `marks` marks: as UTF-8, or as an escape (not `\\uE000`, an escaped backslash). */
+function holdsMark(b: Buffer, marks: number): boolean {
+  let seen = 0
+  for (let at = b.indexOf(OPEN); at >= 0; at = b.indexOf(OPEN, at + 1)) seen++
+  if (seen !== marks) return true
+  for (const escape of ESCAPED_OPEN) {
     for (let at = b.indexOf(escape); at >= 0; at = b.indexOf(escape, at + 1)) {
       let k = at - 1
       while (b[k] === BACKSLASH) k--
@@ -76,6 +85,7 @@ function holdsMark(b: Buffer): boolean {
   }
   return false
 }
+const ESCAPED_OPEN = [Buffer.from('\\ue000'), Buffer.from('\\uE000')]
 
 /** Where a string's kept start ends: after `prefixBytes` (a data URL: after its header's comma), on a boundary. */
 function cutAt(b: Buffer, start: number, end: number): number {
@@ -121,8 +131,17 @@ function validContent(s: string): boolean {
   return true
 }
 
-function markBytes(n: number): Uint8Array {
-  return encoder.encode(`${MARK_OPEN}${n}\\\\${MARK_CLOSE}`) // in JSON text: the mark's backslash escaped
+/** A mark in JSON text: the opening character, the number, the backslash (escaped: two), the closing character. */
+function markLength(n: number): number {
+  return OPEN.length + String(n).length + 2 + CLOSE.length
+}
+
+function writeMark(out: Buffer, at: number, n: number): number {
+  at += OPEN.copy(out, at)
+  at += out.write(String(n), at, 'latin1')
+  out[at++] = BACKSLASH
+  out[at++] = BACKSLASH
+  return at + CLOSE.copy(out, at)
 }
 
 /** A (cut) text's size in the client's body: its own UTF-8 bytes and each tail it stands for. */
