@@ -1,4 +1,5 @@
 import { MARK_CLOSE, MARK_OPEN, SplicedTextError } from '../ir'
+import { validStringContents } from './json-string-check'
 import { spliceLimits } from './splice-paths'
 
 /**
@@ -46,11 +47,10 @@ export function splicedBody(bytes: Uint8Array<ArrayBuffer>, spans: readonly numb
     const end = spans[s + 1]!
     const cut = cutAt(body, spans[s]!, end)
     if (cut >= end) continue
-    if (!validContent(latin1(body, cut, end))) return undefined
     size += markLength(tails.length / 2) - (end - cut)
     tails.push(cut, end)
   }
-  if (tails.length === 0) return undefined
+  if (tails.length === 0 || !validStringContents(body, tails)) return undefined
   const skeleton = Buffer.allocUnsafe(size)
   let from = 0
   let at = 0
@@ -90,7 +90,7 @@ const ESCAPED_OPEN = [Buffer.from('\\ue000'), Buffer.from('\\uE000')]
 /** Where a string's kept start ends: after `prefixBytes` (a data URL: after its header's comma), on a boundary. */
 function cutAt(b: Buffer, start: number, end: number): number {
   let limit = start + spliceLimits.prefixBytes
-  if (b[start] === 0x64 && latin1(b, start, start + 5) === 'data:') {
+  if (b[start] === 0x64 && b[start + 1] === 0x61 && b[start + 2] === 0x74 && b[start + 3] === 0x61 && b[start + 4] === 0x3a) {
     const comma = b.indexOf(0x2c, start)
     if (comma > 0 && comma < Math.min(end, start + 1024)) limit = Math.max(limit, comma + 1)
   }
@@ -106,29 +106,6 @@ function cutAt(b: Buffer, start: number, end: number): number {
   }
   while (i < end && (b[i]! & 0xc0) === 0x80) i++ // not inside a UTF-8 sequence
   return Math.min(i, end)
-}
-
-/** The bytes as one character each (Buffer's own latin1Slice: `toString('latin1', …)` costs 3× as much per call) */
-const latin1 = (b: Buffer, start: number, end: number): string => (b as unknown as { latin1Slice(start: number, end: number): string }).latin1Slice(start, end)
-
-const CONTROL = /[\x00-\x1f]/
-/** A backslash before anything but a one-letter escape (cheap to look for: most text has none) */
-const ODD_ESCAPE = /\\[^"\\/bfnrt]/
-/** Runs of backslashes before anything but a one-letter escape: an even run escapes itself, an odd one must be \uXXXX */
-const ESCAPES = /\\+[^"\\/bfnrt]/g
-const HEX4 = /^[0-9a-fA-F]{4}/
-
-/** Whether `s` (UTF-8 bytes as latin1 characters) is valid content of a JSON string. */
-function validContent(s: string): boolean {
-  if (CONTROL.test(s)) return false
-  if (!ODD_ESCAPE.test(s)) return true
-  ESCAPES.lastIndex = 0
-  for (let m = ESCAPES.exec(s); m; m = ESCAPES.exec(s)) {
-    const run = m[0].length - 1
-    if (run % 2 === 0) continue
-    if (m[0].charCodeAt(run) !== 0x75 || !HEX4.test(s.slice(ESCAPES.lastIndex, ESCAPES.lastIndex + 4))) return false
-  }
-  return true
 }
 
 /** A mark in JSON text: the opening character, the number, the backslash (escaped: two), the closing character. */
