@@ -148,24 +148,23 @@ function splice(json: string, body: Buffer, tails: readonly number[]): Uint8Arra
     const digits = i
     while (text[i]! >= 0x30 && text[i]! <= 0x39) n = n * 10 + text[i++]! - 0x30
     // JSON.stringify wrote the mark's one backslash as two: any other count means it was not one string deep
-    if (i === digits || 2 * n >= tails.length || text[i] !== BACKSLASH || text[i + 1] !== BACKSLASH || !CLOSE.equals(text.subarray(i + 2, i + 2 + CLOSE.length)))
+    const close = i + 2
+    if (i === digits || 2 * n >= tails.length || text[i] !== BACKSLASH || text[i + 1] !== BACKSLASH || text[close] !== CLOSE[0] || text[close + 1] !== CLOSE[1] || text[close + 2] !== CLOSE[2])
       throw new SplicedTextError('the upstream body')
     const end = i + 2 + CLOSE.length
     marks.push(at, end, n)
     size += tails[2 * n + 1]! - tails[2 * n]! - (end - at)
   }
   if (marks.length === 0) return text
-  const out = new Uint8Array(size)
+  const out = Buffer.allocUnsafe(size)
   let from = 0
   let to = 0
   for (let k = 0; k < marks.length; k += 3) {
-    out.set(text.subarray(from, marks[k]), to)
-    to += marks[k]! - from
+    to += text.copy(out, to, from, marks[k])
     const n = marks[k + 2]!
-    out.set(body.subarray(tails[2 * n], tails[2 * n + 1]), to)
-    to += tails[2 * n + 1]! - tails[2 * n]!
+    to += body.copy(out, to, tails[2 * n], tails[2 * n + 1])
     from = marks[k + 1]!
   }
-  out.set(text.subarray(from), to)
+  text.copy(out, to, from)
   return out
 }
