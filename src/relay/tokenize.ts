@@ -114,9 +114,9 @@ export function estimateRequestTokens(ir: IrRequest, bodyBytes = Infinity): { to
   return { tokens: bound, exact: false }
 }
 
-/** One token per UTF-8 byte of text: never fewer than the tokenizer would count. */
-function requestBytesBound(ir: IrRequest): number {
-  return weighRequest(ir, utf8Bytes)
+/** One token per UTF-8 byte of text (`bytesOf`: how many bytes a text stands for): never fewer than the tokenizer would count. */
+export function requestBytesBound(ir: IrRequest, bytesOf: Measure = utf8Bytes): number {
+  return weighRequest(ir, bytesOf)
 }
 
 const utf8Bytes: Measure = (text) => Buffer.byteLength(text)

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { isSpliced, MARK_OPEN, SplicedTextError } from '../../src/ir'
 import type { ProtocolId, UpstreamProtocolId } from '../../src/protocols/types'
 import { providerFor } from '../../src/providers'
+import { chatMeter } from '../../src/relay/chat-meter'
 import { chatRequest } from '../../src/relay/chat-request'
 import { scanJson } from '../../src/relay/json-scan'
 import type { RelayInput } from '../../src/relay/pipeline'
@@ -208,5 +209,30 @@ describe('converters that need a whole text get one', () => {
     expect(() => cut.splice(JSON.stringify({ t: JSON.stringify({ inner: text }) }))).toThrow(SplicedTextError)
     expect(() => cut.splice(JSON.stringify({ t: text.slice(0, 3) }))).toThrow(SplicedTextError)
     expect(cut.bytesOf(`ab${text}`)).toBe(2 + long('abc').length)
+  })
+})
+
+describe('the reservation of a long prompt with media reads the cut body', () => {
+  const meterOf = (json: string) => {
+    const { body } = scanned('anthropic', json)
+    const request = chatRequest(protocolFor('anthropic'), { protocol: 'anthropic', body } as RelayInput)
+    const whole = chatRequest(protocolFor('anthropic'), { protocol: 'anthropic', body: scanned('anthropic', json).body } as RelayInput)
+    return { cut: chatMeter({ ...request, full: () => { throw new Error('parsed whole') } }, body), whole: chatMeter({ ...whole, spliced: () => undefined }, body) }
+  }
+  const image = `{"type":"image","source":{"type":"base64","media_type":"image/png","data":"${'iVBORw0KGgo'.repeat(5_000)}"}}`
+
+  test('an image and short texts: counted exactly, as from the body parsed whole', () => {
+    const { cut, whole } = meterOf(`{"model":"claude","max_tokens":10,"messages":[{"role":"user","content":[${image},{"type":"text","text":"what is this?"}]}]}`)
+    expect(cut).toMatchObject({ input: whole.input, exact: true })
+    expect(whole.exact).toBe(true)
+  })
+
+  test('an image and long texts: the texts bound by their bytes as sent, never fewer than their UTF-8 bytes', () => {
+    const text = long('caf\\u00e9 \\n ', 80_000)
+    const { cut, whole } = meterOf(`{"model":"claude","max_tokens":10,"messages":[{"role":"user","content":[${image},{"type":"text","text":"${text}"}]}]}`)
+    expect(cut.exact).toBe(false)
+    expect(whole.exact).toBe(false)
+    expect(cut.input).toBeGreaterThanOrEqual(whole.input)
+    expect(cut.input).toBeLessThanOrEqual(whole.input + text.length) // escapes counted as sent: at most their bytes again
   })
 })
