@@ -51,7 +51,7 @@ export function splicedBody(bytes: Uint8Array<ArrayBuffer>, spans: readonly numb
     tails.push(cut, end)
   }
   if (tails.length === 0 || !validStringContents(body, tails)) return undefined
-  const skeleton = Buffer.allocUnsafe(size)
+  const skeleton = scratch(size)
   let from = 0
   let at = 0
   for (let t = 0; t < tails.length; t += 2) {
@@ -91,8 +91,8 @@ const ESCAPED_OPEN = [Buffer.from('\\ue000'), Buffer.from('\\uE000')]
 function cutAt(b: Buffer, start: number, end: number): number {
   let limit = start + spliceLimits.prefixBytes
   if (b[start] === 0x64 && b[start + 1] === 0x61 && b[start + 2] === 0x74 && b[start + 3] === 0x61 && b[start + 4] === 0x3a) {
-    const comma = b.indexOf(0x2c, start)
-    if (comma > 0 && comma < Math.min(end, start + 1024)) limit = Math.max(limit, comma + 1)
+    const comma = b.subarray(start, Math.min(end, start + 1024)).indexOf(0x2c)
+    if (comma > 0) limit = Math.max(limit, start + comma + 1)
   }
   let i = start
   while (i < end && i < limit) {
@@ -138,7 +138,8 @@ function bytesOf(text: string, tails: readonly number[]): number {
 }
 
 function splice(json: string, body: Buffer, tails: readonly number[]): Uint8Array<ArrayBuffer> {
-  const text = Buffer.from(encoder.encode(json).buffer)
+  const room = scratch(json.length * 3) // UTF-16 units: at most 3 bytes each
+  const text = room.subarray(0, encoder.encodeInto(json, room).written)
   // [mark start, mark end, tail index] per mark
   const marks: number[] = []
   let size = text.length
@@ -155,7 +156,6 @@ function splice(json: string, body: Buffer, tails: readonly number[]): Uint8Arra
     marks.push(at, end, n)
     size += tails[2 * n + 1]! - tails[2 * n]! - (end - at)
   }
-  if (marks.length === 0) return text
   const out = Buffer.allocUnsafe(size)
   let from = 0
   let to = 0
@@ -167,4 +167,15 @@ function splice(json: string, body: Buffer, tails: readonly number[]): Uint8Arra
   }
   text.copy(out, to, from)
   return out
+}
+
+/**
+ * A buffer of at least `size` bytes for work that ends before the caller returns (the skeleton, the encoded JSON):
+ * one kept and reused up to 8 MB, so a converted body allocates only what it hands on.
+ */
+let kept = Buffer.allocUnsafeSlow(0)
+function scratch(size: number): Buffer {
+  if (size > 8 << 20) return Buffer.allocUnsafeSlow(size)
+  if (kept.length < size) kept = Buffer.allocUnsafeSlow(Math.max(size, 2 * kept.length))
+  return kept.subarray(0, size)
 }
