@@ -182,7 +182,8 @@ for (const size of sizes) {
 }
 
 // --concurrent=N: N simultaneous 4 MB passthrough requests through Tollgate, then through the floor (a bare Bun
-// proxy that buffers the body as Tollgate must); each one's peak RSS above its idle (target ≤ 250 MB at 50)
+// proxy that buffers the body as Tollgate must), then converted through Tollgate; each one's peak RSS above its idle
+// (target ≤ 250 MB at 50)
 const concurrent = Number(flag('concurrent') ?? 0)
 let rssLine = ''
 if (concurrent > 0) {
@@ -200,7 +201,9 @@ if (concurrent > 0) {
   const { tollgate, floor: bare } = targets(body, false)
   const t = await burst(tollgate!)
   const b = await burst(bare!)
-  rssLine = `${concurrent} concurrent 4 MB passthrough requests: Tollgate idle RSS ${t.idle.toFixed(1)} MB, peak ${t.peak.toFixed(1)} MB (+${(t.peak - t.idle).toFixed(1)} MB; target ≤ +250), ${t.failed} failed, all done in ${t.wall.toFixed(0)} ms; the floor (bare Bun proxy, body buffered) +${(b.peak - b.idle).toFixed(1)} MB (idle ${b.idle.toFixed(1)}, peak ${b.peak.toFixed(1)}), ${b.failed} failed, ${b.wall.toFixed(0)} ms.`
+  // the same burst converted (→ the OpenAI chat channel): what decoding, encoding and the upstream body add
+  const c = await burst(targets(JSON.stringify({ ...agentBody(4 << 20), model: M.conv, stream: false }), true).tollgate!)
+  rssLine = `${concurrent} concurrent 4 MB passthrough requests: Tollgate idle RSS ${t.idle.toFixed(1)} MB, peak ${t.peak.toFixed(1)} MB (+${(t.peak - t.idle).toFixed(1)} MB; target ≤ +250), ${t.failed} failed, all done in ${t.wall.toFixed(0)} ms; the floor (bare Bun proxy, body buffered) +${(b.peak - b.idle).toFixed(1)} MB (idle ${b.idle.toFixed(1)}, peak ${b.peak.toFixed(1)}), ${b.failed} failed, ${b.wall.toFixed(0)} ms; converted, Tollgate +${(c.peak - c.idle).toFixed(1)} MB (idle ${c.idle.toFixed(1)}, peak ${c.peak.toFixed(1)}), ${c.failed} failed, ${c.wall.toFixed(0)} ms.`
   log(rssLine)
 }
 

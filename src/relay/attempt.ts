@@ -36,7 +36,10 @@ export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<A
   const key = a.candidate.key
   try {
     const { url, headers } = a.connect ? await connected(a.connect) : a
-    const response = await guardedFetch(deps, url, { headers, body: a.body.payload }, scope, a.input.signal, key)
+    // the payload goes to guardedFetch alone, which lets go of it once fetch has it (a retry plans its own body)
+    const init = { headers, body: a.body.payload }
+    a.body.payload = ''
+    const response = await guardedFetch(deps, url, init, scope, a.input.signal, key)
     if (!response.ok) {
       const renewed = a.rejected?.(response.status) ?? false
       const failure = await failureOf(a.upstreamProtocol, response, key)

@@ -37,6 +37,8 @@ export function openAttempt(deps: Pick<AppDeps, 'options' | 'ops'>, clientSignal
 /**
  * Sends one upstream request after the SSRF check (nothing is sent to a refused address; redirects are not
  * followed). Network errors, timeouts, refusals and redirects become retryable UpstreamFailures, keys masked.
+ * `init.body` is handed to fetch and dropped from `init`: fetch keeps its own copy while it sends, and a converted
+ * body (megabytes made for this call alone) is then garbage instead of held until the upstream answers.
  */
 export async function guardedFetch(
   deps: Pick<AppDeps, 'options'>,
@@ -50,7 +52,7 @@ export async function guardedFetch(
   try {
     const checking = addressGuard.check(url, deps.options.get<boolean>('ChannelPrivateNetworksAllowed'))
     if (checking) await checking
-    response = await fetch(url, { method: init.method ?? 'POST', headers: init.headers, body: init.body, signal: scope.abort.signal, redirect: 'manual' })
+    response = await send(url, init, scope.abort.signal)
   } catch (error) {
     if (error instanceof UpstreamRefused) throw new UpstreamFailure(0, error.message, true)
     if (clientSignal.aborted) throw new UpstreamFailure(0, 'the client went away', false)
@@ -61,6 +63,12 @@ export async function guardedFetch(
     throw new UpstreamFailure(response.status, maskSecrets(redirectMessage(response.status, response.headers.get('location')), key), true)
   }
   return response
+}
+
+function send(url: string, init: { method?: string; headers: Record<string, string>; body?: string | FormData | Uint8Array<ArrayBuffer> }, signal: AbortSignal): Promise<Response> {
+  const body = init.body
+  init.body = undefined
+  return fetch(url, { method: init.method ?? 'POST', headers: init.headers, body, signal, redirect: 'manual' })
 }
 
 /** Any error of an attempt as an UpstreamFailure (keys masked); a client that went away is never retried. */
