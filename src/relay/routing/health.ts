@@ -37,6 +37,18 @@ export function isFatalFailure(status: number | undefined, message = ''): boolea
   return FATAL_MESSAGES.some((pattern) => pattern.test(message))
 }
 
+/**
+ * An upstream 4xx that is the request's fault, not the channel's (a malformed body, an unknown parameter, a context
+ * too long): it must not count toward disabling the channel, or one client's broken requests could take it from
+ * everyone. 401/403 (the key), 408 (the upstream timed out), 429 (the account's limits) and a fatal message (Gemini
+ * says a bad key with a 400) are the channel's.
+ */
+export function isRequestFault(status: number | undefined, message = ''): boolean {
+  if (status === undefined || status < 400 || status >= 500) return false
+  if (status === 401 || status === 403 || status === 408 || status === 429) return false
+  return !isFatalFailure(status, message)
+}
+
 /** Where consecutive failures are counted: `deps.coord`, so every node's failures add up. */
 export type FailureCounts = Pick<Coordination, 'channelFailure' | 'channelSuccess' | 'channelFailures'>
 
@@ -61,6 +73,7 @@ export function createHealthTracker(store: ChannelStore, threshold: () => number
   }
 
   async function recordFailure(channelId: number, outcome: Extract<Outcome, { ok: false }>): Promise<HealthVerdict> {
+    if (isRequestFault(outcome.status, outcome.message)) return NOT_COUNTED
     let count: number
     try {
       count = await counts.channelFailure(channelId)
@@ -97,5 +110,6 @@ export function createHealthTracker(store: ChannelStore, threshold: () => number
 }
 
 const SUCCEEDED: Promise<HealthVerdict> = Promise.resolve(Object.freeze({ failures: 0, disabled: false }))
+const NOT_COUNTED: HealthVerdict = Object.freeze({ failures: 0, disabled: false })
 
 export type HealthTracker = ReturnType<typeof createHealthTracker>

@@ -28,6 +28,24 @@ test('one ordinary error never disables; the threshold of consecutive failures d
   expect(await fx.routing.planRoute('default', 'm')).toEqual([])
 })
 
+test("the request's own 4xx (a malformed body, a context too long) never counts: one client cannot disable a channel for everyone", async () => {
+  fx = routingFixture()
+  const id = await fx.add({})
+  const faults = [
+    { ok: false, status: 400, message: 'messages.3.content: unexpected control character' },
+    { ok: false, status: 400, message: "This model's maximum context length is 128000 tokens" },
+    { ok: false, status: 404, message: 'The model `gpt-9` does not exist' },
+    { ok: false, status: 413, message: 'request too large' },
+    { ok: false, status: 422, message: 'unprocessable' },
+  ] as const
+  for (let round = 0; round < 3; round++) for (const outcome of faults) expect(await fx.routing.recordResult(id, outcome)).toEqual({ failures: 0, disabled: false })
+  expect(await status(id)).toBe(1)
+  expect(await fx.routing.health.failures(id)).toBe(0)
+  // the channel's own troubles still count: 429 and 408 as ordinary failures, 5xx and no status too
+  for (const outcome of [{ ok: false, status: 429, message: 'rate limited' }, { ok: false, status: 408 }, { ok: false, message: 'connection reset' }] as const) await fx.routing.recordResult(id, outcome)
+  expect(await status(id)).toBe(3)
+})
+
 test('a success resets the count; the threshold is the ChannelFailureThreshold option', async () => {
   fx = routingFixture()
   const id = await fx.add({})
