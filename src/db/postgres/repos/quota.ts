@@ -45,12 +45,12 @@ interface SettleRow {
 
 const num = (v: string | null): number | undefined => (v === null ? undefined : Number(v))
 
-/** What a queued settlement moves: its charge, what goes back to the user and to a limited token; `count` settlements. */
+/** What queued settlements move: their charge, what goes back to the user and to a limited token, and how many there are. */
 interface Move {
   charged: number
   refund: number
   tokenRefund: number
-  count?: number
+  count: number
 }
 
 function addMove(sums: Map<number, Move>, id: number, move: Move, sign: 1 | -1): void {
@@ -58,7 +58,7 @@ function addMove(sums: Map<number, Move>, id: number, move: Move, sign: 1 | -1):
   sum.charged += sign * move.charged
   sum.refund += sign * move.refund
   sum.tokenRefund += sign * move.tokenRefund
-  sum.count = (sum.count ?? 0) + sign
+  sum.count += sign * move.count
   if (sum.count === 0) sums.delete(id)
   else sums.set(id, sum)
 }
@@ -66,11 +66,11 @@ function addMove(sums: Map<number, Move>, id: number, move: Move, sign: 1 | -1):
 /**
  * The relay's quota moves on PostgreSQL, decided by the database, never by this node's cached rows: a
  * reservation is one call of `tollgate_reserve` (conditional UPDATEs of user and token, both or neither, and a
- * hold row), a settlement one call of `tollgate_settle` (the hold deleted, refund or extra charge, usage counted),
- * each one round trip and one transaction (migration 0002_quota_functions.sql). A hold carries this node's id
- * and an expiry this node renews while its request runs; a node that dies stops renewing, and any node's sweep
- * gives its holds back within the lease. The balances the functions return update the cached rows in place, so
- * relay auth and the console show them (cosmetic: the next reservation asks the database again).
+ * hold row; one round trip on the request's path); a settlement is queued (`defer`) and written with the next log
+ * batch by `tollgate_settle_batch`, in the batch's transaction (migrations 0002 and 0003). A hold carries this
+ * node's id and an expiry this node renews while its request runs; a node that dies stops renewing, and any
+ * node's sweep gives its holds back within the lease. The cached rows show the database's balances plus the
+ * queued moves, so relay auth and the console see them (cosmetic: the next reservation asks the database again).
  */
 export function createPostgresQuota(client: SQL, options: { nodeId: string; lease: HoldLease; cached: CachedRows }) {
   const { nodeId, lease, cached } = options
@@ -137,7 +137,7 @@ export function createPostgresQuota(client: SQL, options: { nodeId: string; leas
       charged = s.reserved + Math.max(0, Math.min(s.actual - s.reserved, room))
     }
     const refund = s.reserved - charged // negative: the extra taken
-    const move: Move = { charged, refund, tokenRefund: s.tokenLimited ? refund : 0 }
+    const move: Move = { charged, refund, tokenRefund: s.tokenLimited ? refund : 0, count: 1 }
     moves.set(s, move)
     addMove(userMoves, s.userId, move, 1)
     addMove(tokenMoves, s.tokenId, move, 1)
