@@ -85,6 +85,8 @@ for (const mode of ['passthrough', 'conversion'] as const) {
 
 /** ~16 MB of answer: far more than the socket buffers hold (~5 MB on loopback), so the relay has to wait for the client. */
 const BIG = Array.from({ length: 16_000 }, (_, i) => `w${i} `.padEnd(1000, '.'))
+/** More than loopback's socket buffers can swallow (tcp_rmem may grow to 32 MiB here, tcp_wmem to 4): a reader that reads nothing stalls the write */
+const HUGE = Array.from({ length: 64_000 }, (_, i) => `w${i} `.padEnd(1000, '.'))
 
 async function readAll(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
   const chunks: Uint8Array[] = []
@@ -111,7 +113,7 @@ test('a client that pauses for less than RelayStreamIdleSeconds while the upstre
 }, 20_000)
 
 test('a client that reads nothing for longer than RelayStreamIdleSeconds is let go as gone: the upstream is dropped, not blamed', async () => {
-  env.upstream.setBehavior({ text: BIG })
+  env.upstream.setBehavior({ text: HUGE })
   const res = await send(env, 'openai-chat', MODEL_OF.openai)
   const reader = res.body!.getReader()
   await reader.read()
