@@ -1,66 +1,41 @@
 import { and, count, desc, eq, inArray, like } from 'drizzle-orm'
 import type { Db } from '../client'
 import { tokens } from '../schema'
+import { createKeyCache } from '../../repos/key-cache'
 import type { NewToken, TokenPatch, TokenRepo, TokenRow } from '../../repos/tokens'
 import { syncedBefore } from './synced'
 
 /**
- * Access tokens. Relay auth reads them by key hash from memory; every write here drops stale entries.
+ * Access tokens. Relay auth reads them by key hash from memory (repos/key-cache.ts); every write here drops stale entries.
  * `sync` writes the quota ledger's pending deltas; it runs before every database read.
  */
 export function createTokenRepo(db: Db, sync: () => void = () => {}) {
-  const byHash = new Map<string, TokenRow | null>()
-  // id → key hash of the cached rows, so dropping or patching one token never walks the whole cache
-  const hashById = new Map<number, string>()
-  const MAX_NEGATIVE = 10_000 // unknown keys are remembered too, but only so many
-
-  function forgetId(id: number): void {
-    const hash = hashById.get(id)
-    if (hash === undefined) return
-    hashById.delete(id)
-    byHash.delete(hash)
-  }
-
-  function forgetUser(userId: number): void {
-    for (const [hash, row] of byHash) {
-      if (row?.userId !== userId) continue
-      byHash.delete(hash)
-      hashById.delete(row.id)
-    }
-  }
+  const cache = createKeyCache()
 
   /** The cached row (the quota ledger changes it in place), or else the stored one: the ledger's synchronous read. */
   function live(id: number): TokenRow | undefined {
-    const hash = hashById.get(id)
-    const cached = hash === undefined ? undefined : byHash.get(hash)
+    const cached = cache.byId(id)
     if (cached) return cached
     sync()
     return db.select().from(tokens).where(eq(tokens.id, id)).get()
   }
 
   function loadByKeyHash(hash: string): TokenRow | undefined {
-    const cached = byHash.get(hash)
+    const cached = cache.get(hash)
     if (cached !== undefined) return cached ?? undefined
     sync()
     const row = db.select().from(tokens).where(eq(tokens.keyHash, hash)).get()
-    if (row) {
-      forgetId(row.id)
-      hashById.set(row.id, hash)
-    }
-    if (row || byHash.size < MAX_NEGATIVE) byHash.set(hash, row ?? null)
+    cache.remember(hash, row)
     return row
   }
 
   const repo = {
-    cachedByKeyHash: (hash: string) => byHash.get(hash),
+    cachedByKeyHash: cache.get,
     findByKeyHash: async (hash: string) => loadByKeyHash(hash),
     liveById: async (id: number) => live(id),
-    forget: forgetId,
-    forgetUser,
-    forgetAll() {
-      byHash.clear()
-      hashById.clear()
-    },
+    forget: cache.forgetId,
+    forgetUser: cache.forgetUser,
+    forgetAll: cache.forgetAll,
 
     findById: async (id: number) => db.select().from(tokens).where(eq(tokens.id, id)).get(),
     findOwned: async (id: number, userId: number) => db.select().from(tokens).where(and(eq(tokens.id, id), eq(tokens.userId, userId))).get(),
@@ -74,26 +49,26 @@ export function createTokenRepo(db: Db, sync: () => void = () => {}) {
 
     async insert(token: NewToken) {
       const row = db.insert(tokens).values(token).returning().get()
-      byHash.delete(row.keyHash) // a remembered unknown key
+      cache.forgetHash(row.keyHash) // a remembered unknown key
       return row
     },
 
     async update(id: number, userId: number, patch: TokenPatch) {
       const where = and(eq(tokens.id, id), eq(tokens.userId, userId))
       const row = Object.keys(patch).length ? db.update(tokens).set(patch).where(where).returning().get() : db.select().from(tokens).where(where).get()
-      forgetId(id)
+      cache.forgetId(id)
       return row
     },
 
     async deleteOwned(ids: number[], userId: number) {
       const result = db.delete(tokens).where(and(inArray(tokens.id, ids), eq(tokens.userId, userId))).returning({ id: tokens.id }).all()
-      for (const id of ids) forgetId(id)
+      for (const id of ids) cache.forgetId(id)
       return result.length
     },
 
     async setStatusIf(id: number, from: number, to: number) {
       const result = db.update(tokens).set({ status: to }).where(and(eq(tokens.id, id), eq(tokens.status, from))).returning({ id: tokens.id }).all()
-      forgetId(id)
+      cache.forgetId(id)
       return result.length > 0
     },
   } satisfies TokenRepo
