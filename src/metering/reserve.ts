@@ -17,6 +17,8 @@ export interface Reservation {
   unit: Meter['unit']
   /** the exact input count, when promptTokens is a bound */
   count(): number
+  /** call and await (when it returns a promise) before `count` after dispatch: the body may be released meanwhile */
+  countable?(): Promise<void> | undefined
   /** prompt tokens by the tokenizer (or the operation's quantity), or for a long prompt an upper bound (see estimateRequestTokens) */
   promptTokens: number
   /** false when promptTokens is the upper bound: settlement tokenizes the prompt if it needs an estimate */
@@ -97,7 +99,7 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
     }
     hold = result.hold
   }
-  return { price, group, model: meter.model, unit: meter.unit, count: meter.count, promptTokens, promptExact, maxOutputTokens, reserved: amount, hold, tokenLimited, quotaPerUnit, release, settled: false }
+  return { price, group, model: meter.model, unit: meter.unit, count: meter.count, countable: meter.countable, promptTokens, promptExact, maxOutputTokens, reserved: amount, hold, tokenLimited, quotaPerUnit, release, settled: false }
 }
 
 function insufficient(amount: number, quotaPerUnit: number, userQuota: number, tokenRemain: number | undefined): ForbiddenError {

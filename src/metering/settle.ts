@@ -33,6 +33,10 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
   r.settled = true
   const { input } = outcome
   const delivered = outcome.ok || outcome.firstByteAt !== undefined
+  if (delivered && !r.promptExact && countsPrompt(outcome)) {
+    const reading = r.countable?.() // a body sent as a shared Blob was let go of while the upstream answered
+    if (reading) await reading
+  }
   const billed = delivered ? billedUsage(outcome, r) : { usage: emptyUsage(), estimated: false }
   const actual = delivered ? quotaFor(r.price, billed.usage, r.quotaPerUnit) : 0
   const now = Math.floor(Date.now() / 1000)
@@ -65,8 +69,7 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
  * estimate plus the tokens of the produced text.
  */
 function billedUsage(outcome: RelayOutcome, r: Reservation): { usage: Usage; estimated: boolean } {
-  const reported = outcome.usage && totalTokens(outcome.usage) > 0 ? outcome.usage : undefined
-  const complete = outcome.ok && !outcome.aborted
+  const { reported, complete } = reportOf(outcome)
   if (reported && complete) return { usage: reported, estimated: false }
   const producedTokens = countTextTokens(outcome.output ?? '')
   const promptTokens = () => (r.promptExact ? r.promptTokens : r.count())
@@ -77,6 +80,17 @@ function billedUsage(outcome: RelayOutcome, r: Reservation): { usage: Usage; est
   if (inputTokens(usage) === 0) usage.input.noCache = promptTokens()
   if (outputTokens(usage) < producedTokens) usage.output.text = producedTokens - usage.output.reasoning
   return { usage, estimated: inputTokens(reported) === 0 || outputTokens(reported) < producedTokens }
+}
+
+function reportOf(outcome: RelayOutcome): { reported: Usage | undefined; complete: boolean } {
+  const reported = outcome.usage && totalTokens(outcome.usage) > 0 ? outcome.usage : undefined
+  return { reported, complete: outcome.ok && !outcome.aborted }
+}
+
+/** Whether billedUsage counts the prompt: nothing reported, or a cut request that reported no input. */
+function countsPrompt(outcome: RelayOutcome): boolean {
+  const { reported, complete } = reportOf(outcome)
+  return !reported || (!complete && inputTokens(reported) === 0)
 }
 
 function logRow(

@@ -13,8 +13,8 @@ import { countRequestTokens, EXACT_ESTIMATE_BYTES, estimateRequestTokens, reques
  */
 export function chatMeter(request: ChatRequest, body: RequestBody): Meter {
   const { head } = request
-  const size = body.bytes.length
-  const base = { model: head.model, stream: head.stream, unit: 'token' as const, maxOutput: head.maxOutputTokens, count: () => countRequestTokens(request.full()) }
+  const size = body.size
+  const base = { model: head.model, stream: head.stream, unit: 'token' as const, maxOutput: head.maxOutputTokens, count: () => countRequestTokens(request.full()), countable: () => body.restore() }
   if (size > EXACT_ESTIMATE_BYTES && body.mediaWords() === 0) return { ...base, input: size, exact: false }
   const cut = size > EXACT_ESTIMATE_BYTES ? request.spliced() : undefined
   if (cut) {

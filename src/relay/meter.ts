@@ -16,6 +16,8 @@ export interface Meter {
   maxOutput?: number
   /** the exact input count when `input` is a bound (tokenizes on demand) */
   count(): number
+  /** what `count` reads, back in memory if it was let go of while the upstream answered (undefined: it is here) */
+  countable?(): Promise<void> | undefined
   /** the size/quality an image is priced by (`1024x1024/hd`) */
   variant?: string
 }

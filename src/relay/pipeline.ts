@@ -9,7 +9,7 @@ import { UpstreamFailure } from './failure'
 import { protocolFor } from './protocol-registry'
 import type { RouteCandidate } from './routing'
 import { attemptUpstream, type AttemptResult } from './attempt'
-import { convertedBody, passthroughBody, payloadText, type UpstreamBody } from './upstream-body'
+import { convertedBody, passthroughBody, payloadText, sharedPayload, type UpstreamBody } from './upstream-body'
 import { upstreamProtocolFor } from './upstream-protocol'
 import { upstreamProtocolById } from './upstream-protocols'
 import { chatMeter } from './chat-meter'
@@ -128,10 +128,14 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
     last = candidate
     let plan: AttemptPlan
     try {
+      const restoring = input.body.restore() // a retry reads the bytes an earlier attempt let go of
+      if (restoring) await restoring
       plan = planAttempt(input, request, client, candidate)
     } catch (error) {
       throw abandon(error, candidate)
     }
+    // sent as a shared Blob: the bytes are not needed again unless a retry or an exact count asks (restore)
+    if (plan.body.payload instanceof Blob) input.body.release()
     const attemptWarnings = plan.body.warnings.length > 0 ? [...warnings, ...plan.body.warnings] : warnings
     const sentAt = performance.now()
     const base = { input, ir, model: ir.model, stream: ir.stream, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, startedAt, upstreamSentAt: sentAt, attempts, warnings: attemptWarnings }
@@ -211,6 +215,7 @@ function planAttempt(input: RelayInput, request: ChatRequest, client: Protocol, 
     return { upstreamProtocol, ir: attemptIr, passthrough, rawAnswer, body, url: '', headers: {}, connect: () => connector.prepare(connectorCall), rejected: (status) => connector.rejected?.(connectorCall, status) ?? false }
   }
   const target = upstreamRequest(provider, channel.baseUrl, protocol, candidate.upstreamModel, ir.stream, candidate.key, { other: channel.other })
+  body = sharedPayload(body, input.body)
   return { upstreamProtocol, ir: attemptIr, passthrough, rawAnswer, body, url: target.url, headers: { ...target.headers, ...body.headers } }
 }
 

@@ -14,8 +14,10 @@ import { splicedBody, type SplicedBody } from './spliced-body'
  * on demand. The bytes are what passthrough sends: no UTF-16 copy, no re-encoding.
  */
 export interface RequestBody {
-  /** UTF-8, as received (a leading BOM dropped and invalid sequences replaced, as text decoding would) */
+  /** UTF-8, as received (a leading BOM dropped and invalid sequences replaced, as text decoding would); throws while released */
   readonly bytes: Uint8Array<ArrayBuffer>
+  /** the byte count, there even while released */
+  readonly size: number
   /** the top-level fields: the body itself when `whole`, else with each value over STAND_IN_BYTES a stand-in of its kind */
   readonly view: Record<string, unknown>
   readonly whole: boolean
@@ -29,14 +31,25 @@ export interface RequestBody {
   patched(patch: Record<string, unknown>): Uint8Array<ArrayBuffer> | undefined
   /** a large body parsed with its long strings cut (spliced-body.ts), for conversion; undefined when it cannot be */
   spliced(): SplicedBody | undefined
+  /**
+   * The bytes to send unchanged. From SHARED_SEND_BYTES on, a Blob made once: fetch copies bytes and array buffers
+   * it is given (and holds the copy until the answer), a Blob it shares, so the body is held once, not twice.
+   */
+  sendable(): Uint8Array<ArrayBuffer> | Blob
+  /** Lets go of the bytes (and what was parsed from them) while the Blob `sendable` made holds them: between dispatch and the answer. */
+  release(): void
+  /** Reads the bytes back from that Blob after `release`; undefined when they are here. */
+  restore(): Promise<void> | undefined
 }
 
 /** Bodies up to this size are parsed whole before routing. */
 export const WHOLE_BODY_BYTES = 32 * 1024
 /** In a larger body, top-level values above this size are not parsed before dispatch. */
 export const STAND_IN_BYTES = 4 * 1024
-/** The two sizes as the relay reads them: tests lower them so that small bodies take the large bodies' path. */
-export const bodyLimits = { wholeBytes: WHOLE_BODY_BYTES, standInBytes: STAND_IN_BYTES }
+/** Bodies from this size are sent as a shared Blob and released while the upstream answers (`sendable`). */
+export const SHARED_SEND_BYTES = 1 << 20
+/** The sizes as the relay reads them: tests lower them so that small bodies take the large bodies' path. */
+export const bodyLimits = { wholeBytes: WHOLE_BODY_BYTES, standInBytes: STAND_IN_BYTES, sharedSendBytes: SHARED_SEND_BYTES }
 
 const decoder = new TextDecoder() // as Request.text(): a BOM dropped, invalid sequences replaced
 const encoder = new TextEncoder()
@@ -66,6 +79,9 @@ export function wholeBody(bytes: Uint8Array<ArrayBuffer>, parsed: Record<string,
   let scan: JsonScan | undefined
   const body = bodyOf(bytes, parsed, true, () => parsed, () => (scan ??= scanJson(bytes, watch)))
   body.spliced = () => undefined // parsed already
+  // held parsed anyway (small, or a large body that could not be scanned): sent as bytes, never released
+  body.sendable = () => bytes
+  body.release = () => {}
   // parsed already: walked, and only when the bytes hold the type as a value (a scan of 23 KB costs ~40 µs, this ~2)
   body.objectsOfType = (type, keys) => (holdsValue(bytes, type) ? typedObjects(parsed, type, keys) : [])
   return body
@@ -120,8 +136,7 @@ export function scannedBody(bytes: Uint8Array<ArrayBuffer>, scan: JsonScan): Req
     } else view[key] = JSON.parse(decoder.decode(bytes.subarray(start, end)))
   }
   standIns.set(view, big)
-  let parsed: Record<string, unknown> | undefined = big.size === 0 ? view : undefined
-  return bodyOf(bytes, view, big.size === 0, () => (parsed ??= parseWhole(bytes)), () => scan)
+  return bodyOf(bytes, view, big.size === 0, (held) => (big.size === 0 ? view : parseWhole(held)), () => scan)
 }
 
 /** A scanned body parsed whole: the scan did not look inside its strings, so JSON.parse may still refuse it (a 400). */
@@ -133,22 +148,59 @@ function parseWhole(bytes: Uint8Array): Record<string, unknown> {
   }
 }
 
-function bodyOf(bytes: Uint8Array<ArrayBuffer>, view: Record<string, unknown>, whole: boolean, parsed: () => Record<string, unknown>, scan: () => JsonScan): RequestBody {
+/**
+ * The body around its bytes, which `release` drops (with what was parsed or cut from them) once a shared Blob holds
+ * them and `restore` reads back; `parse` builds the whole body from the bytes, once per time they are held.
+ */
+function bodyOf(
+  received: Uint8Array<ArrayBuffer>,
+  view: Record<string, unknown>,
+  whole: boolean,
+  parse: (bytes: Uint8Array<ArrayBuffer>) => Record<string, unknown>,
+  scan: () => JsonScan,
+): RequestBody {
+  let held: Uint8Array<ArrayBuffer> | undefined = received
+  let blob: Blob | undefined
+  let reading: Promise<void> | undefined
+  let parsed: Record<string, unknown> | undefined
   let spliced: SplicedBody | undefined | null = null
+  const size = received.length
+  const bytes = (): Uint8Array<ArrayBuffer> => {
+    if (!held) throw new Error('the request body is released while the upstream answers: restore() it first')
+    return held
+  }
   return {
-    bytes,
+    get bytes() {
+      return bytes()
+    },
+    size,
     view,
     whole,
-    parsed,
+    parsed: () => (parsed ??= parse(bytes())),
     objectsOfType(type, keys) {
-      return (scan().typed.get(type) ?? []).map(({ start, end }) => membersOf(bytes.subarray(start, end), keys))
+      const b = bytes()
+      return (scan().typed.get(type) ?? []).map(({ start, end }) => membersOf(b.subarray(start, end), keys))
     },
     mediaWords: () => scan().counted,
     patched(patch) {
       const s = scan()
-      return s.problem ? undefined : patchMembers(bytes, s, patch)
+      return s.problem ? undefined : patchMembers(bytes(), s, patch)
     },
-    spliced: () => (spliced === null ? (spliced = splicedBody(bytes, scan().spliced)) : spliced),
+    spliced: () => (spliced === null ? (spliced = splicedBody(bytes(), scan().spliced)) : spliced),
+    sendable: () => (size < bodyLimits.sharedSendBytes ? bytes() : (blob ??= new Blob([bytes()]))),
+    release() {
+      if (!blob) return
+      held = undefined
+      parsed = undefined
+      spliced = null
+    },
+    restore() {
+      if (held) return undefined
+      return (reading ??= blob!.bytes().then((b) => {
+        held = b
+        reading = undefined
+      }))
+    },
   }
 }
 

@@ -37,13 +37,13 @@ export function openAttempt(deps: Pick<AppDeps, 'options' | 'ops'>, clientSignal
 /**
  * Sends one upstream request after the SSRF check (nothing is sent to a refused address; redirects are not
  * followed). Network errors, timeouts, refusals and redirects become retryable UpstreamFailures, keys masked.
- * `init.body` is handed to fetch and dropped from `init`: fetch keeps its own copy while it sends, and a converted
+ * `init.body` is handed to fetch and dropped from `init`: fetch keeps its own copy while it sends (of a Blob, none), and a converted
  * body (megabytes made for this call alone) is then garbage instead of held until the upstream answers.
  */
 export async function guardedFetch(
   deps: Pick<AppDeps, 'options'>,
   url: string,
-  init: { method?: string; headers: Record<string, string>; body?: string | FormData | Uint8Array<ArrayBuffer> },
+  init: { method?: string; headers: Record<string, string>; body?: string | FormData | Uint8Array<ArrayBuffer> | Blob },
   scope: AttemptScope,
   clientSignal: AbortSignal,
   key: string,
@@ -65,7 +65,7 @@ export async function guardedFetch(
   return response
 }
 
-function send(url: string, init: { method?: string; headers: Record<string, string>; body?: string | FormData | Uint8Array<ArrayBuffer> }, signal: AbortSignal): Promise<Response> {
+function send(url: string, init: { method?: string; headers: Record<string, string>; body?: string | FormData | Uint8Array<ArrayBuffer> | Blob }, signal: AbortSignal): Promise<Response> {
   const body = init.body
   init.body = undefined
   return fetch(url, { method: init.method ?? 'POST', headers: init.headers, body, signal, redirect: 'manual' })

@@ -6,7 +6,7 @@ import { standInsOf, type RequestBody } from './request-body'
 
 export interface UpstreamBody {
   /** what is sent: the client's bytes (passthrough, patched or not), or the text a conversion encoded */
-  payload: string | Uint8Array<ArrayBuffer>
+  payload: string | Uint8Array<ArrayBuffer> | Blob
   /** client protocol's extra headers to forward (passthrough only) */
   headers: Record<string, string>
   /** the upstream was asked for stream usage the client did not request: drop that event again */
@@ -68,6 +68,12 @@ function encodeFor(input: BodyInput, upstream: UpstreamProtocol, ir: IrRequest):
 
 /** The body as text, for what signs or re-reads it (connectors, wrapped bodies). */
 export function payloadText(body: UpstreamBody): string {
+  if (body.payload instanceof Blob) throw new Error('a shared body is made for fetch only (sharedPayload), after signing and wrapping')
   return typeof body.payload === 'string' ? body.payload : decoder.decode(body.payload)
+}
+
+/** The client's unchanged bytes as the shared Blob fetch sends without copying (request-body.ts `sendable`). */
+export function sharedPayload(body: UpstreamBody, request: RequestBody): UpstreamBody {
+  return body.payload === request.bytes ? { ...body, payload: request.sendable() } : body
 }
 const decoder = new TextDecoder()

@@ -3,6 +3,8 @@
  * every chat body takes the large bodies' path (relay/request-body.ts: scanned, only top-level values up to 64
  * bytes parsed before dispatch), and on conversion every string under a splice path is cut to nothing
  * (relay/spliced-body.ts), so a converter that reads a text it was handed cut shows up as a wrong upstream body.
+ * Every passthrough body is sent as a shared Blob and let go of while the upstream answers, so a step that reads
+ * the bytes after dispatch without reading them back fails.
  * Prints how many requests each upstream protocol encoded cut, so the caller knows the path was taken.
  */
 import { afterAll } from 'bun:test'
@@ -13,7 +15,7 @@ import type { UpstreamProtocol } from '../../src/protocols/types'
 import { bodyLimits } from '../../src/relay/request-body'
 import { spliceLimits } from '../../src/relay/splice-paths'
 
-Object.assign(bodyLimits, { wholeBytes: 0, standInBytes: 64 })
+Object.assign(bodyLimits, { wholeBytes: 0, standInBytes: 64, sharedSendBytes: 0 })
 Object.assign(spliceLimits, { minBytes: 1, prefixBytes: 0 })
 
 const cut: Record<string, number> = {}

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import type { RelayInput } from '../../src/relay/pipeline'
 import type { Reservation } from '../../src/metering/reserve'
-import { WHOLE_BODY_BYTES } from '../../src/relay/request-body'
+import { bodyLimits, WHOLE_BODY_BYTES } from '../../src/relay/request-body'
 import { agentBody } from '../helpers/agent-body'
 import type { RelayEnv } from '../helpers/relay-env'
-import { account, logsOf, messages, settled, startMeteredEnv } from './env'
+import { account, logsOf, logsWhen, messages, settled, startMeteredEnv } from './env'
 
 /**
  * Issue #18: a long text prompt reserves its byte count (an upper bound on its tokens) without parsing the body;
@@ -56,5 +57,27 @@ describe('the reservation of a long prompt', () => {
     await settled(env, 1)
     expect(reservation(0).promptExact).toBe(true)
     expect(reservation(0).promptTokens).toBeLessThan(20)
+  })
+})
+
+describe('a long prompt sent as a shared Blob and let go of while the upstream answers', () => {
+  const before = bodyLimits.sharedSendBytes
+  beforeAll(() => void (bodyLimits.sharedSendBytes = 50_000))
+  afterAll(() => void (bodyLimits.sharedSendBytes = before))
+
+  test('no usage reported: the prompt is counted from the bytes read back, as for a body held', async () => {
+    const { user, key } = await account(env, 50_000_000)
+    const body = { ...agentBody(150_000), stream: false }
+    env.upstream.setBehavior({ text: 'ok', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } })
+    bodyLimits.sharedSendBytes = Number.POSITIVE_INFINITY // held: the count to match
+    expect((await messages(env, key, body)).status).toBe(200)
+    bodyLimits.sharedSendBytes = 50_000
+    expect((await messages(env, key, body)).status).toBe(200)
+    await settled(env, 2)
+    const [sharedLog, heldLog] = await logsWhen(env, user.id, 2)
+    expect(heldLog!.promptTokens).toBeGreaterThan(10_000)
+    expect(heldLog!.promptTokens).toBeLessThan(Buffer.byteLength(JSON.stringify(body)) / 2)
+    expect(sharedLog!.promptTokens).toBe(heldLog!.promptTokens)
+    expect((env.outcomes[1]!.input as RelayInput).body.bytes.length).toBe(Buffer.byteLength(JSON.stringify(body))) // read back
   })
 })

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { WHOLE_BODY_BYTES } from '../../src/relay/request-body'
+import type { RelayInput } from '../../src/relay/pipeline'
+import { bodyLimits, WHOLE_BODY_BYTES } from '../../src/relay/request-body'
 import { agentBody } from '../helpers/agent-body'
 import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'
 
@@ -211,5 +212,45 @@ describe('decoded when needed', () => {
     expect(res.status, await res.clone().text()).toBe(200)
     expect(((await res.json()) as any).content[0].text).toBe('converted')
     expect(env.upstream.requests.map((r) => r.path)).toEqual(['/v1/messages', '/v1/chat/completions'])
+  })
+})
+
+describe('a body sent as a shared Blob (from bodyLimits.sharedSendBytes on)', () => {
+  const before = bodyLimits.sharedSendBytes
+  beforeAll(() => void (bodyLimits.sharedSendBytes = 50_000))
+  afterAll(() => void (bodyLimits.sharedSendBytes = before))
+
+  test('arrives as sent, and the request lets go of its bytes once they are sent', async () => {
+    const text = raw(body())
+    const res = await messages(text)
+    expect(res.status, await res.clone().text()).toBe(200)
+    expect(env.upstream.requests[0]!.body).toBe(text)
+    // let go of once sent, and not read back: the upstream reported usage, nothing needed the bytes again
+    expect(() => (env.outcomes[0]!.input as RelayInput).body.bytes).toThrow('released')
+  })
+
+  test('a retry reads the bytes back: passthrough on a second channel, then conversion on a third', async () => {
+    await env.addChannel({ type: 14, name: 'shared-1', models: 'claude-shared', priority: 20, autoBan: 0 })
+    await env.addChannel({ type: 14, name: 'shared-2', models: 'claude-shared', priority: 10, autoBan: 0 })
+    await env.addChannel({ type: 1, name: 'shared-3', models: 'claude-shared', priority: 0, autoBan: 0 })
+    env.upstream.setBehavior([{ error: { status: 500 } }, { error: { status: 503 } }, { text: 'third time' }])
+    const text = raw(plain('claude-shared'))
+    const readBack: number[] = [] // the sizes of the Blobs read
+    const bytesOfBlob = Blob.prototype.bytes
+    Blob.prototype.bytes = function (this: Blob) {
+      readBack.push(this.size)
+      return bytesOfBlob.call(this)
+    }
+    const res = await messages(text).finally(() => (Blob.prototype.bytes = bytesOfBlob))
+    expect(res.status, await res.clone().text()).toBe(200)
+    expect(((await res.json()) as any).content[0].text).toBe('third time')
+    // let go of after each passthrough attempt, read back for the next
+    expect(readBack.filter((size) => size === Buffer.byteLength(text)).length).toBe(2)
+    const [first, second, third] = env.upstream.requests
+    expect([first!.path, second!.path, third!.path]).toEqual(['/v1/messages', '/v1/messages', '/v1/chat/completions'])
+    expect(first!.body).toBe(text)
+    expect(second!.body).toBe(text)
+    const converted = JSON.parse(third!.body) as { messages: { content: string }[] }
+    expect(converted.messages.map((m) => m.content)).toEqual(plain('claude-shared').messages.map((m) => m.content))
   })
 })

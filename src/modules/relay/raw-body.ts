@@ -16,6 +16,7 @@ interface RawBody {
 }
 
 const rawBodies = new WeakMap<Request, RawBody>()
+const NO_BYTES = new Uint8Array(0)
 
 /**
  * Route-level parser for relay routes: keeps the exact request bytes (passthrough sends them on unchanged)
@@ -41,6 +42,7 @@ export function chatJsonParser(protocol: ProtocolId) {
     // JSON.parse names a problem as it always has; a body nested past the bound is checked whole, as small ones are
     if (scan.problem || scan.depth > MAX_JSON_DEPTH) return parsedWhole(entry)
     entry.scanned = scannedBody(entry.bytes, scan)
+    entry.bytes = NO_BYTES // the scanned body holds them, and may let go of them while the upstream answers
     return entry.scanned.view
   }
 }
