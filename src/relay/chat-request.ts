@@ -35,8 +35,14 @@ export function chatRequest(client: Protocol, input: RelayInput): ChatRequest {
   }
   let whole: Converted<IrRequest> | undefined
   const full = () => (whole ??= decodedWhole(client, input))
-  let cut: SplicedRequest | undefined | null = null
-  const spliced = () => (cut === null ? (cut = decodedSpliced(client, input)) : cut)
+  let cutFrom: SplicedBody | undefined
+  let cut: SplicedRequest | undefined
+  // decoded again when the body's cut changed: a body released while an attempt was out is cut anew once read back
+  const spliced = (): SplicedRequest | undefined => {
+    const body = input.body.spliced()
+    if (body !== cutFrom) [cutFrom, cut] = [body, body && decodedSpliced(client, input, body)]
+    return cut
+  }
   let head: Converted<IrRequest>
   try {
     head = client.decodeRequest(body.view, { checked: true })
@@ -64,9 +70,7 @@ function decodedWhole(client: Protocol, input: RelayInput): Converted<IrRequest>
 }
 
 /** The body with its long strings cut, decoded as `decodedWhole` does; undefined when it cannot be (the whole body then says why). */
-function decodedSpliced(client: Protocol, input: RelayInput): SplicedRequest | undefined {
-  const body = input.body.spliced()
-  if (!body) return undefined
+function decodedSpliced(client: Protocol, input: RelayInput, body: SplicedBody): SplicedRequest | undefined {
   try {
     const decoded = client.decodeRequest(body.parsed, { checked: false })
     return { ...decoded, value: withPathOverrides(decoded.value, input), body }

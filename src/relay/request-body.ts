@@ -189,7 +189,10 @@ function bodyOf(
     spliced: () => (spliced === null ? (spliced = splicedBody(bytes(), scan().spliced)) : spliced),
     sendable: () => (size < bodyLimits.sharedSendBytes ? bytes() : (blob ??= new Blob([bytes()]))),
     release() {
-      if (!blob) return
+      if (!blob || !held) return
+      // Detached, the bytes' memory goes back to the allocator now, not at a later collection, so the next large
+      // body of a burst reuses it. Nothing else views them: the route's parser let go, and the caches made from them go too.
+      held.buffer.transfer(0)
       held = undefined
       parsed = undefined
       spliced = null

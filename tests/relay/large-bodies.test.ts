@@ -253,4 +253,19 @@ describe('a body sent as a shared Blob (from bodyLimits.sharedSendBytes on)', ()
     const converted = JSON.parse(third!.body) as { messages: { content: string }[] }
     expect(converted.messages.map((m) => m.content)).toEqual(plain('claude-shared').messages.map((m) => m.content))
   })
+
+  test('a cut made before dispatch (the reservation reads a prompt with an image) is made anew for a conversion after the bytes were let go of', async () => {
+    await env.addChannel({ type: 14, name: 'media-1', models: 'claude-media', priority: 10, autoBan: 0 })
+    await env.addChannel({ type: 1, name: 'media-2', models: 'claude-media', priority: 0, autoBan: 0 })
+    env.upstream.setBehavior([{ error: { status: 500 } }, { text: 'seen' }])
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo'.repeat(6_000) } }
+    const long = `read this: ${'the quick brown fox \u00e9 '.repeat(3_000)}`
+    const text = raw({ model: 'claude-media', max_tokens: 100, messages: [{ role: 'user', content: [image, { type: 'text', text: long }] }] })
+    const res = await messages(text)
+    expect(res.status, await res.clone().text()).toBe(200)
+    const converted = JSON.parse(env.upstream.requests[1]!.body) as { messages: { content: { type: string; text?: string; image_url?: { url: string } }[] }[] }
+    const parts = converted.messages[0]!.content
+    expect(parts.find((p) => p.type === 'text')!.text).toBe(long)
+    expect(parts.find((p) => p.type === 'image_url')!.image_url!.url).toBe(`data:image/png;base64,${image.source.data}`)
+  })
 })
