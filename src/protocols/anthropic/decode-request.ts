@@ -79,7 +79,7 @@ function decodeMedia(b: Record<string, unknown>, where: string, warnings: string
   return undefined
 }
 
-function decodeToolResultContent(v: unknown, where: string, warnings: string[]): ToolResultPart['content'] {
+function decodeToolResultContent(v: unknown, where: () => string, warnings: string[]): ToolResultPart['content'] {
   if (typeof v === 'string') return v === '' ? [] : [{ type: 'text', text: v }]
   const out: ToolResultPart['content'] = []
   arr(v).forEach((raw, i) => {
@@ -87,9 +87,9 @@ function decodeToolResultContent(v: unknown, where: string, warnings: string[]):
     if (b.type === 'text') {
       if (typeof b.text === 'string' && b.text !== '') out.push(withOptions({ type: 'text', text: b.text }, blockOptions(b, ['text'])))
     } else if (b.type === 'image' || b.type === 'document') {
-      const m = decodeMedia(b, `${where}.content[${i}]`, warnings)
+      const m = decodeMedia(b, `${where()}.content[${i}]`, warnings)
       if (m) out.push(m)
-    } else warnings.push(`${where}.content[${i}]: block type ${String(b.type)} dropped`)
+    } else warnings.push(`${where()}.content[${i}]: block type ${String(b.type)} dropped`)
   })
   return out
 }
@@ -128,10 +128,12 @@ function decodeToolChoice(v: unknown): { choice?: ToolChoice; parallel?: boolean
   return { parallel }
 }
 
+/** Where a message's block is, for a warning: written only when one is (a 4 MB agent turn has thousands of blocks). */
+const blockAt = (mi: number, bi: number) => `messages[${mi}].content[${bi}]`
+
 /** Decodes a user/assistant/system content list into IR messages (tool results become `tool` messages). */
 function decodeMessage(m: Record<string, unknown>, mi: number, warnings: string[], out: Message[]): void {
   const role = m.role
-  const where = `messages[${mi}]`
   const blocks: Record<string, unknown>[] =
     typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : arr(m.content).map(rec)
 
@@ -147,7 +149,6 @@ function decodeMessage(m: Record<string, unknown>, mi: number, warnings: string[
   if (role === 'assistant') {
     const content: AssistantPart[] = []
     blocks.forEach((b, bi) => {
-      const at = `${where}.content[${bi}]`
       switch (b.type) {
         case 'text':
           if (typeof b.text === 'string' && b.text !== '') content.push(withOptions({ type: 'text', text: b.text }, blockOptions(b, ['text'])))
@@ -156,7 +157,7 @@ function decodeMessage(m: Record<string, unknown>, mi: number, warnings: string[
           const sig = str(b.signature) ?? ''
           const text = str(b.thinking) ?? ''
           if (sig === '') {
-            warnings.push(`${at}: thinking block without signature dropped`)
+            warnings.push(`${blockAt(mi, bi)}: thinking block without signature dropped`)
             break
           }
           const env = unwrapSignature(sig)
@@ -181,12 +182,12 @@ function decodeMessage(m: Record<string, unknown>, mi: number, warnings: string[
           )
           break
         case 'image': {
-          const img = decodeMedia(b, at, warnings)
+          const img = decodeMedia(b, blockAt(mi, bi), warnings)
           if (img && img.type === 'image') content.push(img)
           break
         }
         default:
-          warnings.push(`${at}: assistant block type ${String(b.type)} dropped`)
+          warnings.push(`${blockAt(mi, bi)}: assistant block type ${String(b.type)} dropped`)
       }
     })
     if (content.length) out.push({ role: 'assistant', content })
@@ -205,7 +206,6 @@ function decodeMessage(m: Record<string, unknown>, mi: number, warnings: string[
     tool = []
   }
   blocks.forEach((b, bi) => {
-    const at = `${where}.content[${bi}]`
     switch (b.type) {
       case 'text':
         flushTool()
@@ -214,7 +214,7 @@ function decodeMessage(m: Record<string, unknown>, mi: number, warnings: string[
       case 'image':
       case 'document': {
         flushTool()
-        const media = decodeMedia(b, at, warnings)
+        const media = decodeMedia(b, blockAt(mi, bi), warnings)
         if (media) user.push(media)
         break
       }
@@ -223,7 +223,7 @@ function decodeMessage(m: Record<string, unknown>, mi: number, warnings: string[
         const part: ToolResultPart = {
           type: 'tool-result',
           callId: str(b.tool_use_id) ?? '',
-          content: decodeToolResultContent(b.content, at, warnings),
+          content: decodeToolResultContent(b.content, () => blockAt(mi, bi), warnings),
         }
         if (b.is_error === true) part.isError = true
         const po = blockOptions(b, ['tool_use_id', 'content', 'is_error'])
@@ -232,7 +232,7 @@ function decodeMessage(m: Record<string, unknown>, mi: number, warnings: string[
         break
       }
       default:
-        warnings.push(`${at}: user block type ${String(b.type)} dropped`)
+        warnings.push(`${blockAt(mi, bi)}: user block type ${String(b.type)} dropped`)
     }
   })
   flushTool()
