@@ -54,6 +54,13 @@ describe.skipIf(!hasRedis())('redis only', () => {
     expect(seen).toHaveLength(4)
   })
 
+  test('a closed node no longer says its state is shared', async () => {
+    const [a] = await group(1)
+    expect(a!.health()).toMatchObject({ shared: true, degraded: false })
+    await a!.close('abandon')
+    expect(a!.health()).toMatchObject({ shared: false, degraded: true, error: 'closed' })
+  })
+
   test('Redis forgets a scope once its buckets would be full again and its leases are gone', async () => {
     const [a] = await group(1, { permitTtlMs: 500 })
     const raw = await backend.raw()

@@ -168,6 +168,7 @@ export function createRedisLink(options: LinkOptions) {
     close(): void {
       closed = true
       clearInterval(watchdog)
+      if (up) [up, since, error] = [false, Date.now(), 'closed']
       const m = main
       const s = sub
       main = sub = undefined
