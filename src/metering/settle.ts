@@ -33,11 +33,7 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
   r.settled = true
   const { input } = outcome
   const delivered = outcome.ok || outcome.firstByteAt !== undefined
-  if (delivered && !r.promptExact && countsPrompt(outcome)) {
-    const reading = r.countable?.() // a body sent as a shared Blob was let go of while the upstream answered
-    if (reading) await reading
-  }
-  const billed = delivered ? billedUsage(outcome, r) : { usage: emptyUsage(), estimated: false }
+  const billed = delivered ? billedUsage(outcome, countsPrompt(outcome) ? await promptTokens(r) : undefined) : { usage: emptyUsage(), estimated: false }
   const actual = delivered ? quotaFor(r.price, billed.usage, r.quotaPerUnit) : 0
   const now = Math.floor(Date.now() / 1000)
   let charged: number
@@ -66,20 +62,27 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
 /**
  * The usage to bill. A finished request: what the upstream reported. A stream that was cut (client gone
  * or upstream broke): never less output than the text the client got. Nothing reported: the prompt
- * estimate plus the tokens of the produced text.
+ * estimate plus the tokens of the produced text. `prompt` is given exactly when `countsPrompt` says so.
  */
-function billedUsage(outcome: RelayOutcome, r: Reservation): { usage: Usage; estimated: boolean } {
+function billedUsage(outcome: RelayOutcome, prompt: number | undefined): { usage: Usage; estimated: boolean } {
   const { reported, complete } = reportOf(outcome)
   if (reported && complete) return { usage: reported, estimated: false }
   const producedTokens = countTextTokens(outcome.output ?? '')
-  const promptTokens = () => (r.promptExact ? r.promptTokens : r.count())
   if (!reported) {
-    return { usage: { input: { noCache: promptTokens(), cacheRead: 0, cacheWrite: 0 }, output: { text: producedTokens, reasoning: 0 } }, estimated: true }
+    return { usage: { input: { noCache: prompt!, cacheRead: 0, cacheWrite: 0 }, output: { text: producedTokens, reasoning: 0 } }, estimated: true }
   }
   const usage: Usage = { input: { ...reported.input }, output: { ...reported.output } }
-  if (inputTokens(usage) === 0) usage.input.noCache = promptTokens()
+  if (prompt !== undefined) usage.input.noCache = prompt // no input reported
   if (outputTokens(usage) < producedTokens) usage.output.text = producedTokens - usage.output.reasoning
-  return { usage, estimated: inputTokens(reported) === 0 || outputTokens(reported) < producedTokens }
+  return { usage, estimated: prompt !== undefined || outputTokens(reported) < producedTokens }
+}
+
+/** The prompt's tokens: counted now when the reservation held a bound (the body read back first if it was let go of). */
+async function promptTokens(r: Reservation): Promise<number> {
+  if (r.promptExact) return r.promptTokens
+  const reading = r.countable?.() // a body sent as a shared Blob was let go of while the upstream answered
+  if (reading) await reading
+  return r.count()
 }
 
 function reportOf(outcome: RelayOutcome): { reported: Usage | undefined; complete: boolean } {
@@ -87,7 +90,7 @@ function reportOf(outcome: RelayOutcome): { reported: Usage | undefined; complet
   return { reported, complete: outcome.ok && !outcome.aborted }
 }
 
-/** Whether billedUsage counts the prompt: nothing reported, or a cut request that reported no input. */
+/** Whether the bill needs the prompt's tokens: nothing reported, or a cut request that reported no input. */
 function countsPrompt(outcome: RelayOutcome): boolean {
   const { reported, complete } = reportOf(outcome)
   return !reported || (!complete && inputTokens(reported) === 0)
