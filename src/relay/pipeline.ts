@@ -134,7 +134,8 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
     } catch (error) {
       throw abandon(error, candidate)
     }
-    // sent as a shared Blob: the bytes are not needed again unless a retry or an exact count asks (restore)
+    // sent as the request's shared Blob: its bytes are not needed again unless a retry or an exact count asks (restore);
+    // a Blob made for this attempt (converted, patched) leaves them held, as a retry converts or patches them anew
     if (plan.body.payload instanceof Blob) input.body.release()
     const attemptWarnings = plan.body.warnings.length > 0 ? [...warnings, ...plan.body.warnings] : warnings
     const sentAt = performance.now()

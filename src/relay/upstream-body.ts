@@ -2,7 +2,7 @@ import { SplicedTextError, type Converted, type IrRequest } from '../ir'
 import type { Protocol, ProtocolId, UpstreamProtocol } from '../protocols/types'
 import type { Provider } from '../providers/types'
 import type { ChatRequest } from './chat-request'
-import { standInsOf, type RequestBody } from './request-body'
+import { bodyLimits, standInsOf, type RequestBody } from './request-body'
 
 export interface UpstreamBody {
   /** what is sent: the client's bytes (passthrough, patched or not), or the text a conversion encoded */
@@ -72,8 +72,23 @@ export function payloadText(body: UpstreamBody): string {
   return typeof body.payload === 'string' ? body.payload : decoder.decode(body.payload)
 }
 
-/** The client's unchanged bytes as the shared Blob fetch sends without copying (request-body.ts `sendable`). */
+/**
+ * What fetch sends without a copy of its own (it copies bytes, and shares a Blob): the client's unchanged bytes as the
+ * request's Blob (request-body.ts `sendable`), and from SHARED_SEND_BYTES a body made for this attempt (converted,
+ * or patched) as a Blob of its own, its bytes detached at once: held until the answer, they were a second copy of it.
+ */
 export function sharedPayload(body: UpstreamBody, request: RequestBody): UpstreamBody {
-  return body.payload === request.bytes ? { ...body, payload: request.sendable() } : body
+  const { payload } = body
+  if (payload === request.bytes) return { ...body, payload: request.sendable() }
+  if (payload instanceof Uint8Array && payload.length >= bodyLimits.sharedSendBytes) return { ...body, payload: blobOf(payload) }
+  return body
+}
+
+/** A Blob of bytes no one else holds; detached, their memory goes back to the allocator now, not at a later collection. */
+function blobOf(bytes: Uint8Array<ArrayBuffer>): Blob {
+  const blob = new Blob([bytes])
+  // a view into a larger buffer (a pooled Buffer) is left to the collector
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) bytes.buffer.transfer(0)
+  return blob
 }
 const decoder = new TextDecoder()

@@ -254,6 +254,50 @@ describe('a body sent as a shared Blob (from bodyLimits.sharedSendBytes on)', ()
     expect(converted.messages.map((m) => m.content)).toEqual(plain('claude-shared').messages.map((m) => m.content))
   })
 
+  /** Runs `send` with every Blob made recorded with what it was made of. */
+  async function blobsMadeIn(send: () => Promise<Response>): Promise<{ res: Response; made: unknown[][] }> {
+    const made: unknown[][] = []
+    const Original = globalThis.Blob
+    globalThis.Blob = class extends Original {
+      constructor(parts?: BlobPart[], options?: BlobPropertyBag) {
+        super(parts, options)
+        made.push(parts ?? [])
+      }
+    }
+    try {
+      const res = await send()
+      await res.clone().text()
+      return { res, made }
+    } finally {
+      globalThis.Blob = Original
+    }
+  }
+
+  test('a converted body goes out as a Blob of its own, its bytes let go of at once; the client bytes stay for a retry', async () => {
+    const value = plain('claude-via-openai')
+    const { res, made } = await blobsMadeIn(() => messages(raw(value)))
+    expect(res.status, await res.clone().text()).toBe(200)
+    const sent = env.upstream.requests[0]!
+    expect(sent.path).toBe('/v1/chat/completions')
+    expect(sent.json.messages.map((m: { content: string }) => m.content)).toEqual(value.messages.map((m) => m.content))
+    // one Blob, of the converted bytes, whose buffer was detached (held until the answer, it was a second copy)
+    const parts = made.filter(([part]) => part instanceof Uint8Array).map(([part]) => part as Uint8Array)
+    expect(parts.length).toBe(1)
+    expect(parts[0]!.buffer.byteLength).toBe(0)
+    expect((env.outcomes[0]!.input as RelayInput).body.bytes.length).toBe(Buffer.byteLength(raw(value)))
+  })
+
+  test('a patched passthrough body (a mapped model) goes out as a Blob of its own, its bytes let go of at once', async () => {
+    const text = raw(body({ model: 'claude-mapped' }))
+    const { res, made } = await blobsMadeIn(() => messages(text))
+    expect(res.status).toBe(200)
+    expect(env.upstream.requests[0]!.body).toBe(text.replace('"model": "claude-mapped"', '"model": "claude-upstream-name"'))
+    const parts = made.filter(([part]) => part instanceof Uint8Array).map(([part]) => part as Uint8Array)
+    expect(parts.length).toBe(1)
+    expect(parts[0]!.buffer.byteLength).toBe(0)
+    expect((env.outcomes[0]!.input as RelayInput).body.bytes.length).toBe(Buffer.byteLength(text))
+  })
+
   test('a cut made before dispatch (the reservation reads a prompt with an image) is made anew for a conversion after the bytes were let go of', async () => {
     await env.addChannel({ type: 14, name: 'media-1', models: 'claude-media', priority: 10, autoBan: 0 })
     await env.addChannel({ type: 1, name: 'media-2', models: 'claude-media', priority: 0, autoBan: 0 })
