@@ -42,7 +42,7 @@ for (const size of (flag('sizes') ?? '1m,4m').split(',')) {
     const sir = time('spliced: decodeRequest', () => anthropic.decodeRequest(cut.parsed, { checked: false }).value)
     const senc = time('spliced: encodeRequest', () => openaiChat.encodeRequest({ ...sir, model: 'gpt' }).value)
     const sjson = time('spliced: JSON.stringify', () => JSON.stringify(senc))
-    const sout = time('spliced: splice', () => cut.splice(sjson))
+    const sout = time('spliced: splice', () => cut.splice(sjson).bytes)
     if (r === 0 && sout.length !== Buffer.byteLength(out)) throw new Error('the spliced body differs')
     if (r === 9) for (const k in t) t[k] = []
   }

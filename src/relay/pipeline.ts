@@ -134,9 +134,9 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
     } catch (error) {
       throw abandon(error, candidate)
     }
-    // sent as the request's shared Blob: its bytes are not needed again unless a retry or an exact count asks (restore);
-    // a Blob made for this attempt (converted, patched) leaves them held, as a retry converts or patches them anew
-    if (plan.body.payload instanceof Blob) input.body.release()
+    // sent as a Blob that can give the bytes back (the request's own, or a conversion that holds its long strings): they
+    // are not needed again unless a retry or an exact count asks (restore)
+    input.body.release(plan.body)
     const attemptWarnings = plan.body.warnings.length > 0 ? [...warnings, ...plan.body.warnings] : warnings
     const sentAt = performance.now()
     const base = { input, ir, model: ir.model, stream: ir.stream, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel, startedAt, upstreamSentAt: sentAt, attempts, warnings: attemptWarnings }

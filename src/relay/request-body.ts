@@ -4,7 +4,7 @@ import type { Protocol } from '../protocols/types'
 import { scanJson, scanWatch, type JsonScan, type ScanWatch } from './json-scan'
 import { patchMembers } from './raw-json-patch'
 import { compileSplicePaths } from './splice-paths'
-import { splicedBody, type SplicedBody } from './spliced-body'
+import { gapsOf, rebuiltBody, splicedBody, type SplicedBody, type TailPlaces } from './spliced-body'
 
 /**
  * A chat request's body as the client sent it, read only as far as the relay needs. A small body (up to
@@ -36,9 +36,13 @@ export interface RequestBody {
    * it is given (and holds the copy until the answer), a Blob it shares, so the body is held once, not twice.
    */
   sendable(): Uint8Array<ArrayBuffer> | Blob
-  /** Lets go of the bytes (and what was parsed from them) while the Blob `sendable` made holds them: between dispatch and the answer. */
-  release(): void
-  /** Reads the bytes back from that Blob after `release`; undefined when they are here. */
+  /**
+   * Lets go of the bytes (and what was parsed or cut from them) between dispatch and the answer, when the Blob being
+   * sent can give them back: the one `sendable` made, or a converted body holding every long string of the client's
+   * (`places`; the bytes between those strings are kept, ~15% of a tool-heavy body). Otherwise keeps them.
+   */
+  release(sent: { payload: unknown; places?: TailPlaces }): void
+  /** Reads the bytes back from that Blob after `release` (made again, from a converted body); undefined when they are here. */
   restore(): Promise<void> | undefined
 }
 
@@ -161,6 +165,8 @@ function bodyOf(
 ): RequestBody {
   let held: Uint8Array<ArrayBuffer> | undefined = received
   let blob: Blob | undefined
+  /** a converted body being sent, that holds the client's long strings: the bytes are made again from it */
+  let converted: { blob: Blob; rebuild: (sent: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer> } | undefined
   let reading: Promise<void> | undefined
   let parsed: Record<string, unknown> | undefined
   let spliced: SplicedBody | undefined | null = null
@@ -188,8 +194,14 @@ function bodyOf(
     },
     spliced: () => (spliced === null ? (spliced = splicedBody(bytes(), scan().spliced)) : spliced),
     sendable: () => (size < bodyLimits.sharedSendBytes ? bytes() : (blob ??= new Blob([bytes()]))),
-    release() {
-      if (!blob || !held) return
+    release(sent) {
+      if (!held || !(sent.payload instanceof Blob)) return
+      if (!blob) {
+        if (!sent.places) return
+        const { places } = sent
+        const gaps = gapsOf(held, places)
+        converted = { blob: sent.payload, rebuild: (b) => rebuiltBody(places, gaps, b) }
+      }
       // Detached, the bytes' memory goes back to the allocator now, not at a later collection, so the next large
       // body of a burst reuses it. Nothing else views them: the route's parser let go, and the caches made from them go too.
       held.buffer.transfer(0)
@@ -199,8 +211,9 @@ function bodyOf(
     },
     restore() {
       if (held) return undefined
-      return (reading ??= blob!.bytes().then((b) => {
-        held = b
+      const from = blob ? { blob, rebuild: (b: Uint8Array<ArrayBuffer>) => b } : converted!
+      return (reading ??= from.blob.bytes().then((b) => {
+        held = from.rebuild(b)
         reading = undefined
       }))
     },

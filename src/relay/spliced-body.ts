@@ -22,7 +22,23 @@ export interface SplicedBody {
   /** bytes of the client's body that a (cut) text decoded from the skeleton stands for */
   bytesOf(text: string): number
   /** the upstream body: `json` (a JSON text holding marks) with the tails in place of the marks */
-  splice(json: string): Uint8Array<ArrayBuffer>
+  splice(json: string): Spliced
+}
+
+export interface Spliced {
+  bytes: Uint8Array<ArrayBuffer>
+  /** where the client's body put each tail and where `bytes` did; undefined when a tail was left out of `bytes` */
+  places?: TailPlaces
+}
+
+/** Enough, with the client's bytes between the tails (`gapsOf`), to make its body again from an upstream body (`rebuiltBody`). */
+export interface TailPlaces {
+  /** the client's body's size */
+  size: number
+  /** start and end of each tail in the client's body, in pairs */
+  tails: readonly number[]
+  /** where each tail starts in the upstream body (its first copy) */
+  placed: readonly number[]
 }
 
 const encoder = new TextEncoder()
@@ -137,7 +153,7 @@ function bytesOf(text: string, tails: readonly number[]): number {
   return size + Buffer.byteLength(text.slice(from))
 }
 
-function splice(json: string, body: Buffer, tails: readonly number[]): Uint8Array<ArrayBuffer> {
+function splice(json: string, body: Buffer, tails: readonly number[]): Spliced {
   const room = scratch(json.length * 3) // UTF-16 units: at most 3 bytes each
   const text = room.subarray(0, encoder.encodeInto(json, room).written)
   // [mark start, mark end, tail index] per mark
@@ -157,15 +173,56 @@ function splice(json: string, body: Buffer, tails: readonly number[]): Uint8Arra
     size += tails[2 * n + 1]! - tails[2 * n]! - (end - at)
   }
   const out = Buffer.allocUnsafe(size)
+  const placed: number[] = new Array(tails.length / 2).fill(-1)
   let from = 0
   let to = 0
   for (let k = 0; k < marks.length; k += 3) {
     to += text.copy(out, to, from, marks[k])
     const n = marks[k + 2]!
+    if (placed[n]! < 0) placed[n] = to
     to += body.copy(out, to, tails[2 * n], tails[2 * n + 1])
     from = marks[k + 1]!
   }
   text.copy(out, to, from)
+  return { bytes: out, places: placed.includes(-1) ? undefined : { size: body.length, tails, placed } }
+}
+
+/** The client's bytes between the tails, end to end: with an upstream body that holds every tail, its whole body again. */
+export function gapsOf(body: Uint8Array, places: TailPlaces): Uint8Array<ArrayBuffer> {
+  const { tails } = places
+  let size = body.length
+  for (let t = 0; t < tails.length; t += 2) size -= tails[t + 1]! - tails[t]!
+  const gaps = new Uint8Array(size)
+  let at = 0
+  let from = 0
+  for (let t = 0; t < tails.length; t += 2) {
+    gaps.set(body.subarray(from, tails[t]), at)
+    at += tails[t]! - from
+    from = tails[t + 1]!
+  }
+  gaps.set(body.subarray(from), at)
+  return gaps
+}
+
+/** The client's body made again: its gaps, and each tail copied back from where the upstream body `sent` holds it. */
+export function rebuiltBody(places: TailPlaces, gaps: Uint8Array, sent: Uint8Array): Uint8Array<ArrayBuffer> {
+  const { tails, placed } = places
+  const out = new Uint8Array(places.size)
+  let at = 0
+  let gap = 0
+  let from = 0
+  for (let t = 0; t < tails.length; t += 2) {
+    const before = tails[t]! - from
+    out.set(gaps.subarray(gap, gap + before), at)
+    gap += before
+    at += before
+    const length = tails[t + 1]! - tails[t]!
+    const start = placed[t / 2]!
+    out.set(sent.subarray(start, start + length), at)
+    at += length
+    from = tails[t + 1]!
+  }
+  out.set(gaps.subarray(gap), at)
   return out
 }
 

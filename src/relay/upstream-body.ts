@@ -3,6 +3,7 @@ import type { Protocol, ProtocolId, UpstreamProtocol } from '../protocols/types'
 import type { Provider } from '../providers/types'
 import type { ChatRequest } from './chat-request'
 import { bodyLimits, standInsOf, type RequestBody } from './request-body'
+import type { TailPlaces } from './spliced-body'
 
 export interface UpstreamBody {
   /** what is sent: the client's bytes (passthrough, patched or not), or the text a conversion encoded */
@@ -12,6 +13,8 @@ export interface UpstreamBody {
   /** the upstream was asked for stream usage the client did not request: drop that event again */
   dropUsageChunk: boolean
   warnings: string[]
+  /** a converted body that holds every long string of the client's: where, so the client's body can be made from it again */
+  places?: TailPlaces
 }
 
 export interface BodyInput {
@@ -51,7 +54,8 @@ export function convertedBody(input: BodyInput, upstream: UpstreamProtocol): Ups
   if (spliced) {
     try {
       const encoded = encodeFor(input, upstream, spliced.value)
-      return { payload: spliced.body.splice(JSON.stringify(encoded.value)), headers: {}, dropUsageChunk: false, warnings: [...spliced.warnings, ...encoded.warnings] }
+      const { bytes, places } = spliced.body.splice(JSON.stringify(encoded.value))
+      return { payload: bytes, places, headers: {}, dropUsageChunk: false, warnings: [...spliced.warnings, ...encoded.warnings] }
     } catch (error) {
       if (!(error instanceof SplicedTextError)) throw error
     }

@@ -80,4 +80,38 @@ describe('a long prompt sent as a shared Blob and let go of while the upstream a
     expect(sharedLog!.promptTokens).toBe(heldLog!.promptTokens)
     expect((env.outcomes[1]!.input as RelayInput).body.bytes.length).toBe(Buffer.byteLength(JSON.stringify(body))) // read back
   })
+
+  test('converted, no usage reported: the prompt is counted from the bytes made again from the converted body, as for a body held', async () => {
+    await env.addChannel({ type: 1, models: 'gpt-4o', name: 'openai' })
+    const { user, key } = await account(env, 50_000_000)
+    const body = {
+      model: 'gpt-4o',
+      max_tokens: 100,
+      stream: false,
+      messages: Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i}: ${'lorem ipsum é 中 '.repeat(300)}` })),
+    }
+    env.upstream.setBehavior({ text: 'ok', usage: { input: 0, output: 0 } })
+    bodyLimits.sharedSendBytes = Number.POSITIVE_INFINITY // held: the count to match
+    const held = await messages(env, key, body)
+    expect(held.status, await held.text()).toBe(200)
+    bodyLimits.sharedSendBytes = 50_000
+    const readBack: number[] = [] // the sizes of the Blobs read
+    const bytesOfBlob = Blob.prototype.bytes
+    Blob.prototype.bytes = function (this: Blob) {
+      readBack.push(this.size)
+      return bytesOfBlob.call(this)
+    }
+    try {
+      expect((await messages(env, key, body)).status).toBe(200)
+      await settled(env, 2)
+    } finally {
+      Blob.prototype.bytes = bytesOfBlob
+    }
+    expect(readBack).toEqual([Buffer.byteLength(env.upstream.requests[1]!.body)]) // let go of, and made again from the converted body to be counted
+    expect(env.upstream.requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions'])
+    const [sharedLog, heldLog] = await logsWhen(env, user.id, 2)
+    expect(heldLog!.promptTokens).toBeGreaterThan(10_000)
+    expect(sharedLog!.promptTokens).toBe(heldLog!.promptTokens)
+    expect((env.outcomes[1]!.input as RelayInput).body.bytes.length).toBe(Buffer.byteLength(JSON.stringify(body))) // made again
+  })
 })

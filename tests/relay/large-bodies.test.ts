@@ -273,7 +273,7 @@ describe('a body sent as a shared Blob (from bodyLimits.sharedSendBytes on)', ()
     }
   }
 
-  test('a converted body goes out as a Blob of its own, its bytes let go of at once; the client bytes stay for a retry', async () => {
+  test('a converted body goes out as a Blob of its own, its bytes let go of at once, and the client bytes too (it holds their long strings)', async () => {
     const value = plain('claude-via-openai')
     const { res, made } = await blobsMadeIn(() => messages(raw(value)))
     expect(res.status, await res.clone().text()).toBe(200)
@@ -284,7 +284,29 @@ describe('a body sent as a shared Blob (from bodyLimits.sharedSendBytes on)', ()
     const parts = made.filter(([part]) => part instanceof Uint8Array).map(([part]) => part as Uint8Array)
     expect(parts.length).toBe(1)
     expect(parts[0]!.buffer.byteLength).toBe(0)
-    expect((env.outcomes[0]!.input as RelayInput).body.bytes.length).toBe(Buffer.byteLength(raw(value)))
+    expect(() => (env.outcomes[0]!.input as RelayInput).body.bytes).toThrow('released')
+  })
+
+  test('a retry after a conversion makes the client bytes again from the converted body: a passthrough channel receives them as sent', async () => {
+    await env.addChannel({ type: 1, name: 'conv-first', models: 'claude-conv-first', priority: 10, autoBan: 0 })
+    await env.addChannel({ type: 14, name: 'pass-then', models: 'claude-conv-first', priority: 0, autoBan: 0 })
+    env.upstream.setBehavior([{ error: { status: 500 } }, { text: 'passed' }])
+    const value: Record<string, any> = plain('claude-conv-first')
+    const tricky = `${'line one\n\t"quoted" back\\slash é 中 😀 '.repeat(60)}end`
+    value.messages.push({ role: 'user', content: [{ type: 'text', text: tricky }] })
+    const text = raw(value).replace('é 中', '\\u00e9 中') // an escape as some clients write it
+    const readBack: number[] = []
+    const bytesOfBlob = Blob.prototype.bytes
+    Blob.prototype.bytes = function (this: Blob) {
+      readBack.push(this.size)
+      return bytesOfBlob.call(this)
+    }
+    const res = await messages(text).finally(() => (Blob.prototype.bytes = bytesOfBlob))
+    expect(res.status, await res.clone().text()).toBe(200)
+    const [first, second] = env.upstream.requests
+    expect([first!.path, second!.path]).toEqual(['/v1/chat/completions', '/v1/messages'])
+    expect(readBack).toEqual([Buffer.byteLength(first!.body)]) // the converted body read back once, for the retry
+    expect(second!.body).toBe(text)
   })
 
   test('a patched passthrough body (a mapped model) goes out as a Blob of its own, its bytes let go of at once', async () => {

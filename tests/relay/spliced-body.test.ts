@@ -9,7 +9,7 @@ import type { RelayInput } from '../../src/relay/pipeline'
 import { protocolFor } from '../../src/relay/protocol-registry'
 import { bodyLimits, scannedBody, utf8Body, watchOf } from '../../src/relay/request-body'
 import { spliceLimits } from '../../src/relay/splice-paths'
-import { splicedBody } from '../../src/relay/spliced-body'
+import { gapsOf, rebuiltBody, splicedBody } from '../../src/relay/spliced-body'
 import { convertedBody } from '../../src/relay/upstream-body'
 import { upstreamProtocolById } from '../../src/relay/upstream-protocols'
 
@@ -89,6 +89,34 @@ describe('cut strings keep every character', () => {
     const json = JSON.stringify({ model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: text }, { role: 'assistant', content: 'ok' }, { role: 'user', content: [{ type: 'text', text }] }] })
     const { spliced, full } = convert('anthropic', 'openai-chat', json)
     expect(spliced).toBe(full)
+  })
+})
+
+describe('the client body made again from a converted one (its bytes let go of while the upstream answers)', () => {
+  test('its gaps and the tails the converted body holds give back every byte, escapes and non-ASCII included', () => {
+    spliceLimits.minBytes = 16
+    const raw = long('line\\n \\"q\\" é 中 😀 \\ud83d\\ude00 \\u00e9 ')
+    const json = anthropicTurn(raw)
+    const { bytes, body } = scanned('anthropic', json)
+    const input = { protocol: 'anthropic', body } as RelayInput
+    const request = chatRequest(protocolFor('anthropic'), input)
+    const out = convertedBody({ clientProtocol: 'anthropic', body, clientHeaders: new Headers(), request, upstreamModel: 'up', provider: providerFor(1)! }, upstreamProtocolById('openai-chat'))
+    expect(out.places?.tails.length).toBe(6) // system, the text, the tool result (the tool input is not cut)
+    const gaps = gapsOf(bytes, out.places!)
+    expect(gaps.length).toBeLessThan(json.length / 2)
+    const again = rebuiltBody(out.places!, gaps, out.payload as Uint8Array)
+    expect(decoder.decode(again)).toBe(json)
+    expect(Buffer.from(again).equals(Buffer.from(bytes))).toBe(true)
+  })
+
+  test('a converted body that leaves a tail out cannot give the client body back', () => {
+    const { bytes, scan } = (Object.assign(spliceLimits, { minBytes: 16, prefixBytes: 0 }), scanned('anthropic', anthropicTurn(long('abc'))))
+    const cut = splicedBody(bytes, scan.spliced)!
+    const text = (cut.parsed.messages as any)[0].content[0].text as string
+    expect(cut.splice(JSON.stringify({ t: text })).places).toBeUndefined() // one of the three tails
+    const system = (cut.parsed.system as any)[0].text as string
+    const tool = (cut.parsed.messages as any)[2].content[0].content as string
+    expect(cut.splice(JSON.stringify({ a: tool, b: system, c: text, d: text })).places?.placed.length).toBe(3)
   })
 })
 
@@ -205,7 +233,7 @@ describe('converters that need a whole text get one', () => {
     const cut = splicedBody(bytes, scan.spliced)!
     const text = (cut.parsed.messages as any)[0].content[0].text as string
     expect(isSpliced(text)).toBe(true)
-    expect(decoder.decode(cut.splice(JSON.stringify({ t: text })))).toBe(`{"t":"${long('abc')}"}`)
+    expect(decoder.decode(cut.splice(JSON.stringify({ t: text })).bytes)).toBe(`{"t":"${long('abc')}"}`)
     expect(() => cut.splice(JSON.stringify({ t: JSON.stringify({ inner: text }) }))).toThrow(SplicedTextError)
     expect(() => cut.splice(JSON.stringify({ t: text.slice(0, 3) }))).toThrow(SplicedTextError)
     expect(cut.bytesOf(`ab${text}`)).toBe(2 + long('abc').length)
