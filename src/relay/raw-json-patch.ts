@@ -1,3 +1,4 @@
+import type { BodyPlaces } from './body-places'
 import { scanJson, type JsonScan } from './json-scan'
 
 /**
@@ -5,7 +6,7 @@ import { scanJson, type JsonScan } from './json-scan'
  * order, escapes, number spelling): passthrough must not re-serialise what it only relays. `scan` is the
  * body's scan (json-scan.ts), which located each top-level value; only the bytes around the edits are copied.
  */
-export function patchMembers(bytes: Uint8Array, scan: JsonScan, patch: Record<string, unknown>): Uint8Array<ArrayBuffer> {
+export function patchMembers(bytes: Uint8Array, scan: JsonScan, patch: Record<string, unknown>): { bytes: Uint8Array<ArrayBuffer>; places: BodyPlaces } {
   const edits: { start: number; end: number; text: Uint8Array }[] = []
   const inserts: string[] = []
   for (const [key, value] of Object.entries(patch)) {
@@ -21,17 +22,24 @@ export function patchMembers(bytes: Uint8Array, scan: JsonScan, patch: Record<st
   let size = bytes.length
   for (const edit of edits) size += edit.text.length - (edit.end - edit.start)
   const out = new Uint8Array(size)
+  // every byte but the replaced values goes into `out` as it was: where, so the client's bytes can be made from it again
+  const runs: number[] = []
+  const runsAt: number[] = []
   let from = 0
   let at = 0
   for (const edit of edits) {
     out.set(bytes.subarray(from, edit.start), at)
+    runs.push(from, edit.start)
+    runsAt.push(at)
     at += edit.start - from
     out.set(edit.text, at)
     at += edit.text.length
     from = edit.end
   }
   out.set(bytes.subarray(from), at)
-  return out
+  runs.push(from, bytes.length)
+  runsAt.push(at)
+  return { bytes: out, places: { size: bytes.length, runs, at: runsAt } }
 }
 
 const encoder = new TextEncoder()
@@ -41,5 +49,5 @@ const decoder = new TextDecoder()
 export function patchTopLevel(raw: string, patch: Record<string, unknown>): string | undefined {
   const bytes = encoder.encode(raw)
   const scan = scanJson(bytes)
-  return scan.problem ? undefined : decoder.decode(patchMembers(bytes, scan, patch))
+  return scan.problem ? undefined : decoder.decode(patchMembers(bytes, scan, patch).bytes)
 }

@@ -4,7 +4,8 @@ import type { Protocol } from '../protocols/types'
 import { scanJson, scanWatch, type JsonScan, type ScanWatch } from './json-scan'
 import { patchMembers } from './raw-json-patch'
 import { compileSplicePaths } from './splice-paths'
-import { gapsOf, rebuiltBody, splicedBody, type SplicedBody, type TailPlaces } from './spliced-body'
+import { gapBytes, gapsOf, rebuiltBody, type BodyPlaces } from './body-places'
+import { splicedBody, type SplicedBody } from './spliced-body'
 
 /**
  * A chat request's body as the client sent it, read only as far as the relay needs. A small body (up to
@@ -28,7 +29,7 @@ export interface RequestBody {
   /** strings of the body that are one of the protocol's `scanWords.media`: its media parts, at most */
   mediaWords(): number
   /** the bytes with top-level members set, every other byte as received */
-  patched(patch: Record<string, unknown>): Uint8Array<ArrayBuffer> | undefined
+  patched(patch: Record<string, unknown>): { bytes: Uint8Array<ArrayBuffer>; places: BodyPlaces } | undefined
   /** a large body parsed with its long strings cut (spliced-body.ts), for conversion; undefined when it cannot be */
   spliced(): SplicedBody | undefined
   /**
@@ -38,11 +39,12 @@ export interface RequestBody {
   sendable(): Uint8Array<ArrayBuffer> | Blob
   /**
    * Lets go of the bytes (and what was parsed or cut from them) between dispatch and the answer, when the Blob being
-   * sent can give them back: the one `sendable` made, or a converted body holding every long string of the client's
-   * (`places`; the bytes between those strings are kept, ~15% of a tool-heavy body). Otherwise keeps them.
+   * sent can give them back: the one `sendable` made, or a body made from them that holds most of them as they were
+   * (`places`, body-places.ts: a conversion's long strings, a patch's unchanged bytes; what it does not hold is kept,
+   * when that is under a quarter). Otherwise keeps them.
    */
-  release(sent: { payload: unknown; places?: TailPlaces }): void
-  /** Reads the bytes back from that Blob after `release` (made again, from a converted body); undefined when they are here. */
+  release(sent: { payload: unknown; places?: BodyPlaces }): void
+  /** Reads the bytes back from that Blob after `release` (made again from a body made of them); undefined when they are here. */
   restore(): Promise<void> | undefined
 }
 
@@ -165,8 +167,8 @@ function bodyOf(
 ): RequestBody {
   let held: Uint8Array<ArrayBuffer> | undefined = received
   let blob: Blob | undefined
-  /** a converted body being sent, that holds the client's long strings: the bytes are made again from it */
-  let converted: { blob: Blob; rebuild: (sent: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer> } | undefined
+  /** a body made from the bytes and being sent, that holds most of them: they are made again from it */
+  let sentFrom: { blob: Blob; rebuild: (sent: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer> } | undefined
   let reading: Promise<void> | undefined
   let parsed: Record<string, unknown> | undefined
   let spliced: SplicedBody | undefined | null = null
@@ -197,10 +199,11 @@ function bodyOf(
     release(sent) {
       if (!held || !(sent.payload instanceof Blob)) return
       if (!blob) {
-        if (!sent.places) return
         const { places } = sent
+        // kept: what the sent body does not hold; worth it only when that is a small part
+        if (!places || gapBytes(places) > size / 4) return
         const gaps = gapsOf(held, places)
-        converted = { blob: sent.payload, rebuild: (b) => rebuiltBody(places, gaps, b) }
+        sentFrom = { blob: sent.payload, rebuild: (b) => rebuiltBody(places, gaps, b) }
       }
       // Detached, the bytes' memory goes back to the allocator now, not at a later collection, so the next large
       // body of a burst reuses it. Nothing else views them: the route's parser let go, and the caches made from them go too.
@@ -211,7 +214,7 @@ function bodyOf(
     },
     restore() {
       if (held) return undefined
-      const from = blob ? { blob, rebuild: (b: Uint8Array<ArrayBuffer>) => b } : converted!
+      const from = blob ? { blob, rebuild: (b: Uint8Array<ArrayBuffer>) => b } : sentFrom!
       return (reading ??= from.blob.bytes().then((b) => {
         held = from.rebuild(b)
         reading = undefined

@@ -1,4 +1,5 @@
 import { MARK_CLOSE, MARK_OPEN, SplicedTextError } from '../ir'
+import type { BodyPlaces } from './body-places'
 import { validStringContents } from './json-string-check'
 import { spliceLimits } from './splice-paths'
 
@@ -27,18 +28,8 @@ export interface SplicedBody {
 
 export interface Spliced {
   bytes: Uint8Array<ArrayBuffer>
-  /** where the client's body put each tail and where `bytes` did; undefined when a tail was left out of `bytes` */
-  places?: TailPlaces
-}
-
-/** Enough, with the client's bytes between the tails (`gapsOf`), to make its body again from an upstream body (`rebuiltBody`). */
-export interface TailPlaces {
-  /** the client's body's size */
-  size: number
-  /** start and end of each tail in the client's body, in pairs */
-  tails: readonly number[]
-  /** where each tail starts in the upstream body (its first copy) */
-  placed: readonly number[]
+  /** the tails' places in the client's body and in `bytes`; undefined when a tail was left out of `bytes` */
+  places?: BodyPlaces
 }
 
 const encoder = new TextEncoder()
@@ -184,46 +175,7 @@ function splice(json: string, body: Buffer, tails: readonly number[]): Spliced {
     from = marks[k + 1]!
   }
   text.copy(out, to, from)
-  return { bytes: out, places: placed.includes(-1) ? undefined : { size: body.length, tails, placed } }
-}
-
-/** The client's bytes between the tails, end to end: with an upstream body that holds every tail, its whole body again. */
-export function gapsOf(body: Uint8Array, places: TailPlaces): Uint8Array<ArrayBuffer> {
-  const { tails } = places
-  let size = body.length
-  for (let t = 0; t < tails.length; t += 2) size -= tails[t + 1]! - tails[t]!
-  const gaps = new Uint8Array(size)
-  let at = 0
-  let from = 0
-  for (let t = 0; t < tails.length; t += 2) {
-    gaps.set(body.subarray(from, tails[t]), at)
-    at += tails[t]! - from
-    from = tails[t + 1]!
-  }
-  gaps.set(body.subarray(from), at)
-  return gaps
-}
-
-/** The client's body made again: its gaps, and each tail copied back from where the upstream body `sent` holds it. */
-export function rebuiltBody(places: TailPlaces, gaps: Uint8Array, sent: Uint8Array): Uint8Array<ArrayBuffer> {
-  const { tails, placed } = places
-  const out = new Uint8Array(places.size)
-  let at = 0
-  let gap = 0
-  let from = 0
-  for (let t = 0; t < tails.length; t += 2) {
-    const before = tails[t]! - from
-    out.set(gaps.subarray(gap, gap + before), at)
-    gap += before
-    at += before
-    const length = tails[t + 1]! - tails[t]!
-    const start = placed[t / 2]!
-    out.set(sent.subarray(start, start + length), at)
-    at += length
-    from = tails[t + 1]!
-  }
-  out.set(gaps.subarray(gap), at)
-  return out
+  return { bytes: out, places: placed.includes(-1) ? undefined : { size: body.length, runs: tails, at: placed } }
 }
 
 /**

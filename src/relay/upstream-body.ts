@@ -3,7 +3,7 @@ import type { Protocol, ProtocolId, UpstreamProtocol } from '../protocols/types'
 import type { Provider } from '../providers/types'
 import type { ChatRequest } from './chat-request'
 import { bodyLimits, standInsOf, type RequestBody } from './request-body'
-import type { TailPlaces } from './spliced-body'
+import type { BodyPlaces } from './body-places'
 
 export interface UpstreamBody {
   /** what is sent: the client's bytes (passthrough, patched or not), or the text a conversion encoded */
@@ -14,7 +14,7 @@ export interface UpstreamBody {
   dropUsageChunk: boolean
   warnings: string[]
   /** a converted body that holds every long string of the client's: where, so the client's body can be made from it again */
-  places?: TailPlaces
+  places?: BodyPlaces
 }
 
 export interface BodyInput {
@@ -40,8 +40,10 @@ export function passthroughBody(input: BodyInput, client: Protocol): UpstreamBod
   const standIns = standInsOf(body.view)
   if (standIns?.size && Object.keys(out.patch).some((key) => standIns.has(key))) out = client.passthroughPatch!({ ...ctx, body: body.parsed() })
   const { patch } = out
-  const payload = Object.keys(patch).length ? (body.patched(patch) ?? JSON.stringify({ ...body.parsed(), ...patch })) : body.bytes
-  return { payload, headers: out.headers, dropUsageChunk: out.dropUsageChunk, warnings: out.warnings }
+  if (!Object.keys(patch).length) return { payload: body.bytes, headers: out.headers, dropUsageChunk: out.dropUsageChunk, warnings: out.warnings }
+  const patched = body.patched(patch)
+  const payload = patched?.bytes ?? JSON.stringify({ ...body.parsed(), ...patch })
+  return { payload, places: patched?.places, headers: out.headers, dropUsageChunk: out.dropUsageChunk, warnings: out.warnings }
 }
 
 /**

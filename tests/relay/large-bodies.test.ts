@@ -309,7 +309,7 @@ describe('a body sent as a shared Blob (from bodyLimits.sharedSendBytes on)', ()
     expect(second!.body).toBe(text)
   })
 
-  test('a patched passthrough body (a mapped model) goes out as a Blob of its own, its bytes let go of at once', async () => {
+  test('a patched passthrough body (a mapped model) goes out as a Blob of its own, its bytes let go of at once, and the client bytes too', async () => {
     const text = raw(body({ model: 'claude-mapped' }))
     const { res, made } = await blobsMadeIn(() => messages(text))
     expect(res.status).toBe(200)
@@ -317,6 +317,28 @@ describe('a body sent as a shared Blob (from bodyLimits.sharedSendBytes on)', ()
     const parts = made.filter(([part]) => part instanceof Uint8Array).map(([part]) => part as Uint8Array)
     expect(parts.length).toBe(1)
     expect(parts[0]!.buffer.byteLength).toBe(0)
+    expect(() => (env.outcomes[0]!.input as RelayInput).body.bytes).toThrow('released')
+  })
+
+  test('a retry after a patched passthrough makes the client bytes again: the next channel receives them as sent', async () => {
+    await env.addChannel({ type: 14, name: 'mapped-first', models: 'claude-mapped-first', modelMapping: JSON.stringify({ 'claude-mapped-first': 'claude-upstream-name' }), priority: 10, autoBan: 0 })
+    await env.addChannel({ type: 14, name: 'plain-then', models: 'claude-mapped-first', priority: 0, autoBan: 0 })
+    env.upstream.setBehavior([{ error: { status: 500 } }, { text: 'second' }])
+    const text = raw(body({ model: 'claude-mapped-first' }))
+    const res = await messages(text)
+    expect(res.status, await res.clone().text()).toBe(200)
+    const [first, second] = env.upstream.requests
+    expect(first!.body).toBe(text.replace('"model": "claude-mapped-first"', '"model": "claude-upstream-name"'))
+    expect(second!.body).toBe(text)
+  })
+
+  test('a patch that rewrites most of the body (unsigned thinking blocks dropped from the messages) keeps the client bytes', async () => {
+    const unsigned = body()
+    unsigned.messages.splice(1, 0, { role: 'assistant', content: [{ type: 'thinking', thinking: 'let me look', signature: '' }, { type: 'text', text: 'ok' }] }, { role: 'user', content: 'go on' })
+    const text = raw(unsigned)
+    const res = await messages(text)
+    expect(res.status, await res.clone().text()).toBe(200)
+    expect(env.upstream.requests[0]!.json.messages[1].content).toEqual([{ type: 'text', text: 'ok' }])
     expect((env.outcomes[0]!.input as RelayInput).body.bytes.length).toBe(Buffer.byteLength(text))
   })
 

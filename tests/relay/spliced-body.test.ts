@@ -9,7 +9,8 @@ import type { RelayInput } from '../../src/relay/pipeline'
 import { protocolFor } from '../../src/relay/protocol-registry'
 import { bodyLimits, scannedBody, utf8Body, watchOf } from '../../src/relay/request-body'
 import { spliceLimits } from '../../src/relay/splice-paths'
-import { gapsOf, rebuiltBody, splicedBody } from '../../src/relay/spliced-body'
+import { gapsOf, rebuiltBody } from '../../src/relay/body-places'
+import { splicedBody } from '../../src/relay/spliced-body'
 import { convertedBody } from '../../src/relay/upstream-body'
 import { upstreamProtocolById } from '../../src/relay/upstream-protocols'
 
@@ -101,7 +102,7 @@ describe('the client body made again from a converted one (its bytes let go of w
     const input = { protocol: 'anthropic', body } as RelayInput
     const request = chatRequest(protocolFor('anthropic'), input)
     const out = convertedBody({ clientProtocol: 'anthropic', body, clientHeaders: new Headers(), request, upstreamModel: 'up', provider: providerFor(1)! }, upstreamProtocolById('openai-chat'))
-    expect(out.places?.tails.length).toBe(6) // system, the text, the tool result (the tool input is not cut)
+    expect(out.places?.runs.length).toBe(6) // system, the text, the tool result (the tool input is not cut)
     const gaps = gapsOf(bytes, out.places!)
     expect(gaps.length).toBeLessThan(json.length / 2)
     const again = rebuiltBody(out.places!, gaps, out.payload as Uint8Array)
@@ -116,7 +117,7 @@ describe('the client body made again from a converted one (its bytes let go of w
     expect(cut.splice(JSON.stringify({ t: text })).places).toBeUndefined() // one of the three tails
     const system = (cut.parsed.system as any)[0].text as string
     const tool = (cut.parsed.messages as any)[2].content[0].content as string
-    expect(cut.splice(JSON.stringify({ a: tool, b: system, c: text, d: text })).places?.placed.length).toBe(3)
+    expect(cut.splice(JSON.stringify({ a: tool, b: system, c: text, d: text })).places?.at.length).toBe(3)
   })
 })
 
