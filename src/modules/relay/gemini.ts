@@ -8,7 +8,7 @@ import { GEMINI_KEY_SOURCES, type VerifiedToken } from '../../relay/auth'
 import { modelsForToken, type ListedModel } from '../../relay/models'
 import { relay, type SettleHook } from '../../relay/pipeline'
 import { protocolFor } from '../../relay/protocol-registry'
-import { assertJsonBody, parseRawJson } from './raw-body'
+import { assertJsonBody, chatJsonParser, parseRawJson } from './raw-body'
 import { relayInputOf } from './relay-input'
 import { wireCheck } from './wire-check'
 import { geminiCountTokens, geminiEmbed } from './gemini-actions'
@@ -87,7 +87,7 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
     if (!model) throw new NotFoundError(`model not found: "models/${id}"`, 'model_not_found')
     return geminiModelObject(model)
   }
-  const options = { parse: parseRawJson, params: t.Object({ model: t.String() }) }
+  const options = { parse: geminiParser(), params: t.Object({ model: t.String() }) }
 
   return new Elysia({ name: 'relay-gemini' })
     .use(apiKeyAuth(deps, 'gemini', () => GEMINI_KEY_SOURCES))
@@ -98,6 +98,20 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
     .post('/v1/models/:model', generate, options)
     .get('/v1beta/models', list)
     .get('/v1beta/models/:model', get, { params: t.Object({ model: t.String() }) })
+}
+
+/**
+ * generateContent and streamGenerateContent take the chat routes' parser: a large body (a Gemini CLI turn grown with
+ * file reads) is scanned, not parsed, before dispatch (relay/request-body.ts), passed through as its bytes or converted
+ * with its long strings spliced; embeddings and countTokens read their bodies whole.
+ */
+function geminiParser() {
+  const chat = chatJsonParser('gemini')
+  return (context: { request: Request }): Promise<unknown> => {
+    const path = new URL(context.request.url).pathname
+    const action = safeDecode(path.slice(path.lastIndexOf('/') + 1)).split(':').pop()
+    return action === 'generateContent' || action === 'streamGenerateContent' ? chat(context) : parseRawJson(context)
+  }
 }
 
 /** The model and stream flag a Gemini request's path names (the body carries neither). */

@@ -24,8 +24,16 @@ export const gemini: Protocol = {
   probeBody,
   requestSchema: GeminiRequest,
   scanWords: { media: ['inlineData', 'fileData'] },
-  // texts and inline data (function responses are objects, stringified whole when not one plain field)
-  splicePaths: { text: ['systemInstruction.parts.*.text', 'contents.*.parts.*.text', 'contents.*.parts.*.inlineData.data'] },
+  // texts, inline data, and a function response's one plain field (Gemini CLI answers each tool with
+  // `response: {output}`); a response of other shapes is stringified whole, and a cut string in it sends the body
+  // down the whole path (spliced-body.ts)
+  splicePaths: {
+    text: [
+      'systemInstruction.parts.*.text', 'contents.*.parts.*.text', 'contents.*.parts.*.inlineData.data',
+      'contents.*.parts.*.functionResponse.response.output', 'contents.*.parts.*.functionResponse.response.error',
+      'contents.*.parts.*.functionResponse.response.content',
+    ],
+  },
   decodeRequest,
   encodeRequest,
   decodeResponse,
