@@ -3,6 +3,7 @@ import type { RelayInput } from '../../src/relay/pipeline'
 import type { Reservation } from '../../src/metering/reserve'
 import { bodyLimits, WHOLE_BODY_BYTES } from '../../src/relay/request-body'
 import { agentBody } from '../helpers/agent-body'
+import { blobReads } from '../helpers/blob-reads'
 import type { RelayEnv } from '../helpers/relay-env'
 import { account, logsOf, logsWhen, messages, settled, startMeteredEnv } from './env'
 
@@ -95,18 +96,10 @@ describe('a long prompt sent as a shared Blob and let go of while the upstream a
     const held = await messages(env, key, body)
     expect(held.status, await held.text()).toBe(200)
     bodyLimits.sharedSendBytes = 50_000
-    const readBack: number[] = [] // the sizes of the Blobs read
-    const bytesOfBlob = Blob.prototype.bytes
-    Blob.prototype.bytes = function (this: Blob) {
-      readBack.push(this.size)
-      return bytesOfBlob.call(this)
-    }
-    try {
+    const { sizes: readBack } = await blobReads(async () => {
       expect((await messages(env, key, body)).status).toBe(200)
       await settled(env, 2)
-    } finally {
-      Blob.prototype.bytes = bytesOfBlob
-    }
+    })
     expect(readBack).toEqual([Buffer.byteLength(env.upstream.requests[1]!.body)]) // let go of, and made again from the converted body to be counted
     expect(env.upstream.requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions'])
     const [sharedLog, heldLog] = await logsWhen(env, user.id, 2)

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import type { RelayInput } from '../../src/relay/pipeline'
 import { bodyLimits, WHOLE_BODY_BYTES } from '../../src/relay/request-body'
 import { agentBody } from '../helpers/agent-body'
+import { blobReads } from '../helpers/blob-reads'
 import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'
 
 /**
@@ -235,13 +236,7 @@ describe('a body sent as a shared Blob (from bodyLimits.sharedSendBytes on)', ()
     await env.addChannel({ type: 1, name: 'shared-3', models: 'claude-shared', priority: 0, autoBan: 0 })
     env.upstream.setBehavior([{ error: { status: 500 } }, { error: { status: 503 } }, { text: 'third time' }])
     const text = raw(plain('claude-shared'))
-    const readBack: number[] = [] // the sizes of the Blobs read
-    const bytesOfBlob = Blob.prototype.bytes
-    Blob.prototype.bytes = function (this: Blob) {
-      readBack.push(this.size)
-      return bytesOfBlob.call(this)
-    }
-    const res = await messages(text).finally(() => (Blob.prototype.bytes = bytesOfBlob))
+    const { result: res, sizes: readBack } = await blobReads(() => messages(text))
     expect(res.status, await res.clone().text()).toBe(200)
     expect(((await res.json()) as any).content[0].text).toBe('third time')
     // let go of after each passthrough attempt, read back for the next
@@ -295,13 +290,7 @@ describe('a body sent as a shared Blob (from bodyLimits.sharedSendBytes on)', ()
     const tricky = `${'line one\n\t"quoted" back\\slash é 中 😀 '.repeat(60)}end`
     value.messages.push({ role: 'user', content: [{ type: 'text', text: tricky }] })
     const text = raw(value).replace('é 中', '\\u00e9 中') // an escape as some clients write it
-    const readBack: number[] = []
-    const bytesOfBlob = Blob.prototype.bytes
-    Blob.prototype.bytes = function (this: Blob) {
-      readBack.push(this.size)
-      return bytesOfBlob.call(this)
-    }
-    const res = await messages(text).finally(() => (Blob.prototype.bytes = bytesOfBlob))
+    const { result: res, sizes: readBack } = await blobReads(() => messages(text))
     expect(res.status, await res.clone().text()).toBe(200)
     const [first, second] = env.upstream.requests
     expect([first!.path, second!.path]).toEqual(['/v1/chat/completions', '/v1/messages'])
