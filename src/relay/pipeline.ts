@@ -134,8 +134,8 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
     } catch (error) {
       throw abandon(error, candidate)
     }
-    // sent as a Blob that can give the bytes back (the request's own, or a conversion that holds its long strings): they
-    // are not needed again unless a retry or an exact count asks (restore)
+    // sent as a Blob that can give the bytes back (the request's own, or a body made from them that holds most of them):
+    // they are not needed again unless a retry or an exact count asks (restore)
     input.body.release(plan.body)
     const attemptWarnings = plan.body.warnings.length > 0 ? [...warnings, ...plan.body.warnings] : warnings
     const sentAt = performance.now()

@@ -13,7 +13,7 @@ export interface UpstreamBody {
   /** the upstream was asked for stream usage the client did not request: drop that event again */
   dropUsageChunk: boolean
   warnings: string[]
-  /** a converted body that holds every long string of the client's: where, so the client's body can be made from it again */
+  /** a body made from the client's bytes (converted, patched) that holds most of them: where, so they can be made from it again */
   places?: BodyPlaces
 }
 
