@@ -167,8 +167,8 @@ function bodyOf(
 ): RequestBody {
   let held: Uint8Array<ArrayBuffer> | undefined = received
   let blob: Blob | undefined
-  /** a body made from the bytes and being sent, that holds most of them: they are made again from it */
-  let sentFrom: { blob: Blob; rebuild: (sent: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer> } | undefined
+  /** where `restore` reads the bytes back from once `release` let go of them: a Blob, and how to make them from its bytes */
+  let readBack: { blob: Blob; rebuild: (sent: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer> } | undefined
   let reading: Promise<void> | undefined
   let parsed: Record<string, unknown> | undefined
   let spliced: SplicedBody | undefined | null = null
@@ -198,13 +198,13 @@ function bodyOf(
     sendable: () => (size < bodyLimits.sharedSendBytes ? bytes() : (blob ??= new Blob([bytes()]))),
     release(sent) {
       if (!held || !(sent.payload instanceof Blob)) return
-      if (!blob) {
-        const { places } = sent
-        // kept: what the sent body does not hold; worth it only when that is a small part
-        if (!places || gapBytes(places) > size / 4) return
+      const { places } = sent
+      // the request's own Blob holds every byte; a body made from them, all but the gaps (kept: worth it when they are few)
+      if (blob) readBack = { blob, rebuild: (b) => b }
+      else if (places && gapBytes(places) <= size / 4) {
         const gaps = gapsOf(held, places)
-        sentFrom = { blob: sent.payload, rebuild: (b) => rebuiltBody(places, gaps, b) }
-      }
+        readBack = { blob: sent.payload, rebuild: (b) => rebuiltBody(places, gaps, b) }
+      } else return
       // Detached, the bytes' memory goes back to the allocator now, not at a later collection, so the next large
       // body of a burst reuses it. Nothing else views them: the route's parser let go, and the caches made from them go too.
       held.buffer.transfer(0)
@@ -214,7 +214,7 @@ function bodyOf(
     },
     restore() {
       if (held) return undefined
-      const from = blob ? { blob, rebuild: (b: Uint8Array<ArrayBuffer>) => b } : sentFrom!
+      const from = readBack!
       return (reading ??= from.blob.bytes().then((b) => {
         held = from.rebuild(b)
         reading = undefined

@@ -37,8 +37,8 @@ export function openAttempt(deps: Pick<AppDeps, 'options' | 'ops'>, clientSignal
 /**
  * Sends one upstream request after the SSRF check (nothing is sent to a refused address; redirects are not
  * followed). Network errors, timeouts, refusals and redirects become retryable UpstreamFailures, keys masked.
- * `init.body` is handed to fetch and dropped from `init`: fetch keeps its own copy while it sends (of a Blob, none), and a converted
- * body (megabytes made for this call alone) is then garbage instead of held until the upstream answers.
+ * `init.body` is handed to fetch and dropped from `init`: fetch keeps its own copy while it sends (of a Blob, none),
+ * and a body made for this call alone is then garbage instead of held until the upstream answers.
  */
 export async function guardedFetch(
   deps: Pick<AppDeps, 'options'>,

@@ -108,9 +108,19 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
 function geminiParser() {
   const chat = chatJsonParser('gemini')
   return (context: { request: Request }): Promise<unknown> => {
-    const path = new URL(context.request.url).pathname
-    const action = safeDecode(path.slice(path.lastIndexOf('/') + 1)).split(':').pop()
-    return action === 'generateContent' || action === 'streamGenerateContent' ? chat(context) : parseRawJson(context)
+    const { pathname } = new URL(context.request.url)
+    return GENERATE.has(actionOf(pathname.slice(pathname.lastIndexOf('/') + 1))) ? chat(context) : parseRawJson(context)
+  }
+}
+
+const GENERATE = new Set(['generateContent', 'streamGenerateContent'])
+
+/** The method a `models/{model}:{method}` path segment names ('' when none: the handler answers that 404). */
+function actionOf(segment: string): string {
+  try {
+    return splitModelAction(segment).action
+  } catch {
+    return ''
   }
 }
 
