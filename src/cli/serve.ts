@@ -6,7 +6,7 @@ import { NodeGuardError, takeNodeGuard, type NodeGuard } from '../db/postgres/no
 import type { Repos } from '../db/repos'
 import { createDeps } from '../deps'
 import { startIdleCollector } from '../launch/idle-collector'
-import { ensureMaxHttpRequests } from '../launch/max-http-requests'
+import { ensureStartEnv } from '../launch/start-env'
 import { bootstrapRoot } from '../modules/setup/bootstrap'
 import { startBackupSchedule } from '../ops/backup-schedule'
 import { controlActions, ControlError, startControlServer } from '../ops/control'
@@ -32,8 +32,8 @@ export async function runServe(argv: readonly string[], env: Env): Promise<numbe
     const missing = missingSharedSecrets(action.config)
     if (missing.length > 0) return refuseWithoutSecrets(missing)
   }
-  // before any fetch: lifts Bun's 256 concurrent upstream requests (re-executes this process once if needed)
-  ensureMaxHttpRequests()
+  // before any fetch: Bun's cap on concurrent upstream requests and its allocator's page reuse (re-executes this process once if needed)
+  ensureStartEnv()
   return serve(action.config)
 }
 
