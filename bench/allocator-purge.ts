@@ -2,7 +2,7 @@
  * What Bun's allocator returning freed pages at once costs a large passthrough (issue #18): the same grown Claude
  * Code turn (1 MB, 4 MB) through one Tollgate per MIMALLOC_PURGE_DELAY value (ms), interleaved round by round,
  * against direct. Tollgate sets 1000 when the operator sets nothing (src/launch/start-env.ts); 0 returns pages at
- * once. Prints each one's added p50 over direct and its minor page faults per request (/proc/<pid>/stat).
+ * once, 10 is mimalloc 2's default (v3's is 1000). Prints each one's added p50 over direct and its minor page faults per request (/proc/<pid>/stat).
  *
  *   bun bench/allocator-purge.ts [--delays=0,10,1000] [--gateway=source|build|binary|<path>]
  */
