@@ -7,9 +7,9 @@ import { dlopen, FFIType, ptr, type Pointer } from 'bun:ffi'
  *   holds one upstream request per client request, so with the default the 257th concurrent stream would wait
  *   for another to end; the inbound connections are the real bound, so the cap is raised to Bun's maximum.
  * - `MIMALLOC_PURGE_DELAY` (ms): how long Bun's allocator keeps freed memory before handing its pages back to
- *   the kernel (madvise). Bun's default returns them at once, so every large body's buffers (the read, the Blob
- *   sent upstream) fault in fresh pages: ~250 faults per MB, ~0.15 ms per MB on a VM. Kept for a second, they
- *   are reused by the next request, and a quiet gateway still returns them (bench/README.md, issue #18).
+ *   the kernel. Handed back soon, every large body's buffers (Bun's read, the Blob sent upstream) fault fresh
+ *   pages in, up to ~900 per MB: a 4 MB passthrough added ~6 ms with the variable unset, ~4 ms at 1000. A burst
+ *   peaks a little higher, and a quiet gateway still hands them back (bench/README.md, issue #18).
  */
 export const START_ENV = { BUN_CONFIG_MAX_HTTP_REQUESTS: '65535', MIMALLOC_PURGE_DELAY: '1000' } as const
 
