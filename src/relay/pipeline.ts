@@ -203,7 +203,8 @@ function planAttempt(input: RelayInput, request: ChatRequest, client: Protocol, 
   const ir = request.head
   const { protocol, passthrough } = upstreamProtocolFor(channel, input.protocol, candidate.upstreamModel)
   const upstreamProtocol = passthrough && protocol === client.id ? client : upstreamProtocolById(protocol)
-  const bodyInput = { clientProtocol: input.protocol, body: input.body, clientHeaders: input.headers, request, upstreamModel: candidate.upstreamModel, provider }
+  const sendsAsIs = !provider.connector && !upstreamProtocol.wrapBody
+  const bodyInput = { clientProtocol: input.protocol, body: input.body, clientHeaders: input.headers, request, upstreamModel: candidate.upstreamModel, provider, sendsAsIs }
   let body = passthrough ? passthroughBody(bodyInput, client) : convertedBody(bodyInput, upstreamProtocol)
   if (upstreamProtocol.wrapBody) body = wrappedBody(body, upstreamProtocol, input.headers)
   const rawAnswer = passthrough && !upstreamProtocol.createFrameParser

@@ -1,4 +1,5 @@
 import type { BodyPlaces } from './body-places'
+import { joinedPieces, type BodyPieces } from './body-pieces'
 import { scanJson, type JsonScan } from './json-scan'
 
 /**
@@ -6,8 +7,8 @@ import { scanJson, type JsonScan } from './json-scan'
  * order, escapes, number spelling): passthrough must not re-serialise what it only relays. `scan` is the
  * body's scan (json-scan.ts), which located each top-level value; only the bytes around the edits are copied.
  */
-export function patchMembers(bytes: Uint8Array, scan: JsonScan, patch: Record<string, unknown>): { bytes: Uint8Array<ArrayBuffer>; places: BodyPlaces } {
-  const edits: { start: number; end: number; text: Uint8Array }[] = []
+export function patchMembers(bytes: Uint8Array<ArrayBuffer>, scan: JsonScan, patch: Record<string, unknown>): BodyPieces & { places: BodyPlaces } {
+  const edits: { start: number; end: number; text: Uint8Array<ArrayBuffer> }[] = []
   const inserts: string[] = []
   for (const [key, value] of Object.entries(patch)) {
     const span = scan.members.get(key)
@@ -19,27 +20,23 @@ export function patchMembers(bytes: Uint8Array, scan: JsonScan, patch: Record<st
     edits.push({ start: scan.open + 1, end: scan.open + 1, text: encoder.encode(text) })
   }
   edits.sort((a, b) => a.start - b.start)
-  let size = bytes.length
-  for (const edit of edits) size += edit.text.length - (edit.end - edit.start)
-  const out = new Uint8Array(size)
-  // every byte but the replaced values goes into `out` as it was: where, so the client's bytes can be made from it again
+  // every byte but the replaced values is a piece as it was: where, so the client's bytes can be made from the body again
+  const pieces: Uint8Array<ArrayBuffer>[] = []
   const runs: number[] = []
   const runsAt: number[] = []
   let from = 0
   let at = 0
   for (const edit of edits) {
-    out.set(bytes.subarray(from, edit.start), at)
+    pieces.push(bytes.subarray(from, edit.start), edit.text)
     runs.push(from, edit.start)
     runsAt.push(at)
-    at += edit.start - from
-    out.set(edit.text, at)
-    at += edit.text.length
+    at += edit.start - from + edit.text.length
     from = edit.end
   }
-  out.set(bytes.subarray(from), at)
+  pieces.push(bytes.subarray(from))
   runs.push(from, bytes.length)
   runsAt.push(at)
-  return { bytes: out, places: { size: bytes.length, runs, at: runsAt } }
+  return { pieces, size: at + bytes.length - from, places: { size: bytes.length, runs, at: runsAt } }
 }
 
 const encoder = new TextEncoder()
@@ -49,5 +46,5 @@ const decoder = new TextDecoder()
 export function patchTopLevel(raw: string, patch: Record<string, unknown>): string | undefined {
   const bytes = encoder.encode(raw)
   const scan = scanJson(bytes)
-  return scan.problem ? undefined : decoder.decode(patchMembers(bytes, scan, patch).bytes)
+  return scan.problem ? undefined : decoder.decode(joinedPieces(patchMembers(bytes, scan, patch)))
 }

@@ -5,6 +5,7 @@ import { scanJson, scanWatch, type JsonScan, type ScanWatch } from './json-scan'
 import { patchMembers } from './raw-json-patch'
 import { compileSplicePaths } from './splice-paths'
 import { gapBytes, gapsOf, rebuiltBody, type BodyPlaces } from './body-places'
+import type { BodyPieces } from './body-pieces'
 import { splicedBody, type SplicedBody } from './spliced-body'
 
 /**
@@ -28,8 +29,8 @@ export interface RequestBody {
   objectsOfType(type: string, keys: readonly string[]): Record<string, unknown>[]
   /** strings of the body that are one of the protocol's `scanWords.media`: its media parts, at most */
   mediaWords(): number
-  /** the bytes with top-level members set, every other byte as received */
-  patched(patch: Record<string, unknown>): { bytes: Uint8Array<ArrayBuffer>; places: BodyPlaces } | undefined
+  /** the body with top-level members set, every other byte as received, as its pieces (body-pieces.ts) */
+  patched(patch: Record<string, unknown>): BodyPieces | undefined
   /** a large body parsed with its long strings cut (spliced-body.ts), for conversion; undefined when it cannot be */
   spliced(): SplicedBody | undefined
   /**

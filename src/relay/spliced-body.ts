@@ -1,5 +1,5 @@
 import { MARK_CLOSE, MARK_OPEN, SplicedTextError } from '../ir'
-import type { BodyPlaces } from './body-places'
+import type { BodyPieces } from './body-pieces'
 import { validStringContents } from './json-string-check'
 import { spliceLimits } from './splice-paths'
 
@@ -22,14 +22,8 @@ export interface SplicedBody {
   parsed: Record<string, unknown>
   /** bytes of the client's body that a (cut) text decoded from the skeleton stands for */
   bytesOf(text: string): number
-  /** the upstream body: `json` (a JSON text holding marks) with the tails in place of the marks */
-  splice(json: string): Spliced
-}
-
-export interface Spliced {
-  bytes: Uint8Array<ArrayBuffer>
-  /** the tails' places in the client's body and in `bytes`; undefined when a tail was left out of `bytes` */
-  places?: BodyPlaces
+  /** the upstream body: `json` (a JSON text holding marks) with the tails in place of the marks, as its pieces */
+  splice(json: string): BodyPieces
 }
 
 const encoder = new TextEncoder()
@@ -144,12 +138,13 @@ function bytesOf(text: string, tails: readonly number[]): number {
   return size + Buffer.byteLength(text.slice(from))
 }
 
-function splice(json: string, body: Buffer, tails: readonly number[]): Spliced {
+function splice(json: string, body: Buffer<ArrayBuffer>, tails: readonly number[]): BodyPieces {
   const room = scratch(json.length * 3) // UTF-16 units: at most 3 bytes each
   const text = room.subarray(0, encoder.encodeInto(json, room).written)
-  // [mark start, mark end, tail index] per mark
-  const marks: number[] = []
-  let size = text.length
+  const pieces: Uint8Array<ArrayBuffer>[] = []
+  const placed: number[] = new Array(tails.length / 2).fill(-1)
+  let from = 0
+  let size = 0
   for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
     let i = at + OPEN.length
     let n = 0
@@ -159,31 +154,24 @@ function splice(json: string, body: Buffer, tails: readonly number[]): Spliced {
     const close = i + 2
     if (i === digits || 2 * n >= tails.length || text[i] !== BACKSLASH || text[i + 1] !== BACKSLASH || text[close] !== CLOSE[0] || text[close + 1] !== CLOSE[1] || text[close + 2] !== CLOSE[2])
       throw new SplicedTextError('the upstream body')
-    const end = i + 2 + CLOSE.length
-    marks.push(at, end, n)
-    size += tails[2 * n + 1]! - tails[2 * n]! - (end - at)
+    pieces.push(text.subarray(from, at))
+    size += at - from
+    if (placed[n]! < 0) placed[n] = size
+    pieces.push(body.subarray(tails[2 * n], tails[2 * n + 1]))
+    size += tails[2 * n + 1]! - tails[2 * n]!
+    from = close + CLOSE.length
   }
-  const out = Buffer.allocUnsafe(size)
-  const placed: number[] = new Array(tails.length / 2).fill(-1)
-  let from = 0
-  let to = 0
-  for (let k = 0; k < marks.length; k += 3) {
-    to += text.copy(out, to, from, marks[k])
-    const n = marks[k + 2]!
-    if (placed[n]! < 0) placed[n] = to
-    to += body.copy(out, to, tails[2 * n], tails[2 * n + 1])
-    from = marks[k + 1]!
-  }
-  text.copy(out, to, from)
-  return { bytes: out, places: placed.includes(-1) ? undefined : { size: body.length, runs: tails, at: placed } }
+  pieces.push(text.subarray(from))
+  size += text.length - from
+  return { pieces, size, places: placed.includes(-1) ? undefined : { size: body.length, runs: tails, at: placed } }
 }
 
 /**
  * A buffer of at least `size` bytes for work that ends before the caller returns (the skeleton, the encoded JSON):
  * one kept and reused up to 8 MB, so a converted body allocates only what it hands on.
  */
-let kept = Buffer.allocUnsafeSlow(0)
-function scratch(size: number): Buffer {
+let kept: Buffer<ArrayBuffer> = Buffer.allocUnsafeSlow(0)
+function scratch(size: number): Buffer<ArrayBuffer> {
   if (size > 8 << 20) return Buffer.allocUnsafeSlow(size)
   if (kept.length < size) kept = Buffer.allocUnsafeSlow(Math.max(size, 2 * kept.length))
   return kept.subarray(0, size)

@@ -4,6 +4,7 @@ import type { Provider } from '../providers/types'
 import type { ChatRequest } from './chat-request'
 import { bodyLimits, standInsOf, type RequestBody } from './request-body'
 import type { BodyPlaces } from './body-places'
+import { joinedPieces, type BodyPieces } from './body-pieces'
 
 export interface UpstreamBody {
   /** what is sent: the client's bytes (passthrough, patched or not), or the text a conversion encoded */
@@ -25,6 +26,8 @@ export interface BodyInput {
   request: Pick<ChatRequest, 'full' | 'fullWarnings' | 'spliced'>
   upstreamModel: string
   provider: Provider
+  /** the body goes to fetch as it is made: no connector signs it, no envelope wraps it (so it may be a Blob) */
+  sendsAsIs: boolean
 }
 
 /**
@@ -42,7 +45,7 @@ export function passthroughBody(input: BodyInput, client: Protocol): UpstreamBod
   const { patch } = out
   if (!Object.keys(patch).length) return { payload: body.bytes, headers: out.headers, dropUsageChunk: out.dropUsageChunk, warnings: out.warnings }
   const patched = body.patched(patch)
-  const payload = patched?.bytes ?? JSON.stringify({ ...body.parsed(), ...patch })
+  const payload = patched ? madeFrom(patched, input.sendsAsIs) : JSON.stringify({ ...body.parsed(), ...patch })
   return { payload, places: patched?.places, headers: out.headers, dropUsageChunk: out.dropUsageChunk, warnings: out.warnings }
 }
 
@@ -56,8 +59,8 @@ export function convertedBody(input: BodyInput, upstream: UpstreamProtocol): Ups
   if (spliced) {
     try {
       const encoded = encodeFor(input, upstream, spliced.value)
-      const { bytes, places } = spliced.body.splice(JSON.stringify(encoded.value))
-      return { payload: bytes, places, headers: {}, dropUsageChunk: false, warnings: [...spliced.warnings, ...encoded.warnings] }
+      const made = spliced.body.splice(JSON.stringify(encoded.value))
+      return { payload: madeFrom(made, input.sendsAsIs), places: made.places, headers: {}, dropUsageChunk: false, warnings: [...spliced.warnings, ...encoded.warnings] }
     } catch (error) {
       if (!(error instanceof SplicedTextError)) throw error
     }
@@ -79,22 +82,16 @@ export function payloadText(body: UpstreamBody): string {
 }
 
 /**
- * What fetch sends without a copy of its own (it copies bytes, and shares a Blob): the client's unchanged bytes as the
- * request's Blob (request-body.ts `sendable`), and from SHARED_SEND_BYTES a body made for this attempt (converted,
- * or patched) as a Blob of its own, its bytes detached at once: held until the answer, they were a second copy of it.
+ * A body made from pieces of the client's bytes: from SHARED_SEND_BYTES, when it goes to fetch as it is, a Blob made
+ * straight from the pieces (fetch shares a Blob, and copies bytes it is given, holding the copy until the answer);
+ * otherwise the pieces joined.
  */
-export function sharedPayload(body: UpstreamBody, request: RequestBody): UpstreamBody {
-  const { payload } = body
-  if (payload === request.bytes) return { ...body, payload: request.sendable() }
-  if (payload instanceof Uint8Array && payload.length >= bodyLimits.sharedSendBytes) return { ...body, payload: blobOf(payload) }
-  return body
+function madeFrom(made: BodyPieces, sendsAsIs: boolean): Uint8Array<ArrayBuffer> | Blob {
+  return sendsAsIs && made.size >= bodyLimits.sharedSendBytes ? new Blob(made.pieces) : joinedPieces(made)
 }
 
-/** A Blob of bytes no one else holds; detached, their memory goes back to the allocator now, not at a later collection. */
-function blobOf(bytes: Uint8Array<ArrayBuffer>): Blob {
-  const blob = new Blob([bytes])
-  // a view into a larger buffer (a pooled Buffer) is left to the collector
-  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) bytes.buffer.transfer(0)
-  return blob
+/** The client's unchanged bytes as fetch shares them: the request's Blob from SHARED_SEND_BYTES (request-body.ts `sendable`). */
+export function sharedPayload(body: UpstreamBody, request: RequestBody): UpstreamBody {
+  return body.payload === request.bytes ? { ...body, payload: request.sendable() } : body
 }
 const decoder = new TextDecoder()

@@ -1,3 +1,4 @@
+import { joinedPieces } from '../../src/relay/body-pieces'
 import { describe, expect, test } from 'bun:test'
 import { scanJson, scanWatch } from '../../src/relay/json-scan'
 import { scannedBody, standInsOf, STAND_IN_BYTES, wholeBody } from '../../src/relay/request-body'
@@ -31,7 +32,7 @@ describe('a body parsed whole and the same body scanned agree', () => {
 
   test('patched: the member replaced, the other bytes as they were', () => {
     for (const body of both(turn)) {
-      const out = new TextDecoder().decode(body.patched({ model: 'mapped', stream: true })!.bytes)
+      const out = new TextDecoder().decode(joinedPieces(body.patched({ model: 'mapped', stream: true })!))
       expect(JSON.parse(out)).toEqual({ stream: true, ...turn, model: 'mapped' })
     }
   })
