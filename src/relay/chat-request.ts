@@ -35,13 +35,14 @@ export function chatRequest(client: Protocol, input: RelayInput): ChatRequest {
   }
   let whole: Converted<IrRequest> | undefined
   const full = () => (whole ??= decodedWhole(client, input))
-  let cutFrom: SplicedBody | undefined
-  let cut: SplicedRequest | undefined
-  // decoded again when the body's cut changed: a body released while an attempt was out is cut anew once read back
+  // Held as long as the body holds its cut: released while the upstream answers, the body lets go of the cut and this goes
+  // with it (a 4 MB turn's is megabytes of objects), and a body read back is cut and decoded anew.
+  const cuts = new WeakMap<SplicedBody, SplicedRequest | undefined>()
   const spliced = (): SplicedRequest | undefined => {
     const body = input.body.spliced()
-    if (body !== cutFrom) [cutFrom, cut] = [body, body && decodedSpliced(client, input, body)]
-    return cut
+    if (!body) return undefined
+    if (!cuts.has(body)) cuts.set(body, decodedSpliced(client, input, body))
+    return cuts.get(body)
   }
   let head: Converted<IrRequest>
   try {

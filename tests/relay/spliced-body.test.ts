@@ -122,6 +122,34 @@ describe('the client body made again from a converted one (its bytes let go of w
   })
 })
 
+describe('the request decoded from a cut body, while the upstream answers', () => {
+  /** A converted body sent as a Blob, the client bytes released: a weak hold on the decoded cut the conversion read. */
+  function convertAndRelease(json: string) {
+    const { body } = scanned('anthropic', json)
+    const input = { protocol: 'anthropic', body } as RelayInput
+    const request = chatRequest(protocolFor('anthropic'), input)
+    const decoded = new WeakRef(request.spliced()!)
+    const out = convertedBody({ clientProtocol: 'anthropic', body, clientHeaders: new Headers(), request, upstreamModel: 'up', provider: providerFor(1)!, sendsAsIs: true }, upstreamProtocolById('openai-chat'))
+    body.release({ payload: new Blob([out.payload as Uint8Array<ArrayBuffer>]), places: out.places })
+    return { request, body, decoded }
+  }
+
+  test('is let go of with the body\'s cut (megabytes of objects for a large turn), and made anew once the bytes are read back', async () => {
+    spliceLimits.minBytes = 16
+    const text = long('line\\n \\"q\\" é 中 ', 4000)
+    const json = `{"model":"claude","max_tokens":100,"messages":[{"role":"user","content":[{"type":"text","text":"${text}"}]}]}`
+    const { request, body, decoded } = convertAndRelease(json)
+    expect(() => body.bytes).toThrow('released')
+    for (let i = 0; i < 5 && decoded.deref(); i++) {
+      Bun.gc(true)
+      await Bun.sleep(1)
+    }
+    expect(decoded.deref()).toBeUndefined()
+    await body.restore()
+    expect((request.spliced()!.value.messages[0]!.content[0] as { text: string }).text.startsWith('line')).toBe(true)
+  })
+})
+
 describe('a cut string that is not valid JSON string content', () => {
   const invalid: [string, string][] = [
     ['a raw control character', `${long('a')}\u0001b`],
