@@ -55,11 +55,5 @@ async function readCapped(source: ReadableStream<Uint8Array>, limit: number): Pr
     if (done) break
   }
   if (chunks.length === 1) return chunks[0]!
-  const all = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    all.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return all
+  return new Uint8Array(Bun.concatArrayBuffers(chunks))
 }

@@ -14,12 +14,6 @@ export interface BodyPieces {
 }
 
 /** The pieces end to end. */
-export function joinedPieces({ pieces, size }: BodyPieces): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const piece of pieces) {
-    out.set(piece, at)
-    at += piece.length
-  }
-  return out
+export function joinedPieces({ pieces }: BodyPieces): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(Bun.concatArrayBuffers(pieces))
 }

@@ -146,7 +146,8 @@ describe('the request decoded from a cut body, while the upstream answers', () =
     }
     expect(decoded.deref()).toBeUndefined()
     await body.restore()
-    expect((request.spliced()!.value.messages[0]!.content[0] as { text: string }).text.startsWith('line')).toBe(true)
+    const first = request.spliced()!.value.messages[0] as unknown as { content: { text: string }[] }
+    expect(first.content[0]!.text.startsWith('line')).toBe(true)
   })
 })
 
