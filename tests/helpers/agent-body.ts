@@ -9,27 +9,63 @@ import { join } from 'node:path'
  * about 3–4 bytes per token, not one token per byte.
  */
 export function agentBody(targetBytes: number, model = 'claude-sonnet-4-5'): Record<string, any> {
-  const fixture = JSON.parse(readFileSync(join(import.meta.dir, '../fixtures/clients/claude-code-tool-result-followup.json'), 'utf8'))
-  const body = structuredClone(fixture.body) as Record<string, any>
-  body.model = model
-  const files = sources()
+  const body = fixtureBody('claude-code-tool-result-followup', model)
   const messages = body.messages as unknown[]
   const last = messages.pop()!
+  grow(body, messages, targetBytes, (i, path, text) => {
+    const id = `toolu_${(i + 1).toString(16).padStart(24, '0')}`
+    return [
+      { role: 'assistant', content: [{ type: 'text', text: `Reading ${path}.` }, { type: 'tool_use', id, name: 'Read', input: { file_path: `/work/main/${path}` } }] },
+      { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: text }] },
+    ]
+  })
+  messages.push(last)
+  return body
+}
+
+/** Codex CLI's follow-up turn (`/v1/responses`: exec_command calls and their output items) grown the same way. */
+export function codexBody(targetBytes: number, model = 'gpt-5-codex'): Record<string, any> {
+  const body = fixtureBody('codex-responses-tool-followup', model)
+  grow(body, body.input as unknown[], targetBytes, (i, path, text) => {
+    const callId = `call_${(i + 1).toString(16).padStart(24, '0')}`
+    return [
+      { type: 'function_call', status: 'completed', id: `fc_${(i + 1).toString(16).padStart(24, '0')}`, name: 'exec_command', arguments: JSON.stringify({ cmd: `cat ${path}` }), call_id: callId },
+      { type: 'function_call_output', call_id: callId, output: text },
+    ]
+  })
+  return body
+}
+
+/** opencode's chat-completions follow-up turn (assistant tool_calls, `tool` messages) grown the same way. */
+export function opencodeBody(targetBytes: number, model = 'gpt-4.1'): Record<string, any> {
+  const body = fixtureBody('opencode-chat-tool-followup', model)
+  grow(body, body.messages as unknown[], targetBytes, (i, path, text) => {
+    const id = `call_${(i + 1).toString(16).padStart(24, '0')}`
+    return [
+      { role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: JSON.stringify({ filePath: `/work/main/${path}` }) } }] },
+      { role: 'tool', tool_call_id: id, content: text },
+    ]
+  })
+  return body
+}
+
+function fixtureBody(name: string, model: string): Record<string, any> {
+  const fixture = JSON.parse(readFileSync(join(import.meta.dir, `../fixtures/clients/${name}.json`), 'utf8'))
+  return { ...(structuredClone(fixture.body) as Record<string, any>), model }
+}
+
+/** Appends rounds (each a file read and its text) to `items` until `body` is about `targetBytes` of JSON. */
+function grow(body: unknown, items: unknown[], targetBytes: number, round: (i: number, path: string, text: string) => unknown[]): void {
+  const files = sources()
   let size = JSON.stringify(body).length
   for (let i = 0; size < targetBytes; i++) {
     const file = files[i % files.length]!
-    const id = `toolu_${(i + 1).toString(16).padStart(24, '0')}`
     const room = targetBytes - size - 300
     const text = `${i >= files.length ? `(read again, pass ${Math.floor(i / files.length) + 1})\n` : ''}${file.text}`.slice(0, Math.max(room, 1))
-    const turn = [
-      { role: 'assistant', content: [{ type: 'text', text: `Reading ${file.path}.` }, { type: 'tool_use', id, name: 'Read', input: { file_path: `/work/main/${file.path}` } }] },
-      { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: text }] },
-    ]
-    messages.push(...turn)
+    const turn = round(i, file.path, text)
+    items.push(...turn)
     size += JSON.stringify(turn).length + 2
   }
-  messages.push(last)
-  return body
 }
 
 let cached: { path: string; text: string }[] | undefined
