@@ -25,27 +25,24 @@ export function agentBody(targetBytes: number, model = 'claude-sonnet-4-5'): Rec
 
 /** Codex CLI's follow-up turn (`/v1/responses`: exec_command calls and their output items) grown the same way. */
 export function codexBody(targetBytes: number, model = 'gpt-5-codex'): Record<string, any> {
-  const body = fixtureBody('codex-responses-tool-followup', model)
-  grow(body, body.input as unknown[], targetBytes, (i, path, text) => {
-    const callId = `call_${(i + 1).toString(16).padStart(24, '0')}`
-    return [
-      { type: 'function_call', status: 'completed', id: `fc_${(i + 1).toString(16).padStart(24, '0')}`, name: 'exec_command', arguments: JSON.stringify({ cmd: `cat ${path}` }), call_id: callId },
-      { type: 'function_call_output', call_id: callId, output: text },
-    ]
-  })
-  return body
+  return grownFixture('codex-responses-tool-followup', 'input', model, targetBytes, (id, path, text) => [
+    { type: 'function_call', status: 'completed', id: `fc_${id}`, name: 'exec_command', arguments: JSON.stringify({ cmd: `cat ${path}` }), call_id: `call_${id}` },
+    { type: 'function_call_output', call_id: `call_${id}`, output: text },
+  ])
 }
 
 /** opencode's chat-completions follow-up turn (assistant tool_calls, `tool` messages) grown the same way. */
 export function opencodeBody(targetBytes: number, model = 'gpt-4.1'): Record<string, any> {
-  const body = fixtureBody('opencode-chat-tool-followup', model)
-  grow(body, body.messages as unknown[], targetBytes, (i, path, text) => {
-    const id = `call_${(i + 1).toString(16).padStart(24, '0')}`
-    return [
-      { role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: JSON.stringify({ filePath: `/work/main/${path}` }) } }] },
-      { role: 'tool', tool_call_id: id, content: text },
-    ]
-  })
+  return grownFixture('opencode-chat-tool-followup', 'messages', model, targetBytes, (id, path, text) => [
+    { role: 'assistant', content: '', tool_calls: [{ id: `call_${id}`, type: 'function', function: { name: 'read', arguments: JSON.stringify({ filePath: `/work/main/${path}` }) } }] },
+    { role: 'tool', tool_call_id: `call_${id}`, content: text },
+  ])
+}
+
+/** A captured follow-up whose `key` list (input items, messages) gets the rounds appended; `id` is the round's, hex. */
+function grownFixture(name: string, key: string, model: string, targetBytes: number, round: (id: string, path: string, text: string) => unknown[]): Record<string, any> {
+  const body = fixtureBody(name, model)
+  grow(body, body[key] as unknown[], targetBytes, (i, path, text) => round((i + 1).toString(16).padStart(24, '0'), path, text))
   return body
 }
 
