@@ -108,12 +108,18 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
 function geminiParser() {
   const chat = chatJsonParser('gemini')
   return (context: { request: Request }): Promise<unknown> => {
-    const { pathname } = new URL(context.request.url)
-    return GENERATE.has(actionOf(pathname.slice(pathname.lastIndexOf('/') + 1))) ? chat(context) : parseRawJson(context)
+    return GENERATE.has(actionOf(lastSegment(context.request.url))) ? chat(context) : parseRawJson(context)
   }
 }
 
 const GENERATE = new Set(['generateContent', 'streamGenerateContent'])
+
+/** The URL's last path segment, as `new URL(url).pathname` would end (read without parsing the URL on every request). */
+function lastSegment(url: string): string {
+  const query = url.search(/[?#]/)
+  const end = query < 0 ? url.length : query
+  return url.slice(url.lastIndexOf('/', end - 1) + 1, end)
+}
 
 /** The method a `models/{model}:{method}` path segment names ('' when none: the handler answers that 404). */
 function actionOf(segment: string): string {
