@@ -1,18 +1,56 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { clientIpOf } from '../../plugins/request-context'
-import { verifyToken, type KeySource } from '../../relay/auth'
+import { verifyToken, type KeySource, type VerifiedToken } from '../../relay/auth'
+
+/** The key check's answer for one request: who calls, or why they are refused (thrown by `derive`). */
+type Verdict = { clientIp: string; caller: VerifiedToken } | { refused: unknown }
+type KeyContext = { request: Request; server: Parameters<typeof clientIpOf>[1]; path: string }
+
+/** What a refused caller's body parses to: nothing read; `derive` answers with the refusal before anything looks at it. */
+const UNREAD = {}
 
 /**
- * The API-key check every relay route shares: in `derive`, so it runs before the body is validated and a
- * caller without a valid key hears that first. `sources` names where a route's clients put the key besides
- * `Authorization: Bearer` (Anthropic's `x-api-key`, Gemini's `x-goog-api-key` and `?key=`).
+ * The API-key check every relay route shares. It runs before the body is read (a parse hook ahead of the route's
+ * own parser), so a caller whose key is refused never has a byte of its body read or scanned, however large; the
+ * refusal itself is thrown in `derive`, before the body is validated, so such a caller hears about its key first.
+ * `sources` names where a route's clients put the key besides `Authorization: Bearer` (Anthropic's `x-api-key`,
+ * Gemini's `x-goog-api-key` and `?key=`).
  */
 export function apiKeyAuth(deps: Pick<AppDeps, 'config' | 'repos'>, name: string, sources: (path: string) => readonly KeySource[]) {
-  return new Elysia({ name: `api-key-auth:${name}` }).derive({ as: 'scoped' }, async ({ request, server, path }) => {
-    const clientIp = clientIpOf(request, server, deps.config.trustProxy)
-    // a plain value once the key and its owner are in memory (no database behind the await); a promise only on a miss
-    const caller = await verifyToken(deps, { headers: request.headers, clientIp, url: request.url, sources: sources(path) })
-    return { clientIp, caller }
-  })
+  const verdicts = new WeakMap<Request, Verdict | Promise<Verdict>>()
+  // asked once per request: by the parse hook when the route has a body, else by derive
+  const verdictOf = ({ request, server, path }: KeyContext): Verdict | Promise<Verdict> => {
+    let verdict = verdicts.get(request)
+    if (!verdict) verdicts.set(request, (verdict = check(deps, request, clientIpOf(request, server, deps.config.trustProxy), sources(path))))
+    return verdict
+  }
+  return new Elysia({ name: `api-key-auth:${name}` })
+    .onParse({ as: 'scoped' }, (context) => {
+      // undefined: the route's own parser reads the body
+      const verdict = verdictOf(context)
+      return verdict instanceof Promise ? verdict.then(unreadIfRefused) : unreadIfRefused(verdict)
+    })
+    // async: Elysia awaits a derive only when it can tell from its source that the function may return a promise
+    .derive({ as: 'scoped' }, async (context) => {
+      // a plain value once the key and its owner are in memory (no database behind it); a promise only on a miss
+      const verdict = verdictOf(context)
+      return callerOrThrow(verdict instanceof Promise ? await verdict : verdict)
+    })
+}
+
+function check(deps: Pick<AppDeps, 'repos'>, request: Request, clientIp: string, sources: readonly KeySource[]): Verdict | Promise<Verdict> {
+  try {
+    const caller = verifyToken(deps, { headers: request.headers, clientIp, url: request.url, sources })
+    return caller instanceof Promise ? caller.then((c) => ({ clientIp, caller: c }), (refused: unknown) => ({ refused })) : { clientIp, caller }
+  } catch (refused) {
+    return { refused }
+  }
+}
+
+const unreadIfRefused = (verdict: Verdict) => ('refused' in verdict ? UNREAD : undefined)
+
+function callerOrThrow(verdict: Verdict): { clientIp: string; caller: VerifiedToken } {
+  if ('refused' in verdict) throw verdict.refused
+  return verdict
 }
