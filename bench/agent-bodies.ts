@@ -4,7 +4,7 @@
  * Read tool rounds whose tool_result carries real source text (tests/helpers/agent-body.ts) to 35 KB,
  * 200 KB, 1 MB and 4 MB.
  *
- *   bun bench/agent-bodies.ts [--gateway=build|binary|source|<path>] [--no-portkey] [--sizes=35k,200k,1m,4m] [--quick] [--concurrent=50] [--throughput] [--warmup=1500] [--out=<file.json>]
+ *   bun bench/agent-bodies.ts [--gateway=build|binary|source|<path>] [--no-portkey] [--sizes=35k,200k,1m,4m] [--quick] [--concurrent=50] [--throughput] [--warmup=1500] [--upstream-ms=20] [--fake-parses] [--out=<file.json>]
  *
  * Two paths: passthrough (/v1/messages → Anthropic channel) and conversion (/v1/messages → OpenAI chat
  * channel). Targets, interleaved round by round: direct (the same request to the fake), the floor (a bare Bun
@@ -12,6 +12,12 @@
  * Per size and path: non-stream p50 and added time (target − direct), added per MB, TTFT p50 of a stream
  * (first content_block_delta), and CPU ms per request of the proxy process (all its threads, from
  * /proc/<pid>/task/<tid>/schedstat, over the measured non-stream requests). Prints a Markdown table.
+ *
+ * `--upstream-ms=N`: the fake waits N ms before every answer, whatever the size. Without it the fake answers as
+ * soon as it has drained the body, so the wait between two requests grows with the body, and on this machine work
+ * after a longer idle runs slower (bench/idle-penalty.ts): the slope then counts that too. With the same wait at
+ * every size (a real upstream's is hundreds of ms) the slope is the body's alone. `--fake-parses`: the fake parses
+ * every body whole (fake-upstream.ts `--parse-bodies`), as it did before 2026-11-28.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -29,7 +35,10 @@ const PER_ROUND: Record<string, number> = quick ? { '35k': 10, '200k': 5, '1m': 
 const ROUNDS = quick ? 1 : 4
 const log = (...parts: unknown[]) => console.error(`[agent-bodies ${new Date().toISOString().slice(11, 19)}]`, ...parts)
 
-const M = { pass: 'claude-bench-d16', passStream: 'claude-bench-d4-p10', conv: 'bench-agent-d16', convStream: 'bench-agent-d4-p10' }
+const upstreamMs = Number(flag('upstream-ms') ?? 0)
+// the fake reads its per-request profile from the model name (`-l<MS>`: wait before answering; fake-upstream.ts)
+const wait = upstreamMs > 0 ? `-l${upstreamMs}` : ''
+const M = { pass: `claude-bench-d16${wait}`, passStream: `claude-bench-d4-p10${wait}`, conv: `bench-agent-d16${wait}`, convStream: `bench-agent-d4-p10${wait}` }
 
 interface Req { url: string; headers: Record<string, string>; body: string; pid: number }
 
@@ -77,7 +86,8 @@ async function ttft(req: Req): Promise<number> {
   return first
 }
 
-const fake = await startFake()
+const fakeParses = args.includes('--fake-parses')
+const fake = await startFake(fakeParses ? ['--parse-bodies'] : [])
 const floor = await startFloor(fake)
 const work = tempDir()
 const mode = flag('gateway') ?? 'build'
@@ -233,7 +243,7 @@ if (args.includes('--throughput')) {
 
 const f = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '–')
 const lines = [
-  `Agent bodies (issue #18), ${new Date().toISOString().slice(0, 16)}Z, commit ${commit}, Tollgate ${gw.how}. Added = target − direct (ms, p50, non-stream); ms per MB = (added − added at the smallest body) / (MB − its MB), CPU ms per MB the same slope of the proxy's CPU per request; TTFT = first content_block_delta of a stream, p50; CPU = ms of the proxy process per non-stream request (direct: the fake's own).`,
+  `Agent bodies (issue #18), ${new Date().toISOString().slice(0, 16)}Z, commit ${commit}, Tollgate ${gw.how}${upstreamMs ? `, the fake waiting ${upstreamMs} ms before every answer` : ''}${fakeParses ? ', the fake parsing every body' : ''}. Added = target − direct (ms, p50, non-stream); ms per MB = (added − added at the smallest body) / (MB − its MB), CPU ms per MB the same slope of the proxy's CPU per request; TTFT = first content_block_delta of a stream, p50; CPU = ms of the proxy process per non-stream request (direct: the fake's own).`,
   '',
   '| body | path | direct p50 | floor added | Tollgate added | Tollgate / floor added | ms per MB (slope from the first size) Tollgate / floor | CPU ms per MB Tollgate / floor | Portkey added | TTFT direct / floor / Tollgate / Portkey | CPU ms/req fake / floor / Tollgate / Portkey |',
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',

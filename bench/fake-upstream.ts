@@ -3,9 +3,15 @@
  * never measured together with the gateway's. It speaks OpenAI Chat Completions, OpenAI Responses and
  * Anthropic Messages on their real paths, with fixed usage, and answers from precomputed bytes.
  *
- *   bun bench/fake-upstream.ts [--port 0] [--latency-ms 0] [--deltas 64] [--delta-ms 20] [--fail-rate 0]
+ *   bun bench/fake-upstream.ts [--port 0] [--latency-ms 0] [--deltas 64] [--delta-ms 20] [--fail-rate 0] [--parse-bodies]
  *
  * Prints one JSON line `{"port":N}` on stdout once it listens.
+ *
+ * A body is drained and only its top-level `model`, `stream` and `stream_options` are read (located with the
+ * relay's structure scan, ~0.2 ms per MB): the issue #18 "direct" is a fast upstream that only drains the body, and
+ * a real upstream's parsing costs the gateway's box nothing. `--parse-bodies` parses every body whole instead, as
+ * this fake did until 2026-11-28 (JSON.parse: ~3 ms per MB on this box, which made direct, and the wait between a
+ * bench's requests, grow with the body).
  *
  * The defaults apply to every request; the model name can override them per request, so one process (and
  * one gateway channel per model) serves every lane:
@@ -13,6 +19,7 @@
  * e.g. `bench-d64-p20` streams 64 deltas 20 ms apart; `bench-d0` streams everything at once.
  * Delta i carries the text `w<i> ` so a client can check that every frame arrived, once, in order.
  */
+import { scanJson } from '../src/relay/json-scan'
 
 interface Profile {
   deltas: number
@@ -55,6 +62,24 @@ function parseArgs(argv: string[]): { port: number; profile: Profile } {
 }
 
 const { port, profile: defaults } = parseArgs(Bun.argv.slice(2))
+const parsesBodies = Bun.argv.includes('--parse-bodies')
+
+interface Fields {
+  model?: unknown
+  stream?: unknown
+  stream_options?: { include_usage?: unknown }
+}
+const decoder = new TextDecoder()
+/** The top-level fields the fake answers by, without building the rest of the body; throws on a body that is not a JSON object. */
+function fieldsOf(bytes: Uint8Array): Fields {
+  const scan = scanJson(bytes)
+  if (scan.problem) throw new Error(scan.problem)
+  const read = (key: string) => {
+    const span = scan.members.get(key)
+    return span ? JSON.parse(decoder.decode(bytes.subarray(span.start, span.end))) : undefined
+  }
+  return { model: read('model'), stream: read('stream'), stream_options: read('stream_options') }
+}
 
 /** Per-model profile, parsed once per model name. */
 const profiles = new Map<string, Profile>()
@@ -201,9 +226,9 @@ const server = Bun.serve({
     if (req.method === 'GET' && url.pathname === '/v1/models') return Response.json({ object: 'list', data: [{ id: 'bench', object: 'model', created: CREATED, owned_by: 'bench' }] })
     const wire = WIRES[url.pathname]
     if (req.method !== 'POST' || !wire) return new Response('not found', { status: 404 })
-    let body: { model?: unknown; stream?: unknown; stream_options?: { include_usage?: unknown } }
+    let body: Fields
     try {
-      body = await req.json()
+      body = parsesBodies ? await req.json() : fieldsOf(await req.bytes())
     } catch {
       return new Response('{"error":{"message":"bad json"}}', { status: 400, headers: JSON_HEADERS })
     }
