@@ -60,6 +60,26 @@ export interface SessionClaims {
   expiresAt: number
 }
 
+/**
+ * The session cookie's value, read from the Cookie header by hand. For a `derive` outside the macro: one that names
+ * Elysia's `cookie` makes Elysia parse the cookies of every request to every route of the app, the relay's included.
+ */
+export function sessionCookieOf(headers: Headers): string | undefined {
+  const header = headers.get('cookie')
+  if (!header) return undefined
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=')
+    if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue
+    const raw = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1')
+    try {
+      return decodeURIComponent(raw)
+    } catch {
+      return raw
+    }
+  }
+  return undefined
+}
+
 /** The claims of a cookie signed by us and not expired; anything else is no session at all. */
 export async function readSessionClaims(verifier: { verify(token?: string): Promise<unknown> }, value: unknown): Promise<SessionClaims | undefined> {
   if (typeof value !== 'string' || !value) return undefined

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ForbiddenError } from '../../errors'
 import { clientIpOf, idCarriedByResponse } from '../../plugins/request-context'
-import { findSessionUser, readSessionClaims, SESSION_COOKIE, sessionPlugin } from '../../plugins/session'
+import { findSessionUser, readSessionClaims, sessionCookieOf, sessionPlugin } from '../../plugins/session'
 import { relay, type SettleHook } from '../../relay/pipeline'
 import { protocolFor } from '../../relay/protocol-registry'
 import { playgroundCaller } from '../../services/playground/caller'
@@ -27,8 +27,9 @@ export function playgroundModule(deps: AppDeps, settle: SettleHook) {
   return new Elysia({ name: 'playground' })
     .use(sessionPlugin(deps))
     // before body validation, as every session route: an anonymous caller learns nothing about the body
-    .derive(async ({ sessionJwt, cookie, request, server }) => {
-      const claims = await readSessionClaims(sessionJwt, cookie[SESSION_COOKIE]?.value)
+    // the cookie read from the request, not Elysia's `cookie`: a derive naming it makes every route of the app parse cookies
+    .derive(async ({ sessionJwt, request, server }) => {
+      const claims = await readSessionClaims(sessionJwt, sessionCookieOf(request.headers))
       const user = await findSessionUser(deps, request.headers, claims, disabled)
       return { clientIp: clientIpOf(request, server, deps.config.trustProxy), caller: playgroundCaller(user) }
     })

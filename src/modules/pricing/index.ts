@@ -3,7 +3,7 @@ import type { UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { UnauthorizedError } from '../../errors'
 import { ok } from '../../plugins/envelope'
-import { findSessionUser, readSessionClaims, Role, SESSION_COOKIE, sessionPlugin } from '../../plugins/session'
+import { findSessionUser, readSessionClaims, Role, sessionCookieOf, sessionPlugin } from '../../plugins/session'
 import { pricingFor, pricingOverview } from './service'
 
 /**
@@ -16,9 +16,10 @@ export function pricingModule(deps: AppDeps) {
   return new Elysia({ name: 'pricing' })
     .use(sessionPlugin(deps))
     .get('/api/pricing/models', () => ok(pricingOverview(deps)), { role: Role.admin })
-    .derive(async ({ sessionJwt, cookie, request }): Promise<{ viewer: UserRow | undefined }> => {
+    // the cookie read from the request, not Elysia's `cookie`: a derive naming it makes every route of the app parse cookies
+    .derive(async ({ sessionJwt, request }): Promise<{ viewer: UserRow | undefined }> => {
       try {
-        const claims = await readSessionClaims(sessionJwt, cookie[SESSION_COOKIE]?.value)
+        const claims = await readSessionClaims(sessionJwt, sessionCookieOf(request.headers))
         return { viewer: await findSessionUser(deps, request.headers, claims) }
       } catch (error) {
         if (error instanceof UnauthorizedError && deps.options.get<boolean>('PublicPricingEnabled')) return { viewer: undefined }

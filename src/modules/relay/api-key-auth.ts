@@ -26,15 +26,17 @@ export function apiKeyAuth(deps: Pick<AppDeps, 'config' | 'repos'>, name: string
     return verdict
   }
   return new Elysia({ name: `api-key-auth:${name}` })
-    .onParse({ as: 'scoped' }, (context) => {
+    // Both hooks name the context's fields they read: Elysia reads a hook's source to decide what to prepare for a
+    // route, and a context passed on whole makes it copy every header into an object on every request.
+    .onParse({ as: 'scoped' }, ({ request, server, path }) => {
       // undefined: the route's own parser reads the body
-      const verdict = verdictOf(context)
+      const verdict = verdictOf({ request, server, path })
       return verdict instanceof Promise ? verdict.then(unreadIfRefused) : unreadIfRefused(verdict)
     })
     // async: Elysia awaits a derive only when it can tell from its source that the function may return a promise
-    .derive({ as: 'scoped' }, async (context) => {
+    .derive({ as: 'scoped' }, async ({ request, server, path }) => {
       // a plain value once the key and its owner are in memory (no database behind it); a promise only on a miss
-      const verdict = verdictOf(context)
+      const verdict = verdictOf({ request, server, path })
       return callerOrThrow(verdict instanceof Promise ? await verdict : verdict)
     })
 }

@@ -107,8 +107,9 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
  */
 function geminiParser() {
   const chat = chatJsonParser('gemini')
-  return (context: { request: Request }): Promise<unknown> => {
-    return GENERATE.has(actionOf(lastSegment(context.request.url))) ? chat(context) : parseRawJson(context)
+  // destructured: Elysia reads a hook's parameters, and a context passed on whole makes every request parse its cookies
+  return ({ request }: { request: Request }): Promise<unknown> => {
+    return GENERATE.has(actionOf(lastSegment(request.url))) ? chat({ request }) : parseRawJson({ request })
   }
 }
 
