@@ -37,8 +37,8 @@ function build(deps: AppDeps) {
         // for the OpenAPI document (modules/ops/openapi.ts): who may call the route, and how they authenticate
         detail: { 'x-tollgate-role': minRole, security: [{ session: [] }, { accessToken: [] }] },
         // transform runs before body validation: an anonymous caller learns nothing about a route's fields
-        async transform({ sessionJwt, cookie, request }) {
-          const user = await findSessionUser(deps, request.headers, await readSessionClaims(sessionJwt, cookie[SESSION_COOKIE]?.value))
+        async transform({ sessionJwt, request }) {
+          const user = await findSessionUser(deps, request.headers, await readSessionClaims(sessionJwt, sessionCookieOf(request.headers)))
           if (user.role < minRole) throw new ForbiddenError('this needs a higher role')
           sessionUsers.set(request, user)
         },
@@ -61,8 +61,9 @@ export interface SessionClaims {
 }
 
 /**
- * The session cookie's value, read from the Cookie header by hand. For a `derive` outside the macro: one that names
- * Elysia's `cookie` makes Elysia parse the cookies of every request to every route of the app, the relay's included.
+ * The session cookie's value, read from the Cookie header by hand (the macro and the derives that read the session
+ * outside it): a `derive` that names Elysia's `cookie` makes Elysia parse the cookies of every request to every route
+ * of the app, the relay's included. Routes that set the cookie (login, logout) still take Elysia's `cookie`.
  */
 export function sessionCookieOf(headers: Headers): string | undefined {
   const header = headers.get('cookie')
