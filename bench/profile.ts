@@ -17,7 +17,7 @@ const kind = option('case', 'chat')
 const seconds = Number(option('seconds', '10'))
 const connections = Number(option('connections', '8'))
 
-const dir = tempDir()
+const dir = tempDir({ keep: true }) // the profile is read after the run
 const fake = await startFake()
 const gw = await startGateway(
   ['bun', '--cpu-prof', '--cpu-prof-md', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=100', join(ROOT, 'src/index.ts')],

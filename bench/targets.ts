@@ -160,6 +160,9 @@ export function portkeyHeaders(fake: Fake): Record<string, string> {
   return { 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${fake.url}/v1`, authorization: `Bearer ${UPSTREAM_KEY}` }
 }
 
-export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'tollgate-bench-run-'))
+/** A temp dir for one bench run (a compiled gateway of ~120 MB, data dirs), removed when the process exits unless `keep` (a profile to read). */
+export function tempDir(opts: { keep?: boolean } = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-run-'))
+  if (!opts.keep) process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  return dir
 }
