@@ -37,8 +37,9 @@ function keySources(path: string): readonly KeySource[] {
 const MODEL_LIST_KEY_SOURCES: readonly KeySource[] = [...ANTHROPIC_KEY_SOURCES, ...GEMINI_KEY_SOURCES]
 
 /**
- * The public relay surface. Auth runs in `derive` (before body validation), so a request without a valid
- * key is told so first. Handlers only translate HTTP to the pipeline's input.
+ * The public relay surface. The key is checked before the body is read and a refusal thrown in `derive`, before
+ * body validation (api-key-auth.ts), so a request without a valid key is told so first, its body unread. Handlers
+ * only translate HTTP to the pipeline's input.
  */
 export function relayModule(deps: AppDeps, settle: SettleHook) {
   // headers, then body, as declared schemas would be checked; both after the key (derive) and the JSON check (transform)

@@ -9,7 +9,7 @@ import { TokenAuthError } from './token-auth-error'
 
 export interface VerifyTokenInput {
   headers: Headers
-  /** the client IP (clientIpOf in plugins/request-context, asked once by the relay derive) */
+  /** the client IP (clientIpOf in plugins/request-context, asked once by the relay's key check) */
   clientIp: string
   /** the request URL; only read for `?key=` */
   url?: string
