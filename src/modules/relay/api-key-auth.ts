@@ -5,7 +5,7 @@ import { verifyToken, type KeySource, type VerifiedToken } from '../../relay/aut
 
 /** The key check's answer for one request: who calls, or why they are refused (thrown by `derive`). */
 type Verdict = { clientIp: string; caller: VerifiedToken } | { refused: unknown }
-type KeyContext = { request: Request; server: Parameters<typeof clientIpOf>[1]; path: string }
+type IpSource = Parameters<typeof clientIpOf>[1]
 
 /** What a refused caller's body parses to: nothing read; `derive` answers with the refusal before anything looks at it. */
 const UNREAD = {}
@@ -20,7 +20,7 @@ const UNREAD = {}
 export function apiKeyAuth(deps: Pick<AppDeps, 'config' | 'repos'>, name: string, sources: (path: string) => readonly KeySource[]) {
   const verdicts = new WeakMap<Request, Verdict | Promise<Verdict>>()
   // asked once per request: by the parse hook when the route has a body, else by derive
-  const verdictOf = ({ request, server, path }: KeyContext): Verdict | Promise<Verdict> => {
+  const verdictOf = (request: Request, server: IpSource, path: string): Verdict | Promise<Verdict> => {
     let verdict = verdicts.get(request)
     if (!verdict) verdicts.set(request, (verdict = check(deps, request, clientIpOf(request, server, deps.config.trustProxy), sources(path))))
     return verdict
@@ -30,13 +30,13 @@ export function apiKeyAuth(deps: Pick<AppDeps, 'config' | 'repos'>, name: string
     // route, and a context passed on whole makes it copy every header into an object on every request.
     .onParse({ as: 'scoped' }, ({ request, server, path }) => {
       // undefined: the route's own parser reads the body
-      const verdict = verdictOf({ request, server, path })
+      const verdict = verdictOf(request, server, path)
       return verdict instanceof Promise ? verdict.then(unreadIfRefused) : unreadIfRefused(verdict)
     })
     // async: Elysia awaits a derive only when it can tell from its source that the function may return a promise
     .derive({ as: 'scoped' }, async ({ request, server, path }) => {
       // a plain value once the key and its owner are in memory (no database behind it); a promise only on a miss
-      const verdict = verdictOf({ request, server, path })
+      const verdict = verdictOf(request, server, path)
       return callerOrThrow(verdict instanceof Promise ? await verdict : verdict)
     })
 }
