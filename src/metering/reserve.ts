@@ -55,17 +55,22 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
   let promptExact = meter.exact
   const maxOutputTokens = meter.maxOutput ?? deps.options.get<number>('DefaultMaxOutputTokens')
   const limits = limitsFor(deps.options, group)
-  let admitted = admit(
-    deps.coord,
-    [
-      { key: `t:${token.id}`, label: 'API key', limits: limits.token },
-      { key: `u:${user.id}`, label: 'user', limits: limits.user },
-    ],
-    // TPM counts tokens: a meter in characters, seconds or images takes none of it
-    meter.unit === 'token' ? promptTokens + maxOutputTokens : 0,
-  )
+  const scopes = [
+    { key: `t:${token.id}`, label: 'API key', limits: limits.token },
+    { key: `u:${user.id}`, label: 'user', limits: limits.user },
+  ]
+  // TPM counts tokens: a meter in characters, seconds or images takes none of it
+  const tpmEstimate = () => (meter.unit === 'token' ? promptTokens + maxOutputTokens : 0)
+  let admitted = admit(deps.coord, scopes, tpmEstimate())
   // only a shared backend answers later: on one node the admission is synchronous, no await added
   if (admitted instanceof Promise) admitted = await admitted
+  if (!admitted.ok && admitted.kind === 'tpm' && !promptExact) {
+    // the bound does not fit the tokens per minute left: count exactly before refusing (a refusal takes nothing)
+    promptTokens = meter.count()
+    promptExact = true
+    admitted = admit(deps.coord, scopes, tpmEstimate())
+    if (admitted instanceof Promise) admitted = await admitted
+  }
   if (!admitted.ok) throw limitError(admitted)
   const permit = admitted.permit
   const release = (usedTokens: number): void => void permit.release(usedTokens)

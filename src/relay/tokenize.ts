@@ -76,6 +76,15 @@ function weighRequest(ir: IrRequest, measure: Measure): number {
   return total
 }
 
+/** Whether any message holds an image or a file: what a flat estimate counts, which the body's bytes need not bound. */
+export function hasMedia(ir: IrRequest): boolean {
+  return ir.messages.some((message) => message.role !== 'opaque' && message.content.some(isMedia))
+}
+
+function isMedia(part: Part): boolean {
+  return part.type === 'image' || part.type === 'file' || (part.type === 'tool-result' && part.content.some(isMedia))
+}
+
 function weighPart(part: Part, measure: Measure): number {
   switch (part.type) {
     case 'text':
@@ -92,8 +101,9 @@ function weighPart(part: Part, measure: Measure): number {
 }
 
 /**
- * Prompts up to this many UTF-8 bytes are tokenized exactly for the reservation (≤ ~1 ms); longer ones
- * (100 KB takes ~4 ms, 1 MB ~50 ms) reserve their byte count instead.
+ * Chat prompts with images or files up to this many UTF-8 bytes, and operations' texts (text-meter.ts), are
+ * tokenized exactly for the reservation (≤ ~1 ms); longer ones (100 KB takes ~4 ms, 1 MB ~50 ms) reserve a
+ * bound instead. A chat prompt of text alone reserves its byte count at any size (chat-meter.ts).
  */
 export const EXACT_ESTIMATE_BYTES = 32 * 1024
 

@@ -137,14 +137,15 @@ describe('reservation', () => {
     expect(charge).toBe(62.5)
   })
 
-  test('the reservation is the prompt by the tokenizer plus max_tokens, held while the request runs', async () => {
+  test('the reservation is the byte count of the prompt (a bound on its tokens) plus max_tokens, held while the request runs', async () => {
     const { user, key } = await account(env, 1_000_000)
     env.upstream.setBehavior({ text: 'slow', firstByteDelayMs: 300, usage: { input: 10, output: 10 } })
     const body = chatBody('gpt-4o', { max_tokens: 1000 })
     const pending = chat(env, key, body)
     await Bun.sleep(150)
-    const prompt = countRequestTokens(protocolFor('openai-chat').decodeRequest(body).value)
-    expect((await userRow(env, user.id)).quota).toBe(1_000_000 - Math.round((prompt + 1000 * 4) * 1.25))
+    const bound = Buffer.byteLength(JSON.stringify(body))
+    expect(bound).toBeGreaterThan(countRequestTokens(protocolFor('openai-chat').decodeRequest(body).value))
+    expect((await userRow(env, user.id)).quota).toBe(1_000_000 - Math.round((bound + 1000 * 4) * 1.25))
     expect((await pending).status).toBe(200)
     expect((await userRow(env, user.id)).quota).toBe(1_000_000 - 63)
   })

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import type { RelayInput } from '../../src/relay/pipeline'
 import type { Reservation } from '../../src/metering/reserve'
+import { estimateQuota, findPrice } from '../../src/metering/prices'
+import { decodeRequest } from '../../src/protocols/anthropic/decode-request'
+import { countRequestTokens } from '../../src/relay/tokenize'
 import { bodyLimits, WHOLE_BODY_BYTES } from '../../src/relay/request-body'
 import { agentBody } from '../helpers/agent-body'
 import { blobReads } from '../helpers/blob-reads'
 import type { RelayEnv } from '../helpers/relay-env'
-import { account, logsOf, logsWhen, messages, settled, startMeteredEnv } from './env'
+import { account, logsOf, logsWhen, messages, settled, startMeteredEnv, userRow } from './env'
 
 /**
  * Issue #18: a long text prompt reserves its byte count (an upper bound on its tokens) without parsing the body;
@@ -51,13 +54,54 @@ describe('the reservation of a long prompt', () => {
     expect(reservation(0).promptTokens).toBeLessThan(2_000)
   })
 
-  test('short prompts are still counted exactly', async () => {
+})
+
+describe('the reservation of a short prompt (nothing is tokenized before dispatch)', () => {
+  const text = (bytes: number) => 'the quick brown fox jumps over the lazy dog; '.repeat(Math.ceil(bytes / 45)).slice(0, bytes)
+  const short = (bytes: number) => ({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: text(bytes) }] })
+  const price = () => findPrice(env.app.deps.options, 'claude-sonnet-4-5', 'default')!
+  const quotaFor = (tokens: number) => estimateQuota(price(), tokens, 100, env.app.deps.options.get<number>('QuotaPerUnit'))
+  const exactTokens = (body: object) => countRequestTokens(decodeRequest(body).value)
+
+  test('text only: its byte count, not exact, though it is parsed whole', async () => {
     const { key } = await account(env, 50_000_000)
-    const res = await messages(env, key, { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hello there' }] })
+    const body = short(2_000)
+    const res = await messages(env, key, body)
+    expect(res.status).toBe(200)
+    await settled(env, 1)
+    expect(reservation(0)).toMatchObject({ promptTokens: Buffer.byteLength(JSON.stringify(body)), promptExact: false })
+  })
+
+  test('with an image: counted exactly (its flat estimate is more than the bytes of a URL)', async () => {
+    const { key } = await account(env, 50_000_000)
+    const image = { type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' } }
+    const res = await messages(env, key, { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: [image, { type: 'text', text: 'what is this?' }] }] })
     expect(res.status).toBe(200)
     await settled(env, 1)
     expect(reservation(0).promptExact).toBe(true)
-    expect(reservation(0).promptTokens).toBeLessThan(20)
+    expect(reservation(0).promptTokens).toBeGreaterThan(1_500)
+  })
+
+  test('a bound the balance cannot hold is counted exactly, and the request served', async () => {
+    const body = short(20_000)
+    const bound = quotaFor(Buffer.byteLength(JSON.stringify(body)))
+    const exact = quotaFor(exactTokens(body))
+    expect(exact).toBeLessThan(bound / 2)
+    const { key } = await account(env, Math.round((bound + exact) / 2))
+    const res = await messages(env, key, body)
+    expect(res.status, await res.clone().text()).toBe(200)
+    await settled(env, 1)
+    expect(reservation(0)).toMatchObject({ promptTokens: exactTokens(body), promptExact: true })
+  })
+
+  test('a balance under the exact estimate is refused with that estimate, not the bound', async () => {
+    const body = short(20_000)
+    const exact = quotaFor(exactTokens(body))
+    const { user, key } = await account(env, exact - 100)
+    const res = await messages(env, key, body)
+    expect(res.status).toBe(403)
+    expect(((await res.json()) as any).error.message).toContain(`may cost up to ${exact} (`)
+    expect((await userRow(env, user.id)).quota).toBe(exact - 100)
   })
 })
 

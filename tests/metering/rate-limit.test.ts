@@ -144,6 +144,26 @@ describe('through the relay', () => {
     expect((await chat(env, key, chatBody('gpt-4o', { max_tokens: 800 }))).status).toBe(200)
   })
 
+  test('TPM: a prompt whose byte bound is over what is left is counted exactly before a 429', async () => {
+    await env.app.deps.options.set('TokenTpmLimit', 20_000)
+    const { key } = await account(env, 1_000_000_000)
+    env.upstream.setBehavior({ text: 'ok', usage: { input: 5_000, output: 0 } })
+    const small = { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }
+    expect((await messages(env, key, small)).status).toBe(200)
+    await settled(env, 1) // 5,000 of the 20,000 used: ~15,000 left
+    const content = 'the quick brown fox jumps over the lazy dog; '.repeat(1_000) // 45 KB: ~10k tokens
+    const body = { ...small, messages: [{ role: 'user', content }] }
+    expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(20_000) // its bound asks for the whole minute
+    const res = await messages(env, key, body)
+    expect(res.status, await res.clone().text()).toBe(200)
+    await settled(env, 2)
+    expect(env.outcomes[1]!.reservation).toMatchObject({ promptExact: true })
+    // ~10,000 left: a prompt whose exact count is more is still refused
+    const twice = await messages(env, key, { ...small, messages: [{ role: 'user', content: content + content }] })
+    expect(twice.status).toBe(429)
+    expect(((await twice.json()) as any).error.message).toContain('20000 tokens per minute')
+  })
+
   test('per-group overrides win over the defaults', async () => {
     await env.app.deps.options.set('TokenRpmLimit', 100)
     await env.app.deps.options.set('GroupRateLimits', { default: { token_rpm: 1 } })
