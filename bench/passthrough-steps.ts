@@ -8,7 +8,7 @@
  */
 import { agentBody } from '../tests/helpers/agent-body'
 import { median, spawnChild, type Child } from './lib'
-import { ROOT, UPSTREAM_KEY, resolveGatewayCommand, startFake, startGateway, tempDir } from './targets'
+import { FLOOR_ENV, ROOT, UPSTREAM_KEY, resolveGatewayCommand, startFake, startGateway, tempDir } from './targets'
 
 const flag = (name: string) => Bun.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]
 const rounds = Number(flag('rounds') ?? 4)
@@ -20,7 +20,7 @@ const children: Child[] = [fake.child]
 const anthropic = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }
 const targets: Record<string, { url: string; headers: Record<string, string> }> = { direct: { url: `${fake.url}/v1/messages`, headers: { ...anthropic, 'x-api-key': UPSTREAM_KEY } } }
 for (const step of ['floor', 'blob', 'scan', 'elysia']) {
-  const child = await spawnChild(['bun', `${ROOT}/bench/step-proxy.ts`, step, '--upstream', fake.url], { name: step, isReady: (line) => line.startsWith('{"port"') })
+  const child = await spawnChild(['bun', `${ROOT}/bench/step-proxy.ts`, step, '--upstream', fake.url], { name: step, env: FLOOR_ENV, isReady: (line) => line.startsWith('{"port"') })
   children.push(child)
   targets[step] = { url: `http://127.0.0.1:${(JSON.parse(child.readyLine) as { port: number }).port}/v1/messages`, headers: { ...anthropic, 'x-api-key': UPSTREAM_KEY } }
 }

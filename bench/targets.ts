@@ -5,6 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { START_ENV } from '../src/launch/start-env'
 import { freePort, runChild, spawnChild, type Child } from './lib'
 
 export const ROOT = resolve(import.meta.dir, '..')
@@ -25,11 +26,18 @@ export async function startFake(args: string[] = []): Promise<Fake> {
   return { url: `http://127.0.0.1:${port}`, port, child }
 }
 
+/**
+ * What a bare Bun proxy runs with to be the floor: the runtime settings Tollgate starts with (src/launch/start-env.ts),
+ * which any Bun gateway can set. Without the allocator's, a large body faults fresh pages in that Tollgate does not,
+ * and the floor is slower than Tollgate at 4 MB.
+ */
+export const FLOOR_ENV: Record<string, string> = { ...START_ENV }
+
 /** The floor: a bare Bun proxy in front of the fake (see floor-proxy.ts). */
 export async function startFloor(fake: Fake): Promise<Fake> {
   const child = await spawnChild(['bun', join(ROOT, 'bench/floor-proxy.ts'), '--upstream', fake.url, '--port', '0'], {
     name: 'floor proxy',
-    env: { BUN_CONFIG_MAX_HTTP_REQUESTS: '65535' },
+    env: FLOOR_ENV,
     isReady: (line) => line.startsWith('{"port"'),
   })
   const port = (JSON.parse(child.readyLine) as { port: number }).port
