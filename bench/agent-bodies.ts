@@ -4,7 +4,7 @@
  * Read tool rounds whose tool_result carries real source text (tests/helpers/agent-body.ts) to 35 KB,
  * 200 KB, 1 MB and 4 MB.
  *
- *   bun bench/agent-bodies.ts [--gateway=build|binary|source|<path>] [--no-portkey] [--sizes=35k,200k,1m,4m] [--quick] [--concurrent=50] [--throughput] [--warmup=1500] [--upstream-ms=20] [--fake-parses] [--out=<file.json>]
+ *   bun bench/agent-bodies.ts [--gateway=build|binary|source|<path>] [--no-portkey] [--sizes=35k,200k,1m,4m (also 23k: the captured turn itself)] [--quick] [--concurrent=50] [--throughput] [--warmup=1500] [--upstream-ms=20] [--fake-parses] [--out=<file.json>]
  *
  * Two paths: passthrough (/v1/messages → Anthropic channel) and conversion (/v1/messages → OpenAI chat
  * channel). Targets, interleaved round by round: direct (the same request to the fake), the floor (a bare Bun
@@ -28,10 +28,10 @@ import { ROOT, UPSTREAM_KEY, resolveGatewayCommand, startFake, startFloor, start
 const args = Bun.argv.slice(2)
 const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]
 const quick = args.includes('--quick')
-const SIZES: Record<string, number> = { '35k': 35_000, '200k': 200_000, '1m': 1 << 20, '4m': 4 << 20 }
+const SIZES: Record<string, number> = { '23k': 23_000, '35k': 35_000, '200k': 200_000, '1m': 1 << 20, '4m': 4 << 20 }
 const sizes = (flag('sizes') ?? '35k,200k,1m,4m').split(',')
 /** requests per target per round; 4 rounds */
-const PER_ROUND: Record<string, number> = quick ? { '35k': 10, '200k': 5, '1m': 3, '4m': 2 } : { '35k': 150, '200k': 60, '1m': 25, '4m': 10 }
+const PER_ROUND: Record<string, number> = quick ? { '23k': 10, '35k': 10, '200k': 5, '1m': 3, '4m': 2 } : { '23k': 150, '35k': 150, '200k': 60, '1m': 25, '4m': 10 }
 const ROUNDS = quick ? 1 : 4
 const log = (...parts: unknown[]) => console.error(`[agent-bodies ${new Date().toISOString().slice(11, 19)}]`, ...parts)
 
