@@ -7,13 +7,14 @@
  *   bun bench/ab-latency.ts <binary A> <binary B> [--sizes=35k,1m,4m] [--rounds=6]
  */
 import { agentBody } from '../tests/helpers/agent-body'
-import { median } from './lib'
+import { AGENT_SIZES, median } from './lib'
 import { UPSTREAM_KEY, startFake, startGateway, type Gateway } from './targets'
 
 const [a, b] = Bun.argv.slice(2).filter((x) => !x.startsWith('--'))
 if (!a || !b) throw new Error('usage: bun bench/ab-latency.ts <binary A> <binary B> [--sizes=35k,1m,4m] [--rounds=6]')
 const flag = (name: string) => Bun.argv.find((x) => x.startsWith(`--${name}=`))?.split('=')[1]
-const SIZES: Record<string, [bytes: number, perRound: number]> = { '23k': [23_000, 60], '35k': [35_000, 60], '200k': [200_000, 40], '1m': [1 << 20, 20], '4m': [4 << 20, 6] }
+/** requests per target per round */
+const PER_ROUND: Record<string, number> = { '23k': 60, '35k': 60, '200k': 40, '1m': 20, '4m': 6 }
 const sizes = (flag('sizes') ?? '35k,1m,4m').split(',')
 const rounds = Number(flag('rounds') ?? 6)
 const MODEL = 'claude-bench-d16'
@@ -57,7 +58,8 @@ console.log(`A = ${a}\nB = ${b}\nadded p50 over direct (ms), ${rounds} rounds in
 console.log('| body | A added | B added | B − A | A TTFT added | B TTFT added | B − A TTFT |')
 console.log('| --- | --- | --- | --- | --- | --- | --- |')
 for (const size of sizes) {
-  const [bytes, perRound] = SIZES[size]!
+  const bytes = AGENT_SIZES[size]!
+  const perRound = PER_ROUND[size]!
   const grown = agentBody(bytes)
   const plain = JSON.stringify({ ...grown, model: MODEL, stream: false })
   const streamed = JSON.stringify({ ...grown, model: STREAM_MODEL, stream: true })

@@ -22,13 +22,12 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { agentBody } from '../tests/helpers/agent-body'
-import { dropFromPageCache, median, rssMb, rssSampler, runChild } from './lib'
+import { AGENT_SIZES, dropFromPageCache, median, rssMb, rssSampler, runChild } from './lib'
 import { ROOT, UPSTREAM_KEY, resolveGatewayCommand, startFake, startFloor, startGateway, startPortkey, tempDir, type Fake } from './targets'
 
 const args = Bun.argv.slice(2)
 const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]
 const quick = args.includes('--quick')
-const SIZES: Record<string, number> = { '23k': 23_000, '35k': 35_000, '200k': 200_000, '1m': 1 << 20, '4m': 4 << 20 }
 const sizes = (flag('sizes') ?? '35k,200k,1m,4m').split(',')
 /** requests per target per round; 4 rounds */
 const PER_ROUND: Record<string, number> = quick ? { '23k': 10, '35k': 10, '200k': 5, '1m': 3, '4m': 2 } : { '23k': 150, '35k': 150, '200k': 60, '1m': 25, '4m': 10 }
@@ -130,7 +129,7 @@ const bodyBytes: Record<string, number> = {}
 // README): without this the first size measured pays for it, in its latency and most in its CPU
 const warmup = quick ? 0 : Number(flag('warmup') ?? 1500)
 if (warmup > 0) {
-  const small = agentBody(SIZES['35k']!)
+  const small = agentBody(AGENT_SIZES['35k']!)
   for (const conversion of [false, true]) {
     const plain = targets(JSON.stringify({ ...small, model: conversion ? M.conv : M.pass, stream: false }), conversion)
     const streamed = targets(JSON.stringify({ ...small, model: conversion ? M.convStream : M.passStream, stream: true }), conversion)
@@ -147,7 +146,7 @@ if (warmup > 0) {
 }
 
 for (const size of sizes) {
-  const grown = agentBody(SIZES[size]!)
+  const grown = agentBody(AGENT_SIZES[size]!)
   for (const path of ['passthrough', 'conversion'] as const) {
     const conversion = path === 'conversion'
     const plain = JSON.stringify({ ...grown, model: conversion ? M.conv : M.pass, stream: false })

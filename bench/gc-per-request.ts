@@ -9,12 +9,11 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { agentBody } from '../tests/helpers/agent-body'
 import { sequential } from './clients'
-import { median, spawnChild } from './lib'
-import { FLOOR_ENV, ROOT, UPSTREAM_KEY, resolveGatewayCommand, startFake, startGateway, tempDir } from './targets'
+import { AGENT_SIZES, median } from './lib'
+import { FLOOR_ENV, UPSTREAM_KEY, resolveGatewayCommand, startFake, startFloor, startGateway, tempDir } from './targets'
 
 const flag = (name: string) => Bun.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]
 const n = Number(flag('n') ?? 300)
-const SIZES: Record<string, number> = { '35k': 35_000, '200k': 200_000, '1m': 1 << 20, '4m': 4 << 20 }
 const sizes = (flag('sizes') ?? '35k,1m,4m').split(',')
 const MODEL = 'claude-bench-d16'
 const dir = tempDir({ keep: Bun.argv.includes('--keep') })
@@ -30,12 +29,8 @@ const command = await resolveGatewayCommand(flag('gateway') ?? 'build', dir)
 // set here, so the gateway does not re-exec itself to set them (the log wrapper would be left behind)
 const gc = { ...FLOOR_ENV, BUN_JSC_logGC: '1' }
 const gw = await startGateway(logged(command.cmd, gwLog), command.how, fake, { openai: ['bench-unused'], chatOnly: ['bench-unused-2'], anthropic: [MODEL] }, gc)
-const floor = await spawnChild(logged(['bun', join(ROOT, 'bench/floor-proxy.ts'), '--upstream', fake.url], floorLog), {
-  name: 'floor',
-  env: { ...FLOOR_ENV, BUN_JSC_logGC: '1' },
-  isReady: (line) => line.startsWith('{"port"'),
-})
-const floorUrl = `http://127.0.0.1:${(JSON.parse(floor.readyLine) as { port: number }).port}`
+const floor = await startFloor(fake, { wrap: (cmd) => logged(cmd, floorLog), env: gc })
+const floorUrl = floor.url
 const anthropic = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }
 
 /** GCs logged since `from`: how many (full ones among them), and the sum of their pauses. */
@@ -58,7 +53,7 @@ console.log(`GC per request (${command.how}), ${n} requests per size, one at a t
 console.log('| body | target | GCs per request | full GCs per request | GC ms per request | added p50 |')
 console.log('| --- | --- | --- | --- | --- | --- |')
 for (const size of sizes) {
-  const body = JSON.stringify({ ...agentBody(SIZES[size]!), model: MODEL, stream: false })
+  const body = JSON.stringify({ ...agentBody(AGENT_SIZES[size]!), model: MODEL, stream: false })
   const direct = { url: `${fake.url}/v1/messages`, headers: { ...anthropic, 'x-api-key': UPSTREAM_KEY }, body, wire: 'messages' as const }
   const targets = [
     { name: 'tollgate', log: gwLog, req: { ...direct, url: `${gw.url}/v1/messages`, headers: { ...anthropic, 'x-api-key': gw.key } } },
@@ -75,5 +70,5 @@ for (const size of sizes) {
   }
 }
 await gw.stop()
-await floor.stop()
+await floor.child.stop()
 await fake.child.stop()

@@ -37,6 +37,9 @@ function hookExit(): void {
   })
 }
 
+/** The grown Claude Code turns the large-body benches send, by name (`agentBody(bytes)`; 23k is the captured turn itself). */
+export const AGENT_SIZES: Readonly<Record<string, number>> = { '23k': 23_000, '35k': 35_000, '200k': 200_000, '1m': 1 << 20, '4m': 4 << 20 }
+
 export interface Child {
   proc: Subprocess<'ignore', 'pipe', 'pipe'>
   pid: number

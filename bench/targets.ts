@@ -33,11 +33,12 @@ export async function startFake(args: string[] = []): Promise<Fake> {
  */
 export const FLOOR_ENV: Record<string, string> = { ...START_ENV }
 
-/** The floor: a bare Bun proxy in front of the fake (see floor-proxy.ts). */
-export async function startFloor(fake: Fake): Promise<Fake> {
-  const child = await spawnChild(['bun', join(ROOT, 'bench/floor-proxy.ts'), '--upstream', fake.url, '--port', '0'], {
+/** The floor: a bare Bun proxy in front of the fake (see floor-proxy.ts); `wrap` runs it inside another command (a log tee), `env` adds to FLOOR_ENV. */
+export async function startFloor(fake: Fake, opts: { wrap?: (cmd: string[]) => string[]; env?: Record<string, string> } = {}): Promise<Fake> {
+  const cmd = ['bun', join(ROOT, 'bench/floor-proxy.ts'), '--upstream', fake.url, '--port', '0']
+  const child = await spawnChild(opts.wrap ? opts.wrap(cmd) : cmd, {
     name: 'floor proxy',
-    env: FLOOR_ENV,
+    env: { ...FLOOR_ENV, ...opts.env },
     isReady: (line) => line.startsWith('{"port"'),
   })
   const port = (JSON.parse(child.readyLine) as { port: number }).port
