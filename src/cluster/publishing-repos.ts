@@ -41,6 +41,7 @@ export function publishingRepos(repos: Repos, publish: Publish): Repos {
       return after(row, row !== undefined, Topic.users, [id])
     },
     revokeAllSessions: async (id) => after(await users.revokeAllSessions(id), true, Topic.users, [id]),
+    revokeCredentials: async (id, patch) => after(await users.revokeCredentials(id, patch), true, Topic.users, [id]),
     setPassword: async (id, hash) => after(await users.setPassword(id, hash), true, Topic.users, [id]),
     setAffCodeIfMissing: async (id, code) => after(await users.setAffCodeIfMissing(id, code), true, Topic.users, [id]),
   }

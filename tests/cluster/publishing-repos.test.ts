@@ -33,10 +33,11 @@ for (const dialect of DIALECTS) {
       await repos.users.addQuota(user.id, -1_000_000) // more than the balance: refused, nothing changed
       await repos.users.transferAffQuota(inviter.id, 10)
       await repos.users.revokeAllSessions(user.id)
+      await repos.users.revokeCredentials(user.id, { status: 2 })
       await repos.users.setPassword(user.id, 'y')
       await repos.users.findById(user.id)
       await repos.users.list(0, 10)
-      expect(told).toEqual([`users ${user.id}`, `users ${user.id}`, `users ${inviter.id}`, `users ${user.id}`, `users ${user.id}`])
+      expect(told).toEqual([`users ${user.id}`, `users ${user.id}`, `users ${inviter.id}`, `users ${user.id}`, `users ${user.id}`, `users ${user.id}`])
       told = []
       expect(await repos.users.delete(user.id)).toBe(true)
       expect(await repos.users.delete(user.id)).toBe(false)

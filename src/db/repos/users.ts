@@ -45,9 +45,14 @@ export interface UserRepo {
   addQuota(id: number, amount: number): Promise<UserRow | undefined>
   /** Move invitation quota to the usable balance in one conditional statement: concurrent moves cannot overdraw. */
   transferAffQuota(id: number, amount: number): Promise<UserRow | undefined>
-  /** Bump session_version: every cookie issued before stops working, on every device. */
+  /** Bump session_version: every cookie issued before stops working, on every device (the access token stays). */
   revokeAllSessions(id: number): Promise<UserRow | undefined>
-  /** A new password hash; bumping session_version revokes every cookie issued before. */
+  /**
+   * End every credential of the account in one statement with `patch`: session_version bumped (every cookie issued
+   * before stops working) and the management access token dropped (a new one comes from GET /api/user/token).
+   */
+  revokeCredentials(id: number, patch?: UserPatch): Promise<UserRow | undefined>
+  /** A new password hash; it ends every credential issued before, as `revokeCredentials` does. */
   setPassword(id: number, hash: string): Promise<UserRow | undefined>
   /** Give a user an invite code unless one is set already; a taken code is a unique violation. */
   setAffCodeIfMissing(id: number, code: string): Promise<UserRow | undefined>

@@ -63,6 +63,21 @@ for (const dialect of DIALECTS) {
       expect((await repos.users.setAffCodeIfMissing(row.id, 'other'))?.affCode).toBe(`code${seq}`)
     })
 
+    test('a password change or revoking the credentials also drops the access token; revoking sessions alone keeps it', async () => {
+      const row = await user()
+      const withToken = async () => (await repos.users.update(row.id, { accessToken: `hash${++seq}` }))!.accessToken!
+      const hash = await withToken()
+      expect((await repos.users.revokeAllSessions(row.id))?.accessToken).toBe(hash)
+      expect(await repos.users.findByAccessToken(hash)).toMatchObject({ id: row.id })
+      expect(await repos.users.setPassword(row.id, 'another-hash')).toMatchObject({ accessToken: null, sessionVersion: row.sessionVersion + 2 })
+      expect(await repos.users.findByAccessToken(hash)).toBeUndefined()
+      const next = await withToken()
+      const revoked = await repos.users.revokeCredentials(row.id, { status: 2 })
+      expect(revoked).toMatchObject({ accessToken: null, status: 2, sessionVersion: row.sessionVersion + 3, password: 'another-hash' })
+      expect(await repos.users.findByAccessToken(next)).toBeUndefined()
+      expect(await stored(row.id)).toMatchObject({ accessToken: null, status: 2, sessionVersion: row.sessionVersion + 3 })
+    })
+
     test('the users cache: a read fills it, a write refreshes it, forget drops it', async () => {
       const row = await user()
       repos.users.forget(row.id)

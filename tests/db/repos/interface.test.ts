@@ -11,7 +11,7 @@ import { DIALECTS } from './dialects'
 const METHODS = {
   users: [
     'cachedById', 'findById', 'forget', 'forgetAll', 'findByUsername', 'findByAffCode', 'findByAccessToken', 'count', 'rootExists', 'list', 'insert',
-    'insertFirst', 'update', 'delete', 'addQuota', 'transferAffQuota', 'revokeAllSessions', 'setPassword', 'setAffCodeIfMissing',
+    'insertFirst', 'update', 'delete', 'addQuota', 'transferAffQuota', 'revokeAllSessions', 'revokeCredentials', 'setPassword', 'setAffCodeIfMissing',
   ],
   tokens: ['cachedByKeyHash', 'findByKeyHash', 'liveById', 'forget', 'forgetUser', 'forgetAll', 'findById', 'findOwned', 'listOwned', 'insert', 'update', 'deleteOwned', 'setStatusIf'],
   options: ['all', 'set', 'delete'],

@@ -48,6 +48,11 @@ export function createUserRepo(db: PgDb) {
     return row
   }
 
+  async function revokeCredentials(id: number, patch: UserPatch = {}) {
+    await db.update(users).set({ ...patch, sessionVersion: sql`${users.sessionVersion} + 1`, accessToken: null }).where(eqInt(users.id, id))
+    return fresh(id)
+  }
+
   const repo = {
     cachedById: (id: number) => byId.get(id),
     findById: async (id: number) => load(id),
@@ -134,10 +139,9 @@ export function createUserRepo(db: PgDb) {
       return fresh(id)
     },
 
-    async setPassword(id: number, hash: string) {
-      await db.update(users).set({ password: hash, sessionVersion: sql`${users.sessionVersion} + 1` }).where(eqInt(users.id, id))
-      return fresh(id)
-    },
+    revokeCredentials,
+
+    setPassword: async (id: number, hash: string) => revokeCredentials(id, { password: hash }),
 
     async setAffCodeIfMissing(id: number, code: string) {
       await db.update(users).set({ affCode: code }).where(and(eqInt(users.id, id), isNull(users.affCode)))

@@ -33,6 +33,11 @@ export function createUserRepo(db: Db, sync: () => void = () => {}) {
     return row
   }
 
+  async function revokeCredentials(id: number, patch: UserPatch = {}) {
+    db.update(users).set({ ...patch, sessionVersion: sql`${users.sessionVersion} + 1`, accessToken: null }).where(eq(users.id, id)).run()
+    return fresh(id)
+  }
+
   const repo = {
     cachedById: (id: number) => byId.get(id),
     findById: async (id: number) => load(id),
@@ -115,10 +120,9 @@ export function createUserRepo(db: Db, sync: () => void = () => {}) {
       return fresh(id)
     },
 
-    async setPassword(id: number, hash: string) {
-      db.update(users).set({ password: hash, sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, id)).run()
-      return fresh(id)
-    },
+    revokeCredentials,
+
+    setPassword: async (id: number, hash: string) => revokeCredentials(id, { password: hash }),
 
     async setAffCodeIfMissing(id: number, code: string) {
       db.update(users).set({ affCode: code }).where(and(eq(users.id, id), isNull(users.affCode))).run()
