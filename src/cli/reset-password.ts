@@ -5,9 +5,10 @@ import { CommandError, readLine, withRepos } from './database'
 
 export const RESET_PASSWORD_HELP = `Usage: tollgate reset-password <username> [--data-dir DIR]   (the new password: one line on stdin)
 
-Set a user's password and end every session of theirs (each session cookie stops working; their access token
-for the management API is left as it is). Works whether the gateway runs or not: a running gateway does it
-itself, through the control socket in its data directory, so its caches see the change at once.
+Set a user's password and end every session of theirs (each session cookie stops working) and their access token
+for the management API (a new one comes from GET /api/user/token after logging in). Works whether the gateway
+runs or not: a running gateway does it itself, through the control socket in its data directory, so its caches
+see the change at once.
 
   echo 'new-password-123' | tollgate reset-password root
   tollgate reset-password alice < password.txt
@@ -28,7 +29,7 @@ export async function runResetPassword(argv: readonly string[], env: Env): Promi
     const running = await askStatus(config)
     if (running) await askRunning(config, 'reset-password', { username, password })
     else await withRepos(config, (repos) => controlActions({ repos }).resetPassword(username, password))
-    console.log(`the password of ${username} was reset${running ? ` by the running gateway (pid ${running.pid})` : ''}; every session of theirs has ended`)
+    console.log(`the password of ${username} was reset${running ? ` by the running gateway (pid ${running.pid})` : ''}; every session of theirs and their access token have ended`)
     return EXIT.ok
   } catch (error) {
     if (!(error instanceof ControlError || error instanceof CommandError)) throw error

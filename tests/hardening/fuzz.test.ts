@@ -273,7 +273,8 @@ function generate(seed: number, count: number): FuzzInput[] {
       note = 'wrong method'
     }
     let identity: Identity = rng.pick(['anonymous', 'user', 'root'] as const)
-    if (route?.path === '/api/user/logout') identity = 'anonymous' // keep the sessions the fuzz runs with
+    // keep the sessions the fuzz runs with (logout_all would end them and the access tokens too)
+    if (route?.path === '/api/user/logout' || route?.path === '/api/user/logout_all') identity = 'anonymous'
     const auth = credentials(rng, route?.path ?? path, identity)
     const query = [route ? queryOf(rng, route) : rng.chance(0.3) ? rng.pick(JUNK_QUERIES) : '', auth.query].filter(Boolean).join('&')
     if (query) path += `?${query}`

@@ -7,7 +7,7 @@ import { Password, Username } from '../users/credentials'
 import { toLoginView, toUserView } from '../users/view'
 import { issueAccessToken } from './access-token'
 import { login } from './login'
-import { logout } from './logout'
+import { logout, logoutEverywhere } from './logout'
 import { register } from './register'
 
 const LoginBody = t.Object({ username: t.String({ minLength: 1, maxLength: 64 }), password: t.String({ minLength: 1, maxLength: 128 }) })
@@ -33,6 +33,16 @@ export function authModule(deps: AppDeps) {
       clearSessionCookie(sessionCookie, isSecureRequest(deps, request))
       return ok(null, 'logged out')
     })
+    // every session of the caller's account and its access token end; this browser's cookie is cleared too
+    .post(
+      '/api/user/logout_all',
+      async ({ user, cookie, request }) => {
+        await logoutEverywhere(deps, user)
+        clearSessionCookie(cookie[SESSION_COOKIE]!, isSecureRequest(deps, request))
+        return ok(null, 'logged out everywhere: every session and the access token have ended')
+      },
+      { role: Role.user },
+    )
     // the console asks who is logged in without a 401 (which a browser logs as an error) when nobody is
     .get('/api/user/session', async ({ sessionJwt, cookie }) => {
       const claims = await readSessionClaims(sessionJwt, cookie[SESSION_COOKIE]!.value)

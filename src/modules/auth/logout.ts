@@ -1,3 +1,4 @@
+import type { UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { liveSessionUser, type SessionClaims } from '../../plugins/session'
 
@@ -13,4 +14,12 @@ export async function logout(deps: AppDeps, claims: SessionClaims | undefined): 
   // session version ends it, and with it the user's other sessions (the version is per user). Such cookies
   // disappear within SESSION_DAYS of the upgrade.
   await deps.repos.users.revokeAllSessions(user.id)
+}
+
+/**
+ * "Log out everywhere": every session of the user ends (the session version moves on) and their management access
+ * token stops working; the next one comes from GET /api/user/token. The same as a password change, without one.
+ */
+export async function logoutEverywhere(deps: AppDeps, user: UserRow): Promise<void> {
+  await deps.repos.users.revokeCredentials(user.id)
 }

@@ -39,7 +39,7 @@ export async function createUser(deps: AppDeps, actor: UserRow, input: UserCreat
   )
 }
 
-/** Edit a lower-role user; a new password revokes their sessions, and relay auth forgets their tokens. */
+/** Edit a lower-role user; a new password ends their sessions and access token, and relay auth forgets their tokens. */
 export async function editUser(deps: AppDeps, actor: UserRow, input: UserEdit): Promise<UserRow> {
   const target = await findUser(deps, input.id)
   assertCanActOn(actor, target)

@@ -27,9 +27,9 @@ export function usersModule(deps: AppDeps) {
       '/api/user/self',
       async ({ user, body, sessionJwt, cookie, request }) => {
         const result = await updateSelf(deps, user, body)
-        // the password change revoked every session, this one included: hand this browser a fresh cookie
+        // the password change ended every session (this one included) and the access token: hand this browser a fresh cookie
         if (result.passwordChanged) await startSession(sessionJwt, cookie[SESSION_COOKIE]!, result.user, isSecureRequest(deps, request))
-        return ok(toUserView(result.user), result.passwordChanged ? 'password changed: other sessions are logged out' : '')
+        return ok(toUserView(result.user), result.passwordChanged ? 'password changed: other sessions and the access token have ended' : '')
       },
       { role: Role.user, body: SelfUpdate },
     )

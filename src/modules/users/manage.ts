@@ -6,7 +6,6 @@ import { findUser } from './admin'
 import { assertCanActOn } from './rules'
 import type { ManageInput } from './schemas'
 
-
 /** new-api's POST /api/user/manage. Answers the target's role and status afterwards, as new-api does. */
 export async function manageUser(deps: AppDeps, actor: UserRow, input: ManageInput): Promise<{ role: number; status: number; quota: number }> {
   const { users, tokens } = deps.repos
@@ -15,11 +14,12 @@ export async function manageUser(deps: AppDeps, actor: UserRow, input: ManageInp
   assertCanActOn(actor, target)
   let row: UserRow | undefined = target
   switch (input.action) {
+    // both end every session and the access token: a re-enabled user logs in again, nothing from before revives
     case 'enable':
-      row = await users.update(target.id, { status: UserStatus.enabled })
+      if (target.status !== UserStatus.enabled) row = await users.revokeCredentials(target.id, { status: UserStatus.enabled })
       break
     case 'disable':
-      row = await users.update(target.id, { status: UserStatus.disabled })
+      row = await users.revokeCredentials(target.id, { status: UserStatus.disabled })
       break
     case 'delete':
       await users.delete(target.id)

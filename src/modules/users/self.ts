@@ -4,7 +4,7 @@ import { BadRequestError, ForbiddenError } from '../../errors'
 import { hashPassword, newPassword, verifyPassword } from './credentials'
 import type { SelfUpdate } from './schemas'
 
-/** A user's own edits. A new password needs the current one and revokes every earlier session. */
+/** A user's own edits. A new password needs the current one and ends every earlier session and the access token. */
 export async function updateSelf(deps: AppDeps, user: UserRow, input: SelfUpdate): Promise<{ user: UserRow; passwordChanged: boolean }> {
   const { users } = deps.repos
   let row = user

@@ -15,6 +15,7 @@ const MIN_ROLE: Record<string, number> = {
   'POST /api/user/login': PUBLIC,
   'POST /api/user/register': PUBLIC,
   'GET /api/user/logout': PUBLIC,
+  'POST /api/user/logout_all': Role.user,
   'GET /api/user/session': PUBLIC,
   'GET /api/user/self': Role.user,
   'PUT /api/user/self': Role.user,
@@ -92,6 +93,8 @@ beforeAll(async () => {
 
 /** Logout ends the session it is called with: it gets a session of its own, not the one the other routes use. */
 const cookieFor = async (name: string, route: string) => (route === 'GET /api/user/logout' ? login(app, usernames[name]) : cookies[name]!)
+/** Logging out everywhere ends every session of the caller: the routes after it get a new one. */
+const ENDS_EVERY_SESSION = 'POST /api/user/logout_all'
 afterAll(() => app.stop())
 
 test('every /api route has an entry in the matrix, and every entry is a route', () => {
@@ -118,6 +121,7 @@ describe.each(callers)('as $name', ({ name, role }) => {
       const body = method === 'GET' || method === 'DELETE' ? undefined : {}
       const headers: Record<string, string> = name === 'anonymous' ? {} : { cookie: await cookieFor(name, route) }
       const res = await call(app, method, target, body, headers)
+      if (route === ENDS_EVERY_SESSION && name !== 'anonymous') cookies[name] = await login(app, usernames[name])
       expect(res.status).toBeLessThan(500)
       expect(res.body?.success === undefined || typeof res.body.success === 'boolean').toBe(true)
       if (min === API_KEY) {

@@ -19,7 +19,7 @@ afterAll(() => app.stop())
 const manage = (body: unknown, who = admin) => call(app, 'POST', '/api/user/manage', body, who)
 const row = async (id: number) => (await app.deps.repos.users.findById(id))!
 
-test('disable locks the user out at once, also from relay tokens; enable lets them back', async () => {
+test('disable locks the user out at once, also from relay tokens; enable lets them log in again, old sessions stay ended', async () => {
   const user = await addUser(app, { username: 'switch' })
   const session = as(await login(app, 'switch'))
   app.db.$client.run("INSERT INTO tokens (user_id, key_hash, key_hint) VALUES (?, 'switchhash', 'sk-s...s')", [user.id])
@@ -41,7 +41,8 @@ test('disable locks the user out at once, also from relay tokens; enable lets th
 
   expect((await manage({ id: user.id, action: 'enable' })).status).toBe(200)
   expect((await row(user.id)).status).toBe(UserStatus.enabled)
-  expect((await call(app, 'GET', '/api/user/self', undefined, session)).status).toBe(200)
+  expect((await call(app, 'GET', '/api/user/self', undefined, session)).status).toBe(401)
+  expect((await call(app, 'GET', '/api/user/self', undefined, as(await login(app, 'switch')))).status).toBe(200)
 })
 
 test('promote and demote are root-only for admins', async () => {
