@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { RedisClient } from 'bun'
-import { as, login, USER_PASSWORD } from '../helpers/accounts'
-import { chatTo, startCluster, within, type Cluster } from '../helpers/cluster'
+import { createToken } from '../../src/services/tokens/create-token'
+import { addUser, as, login, USER_PASSWORD } from '../helpers/accounts'
+import { chatTo, MODEL, startCluster, within, type Cluster } from '../helpers/cluster'
 import { hasRedis, startRedis, type RedisServer } from '../helpers/redis-server'
 import { call, type TestApp } from '../helpers/test-app'
 
@@ -117,6 +118,28 @@ describe.skipIf(!hasRedis())('two nodes', () => {
     expect((await call(a, 'POST', '/api/user/manage', { id: cluster.user.id, action: 'enable' }, as(root))).status).toBe(200)
     const again = performance.now()
     await within(1000, again, 'node B serves the enabled user', async () => (await chatTo(b, cluster.key)).status === 200)
+  })
+
+  test('a user moved out of a group through node A: node B refuses their key for that group within 1 s', async () => {
+    const vera = await addUser(a, { username: 'vera', group: 'vip', quota: 1_000_000 })
+    await a.deps.routing.channels.create([{ type: 1, name: 'vip-lane', baseUrl: cluster.upstreams.primary.url, keyText: 'sk-upstream', models: MODEL, group: 'vip' }])
+    await waitForChannel(b, 'vip-lane')
+    const { key } = await createToken(a.deps, { user: vera, fields: { name: 'vip', unlimited_quota: true, group: 'vip' } })
+    expect((await chatTo(b, key)).status).toBe(200)
+    expect((await call(a, 'PUT', '/api/user/', { id: vera.id, group: 'default' }, as(root))).status).toBe(200)
+    const start = performance.now()
+    await within(1000, start, 'node B refuses the key of the group its owner left', async () => {
+      const res = await chatTo(b, key)
+      return res.status === 403 && ((await res.json()) as any).error.code === 'group_not_allowed'
+    })
+  })
+
+  test('log out everywhere through node A ends the sessions on node B within 1 s', async () => {
+    const onA = await login(a, 'alice')
+    const onB = await login(b, 'alice')
+    expect(await self(b, onB)).toBe(200)
+    expect((await call(a, 'POST', '/api/user/logout_all', undefined, as(onA))).status).toBe(200)
+    await within(1000, performance.now(), 'node B ends the session', async () => (await self(b, onB)) === 401)
   })
 
   test('a top-up through node A is spendable on node B', async () => {

@@ -9,18 +9,22 @@ export type TokenAuthReason =
   | 'token_exhausted'
   | 'ip_not_allowed'
   | 'user_disabled'
+  | 'group_not_allowed'
+
+/** The refusals where the key is right but what it asks for is not: 403 with the reason as the code, as in new-api. */
+const FORBIDDEN: ReadonlySet<TokenAuthReason> = new Set(['ip_not_allowed', 'group_not_allowed'])
 
 /**
- * Every refusal is 401 `invalid_api_key` except a client IP outside the token's allow list, which is
- * 403 `ip_not_allowed` as in new-api: the key is right, the place it is used from is not.
- * Messages all start with "unauthorized:" and name the case.
+ * Every refusal is 401 `invalid_api_key` except a client IP outside the token's allow list (403 `ip_not_allowed`)
+ * and a token group its owner may no longer use (403 `group_not_allowed`): the key is right, the place it is used
+ * from or the group it names is not. Messages all start with "unauthorized:" and name the case.
  */
 export class TokenAuthError extends GatewayError {
   constructor(
     readonly reason: TokenAuthReason,
     message: string,
   ) {
-    const ip = reason === 'ip_not_allowed'
-    super(ip ? 403 : 401, ip ? 'ip_not_allowed' : 'invalid_api_key', `unauthorized: ${message}`)
+    const forbidden = FORBIDDEN.has(reason)
+    super(forbidden ? 403 : 401, forbidden ? reason : 'invalid_api_key', `unauthorized: ${message}`)
   }
 }

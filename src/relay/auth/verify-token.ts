@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps'
 import { UserStatus } from '../../plugins/session'
 import { ipMatcher, type IpMatcher } from '../../services/tokens/ip-list'
 import { keyBodyOf, keyHash, maskedKey, keyHint } from '../../services/tokens/key'
-import { isExhausted, isExpired, nowSeconds, TokenStatus } from '../../services/tokens/token-status'
+import { isExhausted, isExpired, mayUseGroup, nowSeconds, TokenStatus } from '../../services/tokens/token-status'
 import { describeSources, extractKey, type KeySource } from './extract-key'
 import { TokenAuthError } from './token-auth-error'
 
@@ -81,6 +81,11 @@ function checkUser(deps: Pick<AppDeps, 'repos'>, token: TokenRow, user: UserRow 
     throw unknownKey(raw, body)
   }
   if (user.status !== UserStatus.enabled) throw new TokenAuthError('user_disabled', 'the user who owns this API key is disabled')
+  // the owner as they are now (the cached row is dropped on every user write, on every node): a group they were
+  // moved out of is not theirs to route in or be priced at any more
+  if (!mayUseGroup(user, token.group)) {
+    throw new TokenAuthError('group_not_allowed', `this API key is in group "${token.group}", which its owner may no longer use: set the key's group to "${user.group}" or ''`)
+  }
   return { token, user }
 }
 

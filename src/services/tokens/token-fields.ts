@@ -1,9 +1,8 @@
 import type { TokenRow, UserRow } from '../../db/repos'
 import type { TokenPatch } from '../../db/repos/tokens'
 import { BadRequestError } from '../../errors'
-import { Role } from '../../plugins/session'
 import { normalizeIpList } from './ip-list'
-import { NEVER_EXPIRES } from './token-status'
+import { mayUseGroup, NEVER_EXPIRES } from './token-status'
 
 /** The editable fields as clients send them (new-api names); every one optional here. */
 export interface TokenFieldsInput {
@@ -55,7 +54,8 @@ export function tokenPatchFrom(user: UserRow, input: TokenFieldsInput, now: numb
 
   if (input.group !== undefined) {
     const group = input.group.trim()
-    const allowed = group === '' || group === user.group || group === current?.group || user.role >= Role.admin
+    // an edit may re-send the stored group unchanged; relay auth refuses it if the owner may no longer use it
+    const allowed = mayUseGroup(user, group) || group === current?.group
     if (!allowed) throw new BadRequestError(`group: you may only use your own group "${user.group}" (or '' for it)`, 'group')
     patch.group = group
   }

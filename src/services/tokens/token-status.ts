@@ -1,4 +1,5 @@
-import type { TokenRow } from '../../db/repos'
+import type { TokenRow, UserRow } from '../../db/repos'
+import { Role } from '../../plugins/session'
 
 /** new-api token statuses. 3 and 4 are set by the gateway, never chosen by a user. */
 export const TokenStatus = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const
@@ -15,8 +16,16 @@ export const isExpired = (token: Limits, now: number): boolean =>
 export const isExhausted = (token: Limits): boolean => !token.unlimitedQuota && token.remainQuota <= 0
 
 /**
+ * Whether a user may put a token in `group`, read on every relay request as well as on writes: '' (their group,
+ * whatever it is then) and their own group; any group for admins and root. A token named for a group its owner has
+ * since been moved out of (or lost the admin role for) stops there: it does not keep that group's models and prices.
+ */
+export const mayUseGroup = (user: Pick<UserRow, 'group' | 'role'>, group: string): boolean =>
+  group === '' || group === user.group || user.role >= Role.admin
+
+/**
  * The group a token routes in. '' means "the owner's group", resolved at use time so it follows the
- * user when an admin moves them; any other value was checked when the token was written.
+ * user when an admin moves them; any other value is checked against the owner as they are now (`mayUseGroup`).
  */
 export const effectiveGroup = (token: Pick<TokenRow, 'group'>, user: { group: string }): string =>
   token.group || user.group

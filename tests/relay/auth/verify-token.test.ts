@@ -40,7 +40,7 @@ async function expectRefused(run: () => unknown, reason: TokenAuthReason, status
   const error = await refusal(run)
   expect(error.reason).toBe(reason)
   expect(error.status).toBe(status)
-  expect(error.code).toBe(status === 401 ? 'invalid_api_key' : 'ip_not_allowed')
+  expect(error.code).toBe(status === 401 ? 'invalid_api_key' : reason)
   expect(error.message).toStartWith('unauthorized: ')
   if (words) expect(error.message).toContain(words)
   return error
@@ -204,6 +204,22 @@ test('disabled user', async () => {
   const user = await newUser({ status: UserStatus.disabled })
   const { key } = await newToken({}, user)
   await expectRefused(() => verify({ headers: bearer(key) }), 'user_disabled', 401, 'disabled')
+})
+
+test("a token's group must be one its owner may use now: their own, '' (theirs, whatever it is), any for an admin", async () => {
+  const owner = await app.deps.repos.users.insert({ username: `u${++seq}`, password: 'x', role: Role.user, group: 'vip' })
+  const named = await newToken({ group: 'vip' }, owner)
+  const following = await newToken({ group: '' }, owner)
+  expect((await verify({ headers: bearer(named.key) })).token.group).toBe('vip')
+  // moved through the repo, which every write path and every node's invalidation goes through
+  await app.deps.repos.users.update(owner.id, { group: 'default' })
+  await expectRefused(() => verify({ headers: bearer(named.key) }), 'group_not_allowed', 403, 'group "vip"')
+  expect((await verify({ headers: bearer(following.key) })).user.group).toBe('default')
+  // an admin may route in any group; demoted, no longer
+  await app.deps.repos.users.update(owner.id, { role: Role.admin })
+  expect((await verify({ headers: bearer(named.key) })).token.id).toBe(named.token.id)
+  await app.deps.repos.users.update(owner.id, { role: Role.user })
+  await expectRefused(() => verify({ headers: bearer(named.key) }), 'group_not_allowed', 403)
 })
 
 test('the stored hash is of the key body, so sha256 of what a client sends without sk- matches', async () => {
