@@ -13,6 +13,14 @@ export async function findUser(deps: AppDeps, id: number): Promise<UserRow> {
   return row
 }
 
+/** The highest role `actor` may see in the user list: everyone for root, only the roles below theirs for an admin. */
+export const visibleMaxRole = (actor: UserRow): number | undefined => (actor.role >= Role.root ? undefined : actor.role - 1)
+
+/** The list and search: root sees everyone; an admin sees neither root nor other admins (nor their own row). */
+export function listUsers(deps: AppDeps, actor: UserRow, offset: number, limit: number, keyword?: string) {
+  return deps.repos.users.list(offset, limit, keyword, visibleMaxRole(actor))
+}
+
 /** Root sees everyone; an admin sees users below them (and themselves). */
 export async function viewUser(deps: AppDeps, actor: UserRow, id: number): Promise<UserRow> {
   const row = await findUser(deps, id)

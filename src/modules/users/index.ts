@@ -1,10 +1,11 @@
 import { Elysia } from 'elysia'
+import type { UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { pageOf, pageWindow } from '../../plugins/paging'
 import { isSecureRequest, Role, SESSION_COOKIE, sessionPlugin, startSession } from '../../plugins/session'
 import { manageLogHook } from '../../metering/manage-log'
-import { createUser, deleteUser, editUser, viewUser } from './admin'
+import { createUser, deleteUser, editUser, listUsers, viewUser } from './admin'
 import { ensureAffCode, transferAffQuota } from './aff'
 import { manageUser } from './manage'
 import { AffTransferBody, IdParams, ManageBody, SearchQuery, SelfUpdate, UserCreate, UserEdit } from './schemas'
@@ -13,9 +14,9 @@ import { toUserView } from './view'
 
 /** A user's own account and invitations, and user management for admins (new-api's /api/user paths). */
 export function usersModule(deps: AppDeps) {
-  const list = async (query: typeof SearchQuery.static) => {
+  const list = async (actor: UserRow, query: typeof SearchQuery.static) => {
     const window = pageWindow(query)
-    const page = await deps.repos.users.list(window.offset, window.pageSize, query.keyword?.trim() || undefined)
+    const page = await listUsers(deps, actor, window.offset, window.pageSize, query.keyword?.trim() || undefined)
     return ok(pageOf(page.items.map(toUserView), page.total, window))
   }
 
@@ -42,8 +43,8 @@ export function usersModule(deps: AppDeps) {
       },
       { role: Role.user, body: AffTransferBody },
     )
-    .get('/api/user/', ({ query }) => list(query), { role: Role.admin, query: SearchQuery })
-    .get('/api/user/search', ({ query }) => list(query), { role: Role.admin, query: SearchQuery })
+    .get('/api/user/', ({ user, query }) => list(user, query), { role: Role.admin, query: SearchQuery })
+    .get('/api/user/search', ({ user, query }) => list(user, query), { role: Role.admin, query: SearchQuery })
     .get('/api/user/:id', async ({ user, params }) => ok(toUserView(await viewUser(deps, user, params.id))), { role: Role.admin, params: IdParams })
     .post('/api/user/', async ({ user, body }) => ok(toUserView(await createUser(deps, user, body)), 'user created'), {
       role: Role.admin,

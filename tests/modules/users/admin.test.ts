@@ -22,7 +22,8 @@ test('GET /api/user/ pages users without secrets', async () => {
   for (let i = 0; i < 12; i++) await addUser(app, { username: `pager${i}`, accessToken: `hash${i}` })
   const res = await call(app, 'GET', '/api/user/?p=1&page_size=5', undefined, admin)
   expect(res.status).toBe(200)
-  expect(res.body.data).toMatchObject({ page: 1, page_size: 5, total: await users().count() })
+  const lowerRoles = (await users().list(0, 1, undefined, Role.user)).total
+  expect(res.body.data).toMatchObject({ page: 1, page_size: 5, total: lowerRoles })
   expect(res.body.data.items).toHaveLength(5)
   for (const item of res.body.data.items) {
     expect(item).not.toHaveProperty('password')
@@ -42,6 +43,33 @@ test('GET /api/user/search finds by keyword', async () => {
   expect(res.status).toBe(200)
   expect(res.body.data.total).toBe(1)
   expect(res.body.data.items[0].username).toBe('findme_zz')
+})
+
+test('an admin lists and finds only users of a lower role: not root, not other admins; root lists everyone', async () => {
+  await addUser(app, { username: 'peer_admin', role: Role.admin })
+  await addUser(app, { username: 'peer_user' })
+  const listed = async (path: string, who: Record<string, string>) => {
+    const res = await call(app, 'GET', path, undefined, who)
+    expect(res.status).toBe(200)
+    return { names: res.body.data.items.map((u: { username: string }) => u.username) as string[], total: res.body.data.total as number }
+  }
+  const byAdmin = await listed('/api/user/?page_size=100', admin)
+  expect(byAdmin.names).toContain('peer_user')
+  for (const hidden of ['root', 'boss', 'peer_admin']) expect(byAdmin.names).not.toContain(hidden)
+  expect(byAdmin.total).toBe(byAdmin.names.length)
+  for (const keyword of ['root', 'peer_admin', 'boss']) expect((await listed(`/api/user/search?keyword=${keyword}`, admin)).total).toBe(0)
+  // a keyword that is an id matches that id too: not a hidden user's
+  for (const [id, name] of [[1, 'root'], [adminId, 'boss']] as const) expect((await listed(`/api/user/search?keyword=${id}`, admin)).names).not.toContain(name)
+  expect((await listed('/api/user/search?keyword=peer_', admin)).names).toEqual(['peer_user'])
+  const byRoot = await listed('/api/user/?page_size=100', root)
+  for (const shown of ['root', 'boss', 'peer_admin', 'peer_user']) expect(byRoot.names).toContain(shown)
+  expect(byRoot.total).toBe(await users().count())
+  // by id too: 403 in the envelope for root and for another admin
+  for (const id of [1, (await users().findByUsername('peer_admin'))!.id]) {
+    const res = await call(app, 'GET', `/api/user/${id}`, undefined, admin)
+    expect(res.status).toBe(403)
+    expect(res.body).toMatchObject({ success: false })
+  }
 })
 
 test('GET /api/user/:id: lower roles only for admins, 404 unknown, 400 non-numeric', async () => {
