@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
+import { manageLogHook } from '../../metering/manage-log'
 import { ok } from '../../plugins/envelope'
 import { PageQuery, pageOf, pageWindow } from '../../plugins/paging'
 import { clientIpOf, requestIdOf } from '../../plugins/request-context'
@@ -21,6 +22,18 @@ export function redemptionsModule(deps: AppDeps) {
 
   return new Elysia({ name: 'redemptions' })
     .use(sessionPlugin(deps))
+    // a user's top-up is logged as a top-up (service.ts), not as a manage row: it comes before the hook
+    .post(
+      '/api/user/topup',
+      async ({ user, body, request, server }) => {
+        const context = { ip: clientIpOf(request, server, deps.config.trustProxy), requestId: requestIdOf(request) ?? '' }
+        const result = await redeem(deps, user, body.key, context)
+        return ok(result, `added ${result.quota} quota`)
+      },
+      { role: Role.user, body: TopUpBody },
+    )
+    // every admin change to the codes is a manage log row, as channel, token, user and option changes are
+    .onAfterHandle(manageLogHook(deps, 'redemption'))
     .get('/api/redemption/', ({ query }) => list(query), { ...admin, query: PageQuery })
     .get('/api/redemption/search', ({ query }) => list(query), { ...admin, query: PageQuery })
     .get(
@@ -51,14 +64,5 @@ export function redemptionsModule(deps: AppDeps) {
         return ok(null, 'code deleted')
       },
       { ...admin, params: RedemptionIdParams },
-    )
-    .post(
-      '/api/user/topup',
-      async ({ user, body, request, server }) => {
-        const context = { ip: clientIpOf(request, server, deps.config.trustProxy), requestId: requestIdOf(request) ?? '' }
-        const result = await redeem(deps, user, body.key, context)
-        return ok(result, `added ${result.quota} quota`)
-      },
-      { role: Role.user, body: TopUpBody },
     )
 }
