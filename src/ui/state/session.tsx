@@ -9,7 +9,8 @@ export interface Session {
   user: User | null | undefined
   refresh(): Promise<void>
   refreshStatus(): Promise<void>
-  logout(): Promise<void>
+  /** end this session; `everywhere`: every session of the account and its access token (a failure is thrown) */
+  logout(everywhere?: boolean): Promise<void>
 }
 
 const SessionContext = createContext<Session | null>(null)
@@ -25,8 +26,9 @@ export function SessionProvider({ children }: { children: ComponentChildren }) {
   const refresh = useCallback(async () => {
     setUser(await api.get<User | null>('/api/user/session').catch(() => null))
   }, [])
-  const logout = useCallback(async () => {
-    await api.get('/api/user/logout').catch(() => undefined)
+  const logout = useCallback(async (everywhere = false) => {
+    if (everywhere) await api.post('/api/user/logout_all')
+    else await api.get('/api/user/logout').catch(() => undefined)
     setUser(null)
   }, [])
 

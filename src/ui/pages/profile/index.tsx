@@ -1,19 +1,16 @@
-import { useLocation } from 'wouter-preact'
-import { Button } from '../../components/button'
 import { PageHeader } from '../../components/page-header'
 import { useI18n, type MessageKey } from '../../i18n'
 import { formatDate, formatTime, timeZoneName } from '../../lib/format'
-import { useSession, useUser } from '../../state/session'
+import { useUser } from '../../state/session'
 import { AccessToken } from './access-token'
 import { NameForm } from './name-form'
 import { PasswordForm } from './password-form'
+import { SessionCard } from './session-card'
 
 /** The user's own account: read-only facts, display name, password, management access token, logging out. */
 export function ProfilePage() {
   const { t, locale } = useI18n()
   const user = useUser()
-  const { logout } = useSession()
-  const [, navigate] = useLocation()
   const roleKey = ROLE_NAMES[user.role]
   const role = roleKey ? t(roleKey) : String(user.role)
   return (
@@ -42,19 +39,7 @@ export function ProfilePage() {
         </section>
         <PasswordForm />
         <AccessToken />
-        <section class="card" aria-labelledby="profile-session-title">
-          <h2 id="profile-session-title">{t('profile.session.title')}</h2>
-          <p class="muted">{t('profile.session.lead')}</p>
-          <Button
-            variant="danger"
-            onClick={async () => {
-              await logout()
-              navigate('/login', { replace: true })
-            }}
-          >
-            {t('profile.session.logout')}
-          </Button>
-        </section>
+        <SessionCard />
       </div>
     </>
   )
