@@ -25,10 +25,10 @@ export function usersModule(deps: AppDeps) {
     .get('/api/user/self', ({ user }) => ok(toUserView(user)), { role: Role.user })
     .put(
       '/api/user/self',
-      async ({ user, body, sessionJwt, cookie, request }) => {
+      async ({ user, body, sessionJwt, cookie, request, server }) => {
         const result = await updateSelf(deps, user, body)
         // the password change revoked every session, this one included: hand this browser a fresh cookie
-        if (result.passwordChanged) await startSession(sessionJwt, cookie[SESSION_COOKIE]!, result.user, isSecureRequest(deps, request))
+        if (result.passwordChanged) await startSession(sessionJwt, cookie[SESSION_COOKIE]!, result.user, isSecureRequest(deps, request, server))
         return ok(toUserView(result.user), result.passwordChanged ? 'password changed: other sessions are logged out' : '')
       },
       { role: Role.user, body: SelfUpdate },
