@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstreams'
 import { hasPostgres, startPostgres, type PgServer } from '../helpers/pg-server'
 import { hasRedis, startRedis, type RedisServer } from '../helpers/redis-server'
-import { chat, login, ROOT_PASSWORD, startCluster, within, type Node } from './cluster'
+import { apiWith, chat, login, ROOT_PASSWORD, startCluster, within, type Node } from './cluster'
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path))
 const describeLb = NGINX && hasPostgres() && hasRedis() ? describe : describe.skip
@@ -178,6 +178,12 @@ describeLb('nginx as shipped, in front of two nodes', () => {
 
   // last but one: it uses up 127.0.0.1's failed logins for the window
   test('the login limiter counts the real address: a new x-forwarded-for per attempt buys no attempts', async () => {
+    // a low limit, seen by both nodes, keeps the failed (argon2-checked) logins few
+    await root.must('PUT', '/api/option/', { key: 'LoginFailuresPerWindow', value: 3 })
+    for (const node of nodes) {
+      const api = apiWith(node.url, root.cookie)
+      await within(10_000, async () => (await api.must('GET', '/api/option/')).find((o: { key: string }) => o.key === 'LoginFailuresPerWindow')?.value === 3, `the limit on ${node.name}`)
+    }
     let attempts = 0
     let status = 0
     for (; attempts < 40 && status !== 429; attempts++) {
