@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path'
+import { parseTrustProxy, type TrustProxy } from './net/trusted-proxies'
 import { VERSION } from './version'
 
 export interface Config {
@@ -19,7 +20,8 @@ export interface Config {
   readonly rootPassword: string | undefined
   readonly maxBodyBytes: number
   readonly cookieSecure: boolean | undefined
-  readonly trustProxy: boolean
+  /** who may tell the client's address and scheme (X-Forwarded-For/-Proto): no one, a hop count, or listed proxies */
+  readonly trustProxy: TrustProxy
   /** commit usage logs and quota moves on a writer thread (see WRITER_THREAD in HELP) */
   readonly writerThread: boolean
   /** `json`: one JSON object a line (the default when stdout is not a terminal); `pretty`: for people */
@@ -75,7 +77,9 @@ Environment:
   ROOT_PASSWORD     password of the first user; without it the first visit runs setup
   MAX_BODY_MB       largest accepted request body in MiB (32)
   COOKIE_SECURE     true/false: force the Secure cookie flag (default: when served over HTTPS)
-  TRUST_PROXY       true: take the client IP from X-Forwarded-For
+  TRUST_PROXY       behind a reverse proxy: the client IP is the right-most X-Forwarded-For address
+                    that is not a proxy. true (or 1): the peer is the one proxy; N: N proxies in a
+                    row; or the proxies' addresses/CIDRs, comma-separated (false: the socket's peer)
   WRITER_THREAD     true/false: write usage logs and quota moves on their own thread (default: true
                     with 4 or more CPUs; with fewer the thread competes with requests for the cores)
   LOG_FORMAT        json or pretty (default: pretty on a terminal, json otherwise)
@@ -127,7 +131,7 @@ export function loadConfig(env: Env, flags: Record<string, string> = {}): Config
     rootPassword: env.ROOT_PASSWORD || undefined,
     maxBodyBytes: parsePositive(env.MAX_BODY_MB ?? '32', 'MAX_BODY_MB') * 1024 * 1024,
     cookieSecure: parseBool(env.COOKIE_SECURE, 'COOKIE_SECURE'),
-    trustProxy: parseBool(env.TRUST_PROXY, 'TRUST_PROXY') ?? false,
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
     writerThread: parseBool(env.WRITER_THREAD, 'WRITER_THREAD') ?? navigator.hardwareConcurrency >= 4,
     logFormat: parseLogFormat(env.LOG_FORMAT),
     logLevel: parseLogLevel(env.LOG_LEVEL),
@@ -189,6 +193,12 @@ function backupSchedule(env: Env, dataDir: string): { backupDir: string | undefi
   const hours = parseNonNegative(env.BACKUP_EVERY_HOURS || (env.BACKUP_DIR ? '24' : '0'), 'BACKUP_EVERY_HOURS')
   if (hours === 0) return { backupDir: env.BACKUP_DIR ? resolve(env.BACKUP_DIR) : undefined, backupEveryHours: 0 }
   return { backupDir: resolve(env.BACKUP_DIR || join(dataDir, 'backups')), backupEveryHours: hours }
+}
+
+function trustProxyOf(raw: string | undefined): TrustProxy {
+  const parsed = parseTrustProxy(raw)
+  if (parsed && 'invalid' in parsed) throw new ConfigError(`TRUST_PROXY ${parsed.invalid}`)
+  return parsed
 }
 
 function parseLogFormat(raw: string | undefined): LogFormat {

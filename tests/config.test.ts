@@ -55,3 +55,18 @@ test('REDIS_URL: redis:// and rediss:// are taken; anything else is refused with
     expect(message).not.toContain('hunter2')
   }
 })
+
+test('TRUST_PROXY: off by default; true or a hop count; a list of proxies; anything else refused at start, saying what it takes', () => {
+  expect(loadConfig({}).trustProxy).toBe(false)
+  expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false)
+  expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toEqual({ hops: 1 })
+  expect(loadConfig({ TRUST_PROXY: '3' }).trustProxy).toEqual({ hops: 3 })
+  const listed = loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1, ::ffff:192.168.0.0/112' }).trustProxy
+  expect(listed && listed.proxies?.has('10.1.2.3')).toBe(true)
+  expect(listed && listed.proxies?.has('192.168.1.1')).toBe(true)
+  expect(listed && listed.proxies?.has('11.0.0.1')).toBe(false)
+  for (const bad of ['yes please', '10.0.0.0/40', '0.0.0.0/0,proxy', '99']) {
+    expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(ConfigError)
+    expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/^TRUST_PROXY must be false, true, a number of proxy hops/)
+  }
+})

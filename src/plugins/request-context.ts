@@ -1,6 +1,8 @@
 import { Elysia } from 'elysia'
 import type { Config } from '../config'
 import { PayloadTooLargeError } from '../errors'
+import { unmapIPv4 } from '../net/ip'
+import { clientAddress, forwardedClient, trustsPeer, type TrustProxy } from '../net/trusted-proxies'
 import { limitBodyReads } from './body-limit'
 import { assertJsonDepth } from './json-depth'
 
@@ -70,17 +72,32 @@ export function idCarriedByResponse(set: { headers: Record<string, unknown> }): 
 
 type IpSource = { requestIP(request: Request): { address: string } | null } | null
 
-/** The caller's address: `X-Forwarded-For`'s first hop only behind a trusted proxy, else the socket's peer. */
-export function clientIpOf(request: Request, server: IpSource, trustProxy: boolean): string {
-  const forwarded = trustProxy ? request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() : undefined
-  return normalizeIp(forwarded || server?.requestIP(request)?.address || '')
+/**
+ * The caller's address: the socket's peer, or with TRUST_PROXY the right-most `X-Forwarded-For` address that is
+ * not a trusted proxy (`clientAddress` in net/trusted-proxies). `X-Real-IP` and `Forwarded` are never read.
+ */
+export function clientIpOf(request: Request, server: IpSource, trustProxy: TrustProxy): string {
+  if (!trustProxy) return peerOf(request, server)
+  const forwardedFor = request.headers.get('x-forwarded-for')
+  if (trustProxy.proxies) return clientAddress(peerOf(request, server), forwardedFor, trustProxy)
+  // a hop count trusts any peer: looked up (~2 µs in Bun) only when the header names no client
+  return forwardedClient(forwardedFor, trustProxy) ?? peerOf(request, server)
 }
+
+/**
+ * Whether the client reached us over HTTPS: the request's own scheme, or `X-Forwarded-Proto: https` (its first
+ * value, as the proxy nearest the client wrote it) from a peer TRUST_PROXY trusts.
+ */
+export function isHttpsRequest(request: Request, server: IpSource, trustProxy: TrustProxy): boolean {
+  if (request.url.startsWith('https:')) return true
+  if (!trustProxy || !trustsPeer(peerOf(request, server), trustProxy)) return false
+  const proto = request.headers.get('x-forwarded-proto')
+  return proto !== null && /^\s*https\s*(,|$)/i.test(proto)
+}
+
+const peerOf = (request: Request, server: IpSource): string => unmapIPv4(server?.requestIP(request)?.address ?? '')
 
 export function newRequestId(): string {
   // no encoding argument: the default is the same hex form, and passing one doubles the cost (~160 vs ~85 ns)
   return `req_${Bun.randomUUIDv7()}`
-}
-
-function normalizeIp(ip: string): string {
-  return ip.startsWith('::ffff:') ? ip.slice(7) : ip
 }

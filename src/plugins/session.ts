@@ -3,7 +3,7 @@ import { Elysia } from 'elysia'
 import type { UserRow } from '../db/repos'
 import type { AppDeps } from '../deps'
 import { ForbiddenError, UnauthorizedError } from '../errors'
-import { clientIpOf } from './request-context'
+import { clientIpOf, isHttpsRequest } from './request-context'
 
 export const SESSION_COOKIE = 'tollgate_session'
 export const SESSION_DAYS = 30
@@ -144,8 +144,7 @@ export function clearSessionCookie(cookie: CookieTarget, secure: boolean): void 
   cookie.set({ value: '', maxAge: 0, expires: new Date(0), path: '/', httpOnly: true, sameSite: 'strict', secure })
 }
 
-export function isSecureRequest(deps: AppDeps, request: Request): boolean {
-  if (deps.config.cookieSecure !== undefined) return deps.config.cookieSecure
-  if (new URL(request.url).protocol === 'https:') return true
-  return deps.config.trustProxy && request.headers.get('x-forwarded-proto') === 'https'
+/** Whether the session cookie is `Secure`: COOKIE_SECURE, else whether the client came over HTTPS (`isHttpsRequest`). */
+export function isSecureRequest(deps: AppDeps, request: Request, server: Parameters<typeof isHttpsRequest>[1]): boolean {
+  return deps.config.cookieSecure ?? isHttpsRequest(request, server, deps.config.trustProxy)
 }

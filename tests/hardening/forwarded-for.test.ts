@@ -5,10 +5,11 @@ import { login } from '../helpers/accounts'
 import { startHardeningEnv } from './env'
 
 /**
- * Issue #13: the client's address comes from `X-Forwarded-For` only with TRUST_PROXY, and then from its first
- * hop; otherwise it is the socket's peer (127.0.0.1 here) whatever the client writes in its headers. That holds
- * for every route that reads an address: IP allow lists on each relay route (HEAD included, and the Gemini
- * routes with each of their key carriers), the login limiter, and the IP in log rows.
+ * Issues #13 and #28: the client's address is the socket's peer (127.0.0.1 here) whatever the client writes in
+ * its headers; with TRUST_PROXY it is the right-most `X-Forwarded-For` address that is not a trusted proxy, so an
+ * entry the client wrote left of what its proxy appended is never read. That holds for every route that reads an
+ * address: IP allow lists on each relay route (HEAD included, and the Gemini routes with each of their key
+ * carriers), the login limiter, and the IP in log rows. Through Debian's nginx: tests/multi-node/nginx.test.ts.
  */
 const FORGED = { 'x-forwarded-for': '10.1.2.3', 'x-real-ip': '10.1.2.3', forwarded: 'for=10.1.2.3' }
 
@@ -120,7 +121,7 @@ describe('without TRUST_PROXY', () => {
   })
 })
 
-describe('with TRUST_PROXY=true', () => {
+describe('with TRUST_PROXY=true (one proxy: the peer)', () => {
   let env: RelayEnv
   let keys: { far: string; local: string }
   beforeAll(async () => {
@@ -130,31 +131,76 @@ describe('with TRUST_PROXY=true', () => {
   afterAll(() => env.stop())
 
   for (const p of PROBES) {
-    test(`${p.name}: the first hop is the client`, async () => {
-      expect((await probe(env, p, keys.far, { 'x-forwarded-for': '10.1.2.3, 127.0.0.1' })).status).toBe(200)
-      expect((await probe(env, p, keys.local, { 'x-forwarded-for': '10.9.9.9, 127.0.0.1' })).status).toBe(403)
+    test(`${p.name}: the client is the entry the proxy appended; a spoofed left-most entry is ignored`, async () => {
+      expect((await probe(env, p, keys.far, { 'x-forwarded-for': '10.9.9.9, 10.1.2.3' })).status).toBe(200)
+      const spoofed = await probe(env, p, keys.far, { 'x-forwarded-for': '10.1.2.3, 127.0.0.1' })
+      expect(spoofed.status).toBe(403)
+      if (p.method !== 'HEAD') expect(spoofed.text).toContain('client IP 127.0.0.1 is not allowed')
+      expect((await probe(env, p, keys.local, { 'x-forwarded-for': '127.0.0.1, 10.9.9.9' })).status).toBe(403)
       expect((await probe(env, p, keys.local, {})).status).toBe(200) // no header: the peer
     })
   }
 
-  test('log rows carry the first hop', async () => {
+  test('a malformed entry is not an address: the walk stops at the peer', async () => {
+    const p = PROBES[0]!
+    for (const forwardedFor of ['10.1.2.3:443', '10.1.2.3, unknown', 'garbage', '10.1.2.3,', '[::1]']) {
+      const res = await probe(env, p, keys.far, { 'x-forwarded-for': forwardedFor })
+      expect(res.status).toBe(403)
+      expect(res.text).toContain('client IP 127.0.0.1 is not allowed')
+    }
+  })
+
+  test('log rows carry the right-most address', async () => {
     const root = await login(env.app)
     const relayed = await env.app.fetch('/v1beta/models/gemini-2.5-flash:generateContent', {
       method: 'POST',
-      headers: { ...goog(keys.far), 'x-forwarded-for': '10.1.2.3, 192.168.0.1', 'content-type': 'application/json' },
+      headers: { ...goog(keys.far), 'x-forwarded-for': '192.168.0.1, 10.1.2.3', 'content-type': 'application/json' },
       body: JSON.stringify(gemini),
     })
     expect(relayed.status).toBe(200)
     expect(await loggedIp(env, relayed.headers.get('x-request-id'), root)).toBe('10.1.2.3')
   })
 
-  test('the login limiter counts the first hop', async () => {
+  test('the login limiter counts the right-most address: new spoofed left-most entries buy no attempts', async () => {
     await env.app.deps.options.set('LoginFailuresPerWindow', 3)
     for (let i = 0; i < 3; i++) {
-      const res = await call(env.app, 'POST', '/api/user/login', { username: `nobody${i}`, password: 'wrong-password' }, { 'x-forwarded-for': '10.0.0.7' })
+      const res = await call(env.app, 'POST', '/api/user/login', { username: `nobody${i}`, password: 'wrong-password' }, { 'x-forwarded-for': `10.0.1.${i}, 10.0.0.7` })
       expect(res.status).toBe(401)
     }
-    expect((await call(env.app, 'POST', '/api/user/login', { username: 'nobody9', password: 'x-wrong-password' }, { 'x-forwarded-for': '10.0.0.7' })).status).toBe(429)
-    expect((await call(env.app, 'POST', '/api/user/login', { username: 'root', password: ROOT_PASSWORD }, { 'x-forwarded-for': '10.0.0.8' })).status).toBe(200)
+    expect((await call(env.app, 'POST', '/api/user/login', { username: 'nobody9', password: 'x-wrong-password' }, { 'x-forwarded-for': '10.0.1.99, 10.0.0.7' })).status).toBe(429)
+    expect((await call(env.app, 'POST', '/api/user/login', { username: 'root', password: ROOT_PASSWORD }, { 'x-forwarded-for': '10.0.0.7, 10.0.0.8' })).status).toBe(200)
+  })
+})
+
+describe('with TRUST_PROXY naming the proxies', () => {
+  const p = PROBES[0]!
+
+  test('a peer not on the list is the client: its forwarding headers are not read', async () => {
+    const env = await startHardeningEnv({ TRUST_PROXY: '10.0.0.0/8, ::ffff:192.168.0.0/112' })
+    try {
+      const keys = await setUp(env)
+      const res = await probe(env, p, keys.far, FORGED)
+      expect(res.status).toBe(403)
+      expect(res.text).toContain('client IP 127.0.0.1 is not allowed')
+      expect((await probe(env, p, keys.local, { 'x-forwarded-for': '10.9.9.9' })).status).toBe(200)
+    } finally {
+      await env.stop()
+    }
+  })
+
+  test('behind a listed peer, the right-most address not on the list is the client', async () => {
+    const env = await startHardeningEnv({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' })
+    try {
+      await setUp(env)
+      const seven = await env.newKey({ allow_ips: '192.168.7.7' })
+      // 10.0.0.5 (an inner proxy) and the peer are listed; what the client wrote left of 192.168.7.7 is never read
+      expect((await probe(env, p, seven, { 'x-forwarded-for': '203.0.113.5, 192.168.7.7, 10.0.0.5' })).status).toBe(200)
+      expect((await probe(env, p, seven, { 'x-forwarded-for': '192.168.7.7' })).status).toBe(200)
+      const spoofed = await probe(env, p, seven, { 'x-forwarded-for': '192.168.7.7, 203.0.113.5, 10.0.0.5' })
+      expect(spoofed.status).toBe(403)
+      expect(spoofed.text).toContain('client IP 203.0.113.5 is not allowed')
+    } finally {
+      await env.stop()
+    }
   })
 })

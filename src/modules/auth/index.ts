@@ -21,24 +21,24 @@ export function authModule(deps: AppDeps) {
       '/api/user/login',
       async ({ body, sessionJwt, cookie, request, server }) => {
         const user = await login(deps, { ...body, ip: clientIpOf(request, server, deps.config.trustProxy) })
-        await startSession(sessionJwt, cookie[SESSION_COOKIE]!, user, isSecureRequest(deps, request))
+        await startSession(sessionJwt, cookie[SESSION_COOKIE]!, user, isSecureRequest(deps, request, server))
         return ok(toLoginView(user))
       },
       { body: LoginBody },
     )
     // revokes the session it is called with (server-side), then clears the cookie; always succeeds
-    .get('/api/user/logout', async ({ sessionJwt, cookie, request }) => {
+    .get('/api/user/logout', async ({ sessionJwt, cookie, request, server }) => {
       const sessionCookie = cookie[SESSION_COOKIE]!
       await logout(deps, await readSessionClaims(sessionJwt, sessionCookie.value))
-      clearSessionCookie(sessionCookie, isSecureRequest(deps, request))
+      clearSessionCookie(sessionCookie, isSecureRequest(deps, request, server))
       return ok(null, 'logged out')
     })
     // every session of the caller's account and its access token end; this browser's cookie is cleared too
     .post(
       '/api/user/logout_all',
-      async ({ user, cookie, request }) => {
+      async ({ user, cookie, request, server }) => {
         await logoutEverywhere(deps, user)
-        clearSessionCookie(cookie[SESSION_COOKIE]!, isSecureRequest(deps, request))
+        clearSessionCookie(cookie[SESSION_COOKIE]!, isSecureRequest(deps, request, server))
         return ok(null, 'logged out everywhere: every session and the access token have ended')
       },
       { role: Role.user },

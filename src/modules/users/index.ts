@@ -26,10 +26,10 @@ export function usersModule(deps: AppDeps) {
     .get('/api/user/self', ({ user }) => ok(toUserView(user)), { role: Role.user })
     .put(
       '/api/user/self',
-      async ({ user, body, sessionJwt, cookie, request }) => {
+      async ({ user, body, sessionJwt, cookie, request, server }) => {
         const result = await updateSelf(deps, user, body)
         // the password change ended every session (this one included) and the access token: hand this browser a fresh cookie
-        if (result.passwordChanged) await startSession(sessionJwt, cookie[SESSION_COOKIE]!, result.user, isSecureRequest(deps, request))
+        if (result.passwordChanged) await startSession(sessionJwt, cookie[SESSION_COOKIE]!, result.user, isSecureRequest(deps, request, server))
         return ok(toUserView(result.user), result.passwordChanged ? 'password changed: other sessions and the access token have ended' : '')
       },
       { role: Role.user, body: SelfUpdate },
