@@ -108,7 +108,8 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
   const group = input.token.group || input.user.group
   const candidates = chatCandidates(await deps.routing.planRoute(group, ir.model))
   if (candidates.length === 0) throw modelNotFound(ir.model, `no enabled channel serves it in group "${group}"`)
-  const reservation = await settle.reserve?.(chatMeter(request, input.body), input, group)
+  const choices = client.priceChoices?.((key) => input.body.member(key), input.headers)
+  const reservation = await settle.reserve?.(chatMeter(request, input.body, choices), input, group)
 
   const maxAttempts = Math.max(1, deps.options.get<number>('RelayMaxAttempts'))
   const attempts: RelayOutcome['attempts'] = []
