@@ -1,5 +1,6 @@
 import { BadRequestError } from '../errors'
 import type { OptionStore } from '../options/store'
+import type { PriceChoices } from '../protocols/types'
 import type { Meter } from '../relay/meter'
 
 type Options = Pick<OptionStore, 'get'>
@@ -12,6 +13,8 @@ export interface PriceTerms {
   feeUsd: number
   /** outputs the output allowance is reserved for (n, best_of, candidateCount; legacy completions × prompts) */
   outputs: number
+  /** the choices no option prices: the relay takes them out of the request before dispatch */
+  declined?: PriceChoices
 }
 
 /** Tiers that never cost more than the standard price (`auto` is the operator's own project setting). */
@@ -21,13 +24,25 @@ const PRICED_BETAS = [/^context-1m-/, /^fast-mode-/]
 
 /**
  * The policy for what a client may choose that multiplies its price, applied before any upstream sees the
- * request: every choice is either priced (reserved in the worst case, billed on settlement) or refused with a
- * 400 naming the field; none passes unpriced, so none can end as `unpaid`.
+ * request: more outputs are reserved in the worst case (above MaxChoicesPerRequest: a 400 naming the field); a
+ * service tier, hosted tool or beta an option prices is reserved and billed at that price; one no option prices is
+ * declined, and the relay sends the request without it. Nothing a client chooses passes unpriced, so nothing it
+ * chooses can end as `unpaid`.
  */
 export function priceTerms(options: Options, meter: Meter, free: boolean): PriceTerms {
+  const outputs = outputsOf(options, meter)
   // a free model (self-use mode) bills nothing: its outputs are capped all the same
-  if (free) return { multiplier: 1, feeUsd: 0, outputs: outputsOf(options, meter) }
-  return { multiplier: tierRatio(options, meter.serviceTier) * betaRatio(options, meter.betas ?? []), feeUsd: toolFee(options, meter.hostedTools ?? []), outputs: outputsOf(options, meter) }
+  if (free) return { multiplier: 1, feeUsd: 0, outputs }
+  const declined: PriceChoices = {}
+  const tier = tierRatio(options, meter.serviceTier)
+  if (tier === undefined) declined.serviceTier = meter.serviceTier
+  const betas = betaRatio(options, meter.betas ?? [])
+  if (betas.declined.length) declined.betas = betas.declined
+  const tools = toolFee(options, meter.hostedTools ?? [])
+  if (tools.declined.length) declined.hostedTools = tools.declined
+  const terms: PriceTerms = { multiplier: (tier ?? 1) * betas.ratio, feeUsd: tools.fee, outputs }
+  if (Object.keys(declined).length) terms.declined = declined
+  return terms
 }
 
 function outputsOf(options: Options, meter: Meter): number {
@@ -37,37 +52,37 @@ function outputsOf(options: Options, meter: Meter): number {
   return meter.outputs ?? choices?.count ?? 1
 }
 
-function tierRatio(options: Options, tier: string | undefined): number {
+/** The tier's multiple: ServiceTierRatio's, 1 for a standard tier, undefined for one no option prices. */
+function tierRatio(options: Options, tier: string | undefined): number | undefined {
   if (tier === undefined) return 1
   const ratios = options.get<Record<string, number>>('ServiceTierRatio')
   if (Object.hasOwn(ratios, tier)) return ratios[tier]!
-  if (STANDARD_TIERS.has(tier)) return 1
-  throw new BadRequestError(`service_tier "${tier.slice(0, 40)}" is not served here: an administrator must price it in ServiceTierRatio (standard tiers: default, auto, flex)`, 'service_tier')
+  return STANDARD_TIERS.has(tier) ? 1 : undefined
 }
 
-function betaRatio(options: Options, betas: string[]): number {
+function betaRatio(options: Options, betas: string[]): { ratio: number; declined: string[] } {
   const ratios = options.get<Record<string, number>>('AnthropicBetaRatio')
   let ratio = 1
+  const declined: string[] = []
   for (const beta of new Set(betas)) {
     if (Object.hasOwn(ratios, beta)) ratio *= ratios[beta]!
-    else if (PRICED_BETAS.some((pattern) => pattern.test(beta))) {
-      throw new BadRequestError(`anthropic-beta "${beta.slice(0, 60)}" changes the vendor's price and is not served here: an administrator must price it in AnthropicBetaRatio`, 'anthropic-beta')
-    }
+    else if (PRICED_BETAS.some((pattern) => pattern.test(beta))) declined.push(beta)
   }
-  return ratio
+  return { ratio, declined }
 }
 
-function toolFee(options: Options, tools: NonNullable<Meter['hostedTools']>): number {
+/** US$ once per request for each kind of hosted tool it offers that HostedToolPrice prices; the others declined. */
+function toolFee(options: Options, tools: NonNullable<Meter['hostedTools']>): { fee: number; declined: NonNullable<Meter['hostedTools']> } {
   const prices = options.get<Record<string, number>>('HostedToolPrice')
   let fee = 0
-  const seen = new Set<string>()
-  for (const { kind, field } of tools) {
-    if (seen.has(kind)) continue
-    seen.add(kind)
-    if (!Object.hasOwn(prices, kind)) {
-      throw new BadRequestError(`${field}: the ${kind.slice(0, 60)} tool is billed per use by the vendor and is not served here: an administrator must price it in HostedToolPrice`, field)
+  const priced = new Set<string>()
+  const declined: NonNullable<Meter['hostedTools']> = []
+  for (const tool of tools) {
+    if (!Object.hasOwn(prices, tool.kind)) declined.push(tool)
+    else if (!priced.has(tool.kind)) {
+      priced.add(tool.kind)
+      fee += prices[tool.kind]!
     }
-    fee += prices[kind]!
   }
-  return fee
+  return { fee, declined }
 }

@@ -56,6 +56,7 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
   const listed = requirePrice(deps.options, meter.model, group, meter.unit === 'image' ? meter.variant : undefined)
   // the client's choices (n, service tier, betas, hosted tools) are priced or refused here, before any limit is taken
   const terms = priceTerms(deps.options, meter, listed.mode === 'free')
+  meter.declined = terms.declined
   const price = terms.multiplier === 1 ? listed : { ...listed, multiplier: terms.multiplier }
   const quotaPerUnit = deps.options.get<number>('QuotaPerUnit')
   const fee = Math.round(terms.feeUsd * quotaPerUnit * price.group)

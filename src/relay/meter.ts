@@ -24,6 +24,8 @@ export interface Meter extends PriceChoices {
   countable?(): Promise<void> | undefined
   /** the size/quality an image is priced by (`1024x1024/hd`) */
   variant?: string
+  /** set by metering's reserve: the price choices it does not price, which the relay takes out before dispatch */
+  declined?: PriceChoices
 }
 
 /** A meter whose input is known exactly (characters, images, or tokens already counted). */

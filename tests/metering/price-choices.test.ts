@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import type { RelayEnv } from '../helpers/relay-env'
-import { account, chat, chatBody, logsOf, logsWhen, messages, settled, startMeteredEnv, userRow } from './env'
+import { account, chat, chatBody, logsOf, messages, settled, startMeteredEnv, userRow } from './env'
 
 /**
  * What a client chooses that changes the vendor's price beyond its tokens: OpenAI's `service_tier`, hosted tools
  * billed per use (web search on every protocol), Anthropic's price-changing betas. Each is priced by an option
- * (reserved and billed) or refused with a 400 in the route's shape before dispatch; none ends as `unpaid`.
+ * (reserved and billed) or taken out of the request before dispatch, said in the log row's warnings; none passes
+ * unpriced, so none ends as `unpaid`.
  */
 let env: RelayEnv
 const MODELS = ['gpt-4o', 'claude-sonnet-4-5', 'gemini-2.5-flash']
@@ -34,18 +35,7 @@ const responses = (key: string, body: unknown) => post('/v1/responses', { author
 const gemini = (key: string, body: unknown) => post('/v1beta/models/gemini-2.5-flash:generateContent', { 'x-goog-api-key': key }, body)
 const geminiBody = (extra: Record<string, unknown> = {}) => ({ contents: [{ role: 'user', parts: [{ text: 'hello there' }] }], generationConfig: { maxOutputTokens: 100 }, ...extra })
 const anthropicBody = (extra: Record<string, unknown> = {}) => ({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hello there' }], ...extra })
-
-/** A 400 whose message names `what`, nothing sent upstream, nothing charged, one refusal row. */
-async function refused(res: Response, userId: number, what: string): Promise<Record<string, any>> {
-  expect(res.status).toBe(400)
-  const body = (await res.json()) as Record<string, any>
-  expect(JSON.stringify(body)).toContain(what)
-  const rows = await logsWhen(env, userId, 1)
-  expect(rows.map((r) => [r.type, r.quota])).toEqual([[5, 0]])
-  expect(env.upstream.requests).toHaveLength(0)
-  expect((await userRow(env, userId)).quota).toBe(100_000)
-  return body
-}
+const anthropicHeaders = (key: string, beta: string) => ({ headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json', 'anthropic-beta': beta } })
 
 /** Served: billed `quota`, reserved at least `reserved`, no unpaid part; the row's `other`. */
 async function billed(res: Response, userId: number, quota: number, reserved: number): Promise<Record<string, any>> {
@@ -61,13 +51,26 @@ async function billed(res: Response, userId: number, quota: number, reserved: nu
   return other
 }
 
+/** Served at the listed price without the declined choice: the upstream's body, and the warning naming what was removed. */
+async function servedWithout(res: Response, userId: number, removed: string): Promise<any> {
+  const other = await billed(res, userId, 30, 100)
+  expect(other.fee).toBeUndefined()
+  expect(other.price.multiplier).toBeUndefined()
+  expect((other.warnings as string[]).join('\n')).toContain(removed)
+  expect(env.upstream.requests).toHaveLength(1)
+  return env.upstream.requests[0]!
+}
+
 describe('service_tier', () => {
-  test('priority is refused unless priced, on chat (OpenAI shape, param service_tier) and on Responses', async () => {
+  test('priority or scale unpriced: taken out before dispatch, billed at the listed price, on chat and on Responses', async () => {
     const a = await account(env, 100_000)
-    const body = await refused(await chat(env, a.key, chatBody('gpt-4o', { service_tier: 'priority' })), a.user.id, 'ServiceTierRatio')
-    expect(body.error.param).toBe('service_tier')
+    const sent = await servedWithout(await chat(env, a.key, chatBody('gpt-4o', { service_tier: 'priority' })), a.user.id, 'service_tier "priority"')
+    expect(sent.json).not.toHaveProperty('service_tier')
+    env.upstream.reset()
+    env.outcomes.length = 0
     const b = await account(env, 100_000)
-    await refused(await responses(b.key, { model: 'gpt-4o', input: 'hi', max_output_tokens: 100, service_tier: 'scale' }), b.user.id, 'service_tier')
+    const res = await responses(b.key, { model: 'gpt-4o', input: 'hi', max_output_tokens: 100, service_tier: 'scale' })
+    expect((await servedWithout(res, b.user.id, 'service_tier "scale"')).json).not.toHaveProperty('service_tier')
   })
 
   test('priced by ServiceTierRatio: sent on, reserved and billed at the multiple', async () => {
@@ -88,27 +91,44 @@ describe('service_tier', () => {
 })
 
 describe('hosted tools billed per use', () => {
-  test('web search is refused unless priced, on every protocol, in its own error shape', async () => {
-    const cases: [(key: string) => Promise<Response>, string][] = [
-      [(key) => chat(env, key, chatBody('gpt-4o', { web_search_options: {} })), 'web_search_options'],
-      [(key) => responses(key, { model: 'gpt-4o', input: 'hi', tools: [{ type: 'web_search' }] }), 'tools[0]'],
-      [(key) => messages(env, key, anthropicBody({ tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5 }] })), 'tools[0]'],
-      [(key) => gemini(key, geminiBody({ tools: [{ google_search: {} }] })), 'tools[0].google_search'],
+  test('web search unpriced: taken out before dispatch on every protocol, the other tools kept', async () => {
+    const fn = { type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} } } }
+    const cases: [(key: string) => Promise<Response>, string, (json: any) => void][] = [
+      [(key) => chat(env, key, chatBody('gpt-4o', { web_search_options: {}, tools: [fn] })), 'web_search_options', (json) => {
+        expect(json).not.toHaveProperty('web_search_options')
+        expect(json.tools).toEqual([fn])
+      }],
+      [(key) => responses(key, { model: 'gpt-4o', input: 'hi', tools: [{ type: 'web_search' }, { type: 'function', name: 'f', parameters: {} }] }), 'tools[0] (web_search)', (json) => {
+        expect(json.tools).toEqual([{ type: 'function', name: 'f', parameters: {} }])
+      }],
+      [(key) => messages(env, key, anthropicBody({ tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5 }] })), 'tools[0] (web_search)', (json) => {
+        expect(json).not.toHaveProperty('tools')
+      }],
+      [(key) => gemini(key, geminiBody({ tools: [{ google_search: {} }, { codeExecution: {} }] })), 'tools[0].google_search', (json) => {
+        expect(json.tools).toEqual([{ codeExecution: {} }])
+      }],
     ]
-    for (const [send, field] of cases) {
+    for (const [send, removed, check] of cases) {
+      env.upstream.reset()
+      env.outcomes.length = 0
       const { user, key } = await account(env, 100_000)
-      const body = await refused(await send(key), user.id, 'HostedToolPrice')
-      expect(JSON.stringify(body)).toContain(field)
+      check((await servedWithout(await send(key), user.id, removed)).json)
     }
   })
 
-  test('other per-use tools (file search, code interpreter, an unknown hosted type) are refused the same', async () => {
+  test('other per-use tools (file search, code interpreter, image generation, an unknown hosted type) are taken out the same', async () => {
     for (const type of ['file_search', 'code_interpreter', 'image_generation', 'some_future_tool']) {
+      env.upstream.reset()
+      env.outcomes.length = 0
       const { user, key } = await account(env, 100_000)
-      await refused(await responses(key, { model: 'gpt-4o', input: 'hi', tools: [{ type }] }), user.id, type)
+      const sent = await servedWithout(await responses(key, { model: 'gpt-4o', input: 'hi', tools: [{ type }] }), user.id, type)
+      expect(sent.json).not.toHaveProperty('tools')
     }
+    env.upstream.reset()
+    env.outcomes.length = 0
     const { user, key } = await account(env, 100_000)
-    await refused(await messages(env, key, anthropicBody({ tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] })), user.id, 'code_execution')
+    const sent = await servedWithout(await messages(env, key, anthropicBody({ tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] })), user.id, 'code_execution')
+    expect(sent.json).not.toHaveProperty('tools')
   })
 
   test('priced by HostedToolPrice: the fee is reserved and billed once per request on top of the tokens', async () => {
@@ -143,44 +163,46 @@ describe('hosted tools billed per use', () => {
     await billed(await gemini(b.key, geminiBody({ tools: [{ codeExecution: {} }, { urlContext: {} }] })), b.user.id, 30, 100)
   })
 
-  test('a hosted tool in a large body (its tools not parsed before dispatch otherwise) is found all the same', async () => {
+  test('a hosted tool in a large body (its tools not parsed before dispatch otherwise) is found and taken out, the rest byte for byte', async () => {
     const { user, key } = await account(env, 100_000)
     const big = Array.from({ length: 60 }, (_, i) => ({ name: `tool_${i}`, description: 'x'.repeat(100), input_schema: { type: 'object', properties: {} } }))
-    const tools = [...big, { type: 'web_search_20250305', name: 'web_search' }]
-    const body = anthropicBody({ tools, messages: [{ role: 'user', content: 'y'.repeat(40_000) }] })
-    await refused(await messages(env, key, body), user.id, `tools[${big.length}]`)
+    const body = anthropicBody({ tools: [...big, { type: 'web_search_20250305', name: 'web_search' }], messages: [{ role: 'user', content: 'y'.repeat(40_000) }] })
+    const sent = await servedWithout(await messages(env, key, body), user.id, `tools[${big.length}] (web_search)`)
+    expect(sent.json.tools).toEqual(big)
+    expect(sent.json.messages).toEqual(body.messages)
   })
 })
 
 describe('anthropic-beta', () => {
   const CONTEXT_1M = 'context-1m-2025-08-07'
 
-  test('a price-changing beta (1M context, fast mode) is refused unless priced, in Anthropic error shape', async () => {
+  test('a price-changing beta (1M context, fast mode) unpriced: taken out of the header, the other flags forwarded', async () => {
     for (const beta of [CONTEXT_1M, 'fast-mode-2026-02-01']) {
+      env.upstream.reset()
+      env.outcomes.length = 0
       const { user, key } = await account(env, 100_000)
-      const res = await messages(env, key, anthropicBody(), { headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json', 'anthropic-beta': `interleaved-thinking-2025-05-14,${beta}` } })
-      const body = await refused(res, user.id, beta)
-      expect(body.type).toBe('error')
-      expect(body.error.type).toBe('invalid_request_error')
+      const res = await messages(env, key, anthropicBody(), anthropicHeaders(key, `interleaved-thinking-2025-05-14,${beta}`))
+      const sent = await servedWithout(res, user.id, beta)
+      expect(sent.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14')
     }
   })
 
-  test('the same flag in a Bedrock-style anthropic_beta body field is read too', async () => {
+  test('the same flag in a Bedrock-style anthropic_beta body field is taken out too', async () => {
     const { user, key } = await account(env, 100_000)
-    await refused(await messages(env, key, anthropicBody({ anthropic_beta: [CONTEXT_1M] })), user.id, CONTEXT_1M)
+    const sent = await servedWithout(await messages(env, key, anthropicBody({ anthropic_beta: [CONTEXT_1M, 'interleaved-thinking-2025-05-14'] })), user.id, CONTEXT_1M)
+    expect(sent.json.anthropic_beta).toEqual(['interleaved-thinking-2025-05-14'])
   })
 
   test('priced by AnthropicBetaRatio: forwarded, reserved and billed at the multiple', async () => {
     await env.app.deps.options.set('AnthropicBetaRatio', { [CONTEXT_1M]: 2 })
     const { user, key } = await account(env, 100_000)
-    const headers = { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json', 'anthropic-beta': CONTEXT_1M }
-    await billed(await messages(env, key, anthropicBody(), { headers }), user.id, 2 * 30, 2 * 100)
+    await billed(await messages(env, key, anthropicBody(), anthropicHeaders(key, CONTEXT_1M)), user.id, 2 * 30, 2 * 100)
     expect(env.upstream.requests[0]!.headers['anthropic-beta']).toBe(CONTEXT_1M)
   })
 
   test('betas that do not change the price pass', async () => {
     const { user, key } = await account(env, 100_000)
-    const headers = { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json', 'anthropic-beta': 'interleaved-thinking-2025-05-14' }
-    await billed(await messages(env, key, anthropicBody(), { headers }), user.id, 30, 100)
+    await billed(await messages(env, key, anthropicBody(), anthropicHeaders(key, 'interleaved-thinking-2025-05-14')), user.id, 30, 100)
+    expect(env.upstream.requests[0]!.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14')
   })
 })
