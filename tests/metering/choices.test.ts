@@ -119,6 +119,25 @@ describe('chat n', () => {
     expect((await userRow(env, user.id)).quota).toBe(balance - served * 810)
   }, 30_000)
 
+  test("the worst case is held against the API key's remaining quota and the tokens per minute too", async () => {
+    const limited = await account(env, 1_000_000, 500)
+    expect((await chat(env, limited.key, chatBody('gpt-4o', { n: 8, max_tokens: 100 }))).status).toBe(403)
+    await refusedBeforeDispatch(limited.user.id, 1_000_000)
+    await env.app.deps.options.set('TokenTpmLimit', 500)
+    try {
+      // a request above the whole minute runs when the minute is unused (else it never could), and takes all of it
+      const { key } = await account(env, 1_000_000)
+      expect((await chat(env, key, chatBody('gpt-4o', { n: 8, max_tokens: 100 }))).status).toBe(200)
+      await settled(env, 1)
+      const sent = env.upstream.requests.length
+      const res = await chat(env, key, chatBody('gpt-4o', { n: 8, max_tokens: 100 }))
+      expect(res.status).toBe(429)
+      expect(env.upstream.requests.length).toBe(sent)
+    } finally {
+      await env.app.deps.options.set('TokenTpmLimit', 0)
+    }
+  })
+
   test('n that is not a positive integer is a 400 naming n', async () => {
     const { key } = await account(env, 10_000)
     for (const n of [0, -1, 1.5, 'two']) {
