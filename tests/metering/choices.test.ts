@@ -138,6 +138,22 @@ describe('chat n', () => {
     }
   })
 
+  test('n spelled with escapes, or repeated (the last one counts, as JSON.parse and the vendor read it), in small and large bodies', async () => {
+    const { user, key } = await account(env, 25_000)
+    const long = 'z'.repeat(40_000)
+    for (const raw of [
+      `{"model":"gpt-4o","max_tokens":1000,"\u006e":128,"messages":[{"role":"user","content":"hi"}]}`,
+      `{"model":"gpt-4o","n":1,"max_tokens":1000,"n":128,"messages":[{"role":"user","content":"hi"}]}`,
+      `{"model":"gpt-4o","max_tokens":1000,"\u006e":128,"messages":[{"role":"user","content":"${long}"}]}`,
+    ]) {
+      const res = await env.app.fetch('/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: raw })
+      expect(res.status).toBe(400)
+      expect(((await res.json()) as { error: { param: string } }).error.param).toBe('n')
+    }
+    expect(env.upstream.requests).toHaveLength(0)
+    expect((await userRow(env, user.id)).quota).toBe(25_000)
+  })
+
   test('n that is not a positive integer is a 400 naming n', async () => {
     const { key } = await account(env, 10_000)
     for (const n of [0, -1, 1.5, 'two']) {

@@ -73,6 +73,14 @@ describe('service_tier', () => {
     expect((await servedWithout(res, b.user.id, 'service_tier "scale"')).json).not.toHaveProperty('service_tier')
   })
 
+  test('removed from a large body: written again without it, the rest as sent', async () => {
+    const { user, key } = await account(env, 100_000)
+    const rest = chatBody('gpt-4o', { messages: [{ role: 'user', content: 'y'.repeat(40_000) }] })
+    const sent = await servedWithout(await chat(env, key, { ...rest, service_tier: 'priority' }), user.id, 'service_tier "priority"')
+    expect(sent.json).toEqual(expect.objectContaining(rest))
+    expect(sent.json).not.toHaveProperty('service_tier')
+  })
+
   test('priced by ServiceTierRatio: sent on, reserved and billed at the multiple', async () => {
     await env.app.deps.options.set('ServiceTierRatio', { priority: 2 })
     const { user, key } = await account(env, 100_000)
