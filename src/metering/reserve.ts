@@ -54,7 +54,7 @@ export interface ReserveDeps {
 export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall, group: string): Promise<Reservation> {
   const { token, user } = input
   const listed = requirePrice(deps.options, meter.model, group, meter.unit === 'image' ? meter.variant : undefined)
-  // the client's choices (n, service tier, betas, hosted tools) are priced or refused here, before any limit is taken
+  // the client's choices (n, service tier, betas, hosted tools) are priced, capped or declined here, before any limit is taken
   const terms = priceTerms(deps.options, meter, listed.mode === 'free')
   meter.declined = terms.declined
   const price = terms.multiplier === 1 ? listed : { ...listed, multiplier: terms.multiplier }
