@@ -4,12 +4,16 @@ import type { OptionStore } from '../options/store'
 import { DEFAULT_CALL_PRICES, DEFAULT_IMAGE_PRICES, DEFAULT_PRICES, type ListPrice } from './default-prices'
 
 /** How one model is billed in one group. Ratios follow new-api: quota per input token = ratio × group. */
-export type Price =
+export type Price = (
   | { mode: 'ratio'; model: string; ratio: number; completion: number; cacheRead: number; cacheWrite: number; group: number }
   | { mode: 'call'; model: string; usd: number; group: number }
   /** US$ per unit of the meter (an image of one size and quality) */
   | { mode: 'unit'; model: string; usd: number; variant: string; group: number }
   | { mode: 'free'; model: string; group: number }
+) & {
+  /** what the client chose multiplies the price (a service tier, a beta: metering/price-terms.ts); absent = 1 */
+  multiplier?: number
+}
 
 type Table = Record<string, number>
 interface Tables {
@@ -157,13 +161,14 @@ export function requirePrice(options: Options, model: string, group: string, var
 /** Quota for a usage. Cache reads, cache writes and output are priced by their own ratios; reasoning is output. */
 export function quotaFor(price: Price, usage: Usage, quotaPerUnit: number): number {
   if (price.mode === 'free') return 0
-  if (price.mode === 'call') return Math.round(price.usd * quotaPerUnit * price.group)
-  if (price.mode === 'unit') return Math.round(price.usd * usage.input.noCache * quotaPerUnit * price.group)
+  const group = price.group * (price.multiplier ?? 1)
+  if (price.mode === 'call') return Math.round(price.usd * quotaPerUnit * group)
+  if (price.mode === 'unit') return Math.round(price.usd * usage.input.noCache * quotaPerUnit * group)
   const { noCache, cacheRead, cacheWrite } = usage.input
   const weighted = noCache + cacheRead * price.cacheRead + cacheWrite * price.cacheWrite + (usage.output.text + usage.output.reasoning) * price.completion
-  const quota = Math.round(round9(weighted * price.ratio * price.group))
+  const quota = Math.round(round9(weighted * price.ratio * group))
   const anyTokens = noCache + cacheRead + cacheWrite + usage.output.text + usage.output.reasoning > 0
-  return quota === 0 && anyTokens && price.ratio > 0 && price.group > 0 ? 1 : quota
+  return quota === 0 && anyTokens && price.ratio > 0 && group > 0 ? 1 : quota
 }
 
 /** The most a request can cost: every prompt token at the full input price plus the whole output allowance. */

@@ -5,6 +5,7 @@ import type { OptionStore } from '../options/store'
 import type { Meter } from '../relay/meter'
 import type { RelayCall } from '../relay/pipeline'
 import { limitsFor } from './limits'
+import { priceTerms } from './price-terms'
 import { estimateQuota, requirePrice, type Price } from './prices'
 
 /** What a request holds between the reservation and its settlement. */
@@ -23,7 +24,10 @@ export interface Reservation {
   promptTokens: number
   /** false when promptTokens is the upper bound: settlement tokenizes the prompt if it needs an estimate */
   promptExact: boolean
+  /** the output allowance of every output the request asked for (n × max_tokens) */
   maxOutputTokens: number
+  /** quota added to the usage's price once the request delivered: its hosted tools (HostedToolPrice) */
+  fee: number
   /** quota taken from the user (and the token, when limited) */
   reserved: number
   /** the database's record of the reservation, where it keeps one (PostgreSQL); settlement ends it */
@@ -49,11 +53,16 @@ export interface ReserveDeps {
  */
 export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall, group: string): Promise<Reservation> {
   const { token, user } = input
-  const price = requirePrice(deps.options, meter.model, group, meter.unit === 'image' ? meter.variant : undefined)
+  const listed = requirePrice(deps.options, meter.model, group, meter.unit === 'image' ? meter.variant : undefined)
+  // the client's choices (n, service tier, betas, hosted tools) are priced, capped or declined here, before any limit is taken
+  const terms = priceTerms(deps.options, meter, listed.mode === 'free')
+  meter.declined = terms.declined
+  const price = terms.multiplier === 1 ? listed : { ...listed, multiplier: terms.multiplier }
   const quotaPerUnit = deps.options.get<number>('QuotaPerUnit')
+  const fee = Math.round(terms.feeUsd * quotaPerUnit * price.group)
   let promptTokens = meter.input
   let promptExact = meter.exact
-  const maxOutputTokens = meter.maxOutput ?? deps.options.get<number>('DefaultMaxOutputTokens')
+  const maxOutputTokens = (meter.maxOutput ?? deps.options.get<number>('DefaultMaxOutputTokens')) * terms.outputs
   const limits = limitsFor(deps.options, group)
   const scopes = [
     { key: `t:${token.id}`, label: 'API key', limits: limits.token },
@@ -74,7 +83,7 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
   if (!admitted.ok) throw limitError(admitted)
   const permit = admitted.permit
   const release = (usedTokens: number): void => void permit.release(usedTokens)
-  let amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit)
+  let amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit) + fee
   const tokenLimited = !token.unlimitedQuota
   let hold: number | undefined
   if (amount > 0) {
@@ -91,7 +100,7 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
         // request the balance can pay is served and a refusal names the real estimate, not the bound.
         promptTokens = meter.count()
         promptExact = true
-        amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit)
+        amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit) + fee
         result = await deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
       }
     } catch (error) {
@@ -104,7 +113,7 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
     }
     hold = result.hold
   }
-  return { price, group, model: meter.model, unit: meter.unit, count: meter.count, countable: meter.countable, promptTokens, promptExact, maxOutputTokens, reserved: amount, hold, tokenLimited, quotaPerUnit, release, settled: false }
+  return { price, group, model: meter.model, unit: meter.unit, count: meter.count, countable: meter.countable, promptTokens, promptExact, maxOutputTokens, fee, reserved: amount, hold, tokenLimited, quotaPerUnit, release, settled: false }
 }
 
 function insufficient(amount: number, quotaPerUnit: number, userQuota: number, tokenRemain: number | undefined): ForbiddenError {

@@ -34,7 +34,7 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
   const { input } = outcome
   const delivered = outcome.ok || outcome.firstByteAt !== undefined
   const billed = delivered ? billedUsage(outcome, countsPrompt(outcome) ? await promptTokens(r) : undefined) : { usage: emptyUsage(), estimated: false }
-  const actual = delivered ? quotaFor(r.price, billed.usage, r.quotaPerUnit) : 0
+  const actual = delivered ? quotaFor(r.price, billed.usage, r.quotaPerUnit) + r.fee : 0
   const now = Math.floor(Date.now() / 1000)
   let charged: number
   try {
@@ -111,6 +111,7 @@ function logRow(
     price: r.price,
     reserved: r.reserved,
   }
+  if (r.fee) other.fee = r.fee
   if (billed.estimated) other.estimated = true
   if (outcome.aborted) other.aborted = true
   if (actual !== charged) other.unpaid = actual - charged

@@ -138,6 +138,21 @@ export interface SplicePaths {
   dataUrl?: readonly string[]
 }
 
+/**
+ * What a client asked for that multiplies or adds to a request's price beyond its tokens (metering/price-terms.ts
+ * prices, caps or refuses each): several outputs, a service tier, hosted tools billed per call, price-changing betas.
+ */
+export interface PriceChoices {
+  /** outputs generated for one prompt (`n`, `best_of`, `candidateCount`) and the field that asked for them */
+  choices?: { count: number; field: string }
+  /** OpenAI's `service_tier` as sent */
+  serviceTier?: string
+  /** hosted tools the request offers, by their kind (`web_search`, `file_search` …, else their wire type), with the field */
+  hostedTools?: { kind: string; field: string }[]
+  /** `anthropic-beta` flags */
+  betas?: string[]
+}
+
 /** A protocol clients speak to the gateway: the server half (decode requests, encode answers and errors) and the upstream half. */
 export interface Protocol extends UpstreamProtocol {
   id: ProtocolId
@@ -161,6 +176,11 @@ export interface Protocol extends UpstreamProtocol {
    * text or media data without reading past its start; `dataUrl` paths only for strings starting with `data:`.
    */
   splicePaths?: SplicePaths
+  /**
+   * The price choices of a client body (see PriceChoices), read from its top-level values (`member` parses one;
+   * a large body's other values stay unparsed) and headers. Throws `InvalidWireError` for a value of the wrong type.
+   */
+  priceChoices?(member: (key: string) => unknown, headers: Headers): PriceChoices
   /** Client wire request → IR. Throws `InvalidWireError` for bodies the spec forbids. */
   decodeRequest(body: unknown, options?: DecodeOptions): Converted<IrRequest>
   /** IR → non-stream body for a client. `request` is the client's decoded request (for echoing settings). */

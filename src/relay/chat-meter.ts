@@ -1,4 +1,5 @@
 import { isSpliced } from '../ir'
+import type { PriceChoices } from '../protocols/types'
 import type { ChatRequest } from './chat-request'
 import type { Meter } from './meter'
 import type { RequestBody } from './request-body'
@@ -12,11 +13,12 @@ import { countRequestTokens, EXACT_ESTIMATE_BYTES, estimateRequestTokens, hasMed
  * upstream's usage. A body with images or files (a flat estimate each, which their bytes may not cover) is
  * counted exactly when short; a long one is bounded by its texts, read with its long strings cut (their bytes
  * in the body bound them; spliced-body.ts) where it can be, else decoded whole. `count()` is exact, on demand.
+ * `choices` are what the client chose that changes the price (n, service tier, hosted tools, betas: metering prices them).
  */
-export function chatMeter(request: ChatRequest, body: RequestBody): Meter {
+export function chatMeter(request: ChatRequest, body: RequestBody, choices: PriceChoices = {}): Meter {
   const { head } = request
   const size = body.size
-  const base = { model: head.model, stream: head.stream, unit: 'token' as const, maxOutput: head.maxOutputTokens, count: () => countRequestTokens(request.full()), countable: () => body.restore() }
+  const base = { ...choices, model: head.model, stream: head.stream, unit: 'token' as const, maxOutput: head.maxOutputTokens, count: () => countRequestTokens(request.full()), countable: () => body.restore() }
   // a body parsed whole is decoded already (`head` is all of it); a scanned one counted its media words
   const media = body.whole ? hasMedia(head) : body.mediaWords() > 0
   if (!media) return { ...base, input: size, exact: false }

@@ -14,6 +14,7 @@ import { upstreamProtocolFor } from './upstream-protocol'
 import { upstreamProtocolById } from './upstream-protocols'
 import { chatMeter } from './chat-meter'
 import { chatRequest, type ChatRequest } from './chat-request'
+import { withoutDeclined } from './declined-choices'
 import type { RequestBody } from './request-body'
 import type { Meter } from './meter'
 
@@ -100,15 +101,16 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
   const startedAt = performance.now()
   const client = protocolFor(input.protocol)
   // a large body is decoded only as far as routing needs: its top-level fields (chat-request.ts)
-  const request = chatRequest(client, input)
-  const ir = request.head
+  let request = chatRequest(client, input)
+  let ir = request.head
   if (!ir.model) throw new GatewayError(400, 'invalid_request', 'model is required', 'model')
   if (!tokenAllowsModel(input.token, ir.model)) throw modelNotFound(ir.model, 'this token may not use it')
 
   const group = input.token.group || input.user.group
   const candidates = chatCandidates(await deps.routing.planRoute(group, ir.model))
   if (candidates.length === 0) throw modelNotFound(ir.model, `no enabled channel serves it in group "${group}"`)
-  const reservation = await settle.reserve?.(chatMeter(request, input.body), input, group)
+  const meter = chatMeter(request, input.body, client.priceChoices?.((key) => input.body.member(key), input.headers))
+  const reservation = await settle.reserve?.(meter, input, group)
 
   const maxAttempts = Math.max(1, deps.options.get<number>('RelayMaxAttempts'))
   const attempts: RelayOutcome['attempts'] = []
@@ -123,6 +125,18 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
       aborted: input.signal.aborted, startedAt, firstByteAt: undefined, endedAt: performance.now(), attempts, warnings,
     })
     return markSettled(error)
+  }
+  if (meter.declined) {
+    // what no option prices goes no further (metering/price-terms.ts): the request is sent without it
+    try {
+      const stripped = withoutDeclined(client, input, meter.declined)
+      input = stripped.input
+      request = chatRequest(client, input)
+      ir = request.head
+      warnings.push(...stripped.warnings)
+    } catch (error) {
+      throw abandon(error, candidates[0]!)
+    }
   }
   for (const candidate of candidates.slice(0, maxAttempts)) {
     last = candidate

@@ -26,6 +26,8 @@ export interface RequestBody {
   readonly whole: boolean
   /** the whole body parsed (a large body on the first call) */
   parsed(): Record<string, unknown>
+  /** one top-level value, parsed (a stand-in of a large body's view is parsed from its bytes, the rest is not) */
+  member(key: string): unknown
   /** the objects whose `type` is one of the protocol's `scanWords.patchTypes`, each with only `keys` read */
   objectsOfType(type: string, keys: readonly string[]): Record<string, unknown>[]
   /** strings of the body that are one of the protocol's `scanWords.media`: its media parts, at most */
@@ -148,9 +150,9 @@ export function scannedBody(bytes: Uint8Array<ArrayBuffer>, scan: JsonScan): Req
 }
 
 /** A scanned body parsed whole: the scan did not look inside its strings, so JSON.parse may still refuse it (a 400). */
-function parseWhole(bytes: Uint8Array): Record<string, unknown> {
+function parseWhole<T = Record<string, unknown>>(bytes: Uint8Array): T {
   try {
-    return JSON.parse(decoder.decode(bytes)) as Record<string, unknown>
+    return JSON.parse(decoder.decode(bytes)) as T
   } catch (error) {
     throw new BadRequestError(`the request body is not valid JSON: ${(error as Error).message}`)
   }
@@ -187,6 +189,11 @@ function bodyOf(
     view,
     whole,
     parsed: () => (parsed ??= parse(bytes())),
+    member(key) {
+      if (parsed || !standInsOf(view)?.has(key)) return (parsed ?? view)[key]
+      const span = scan().members.get(key)!
+      return parseWhole<unknown>(bytes().subarray(span.start, span.end))
+    },
     objectsOfType(type, keys) {
       const b = bytes()
       return (scan().typed.get(type) ?? []).map(({ start, end }) => membersOf(b.subarray(start, end), keys))

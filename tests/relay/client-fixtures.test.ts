@@ -30,6 +30,7 @@ let env: RelayEnv
 
 beforeAll(async () => {
   env = await startRelayEnv()
+  await env.app.deps.options.set('HostedToolPrice', { web_search: 0 }) // Codex's web search goes on as sent (see fixtures/helpers.ts)
   const byType = new Map<number, Set<string>>()
   for (const f of fixtures) {
     const type = channelTypeFor(f.url)

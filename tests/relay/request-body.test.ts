@@ -47,4 +47,21 @@ describe('a body parsed whole and the same body scanned agree', () => {
     expect(standInsOf(whole.view)).toBeUndefined()
     expect(scanned.mediaWords()).toBe(1)
   })
+
+  test('member(): one top-level value, a stand-in parsed from its bytes without parsing the rest', () => {
+    for (const body of both(turn)) {
+      expect(body.member('system')).toEqual(turn.system)
+      expect(body.member('max_tokens')).toBe(2048)
+      expect(body.member('absent')).toBeUndefined()
+    }
+    const [, scanned] = both(turn)
+    scanned.member('system')
+    expect(scanned.view.system).toEqual([]) // the view keeps its stand-in: nothing else was parsed into it
+  })
+
+  test('member(): a key spelled with escapes is the key it decodes to, as JSON.parse reads it', () => {
+    const raw = `{"\u006e":128,"system":${JSON.stringify(turn.system)}}`
+    const b = new TextEncoder().encode(raw)
+    expect(scannedBody(b, scanJson(b, watch)).member('n')).toBe(128)
+  })
 })

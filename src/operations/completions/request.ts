@@ -42,8 +42,8 @@ export function decodeCompletions(raw: unknown): CompletionsRequest {
   const { prompts, tokenPrompts } = promptsOf(body.prompt)
   const choices = Math.max(n, bestOf)
   const count = tokenPrompts?.length ?? prompts.length
-  const maxOutput = maxTokens === undefined ? undefined : maxTokens * choices * count
-  const meter = promptMeter(model, prompts, tokenPrompts, suffix, stream, maxOutput)
+  // every choice of every prompt may take max_tokens (or DefaultMaxOutputTokens): metering reserves each
+  const meter: Meter = { ...promptMeter(model, prompts, tokenPrompts, suffix, stream, maxTokens), choices: { count: choices, field: bestOf > n ? 'best_of' : 'n' }, outputs: choices * count }
   return { model, stream, meter, prompts, tokenPrompts, suffix, maxTokens, echo, logprobs, choices, includeUsage, body }
 }
 

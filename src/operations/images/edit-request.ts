@@ -40,6 +40,6 @@ export function decodeImageEdit(raw: unknown): ImageEditRequest {
   })
   if (choice.family === 'dall-e-3') throw new BadRequestError('dall-e-3 does not edit images; use gpt-image-1 or dall-e-2', 'model')
   if (choice.family === 'dall-e-2' && images.length > 1) throw new BadRequestError('dall-e-2 edits one image; send a single image', 'image')
-  const meter = exactMeter(model, 'image', choice.n, { variant: choice.variant })
+  const meter = exactMeter(model, 'image', choice.n, { variant: choice.variant, choices: { count: choice.n, field: 'n' } })
   return { model, stream: false, meter, choice, form }
 }

@@ -33,6 +33,6 @@ export function decodeImageGeneration(raw: unknown): ImageGenerationRequest {
     responseFormat: optionalString(body, 'response_format', ['url', 'b64_json'] as const),
     present: familyFields(Object.keys(body).filter((k) => body[k] !== undefined && body[k] !== null)),
   })
-  const meter = exactMeter(model, 'image', choice.n, { variant: choice.variant })
+  const meter = exactMeter(model, 'image', choice.n, { variant: choice.variant, choices: { count: choice.n, field: 'n' } })
   return { model, stream: false, meter, choice, body }
 }

@@ -1,5 +1,6 @@
 
 import type { Protocol } from '../types.ts'
+import { priceChoices } from './price-choices.ts'
 import { errorsOn } from './routes.ts'
 import { passthroughPatch, probeBody } from './passthrough.ts'
 import { decodeRequest } from './decode-request.ts'
@@ -27,6 +28,7 @@ export const anthropic: Protocol = {
       'messages.*.content.*.content.*.text', 'messages.*.content.*.source.data', 'messages.*.content.*.content.*.source.data',
     ],
   },
+  priceChoices,
   decodeRequest,
   encodeRequest,
   decodeResponse,

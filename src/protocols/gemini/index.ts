@@ -1,4 +1,5 @@
 import type { Protocol } from '../types.ts'
+import { priceChoices } from './price-choices.ts'
 import { errorsOn } from './routes.ts'
 import { streamFraming } from './json-array.ts'
 import { probeBody } from './passthrough.ts'
@@ -34,6 +35,7 @@ export const gemini: Protocol = {
       'contents.*.parts.*.functionResponse.response.content',
     ],
   },
+  priceChoices,
   decodeRequest,
   encodeRequest,
   decodeResponse,

@@ -1,4 +1,5 @@
 import type { Protocol } from '../types.ts'
+import { priceChoices } from './price-choices.ts'
 import { errorsOn } from './routes.ts'
 import { passthroughPatch, applyQuirks, probeBody } from './passthrough.ts'
 import { decodeRequest } from './decode-request.ts'
@@ -24,6 +25,7 @@ export const openaiChat: Protocol = {
     text: ['messages.*.content', 'messages.*.content.*.text', 'messages.*.content.*.file.file_data', 'messages.*.content.*.input_audio.data'],
     dataUrl: ['messages.*.content.*.image_url', 'messages.*.content.*.image_url.url'],
   },
+  priceChoices,
   decodeRequest,
   encodeRequest,
   decodeResponse,

@@ -1,4 +1,5 @@
 import type { Protocol } from '../types.ts'
+import { priceChoices } from './price-choices.ts'
 import { passthroughPatch, probeBody } from './passthrough.ts'
 import { decodeRequest } from './decode-request.ts'
 import { decodeResponse } from './decode-response.ts'
@@ -24,6 +25,7 @@ export const openaiResponses: Protocol = {
     ],
     dataUrl: ['input.*.content.*.image_url', 'input.*.output.*.image_url'],
   },
+  priceChoices,
   decodeRequest,
   encodeRequest,
   decodeResponse,

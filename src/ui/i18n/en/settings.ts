@@ -96,6 +96,17 @@ export const settings = {
   'settings.hint.QuotaPerUnit': 'Every balance and price converts at this rate; changing it changes what existing balances are worth.',
   'settings.option.DefaultMaxOutputTokens': 'Default output tokens reserved',
   'settings.hint.DefaultMaxOutputTokens': 'Output tokens reserved from the balance when a request sets no maximum.',
+  'settings.option.MaxChoicesPerRequest': 'Most outputs per request',
+  'settings.hint.MaxChoicesPerRequest': 'Chat n, completions n and best_of, Gemini candidateCount, images n: each output is reserved in full; more is refused.',
+  'settings.option.ServiceTierRatio': 'Service tier multipliers (JSON)',
+  'settings.hint.ServiceTierRatio':
+    'OpenAI service_tier → multiple of the model price, e.g. {"priority": 2}. default, auto and flex pass at the listed price; other tiers not listed are removed from the request.',
+  'settings.option.HostedToolPrice': 'Hosted tool prices (JSON)',
+  'settings.hint.HostedToolPrice':
+    'Hosted tool → US$ added to each request that offers it, e.g. {"web_search": 0.03}. Also file_search, code_interpreter, code_execution, image_generation, google_maps. Tools not listed are removed from the request.',
+  'settings.option.AnthropicBetaRatio': 'Anthropic beta multipliers (JSON)',
+  'settings.hint.AnthropicBetaRatio':
+    'anthropic-beta flag → multiple of the model price, e.g. {"context-1m-2025-08-07": 2}. Price-changing flags (context-1m-…, fast-mode-…) not listed are removed from the request.',
   'settings.option.SelfUseModeEnabled': 'Self-use mode',
   'settings.hint.SelfUseModeEnabled': 'Serve models that have no price for free instead of refusing them.',
   'settings.option.LoginFailuresPerWindow': 'Failed logins allowed',

@@ -98,6 +98,17 @@ export const settings: Record<keyof typeof en, string> = {
   'settings.hint.QuotaPerUnit': '所有余额和价格都按这个比例换算；修改后，现有余额对应的金额也会随之变化。',
   'settings.option.DefaultMaxOutputTokens': '默认预留输出 token 数',
   'settings.hint.DefaultMaxOutputTokens': '请求未设置最大输出长度时，按这个数量预先扣留额度。',
+  'settings.option.MaxChoicesPerRequest': '每个请求最多输出数',
+  'settings.hint.MaxChoicesPerRequest': '对话的 n、补全的 n 和 best_of、Gemini 的 candidateCount、图片的 n：每个输出都按上限预留额度；超过这个数的请求会被拒绝。',
+  'settings.option.ServiceTierRatio': '服务等级倍率（JSON）',
+  'settings.hint.ServiceTierRatio':
+    'OpenAI service_tier → 模型价格的倍数，例如 {"priority": 2}。default、auto、flex 按原价通过；其他未列出的等级会从请求中去掉。',
+  'settings.option.HostedToolPrice': '托管工具价格（JSON）',
+  'settings.hint.HostedToolPrice':
+    '托管工具 → 每个带有该工具的请求额外收取的美元，例如 {"web_search": 0.03}。还有 file_search、code_interpreter、code_execution、image_generation、google_maps。未列出的工具会从请求中去掉。',
+  'settings.option.AnthropicBetaRatio': 'Anthropic beta 倍率（JSON）',
+  'settings.hint.AnthropicBetaRatio':
+    'anthropic-beta 标志 → 模型价格的倍数，例如 {"context-1m-2025-08-07": 2}。会改变价格的标志（context-1m-…、fast-mode-…）未列出时会从请求中去掉。',
   'settings.option.SelfUseModeEnabled': '自用模式',
   'settings.hint.SelfUseModeEnabled': '没有定价的模型免费提供，而不是拒绝请求。',
   'settings.option.LoginFailuresPerWindow': '允许的登录失败次数',

@@ -45,7 +45,19 @@ export const SECTIONS: readonly SettingSection[] = [
     ],
   },
   { id: 'logs', fields: [{ key: 'LogConsumeEnabled' }, { key: 'LogRetentionDays', min: 0 }] },
-  { id: 'billing', fields: [{ key: 'QuotaPerUnit', min: 1 }, { key: 'DefaultMaxOutputTokens', min: 1 }, { key: 'SelfUseModeEnabled' }], pricingLink: true },
+  {
+    id: 'billing',
+    fields: [
+      { key: 'QuotaPerUnit', min: 1 },
+      { key: 'DefaultMaxOutputTokens', min: 1 },
+      { key: 'MaxChoicesPerRequest', min: 1 },
+      { key: 'ServiceTierRatio' },
+      { key: 'HostedToolPrice' },
+      { key: 'AnthropicBetaRatio' },
+      { key: 'SelfUseModeEnabled' },
+    ],
+    pricingLink: true,
+  },
   { id: 'login', fields: [{ key: 'LoginFailuresPerWindow', min: 1 }, { key: 'LoginFailureWindowSeconds', min: 1 }] },
 ]
 
