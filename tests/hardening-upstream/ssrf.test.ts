@@ -9,6 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { hostname } from 'node:os'
 import { createOutbound, OutboundRefused } from '../../src/outbound/fetch'
 import { createResolver } from '../../src/outbound/resolver'
+import { startFakeGoogleToken } from '../helpers/fake-upstreams/google-token'
+import { startFakeVertex } from '../helpers/fake-upstreams/vertex'
 import { startRelayEnv, UPSTREAM_KEY, type RelayEnv } from '../helpers/relay-env'
 import { call } from '../helpers/test-app'
 import { fakeUpstream, userHeaders } from '../modules/channels/helpers'
@@ -183,6 +185,68 @@ describe('redirects are not followed', () => {
     await env.app.deps.routing.channels.remove([id])
     target.stop()
     redirector.stop()
+  })
+})
+
+describe('token endpoints', () => {
+  const chat = (model: string) =>
+    env.app.fetch('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+    })
+
+  test("a Vertex service account whose token_uri is on loopback, private networks off: refused on save, at the channel test and in the relay; the token endpoint hears nothing", async () => {
+    const google = await startFakeGoogleToken() // on 127.0.0.1: the account's token_uri points there
+    const account = await google.createAccount({ projectId: 'proj-ssrf' })
+    await env.app.deps.options.set('ChannelPrivateNetworksAllowed', false)
+    // the channel's own address is Google's (no base_url): only the key's token_uri is private
+    const saved = await call(env.app, 'POST', '/api/channel/', { type: 41, name: 'vertex-ssrf', key: account.json, models: 'gemini-2.5-flash' }, admin)
+    expect(saved.status).toBe(400)
+    expect(saved.body.message).toContain('key refused: 127.0.0.1 is a loopback address')
+    expect(saved.body.message).not.toContain('PRIVATE KEY')
+    const [stored] = await env.app.deps.routing.channels.create([{ name: 'vertex-ssrf', type: 41, baseUrl: '', keyText: account.json, models: 'gemini-2.5-flash', group: 'default' }])
+    const tested = await call(env.app, 'GET', `/api/channel/test/${stored!.id}`, undefined, admin)
+    expect(tested.body.success).toBe(false)
+    expect(tested.body.message).toContain(`refused the token endpoint ${google.tokenUri}`)
+    expect(tested.body.message).toContain('127.0.0.1 is a loopback address')
+    const relayed = await chat('gemini-2.5-flash')
+    expect(relayed.status).toBe(503)
+    expect((await relayed.json()).error.message).toContain('127.0.0.1 is a loopback address')
+    const models = await call(env.app, 'GET', `/api/channel/fetch_models/${stored!.id}`, undefined, admin)
+    expect(models.body.success).toBe(false)
+    expect(google.exchanges).toHaveLength(0) // nothing was posted to the loopback token endpoint
+    await env.app.deps.routing.channels.remove([stored!.id])
+    await google.stop()
+  })
+
+  test('with private networks on, the same account mints its token and the channel works (the refusal was the policy)', async () => {
+    const google = await startFakeGoogleToken()
+    const vertex = await startFakeVertex({ tokens: google })
+    const account = await google.createAccount({ projectId: 'proj-ok' })
+    const saved = await call(env.app, 'POST', '/api/channel/', { type: 41, name: 'vertex-ok', key: account.json, base_url: vertex.url, models: 'gemini-2.5-flash' }, admin)
+    expect(saved.status).toBe(200)
+    const tested = await call(env.app, 'GET', `/api/channel/test/${saved.body.data.id}`, undefined, admin)
+    expect(tested.body).toMatchObject({ success: true })
+    expect(google.exchanges).toHaveLength(1)
+    await env.app.deps.routing.channels.remove([saved.body.data.id])
+    await Promise.all([vertex.stop(), google.stop()])
+  })
+
+  test('a token endpoint that redirects is not followed: the target never sees the assertion', async () => {
+    const google = await startFakeGoogleToken()
+    const redirector = fakeUpstream(() => new Response(null, { status: 302, headers: { location: google.tokenUri } }))
+    const account = await google.createAccount({ projectId: 'proj-redirect' })
+    const key = JSON.stringify({ ...account.fields, token_uri: `${redirector.url}/token` })
+    const [stored] = await env.app.deps.routing.channels.create([{ name: 'vertex-redirect', type: 41, baseUrl: '', keyText: key, models: 'gemini-2.5-flash', group: 'default' }])
+    const tested = await call(env.app, 'GET', `/api/channel/test/${stored!.id}`, undefined, admin)
+    expect(tested.body.success).toBe(false)
+    expect(tested.body.message).toContain(`redirected to ${google.tokenUri}`)
+    expect(redirector.seen).toHaveLength(1)
+    expect(google.exchanges).toHaveLength(0)
+    await env.app.deps.routing.channels.remove([stored!.id])
+    redirector.stop()
+    await google.stop()
   })
 })
 
