@@ -60,9 +60,11 @@ function judge(addresses: string[], named: AddressVerdict = PUBLIC): Resolved {
 
 interface Entry {
   resolved?: Resolved
-  /** performance.now() of the answer */
+  /** performance.now() of the answer; Infinity for what needs no lookup */
   at: number
   pending?: Promise<Resolved>
+  /** the name's own class (`localhost`), the floor of what its addresses can make it */
+  named?: AddressVerdict
 }
 
 export interface Resolver {
@@ -76,7 +78,8 @@ export interface Resolver {
 export function createResolver(lookup: Lookup = bunLookup, now: () => number = () => performance.now()): Resolver {
   const entries = new Map<string, Entry>()
 
-  const fresh = (entry: Entry) => entry.resolved !== undefined && now() - entry.at < (entry.resolved.failure ? FAILED_TTL_MS : LOOKUP_TTL_MS)
+  const fresh = (entry: Entry) =>
+    entry.resolved !== undefined && (entry.at === Infinity || now() - entry.at < (entry.resolved.failure ? FAILED_TTL_MS : LOOKUP_TTL_MS))
 
   const remember = (host: string, entry: Entry) => {
     entries.delete(host) // re-inserted: the map's order is the age of each answer
@@ -84,8 +87,9 @@ export function createResolver(lookup: Lookup = bunLookup, now: () => number = (
     entries.set(host, entry)
   }
 
-  const look = (host: string, entry: Entry, named = PUBLIC): Promise<Resolved> =>
-    (entry.pending ??= lookup(host)
+  const look = (host: string, entry: Entry): Promise<Resolved> => {
+    const named = entry.named ?? PUBLIC
+    return (entry.pending ??= lookup(host)
       .then(
         (addresses) => (addresses.length === 0 ? { verdict: named, connectTo: '', failure: `cannot resolve ${host}: no address` } : judge(addresses, named)),
         (error: unknown): Resolved => ({ verdict: named, connectTo: '', failure: `cannot resolve ${host}: ${(error as Error)?.message ?? error}` }),
@@ -97,18 +101,22 @@ export function createResolver(lookup: Lookup = bunLookup, now: () => number = (
         remember(host, entry)
         return resolved
       }))
+  }
 
   return {
     resolve(host) {
-      const literal = classifyIp(host)
-      if (literal) return { verdict: literal, connectTo: '' }
-      // metadata names are refused without a lookup; `localhost` is looked up like any name (and dialled as answered)
-      const named = classifyName(host)
-      if (named?.class === 'blocked') return { verdict: named, connectTo: '' }
       let entry = entries.get(host)
       if (entry && fresh(entry)) return entry.resolved!
-      if (!entry) remember(host, (entry = { at: -Infinity }))
-      return look(host, entry, named)
+      if (!entry) {
+        // IP literals and metadata names are known without a lookup, for good; `localhost` is looked up like any name
+        const literal = classifyIp(host)
+        const named = literal ? undefined : classifyName(host)
+        const known = literal ?? (named?.class === 'blocked' ? named : undefined)
+        entry = known ? { resolved: { verdict: known, connectTo: '' }, at: Infinity } : { at: -Infinity, named }
+        remember(host, entry)
+        if (known) return entry.resolved!
+      }
+      return look(host, entry)
     },
   }
 }
