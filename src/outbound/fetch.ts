@@ -91,7 +91,15 @@ export function createOutbound(options: OutboundOptions): Outbound {
       if (resolved.failure) throw new OutboundRefused(`upstream address refused: ${resolved.failure}`)
       const refused = why(target, resolved)
       if (refused) throw new OutboundRefused(`upstream address refused: ${refused}`)
-      const response = await fetch(pinnedUrl(target.url, resolved.connectTo), pinnedInit(target.url, resolved.connectTo, init))
+      const pinned = pinnedUrl(target.url, resolved.connectTo)
+      let response: Response
+      try {
+        response = await fetch(pinned, pinnedInit(target.url, resolved.connectTo, init))
+      } catch (error) {
+        // Bun's messages quote the URL dialled: name the one the caller knows (`fetching "https://1.2.3.4/…"` otherwise)
+        if (error instanceof Error && error.message.includes(pinned)) error.message = error.message.replaceAll(pinned, target.url.href)
+        throw error
+      }
       if (isRedirect(response.status)) {
         void response.body?.cancel().catch(() => {})
         throw new OutboundRedirected(response.status, response.headers.get('location'))
