@@ -142,5 +142,8 @@ function withHost(headers: HeadersInit | undefined, host: string): HeadersInit {
     return copy
   }
   if (Array.isArray(headers)) return [...headers.filter(([name]) => name.toLowerCase() !== 'host'), ['host', host]]
-  return { ...headers, host }
+  const record = { ...(headers as Record<string, string> | undefined) }
+  for (const name of Object.keys(record)) if (name.toLowerCase() === 'host') delete record[name] // one Host, ours
+  record.host = host
+  return record
 }
