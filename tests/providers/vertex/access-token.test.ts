@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
+import { createOutbound } from '../../../src/outbound/fetch'
 import { TokenExchangeError, createTokenSource, mask } from '../../../src/providers/signing/google-access-token'
 import { ServiceAccountError, parseServiceAccount } from '../../../src/providers/signing/google-service-account'
 import { type FakeGoogleToken, type TestServiceAccount, createTestServiceAccount, startFakeGoogleToken } from '../../helpers/fake-upstreams/google-token'
@@ -95,6 +96,19 @@ test('a refused exchange is remembered for the cooldown, then tried again', asyn
   clock += 5_001
   expect(await tokens.accessTokenFor(sa.json, fetch)).toStartWith('ya29.')
   expect(google.exchanges).toHaveLength(2)
+})
+
+test('the caller\'s outbound guard decides: a token endpoint it refuses is not posted to, and owes no cooldown once allowed', async () => {
+  const tokens = createTokenSource({ now, failureCooldownMs: 5_000 })
+  let allowPrivate = false
+  const outbound = createOutbound({ allowPrivate: () => allowPrivate })
+  const error = await errorOf(tokens.accessTokenFor(sa.json, outbound.fetch))
+  expect(error).toBeInstanceOf(TokenExchangeError)
+  expect(error.message).toBe(`refused the token endpoint ${google.tokenUri} (for ${sa.clientEmail}): upstream address refused: 127.0.0.1 is a loopback address: private and loopback addresses are off (ChannelPrivateNetworksAllowed)`)
+  expect(google.exchanges).toHaveLength(0)
+  allowPrivate = true // no cooldown: nothing was sent, the next call tries at once
+  expect(await tokens.accessTokenFor(sa.json, outbound.fetch)).toStartWith('ya29.')
+  expect(google.exchanges).toHaveLength(1)
 })
 
 test('Google\'s own refusals surface with its error code: a key Google does not know, a key that does not match the account', async () => {
