@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path'
 import { parseTrustProxy, type TrustProxy } from './net/trusted-proxies'
+import { parseProviderEndpoints } from './outbound/endpoints'
 import { VERSION } from './version'
 
 export interface Config {
@@ -37,6 +38,8 @@ export interface Config {
   readonly backupDir: string | undefined
   readonly backupEveryHours: number
   readonly backupKeep: number
+  /** PROVIDER_ENDPOINTS: host (or `*.suffix`) → the base URL its calls go to instead (mirrors, tests' fakes) */
+  readonly providerEndpoints: ReadonlyMap<string, URL>
 }
 
 export type DatabaseConfig =
@@ -92,6 +95,9 @@ Environment:
   BACKUP_EVERY_HOURS  hours between scheduled backups (default: 24 with BACKUP_DIR, else none; 0: none);
                     without BACKUP_DIR they go to DATA_DIR/backups
   BACKUP_KEEP       scheduled backups to keep, oldest deleted first (7)
+  PROVIDER_ENDPOINTS  JSON host → base URL: calls to that host go there instead (a mirror, a proxy),
+                    e.g. {"api.openai.com":"http://127.0.0.1:4010","*.googleapis.com":"https://gcp.mirror"};
+                    the operator's targets may be private or loopback (ChannelPrivateNetworksAllowed aside)
 `
 
 export type CliAction = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; config: Config }
@@ -140,7 +146,16 @@ export function loadConfig(env: Env, flags: Record<string, string> = {}): Config
     shutdownGraceSeconds: parseNonNegative(env.SHUTDOWN_GRACE_SECONDS ?? '30', 'SHUTDOWN_GRACE_SECONDS'),
     ...backupSchedule(env, dataDir),
     backupKeep: parseBackupKeep(env.BACKUP_KEEP ?? '7'),
+    providerEndpoints: providerEndpointsOf(env.PROVIDER_ENDPOINTS),
   })
+}
+
+function providerEndpointsOf(text: string | undefined): ReadonlyMap<string, URL> {
+  try {
+    return parseProviderEndpoints(text)
+  } catch (error) {
+    throw new ConfigError((error as Error).message)
+  }
 }
 
 /** DATABASE_URL as the server reads it: a SQLite file as `sqlite:///abs.db`, `sqlite://rel.db`, `file:x.db` or a plain path. */

@@ -8,6 +8,8 @@ import { createCoordination, type Coordination } from './coord'
 import type { Repos } from './db/repos'
 import { createMetering, type Metering } from './metering'
 import { loadOptionStore, type OptionStore } from './options/store'
+import { endpointMap } from './outbound/endpoints'
+import { createOutbound, type Outbound } from './outbound/fetch'
 import { createRouting, type Routing } from './relay/routing'
 import { loadRevocationList, PRUNE_INTERVAL_SECONDS, type RevocationList } from './services/sessions/revocation-list'
 import { loadOrCreateSecret } from './secrets'
@@ -24,6 +26,8 @@ export interface AppDeps {
   /** Session ids ended by logout (in memory, persisted): the session check reads no database. */
   revokedSessions: RevocationList
   startedAt: number
+  /** Every outbound call (relay, channel test, model lists, token endpoints) dials through it: src/outbound. */
+  outbound: Outbound
   /** Channel cache (keys decrypted), planRoute, health tracking, probe. */
   routing: Routing
   /** Prices, quota reservation and settlement, rate limits, the usage log writer, log retention. */
@@ -54,7 +58,12 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
     crypto: loadOrCreateSecret(config.dataDir, 'crypto.secret', config.cryptoSecret),
   }
   const revokedSessions = await loadRevocationList(repos.revokedSessions)
+  const outbound = createOutbound({
+    allowPrivate: () => options.get<boolean>('ChannelPrivateNetworksAllowed') !== false,
+    endpoints: endpointMap(config.providerEndpoints),
+  })
   const routing = createRouting({
+    fetch: outbound.fetch,
     repo: repos.channels,
     cryptoSecret: secrets.crypto,
     options,
@@ -76,5 +85,5 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
     ],
     config.jobLeaseSeconds * 1000,
   )
-  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, routing, metering, ops, jobs }
+  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs }
 }

@@ -74,7 +74,7 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   RelayTimeoutSeconds: { type: 'integer', default: '300', description: 'time an upstream has to start answering (stream: first content)', check: positive },
   ChannelFailureThreshold: { type: 'integer', default: '3', description: 'consecutive failures that auto-disable an auto_ban channel', check: positive },
   ChannelProbeIntervalSeconds: { type: 'integer', default: '300', description: 'how often auto-disabled channels are re-tested', check: positive },
-  ChannelPrivateNetworksAllowed: { type: 'boolean', default: 'true', description: 'channels may point at private and loopback addresses (Ollama, vLLM on the LAN); turn off on shared instances. Link-local and cloud metadata addresses are always refused' },
+  ChannelPrivateNetworksAllowed: { type: 'boolean', default: 'true', description: 'channels (and the token endpoints their keys name) may point at private and loopback addresses (Ollama, vLLM on the LAN); turn off on shared instances. Link-local and cloud metadata addresses are always refused; PROVIDER_ENDPOINTS targets are the operator\'s and always allowed' },
   // Metering (src/metering/). Price tables override the shipped defaults model by model.
   ModelRatio: { type: 'json', default: '{}', description: 'model → input price ratio (1 = US$2 per 1M input tokens); overrides the shipped table', check: priceTable },
   CompletionRatio: { type: 'json', default: '{}', description: 'model → output price as a multiple of its input price', check: priceTable },

@@ -17,7 +17,7 @@ export const cloudflare = openAiCompatible({
   modelList: { path: '/client/v4/accounts/{apiVersion}/ai/models/search?task=Text%20Generation&per_page=1000', protocol: 'openai-chat', parse: parseCloudflareModels },
   testModel: '@cf/meta/llama-3.1-8b-instruct',
   models: ['@cf/openai/gpt-oss-120b', '@cf/openai/gpt-oss-20b', '@cf/meta/llama-3.3-70b-instruct-fp8-fast', '@cf/meta/llama-3.1-8b-instruct', '@cf/qwen/qwen2.5-coder-32b-instruct'],
-  otherField: { meaning: 'the Cloudflare account id', required: true },
+  otherField: { meaning: 'the Cloudflare account id', required: true, addressed: true },
   // embeddings at …/ai/v1/embeddings (e.g. @cf/baai/bge-m3), floats only
   dialects: { embeddings: 'floats' },
   foldBaseUrl(baseUrl) {

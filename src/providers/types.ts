@@ -34,6 +34,8 @@ export interface ConnectorCall {
   body: string
   /** headers the protocol adds (content type, betas) */
   headers: Record<string, string>
+  /** how the connector dials anything of its own (a token endpoint): the outbound guard, the app's policy */
+  fetch(url: string, init?: RequestInit): Promise<Response>
 }
 
 /** For providers whose URL and credentials are made per call (signed requests, minted tokens). */
@@ -125,9 +127,16 @@ export interface Provider {
   /** What a channel of this type cannot do yet, or must know (shown by the channel test and in the docs). */
   note?: string
   /** What the channel's `other` field holds for this type (Azure: the api-version; Cloudflare: the account id). */
-  otherField?: { meaning: string; required: boolean }
+  otherField?: {
+    meaning: string
+    required: boolean
+    /** `other` is part of where the key is sent (Vertex's region picks the host, Cloudflare's account the path) */
+    addressed?: boolean
+  }
   /** Refuses a key this type cannot use (a 400 naming `key`, never quoting it): Bedrock's key format, Vertex's service account. */
   checkKey?(key: string): void | Promise<void>
+  /** The URLs a key makes the server dial besides the channel's own (a service account's token_uri), checked on save. */
+  keyTargets?(key: string): string[]
   /** Refuses an `other` this type cannot read (a 400 naming `other`): Vertex's region. */
   checkOther?(other: string): void
   /**

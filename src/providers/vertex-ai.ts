@@ -1,4 +1,3 @@
-import { guardedFetch } from './address-guard'
 import { createTokenSource } from './signing/google-access-token'
 import { importPrivateKey, parseServiceAccount, serviceAccountOf } from './signing/google-service-account'
 import type { Provider } from './types'
@@ -6,7 +5,7 @@ import { listVertexModels, parseVertexModels } from './vertex/models'
 import { vertexPublisher, vertexRegion, vertexUrl } from './vertex/urls'
 
 /** One token source for every Vertex channel: tokens cached per service account until 5 minutes before expiry. */
-const tokens = createTokenSource({ fetch: guardedFetch(() => true) })
+const tokens = createTokenSource()
 
 /**
  * Google Vertex AI (new-api type 41). The key is a service account JSON; each call carries an OAuth access token
@@ -27,7 +26,7 @@ export const vertex: Provider = {
       const account = serviceAccountOf(call.key)
       const region = vertexRegion(call.other, call.clientModel, call.model)
       const url = vertexUrl({ project: account.projectId, region, model: call.model, operation: call.stream ? 'stream' : 'generate', baseUrl: call.baseUrl || undefined })
-      const token = await tokens.accessTokenFor(account)
+      const token = await tokens.accessTokenFor(account, call.fetch)
       return { url, headers: { ...call.headers, authorization: `Bearer ${token}` } }
     },
     // a revoked or expired token: minted again on the next call instead of reused until its cached expiry
@@ -44,14 +43,15 @@ export const vertex: Provider = {
   modelList: {
     path: '/v1beta1/publishers/google/models',
     parse: parseVertexModels,
-    list: (call) => listVertexModels(call, { get: () => tokens.accessTokenFor(call.key), drop: () => tokens.invalidate(call.key) }),
+    list: (call) => listVertexModels(call, { get: () => tokens.accessTokenFor(call.key, call.fetch), drop: () => tokens.invalidate(call.key) }),
   },
   testModel: 'gemini-2.5-flash',
   models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'claude-sonnet-4-5@20250929', 'claude-haiku-4-5@20251001', 'claude-opus-4-1@20250805'],
   quirks: {},
-  otherField: { meaning: 'region (us-east5, global …) or {"default": "<region>", "<model>": "<region>"}', required: false },
+  otherField: { meaning: 'region (us-east5, global …) or {"default": "<region>", "<model>": "<region>"}', required: false, addressed: true },
   // the whole key file, and its private key importable for RS256
   checkKey: async (key) => void (await importPrivateKey(parseServiceAccount(key))),
   checkOther: (other) => void vertexRegion(other),
+  keyTargets: (key) => [serviceAccountOf(key).tokenUri],
   note: 'Key: the service account JSON. Claude models use rawPredict (Claude Code passes through), Gemini models generateContent.',
 }

@@ -30,7 +30,7 @@ interface Served<R extends OperationRequest> {
  * operation's dialect instead of a chat protocol.
  */
 export async function relayOperation<R extends OperationRequest>(
-  deps: Pick<AppDeps, 'routing' | 'options' | 'ops'>,
+  deps: Pick<AppDeps, 'routing' | 'options' | 'ops' | 'outbound'>,
   op: Operation<R>,
   input: OperationInput,
   settle: SettleHook,
@@ -98,7 +98,7 @@ function servedBy<R extends OperationRequest>(op: Operation<R>, planned: RouteCa
 
 /** One upstream call of an operation; throws UpstreamFailure for anything before the answer is the client's. */
 async function attemptOperation<R extends OperationRequest>(
-  deps: Pick<AppDeps, 'options' | 'ops'>,
+  deps: Pick<AppDeps, 'options' | 'ops' | 'outbound'>,
   op: Operation<R>,
   dialect: OperationDialect<R>,
   request: R,

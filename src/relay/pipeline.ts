@@ -2,6 +2,7 @@ import type { TokenRow, UserRow } from '../db/repos'
 import type { AppDeps } from '../deps'
 import { GatewayError, NotFoundError } from '../errors'
 import type { IrRequest, Usage } from '../ir'
+import type { OutboundFetch } from '../outbound/fetch'
 import type { Protocol, ProtocolId, UpstreamProtocol } from '../protocols/types'
 import { upstreamRequest } from '../providers'
 import { tokenAllowsModel } from './auth/model-allowed'
@@ -144,7 +145,7 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
     try {
       const restoring = input.body.restore() // a retry reads the bytes an earlier attempt let go of
       if (restoring) await restoring
-      plan = planAttempt(input, request, client, candidate)
+      plan = planAttempt(deps.outbound.fetch, input, request, client, candidate)
     } catch (error) {
       throw abandon(error, candidate)
     }
@@ -211,7 +212,7 @@ export interface AttemptPlan {
   rejected?: (status: number) => boolean
 }
 
-function planAttempt(input: RelayInput, request: ChatRequest, client: Protocol, candidate: RouteCandidate): AttemptPlan {
+function planAttempt(fetch: OutboundFetch, input: RelayInput, request: ChatRequest, client: Protocol, candidate: RouteCandidate): AttemptPlan {
   const { channel } = candidate
   const provider = channel.provider
   const ir = request.head
@@ -226,7 +227,7 @@ function planAttempt(input: RelayInput, request: ChatRequest, client: Protocol, 
   const attemptIr = rawAnswer ? ir : request.settings()
   const connector = provider.connector
   if (connector) {
-    const call = { protocol, model: candidate.upstreamModel, clientModel: ir.model, stream: ir.stream, key: candidate.key, baseUrl: channel.baseUrl, other: channel.other, body: payloadText(body) }
+    const call = { protocol, model: candidate.upstreamModel, clientModel: ir.model, stream: ir.stream, key: candidate.key, baseUrl: channel.baseUrl, other: channel.other, body: payloadText(body), fetch }
     const connectorCall = { ...call, headers: { 'content-type': 'application/json', ...body.headers } }
     return { upstreamProtocol, ir: attemptIr, passthrough, rawAnswer, body, url: '', headers: {}, connect: () => connector.prepare(connectorCall), rejected: (status) => connector.rejected?.(connectorCall, status) ?? false }
   }

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps'
-import { addressGuard, isRedirect, redirectMessage, UpstreamRefused } from '../providers/address-guard'
+import { OutboundRedirected, OutboundRefused } from '../outbound/fetch'
 import { networkFailure, UpstreamFailure } from './failure'
 import { maskSecrets } from './mask'
 
@@ -35,40 +35,30 @@ export function openAttempt(deps: Pick<AppDeps, 'options' | 'ops'>, clientSignal
 }
 
 /**
- * Sends one upstream request after the SSRF check (nothing is sent to a refused address; redirects are not
- * followed). Network errors, timeouts, refusals and redirects become retryable UpstreamFailures, keys masked.
+ * Sends one upstream request through the outbound guard (nothing is sent to a refused address; the connection goes
+ * to the address checked; redirects are not followed). Network errors, timeouts, refusals and redirects become
+ * retryable UpstreamFailures, keys masked.
  * `init.body` is handed to fetch and dropped from `init`: fetch keeps its own copy while it sends (of a Blob, none),
  * and a body made for this call alone is then garbage instead of held until the upstream answers.
  */
 export async function guardedFetch(
-  deps: Pick<AppDeps, 'options'>,
+  deps: Pick<AppDeps, 'outbound'>,
   url: string,
   init: { method?: string; headers: Record<string, string>; body?: string | FormData | Uint8Array<ArrayBuffer> | Blob },
   scope: AttemptScope,
   clientSignal: AbortSignal,
   key: string,
 ): Promise<Response> {
-  let response: Response
+  const body = init.body
+  init.body = undefined
   try {
-    const checking = addressGuard.check(url, deps.options.get<boolean>('ChannelPrivateNetworksAllowed'))
-    if (checking) await checking
-    response = await send(url, init, scope.abort.signal)
+    return await deps.outbound.fetch(url, { method: init.method ?? 'POST', headers: init.headers, body, signal: scope.abort.signal })
   } catch (error) {
-    if (error instanceof UpstreamRefused) throw new UpstreamFailure(0, error.message, true)
+    if (error instanceof OutboundRedirected) throw new UpstreamFailure(error.status, maskSecrets(error.message, key), true)
+    if (error instanceof OutboundRefused) throw new UpstreamFailure(0, error.message, true)
     if (clientSignal.aborted) throw new UpstreamFailure(0, 'the client went away', false)
     throw networkFailure(scope.abort.signal.aborted ? scope.abort.signal.reason : error)
   }
-  if (isRedirect(response.status)) {
-    void response.body?.cancel().catch(() => {})
-    throw new UpstreamFailure(response.status, maskSecrets(redirectMessage(response.status, response.headers.get('location')), key), true)
-  }
-  return response
-}
-
-function send(url: string, init: { method?: string; headers: Record<string, string>; body?: string | FormData | Uint8Array<ArrayBuffer> | Blob }, signal: AbortSignal): Promise<Response> {
-  const body = init.body
-  init.body = undefined
-  return fetch(url, { method: init.method ?? 'POST', headers: init.headers, body, signal, redirect: 'manual' })
 }
 
 /** Any error of an attempt as an UpstreamFailure (keys masked); a client that went away is never retried. */

@@ -249,7 +249,8 @@ describe('the management API', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(200)
     expect(ok.body.data).toHaveLength(1)
     expect(ok.body.data[0].key_count).toBe(1)
-    const edit = await call(env.app, 'PUT', '/api/channel/', { id: ok.body.data[0].id, other: 'mars' }, admin)
+    // a new region moves the key to another host: the edit carries it again (keys stay where they were sent)
+    const edit = await call(env.app, 'PUT', '/api/channel/', { id: ok.body.data[0].id, other: 'mars', key: account.json }, admin)
     expect(edit.status).toBe(200) // a well-formed region name
     const bad = await call(env.app, 'PUT', '/api/channel/', { id: ok.body.data[0].id, other: 'Not/A Region' }, admin)
     expect(bad.status).toBe(400)

@@ -122,7 +122,7 @@ describe('41 Google Vertex AI', () => {
   test('the channel test goes through the same token and URL', async () => {
     const channel = env.app.deps.routing.channels.all().find((c) => c.name === 'vertex')!
     const { testKey } = await import('../../src/relay/routing/channel-test')
-    const result = await testKey(channel, channel.keys[0]!, 'gemini-2.5-pro')
+    const result = await testKey(channel, channel.keys[0]!, 'gemini-2.5-pro', env.app.deps.outbound.fetch)
     expect(result).toMatchObject({ ok: true, status: 200 })
   })
 })

@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
 import { parseModelMapping } from '../../src/relay/routing/model-mapping'
-import { channelBody, checkChannelForm, checkModelMapping, formOf, keyCount, mergeNames, splitKeyLines, splitNames } from '../../src/ui/lib/channel-form'
+import { channelBody, checkChannelForm, checkModelMapping, formOf, keyCount, mergeNames, movesStoredKey, splitKeyLines, splitNames } from '../../src/ui/lib/channel-form'
 
 test('names: comma separated or one per line, trimmed, once each', () => {
   expect(splitNames('gpt-4o, gpt-4o-mini\nclaude-sonnet-4-5,\n\n gpt-4o ')).toEqual(['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5'])
@@ -97,4 +97,18 @@ test('edit body: the id, no key when empty (stored keys kept), key_mode append w
   expect('key' in body).toBe(false)
   expect(channelBody({ ...form, key: 'sk-3', appendKeys: true }, 7)).toMatchObject({ key: 'sk-3', key_mode: 'append' })
   expect(channelBody({ ...form, key: 'sk-3' }, 7)).not.toHaveProperty('key_mode')
+})
+
+test('an edit that sends the stored key to a new address is caught before sending unless it carries the key', () => {
+  const stored = { id: 7, type: 1, name: 'c', base_url: 'https://api.openai.com', models: 'gpt-4o', group: 'default', priority: 0, weight: 0, tag: '', model_mapping: '', test_model: '', auto_ban: 1, other: '' }
+  const form = formOf(stored)
+  expect(movesStoredKey(form, stored, false)).toBe(false) // nothing changed
+  expect(movesStoredKey({ ...form, name: 'renamed', models: 'gpt-4o-mini' }, stored, false)).toBe(false)
+  expect(movesStoredKey({ ...form, baseUrl: 'https://mine.example' }, stored, false)).toBe(true)
+  expect(movesStoredKey({ ...form, baseUrl: 'https://api.openai.com/' }, stored, false)).toBe(false) // a trailing slash is the same address
+  expect(movesStoredKey({ ...form, type: '8' }, stored, false)).toBe(true)
+  expect(movesStoredKey({ ...form, other: 'eu' }, stored, true)).toBe(true) // Vertex's region, Cloudflare's account
+  expect(movesStoredKey({ ...form, other: '2025-01-01' }, stored, false)).toBe(false) // Azure's api-version
+  expect(movesStoredKey({ ...form, baseUrl: 'https://mine.example', key: 'sk-new' }, stored, false)).toBe(false)
+  expect(movesStoredKey({ ...form, baseUrl: 'https://mine.example', key: 'sk-new', appendKeys: true }, stored, false)).toBe(true) // the stored keys would go along
 })

@@ -75,7 +75,7 @@ export function channelsModule(deps: AppDeps) {
       },
       { ...admin, body: CreateBody },
     )
-    .put('/api/channel/', async ({ body }) => ok(await editChannel(deps, body)), { ...admin, body: ChannelEdit })
+    .put('/api/channel/', async ({ body, user }) => ok(await editChannel(deps, body, user.role >= Role.root)), { ...admin, body: ChannelEdit })
     .delete(
       '/api/channel/:id',
       async ({ params }) => {

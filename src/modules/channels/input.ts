@@ -2,7 +2,7 @@ import { splitList, type ChannelPatch, type ChannelRow } from '../../db/repos/ch
 import { BadRequestError, GatewayError } from '../../errors'
 import { providerFor, supportedTypes } from '../../providers/registry'
 import type { Provider } from '../../providers/types'
-import { addressGuard } from '../../providers/address-guard'
+import type { Outbound } from '../../outbound/fetch'
 import { normalizeBaseUrl } from '../../providers/url'
 import { splitKeys } from '../../relay/routing/channel'
 import { parseModelMapping } from '../../relay/routing/model-mapping'
@@ -88,13 +88,24 @@ export function channelPatch(input: Fields, current?: ChannelRow): { patch: Chan
  * SSRF on save: the base URL a channel will use (its own, else the provider's default) may not be a link-local or
  * cloud metadata address, however written, nor resolve to one now; private and loopback ones only while
  * `ChannelPrivateNetworksAllowed` is on. A host that does not resolve is accepted (it may exist later): every
- * connection is checked again (`providers/address-guard.ts`).
+ * connection is checked again (`src/outbound`).
  */
-export async function assertTargetAllowed(baseUrl: string, provider: Provider, allowPrivate: boolean): Promise<void> {
+export async function assertTargetAllowed(outbound: Pick<Outbound, 'refusalFor'>, baseUrl: string, provider: Provider): Promise<void> {
   const url = baseUrl || provider.defaultBaseUrl
   if (!url) return
-  const why = await addressGuard.refusalFor(url, allowPrivate)
+  const why = await outbound.refusalFor(url)
   if (why) throw new BadRequestError(`base_url refused: ${why}`, 'base_url')
+}
+
+/** The same for the addresses a key names (a service account's token_uri): a 400 naming `key`, never quoting it. */
+export async function assertKeyTargetsAllowed(outbound: Pick<Outbound, 'refusalFor'>, provider: Provider, keyText: string): Promise<void> {
+  if (!provider.keyTargets) return
+  for (const key of splitKeys(keyText)) {
+    for (const url of provider.keyTargets(key)) {
+      const why = await outbound.refusalFor(url)
+      if (why) throw new BadRequestError(`key refused: ${why}`, 'key')
+    }
+  }
 }
 
 export function mappingText(value: unknown): string {

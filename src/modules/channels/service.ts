@@ -3,7 +3,8 @@ import type { AppDeps } from '../../deps'
 import { BadRequestError, NotFoundError } from '../../errors'
 import type { NewChannelInput } from '../../relay/routing/channel-store'
 import { splitKeys } from '../../relay/routing/channel'
-import { assertTargetAllowed, channelPatch, checkKeys, joinList, mappingText, normalizeKeys, providerOrThrow } from './input'
+import { assertKeyTargetsAllowed, assertTargetAllowed, channelPatch, checkKeys, joinList, mappingText, normalizeKeys, providerOrThrow } from './input'
+import { assertKeysStay } from './key-destination'
 import type { ChannelCreate, ChannelEdit, CreateBody, ListQuery, TagEdit } from './schemas'
 import { toChannelView, type ChannelView } from './view'
 
@@ -37,8 +38,9 @@ export async function createChannels(deps: AppDeps, body: CreateBody): Promise<C
   const channel = wrapped ?? bareChannel(bare)
   const base = newChannel(channel)
   const provider = providerOrThrow(base.type)
-  await assertTargetAllowed(base.baseUrl ?? '', provider, deps.options.get<boolean>('ChannelPrivateNetworksAllowed'))
+  await assertTargetAllowed(deps.outbound, base.baseUrl ?? '', provider)
   await checkKeys(provider, base.keyText)
+  await assertKeyTargetsAllowed(deps.outbound, provider, base.keyText)
   // a service account JSON key is one key, whatever its lines
   const keys = splitKeys(base.keyText)
   const inputs = mode === 'batch' && keys.length > 1 ? keys.map((key) => ({ ...base, keyText: key })) : [base]
@@ -66,17 +68,20 @@ function newChannel(input: ChannelCreate): NewChannelInput {
   }
 }
 
-/** Edit by id. An empty or missing key keeps the stored keys; `key_mode: 'append'` adds lines to them. */
-export async function editChannel(deps: AppDeps, input: ChannelEdit): Promise<ChannelView> {
+/**
+ * Edit by id. An empty or missing key keeps the stored keys; `key_mode: 'append'` adds lines to them. An edit that
+ * changes where the keys go must replace them unless `mayMoveKeys` (root): key-destination.ts.
+ */
+export async function editChannel(deps: AppDeps, input: ChannelEdit, mayMoveKeys: boolean): Promise<ChannelView> {
   const current = await findChannel(deps, input.id)
   const { id, key, key_mode, ...fields } = input
   const { patch, provider } = channelPatch(fields, current)
-  if (patch.baseUrl !== undefined || patch.type !== undefined) {
-    await assertTargetAllowed(patch.baseUrl ?? current.baseUrl, provider, deps.options.get<boolean>('ChannelPrivateNetworksAllowed'))
-  }
   let keyText: string | undefined = key === undefined ? undefined : normalizeKeys(key) || undefined
+  if (patch.baseUrl !== undefined || patch.type !== undefined) await assertTargetAllowed(deps.outbound, patch.baseUrl ?? current.baseUrl, provider)
+  assertKeysStay(current, patch, keyText !== undefined && key_mode !== 'append', mayMoveKeys)
   if (keyText !== undefined) await checkKeys(provider, keyText)
   else if (patch.type !== undefined && patch.type !== current.type) await checkKeys(provider, (deps.routing.channels.get(id)?.keys ?? []).join('\n'))
+  if (keyText !== undefined) await assertKeyTargetsAllowed(deps.outbound, provider, keyText)
   if (keyText !== undefined && key_mode === 'append') {
     const stored = deps.routing.channels.get(id)?.keys ?? []
     keyText = normalizeKeys([...stored, keyText].join('\n'))

@@ -4,13 +4,12 @@
  * caller that asks while it runs. The private key is imported once per account. Errors never carry the key, the
  * assertion or a token: a refused exchange says what the token endpoint answered, with anything secret masked.
  */
+import { OutboundRefused } from '../../outbound/fetch'
 import { type ServiceAccount, importPrivateKey, serviceAccountOf, signAssertion } from './google-service-account'
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>
 
 export interface TokenSourceOptions {
-  /** how the token endpoint is reached (default global fetch; give the relay's guarded fetch for the SSRF check) */
-  fetch?: FetchLike
   /** clock in ms since the epoch (default Date.now); the JWT's iat and the cache's expiry both read it */
   now?: () => number
   /** a token is replaced this long before it expires (default 5 minutes) */
@@ -24,8 +23,11 @@ export interface TokenSourceOptions {
 }
 
 export interface TokenSource {
-  /** A valid access token for the account (a parsed account or the channel's key JSON). */
-  accessTokenFor(account: ServiceAccount | string): Promise<string>
+  /**
+   * A valid access token for the account (a parsed account or the channel's key JSON). A new one is minted through
+   * `fetch`: the caller's outbound guard, so the account's token_uri is held to the caller's address policy.
+   */
+  accessTokenFor(account: ServiceAccount | string, fetch: FetchLike): Promise<string>
   /** Forget the account's token (Vertex answered 401 with it): the next call mints a new one. */
   invalidate(account: ServiceAccount | string): void
 }
@@ -37,6 +39,8 @@ export class TokenExchangeError extends Error {
     message: string,
     /** Google's `error` code (`invalid_grant`, `invalid_scope` …) when it sent one */
     readonly code?: string,
+    /** the outbound guard refused the token endpoint: nothing was sent, so no cooldown is owed */
+    readonly refused = false,
   ) {
     super(message)
   }
@@ -56,7 +60,6 @@ interface Entry {
 }
 
 export function createTokenSource(options: TokenSourceOptions = {}): TokenSource {
-  const fetchImpl: FetchLike = options.fetch ?? ((url, init) => fetch(url, init))
   const now = options.now ?? Date.now
   const refreshBeforeMs = options.refreshBeforeMs ?? 5 * 60_000
   const cooldownMs = options.failureCooldownMs ?? 5_000
@@ -90,7 +93,7 @@ export function createTokenSource(options: TokenSourceOptions = {}): TokenSource
   /** The old token while it still has a minute left: a failed refresh does not fail requests it could serve. */
   const lastResort = (entry: Entry, at: number) => (entry.token && at < entry.expiresAt - LAST_RESORT_MS ? entry.token : undefined)
 
-  async function mint(entry: Entry, account: ServiceAccount): Promise<string> {
+  async function mint(entry: Entry, account: ServiceAccount, fetchImpl: FetchLike): Promise<string> {
     const key = await (entry.key ??= importPrivateKey(account))
     const issuedAt = now()
     const assertion = await signAssertion(account, key, Math.floor(issuedAt / 1000))
@@ -102,7 +105,7 @@ export function createTokenSource(options: TokenSourceOptions = {}): TokenSource
   }
 
   return {
-    accessTokenFor(input) {
+    accessTokenFor(input, fetchImpl) {
       let account: ServiceAccount
       try {
         account = accountOf(input)
@@ -116,9 +119,9 @@ export function createTokenSource(options: TokenSourceOptions = {}): TokenSource
         const old = lastResort(entry, at)
         return old ? Promise.resolve(old) : Promise.reject(entry.failure.error)
       }
-      return (entry.inflight ??= mint(entry, account)
+      return (entry.inflight ??= mint(entry, account, fetchImpl)
         .catch((error: Error) => {
-          entry.failure = { error, until: now() + cooldownMs }
+          if (!(error instanceof TokenExchangeError && error.refused)) entry.failure = { error, until: now() + cooldownMs }
           const old = lastResort(entry, now())
           if (old) return old
           throw error
@@ -153,6 +156,7 @@ async function exchange(fetchImpl: FetchLike, account: ServiceAccount, assertion
     })
     text = await response.text()
   } catch (error) {
+    if (error instanceof OutboundRefused) throw new TokenExchangeError(0, `refused ${where}: ${mask(error.message, [assertion])}`, undefined, true)
     const reason = (error as Error)?.name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : mask(String((error as Error)?.message ?? error), [assertion])
     throw new TokenExchangeError(0, `could not reach ${where}: ${reason}`)
   }

@@ -15,7 +15,7 @@ export interface ChannelCheck {
  * The channel test behind `GET /api/channel/test/:id` and the probe: every key in turn, the verdicts fed to
  * the key rotation (dead keys out, working ones back in), one summary. Never throws.
  */
-export function createChannelCheck(rotation: Pick<KeyRotation, 'isDead' | 'markDead' | 'revive'>, fetchImpl?: Fetch) {
+export function createChannelCheck(rotation: Pick<KeyRotation, 'isDead' | 'markDead' | 'revive'>, fetchImpl: Fetch) {
   return async function checkChannel(channel: Channel, requestedModel?: string): Promise<ChannelCheck> {
     const tests = await testEachKey(channel, requestedModel, fetchImpl)
     applyKeyTests(channel, tests, rotation)

@@ -1,4 +1,3 @@
-import { guardedFetch } from '../../providers/address-guard'
 import { modelListRequest } from '../../providers/upstream'
 import { ModelListError } from '../../providers/model-list-call'
 import { upstreamErrorMessage } from '../../providers/upstream-error'
@@ -22,9 +21,6 @@ export interface ChannelTestResult {
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>
 
-/** Without a fetch of the caller's: the SSRF guard with private networks allowed (metadata targets never). */
-const defaultFetch: Fetch = guardedFetch(() => true)
-
 const TEST_TIMEOUT_MS = 30_000
 
 /** Which model a test uses: the one asked for, else the channel's test model, its first model, the provider's. */
@@ -38,7 +34,7 @@ export function testModelOf(channel: Channel, requested?: string): string {
  * error message. Never throws.
  * `key-tests.ts` runs it once per key.
  */
-export async function testKey(channel: Channel, key: string, requestedModel?: string, fetchImpl: Fetch = defaultFetch): Promise<ChannelTestResult> {
+export async function testKey(channel: Channel, key: string, requestedModel: string | undefined, fetchImpl: Fetch): Promise<ChannelTestResult> {
   const model = testModelOf(channel, requestedModel)
   const upstreamModel = mapModel(channel.modelMapping, model)
   const protocol = channel.provider.protocols[0]
@@ -65,7 +61,7 @@ export async function testKey(channel: Channel, key: string, requestedModel?: st
   if (!protocol) return result(false, 0, channel.provider.note ?? `${channel.provider.name} speaks no protocol Tollgate relays`)
   try {
     const send = async () => {
-      const target = await probeCall(channel, upstreamModel, model, key)
+      const target = await probeCall(channel, upstreamModel, model, key, fetchImpl)
       const response = await fetchImpl(target.url, { method: 'POST', headers: target.headers, body: target.body, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) })
       return { target, response }
     }
@@ -89,7 +85,7 @@ export async function testKey(channel: Channel, key: string, requestedModel?: st
 }
 
 /** The upstream's own model list through the provider's list endpoint. Throws with the upstream message. */
-export async function fetchUpstreamModels(channel: Channel, fetchImpl: Fetch = defaultFetch): Promise<string[]> {
+export async function fetchUpstreamModels(channel: Channel, fetchImpl: Fetch): Promise<string[]> {
   const list = channel.provider.modelList?.list
   if (list) {
     // connector providers list with their own signed or token-authenticated calls

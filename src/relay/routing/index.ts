@@ -2,7 +2,6 @@ import type { ChannelRepo } from '../../db/repos'
 import type { Channel } from './channel'
 import { createSecretBox } from '../../crypto/secret-box'
 import type { OptionStore } from '../../options/store'
-import { guardedFetch } from '../../providers/address-guard'
 import { createChannelCheck } from './channel-check'
 import { createChannelStore } from './channel-store'
 import type { Fetch } from './channel-test'
@@ -31,7 +30,8 @@ export interface RoutingInput {
   /** told when this node takes a key of a pool out of the rotation or puts it back (src/cluster tells the others) */
   onKeyChange?: KeyChangeListener
   random?: Random
-  fetch?: Fetch
+  /** how the channel test and fetch_models dial (deps.outbound: the SSRF guard, no redirect followed) */
+  fetch: Fetch
 }
 
 /**
@@ -54,8 +54,7 @@ export function createRouting(input: RoutingInput) {
   })
   const rotation = createKeyRotation(input.onKeyChange)
   const health = createHealthTracker(channels, () => input.options.get<number>('ChannelFailureThreshold'), input.failureCounts, rotation)
-  // the channel test and fetch_models connect through the SSRF guard (no metadata target, no redirect followed)
-  const upstreamFetch: Fetch = input.fetch ?? guardedFetch(() => input.options.get<boolean>('ChannelPrivateNetworksAllowed') !== false)
+  const upstreamFetch = input.fetch
   const checkChannel = createChannelCheck(rotation, upstreamFetch)
   const probe = createChannelProbe(channels, health, () => input.options.get<number>('ChannelProbeIntervalSeconds'), checkChannel)
   let random: Random = input.random ?? Math.random

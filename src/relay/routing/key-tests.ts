@@ -16,7 +16,7 @@ export interface KeyTest {
 }
 
 /** Test the channel's keys, at most MAX_TESTED_KEYS, KEYS_AT_ONCE at a time, reported in key order; a keyless channel is tested once without one. */
-export async function testEachKey(channel: Channel, requestedModel?: string, fetchImpl?: Fetch): Promise<KeyTest[]> {
+export async function testEachKey(channel: Channel, requestedModel: string | undefined, fetchImpl: Fetch): Promise<KeyTest[]> {
   const keys = channel.keys.length > 0 ? channel.keys.slice(0, MAX_TESTED_KEYS) : ['']
   const tests: KeyTest[] = []
   let next = 0

@@ -1,3 +1,4 @@
+import type { OutboundFetch } from '../../outbound/fetch'
 import { upstreamRequest } from '../../providers/upstream'
 import { upstreamProtocolById } from '../upstream-protocols'
 import type { Channel } from './channel'
@@ -11,6 +12,7 @@ export async function probeCall(
   upstreamModel: string,
   clientModel: string,
   key: string,
+  fetch: OutboundFetch,
 ): Promise<{ url: string; headers: Record<string, string>; body: string; rejected?: (status: number) => boolean }> {
   const provider = channel.provider
   const protocol = (provider.protocolsFor?.(upstreamModel) ?? provider.protocols)[0]!
@@ -20,7 +22,7 @@ export async function probeCall(
   let extra: Record<string, string> = {}
   if (upstream.wrapBody) ({ text, headers: extra } = upstream.wrapBody(body, undefined, []))
   if (provider.connector) {
-    const call = { protocol, model: upstreamModel, clientModel, stream: false, key, baseUrl: channel.baseUrl, other: channel.other, body: text }
+    const call = { protocol, model: upstreamModel, clientModel, stream: false, key, baseUrl: channel.baseUrl, other: channel.other, body: text, fetch }
     const connector = provider.connector
     const connectorCall = { ...call, headers: { 'content-type': 'application/json', ...extra } }
     const target = await connector.prepare(connectorCall)

@@ -114,7 +114,7 @@ export function formOf(channel?: StoredChannel, type = 1): ChannelForm {
   }
 }
 
-export type FieldProblem = { code: 'required' } | { code: 'url' } | { code: 'range'; min: number; max: number } | { code: 'mapping'; error: MappingError }
+export type FieldProblem = { code: 'required' } | { code: 'url' } | { code: 'keyToMove' } | { code: 'range'; min: number; max: number } | { code: 'mapping'; error: MappingError }
 export type FormField = 'name' | 'key' | 'baseUrl' | 'models' | 'priority' | 'weight' | 'modelMapping'
 
 const PRIORITY = { min: -1_000_000_000, max: 1_000_000_000 }
@@ -144,6 +144,17 @@ export function checkChannelForm(form: ChannelForm, context: { creating: boolean
   const mapping = checkModelMapping(form.modelMapping)
   if ('error' in mapping) problems.modelMapping = { code: 'mapping', error: mapping.error }
   return problems
+}
+
+/**
+ * Whether the edit changes where the stored keys are sent (type, base URL, or `other` when the type puts it in the
+ * address: Vertex's region, Cloudflare's account) while not replacing them. The server then wants the key again
+ * unless the caller is root (src/modules/channels/key-destination.ts); the form says so before sending.
+ */
+export function movesStoredKey(form: ChannelForm, stored: StoredChannel, otherAddressed: boolean): boolean {
+  if (splitKeyLines(form.key).length > 0 && !form.appendKeys) return false
+  const baseUrl = form.baseUrl.trim().replace(/\/+$/, '')
+  return Number(form.type) !== stored.type || baseUrl !== stored.base_url || (otherAddressed && form.other.trim() !== (stored.other ?? ''))
 }
 
 /**

@@ -86,6 +86,8 @@ export interface FakeGoogleTokenOptions {
   expiresIn?: number
   /** wait this long before answering (lets concurrent callers pile up) */
   delayMs?: number
+  /** the token URL it stands in for (the audience it expects and the token_uri of its accounts; default its own, url + '/token'), e.g. Google's behind PROVIDER_ENDPOINTS */
+  tokenUri?: string
 }
 
 export interface FakeGoogleToken {
@@ -182,7 +184,7 @@ export async function startFakeGoogleToken(options: FakeGoogleTokenOptions = {})
 
   const server = Bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 0, fetch: handle })
   const url = `http://127.0.0.1:${server.port}`
-  tokenUri = `${url}/token`
+  tokenUri = options.tokenUri ?? `${url}/token`
   return {
     url,
     tokenUri,

@@ -41,7 +41,7 @@ beforeEach(() => vertex.reset())
 /** One call the way a Vertex channel makes it: region from other, project from the key, a minted bearer token. */
 async function call(model: string, operation: VertexOperation, body: unknown, headers: Record<string, string> = {}, key = sa.json) {
   const url = vertexUrl({ project: serviceAccountOf(key).projectId, region: vertexRegion(OTHER, model), model, operation, baseUrl: vertex.url })
-  const authorization = `Bearer ${await tokens.accessTokenFor(key)}`
+  const authorization = `Bearer ${await tokens.accessTokenFor(key, fetch)}`
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization, ...headers }, body: JSON.stringify(body) })
 }
 
@@ -114,7 +114,7 @@ describe('Claude on Vertex through the building blocks', () => {
       .toEqual({ status: 400, message: 'diagnostics: Extra inputs are not permitted' })
     expect(await ask('claude-haiku-4-5@20251001', { anthropic_version: 'vertex-2023-10-16', messages })).toEqual({ status: 400, message: 'max_tokens: Field required' })
     // vertexUrl would have renamed it: build the path by hand
-    const token = await tokens.accessTokenFor(sa.json)
+    const token = await tokens.accessTokenFor(sa.json, fetch)
     const dated = await fetch(`${vertex.url}/v1/projects/tollgate-proj/locations/global/publishers/anthropic/models/claude-haiku-4-5-20251001:rawPredict`, {
       method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(vertexAnthropicBody({ max_tokens: 5, messages }, [])),
     })
@@ -135,23 +135,23 @@ describe('the fake Vertex checks the bearer token and the project', () => {
       expect(((await res.json()) as any).error.status).toBe('UNAUTHENTICATED')
     }
     const local = createTokenSource({ now })
-    const token = await local.accessTokenFor(sa.json)
+    const token = await local.accessTokenFor(sa.json, fetch)
     expect((await post(`Bearer ${token}`)).status).toBe(200)
     const other = await google.createAccount({ projectId: 'someone-else' })
-    const theirs = await local.accessTokenFor(other.json)
+    const theirs = await local.accessTokenFor(other.json, fetch)
     const denied = await post(`Bearer ${theirs}`)
     expect(denied.status).toBe(403)
     expect(((await denied.json()) as any).error.message).toStartWith("Permission 'aiplatform.endpoints.predict' denied on resource")
     clock += 3600_000
     expect((await post(`Bearer ${token}`)).status).toBe(401)
     // the token source saw it coming: a new token, accepted
-    const fresh = await local.accessTokenFor(sa.json)
+    const fresh = await local.accessTokenFor(sa.json, fetch)
     expect(fresh).not.toBe(token)
     expect((await post(`Bearer ${fresh}`)).status).toBe(200)
   })
 
   test('a location that does not serve the model, and a Claude model under google: 404', async () => {
-    const token = `Bearer ${await tokens.accessTokenFor(sa.json)}`
+    const token = `Bearer ${await tokens.accessTokenFor(sa.json, fetch)}`
     expect((await post(token, path.replace('/global/', '/asia-south1/'))).status).toBe(404)
     expect((await post(token, path.replace('gemini-2.5-flash', 'claude-haiku-4-5@20251001'))).status).toBe(404)
   })
@@ -159,7 +159,7 @@ describe('the fake Vertex checks the bearer token and the project', () => {
 
 describe('Google\'s own client (@google/genai, Vertex mode) against the fakes', () => {
   const client = async () => {
-    const token = await tokens.accessTokenFor(sa.json)
+    const token = await tokens.accessTokenFor(sa.json, fetch)
     const authClient = { getRequestHeaders: async () => new Headers({ authorization: `Bearer ${token}` }) }
     return new GoogleGenAI({
       vertexai: true, project: 'tollgate-proj', location: 'us-central1',

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createOutbound } from '../../../src/outbound/fetch'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createLocalCoordination } from '../../../src/coord/local'
@@ -30,7 +31,7 @@ export function routingFixture(fetchImpl?: Fetch): RoutingFixture {
     cryptoSecret: 'test-secret-test-secret-test-secret',
     options: { get: <T,>(key: string) => options[key] as T },
     failureCounts: coord,
-    fetch: fetchImpl,
+    fetch: fetchImpl ?? createOutbound({ allowPrivate: () => true }).fetch,
   })
   return {
     routing,

@@ -131,5 +131,6 @@ export const channels = {
   'channels.error.mappingObject': 'The model mapping must be a JSON object, like {"gpt-4": "gpt-4o"}.',
   'channels.error.mappingValue': 'The model mapping for "{name}" must be a model name.',
   'channels.error.mappingCycle': 'The model mapping goes in a circle: {path}',
+  'channels.error.keyToMove': 'This change sends the key to a new address: enter the key again (it replaces the stored one). Only root can move a stored key.',
   'channels.error.tagLength': 'A tag has at most 100 characters.',
 } as const

@@ -83,7 +83,7 @@ export const settings = {
   'settings.option.RelayStreamIdleSeconds': 'Stream idle timeout (seconds)',
   'settings.hint.RelayStreamIdleSeconds': 'A stream whose upstream sends nothing for this long is ended with an error.',
   'settings.option.ChannelPrivateNetworksAllowed': 'Channels may reach private networks',
-  'settings.hint.ChannelPrivateNetworksAllowed': 'Loopback and LAN addresses (Ollama, vLLM next door). Turn off on a shared instance; cloud metadata addresses are refused either way.',
+  'settings.hint.ChannelPrivateNetworksAllowed': 'Loopback and LAN addresses (Ollama, vLLM next door), for channels and the token endpoints their keys name. Turn off on a shared instance; cloud metadata addresses are refused either way.',
   'settings.option.ChannelFailureThreshold': 'Failures before disabling a channel',
   'settings.hint.ChannelFailureThreshold': 'Consecutive failures that disable a channel with automatic disabling on.',
   'settings.option.ChannelProbeIntervalSeconds': 'Re-test interval (seconds)',

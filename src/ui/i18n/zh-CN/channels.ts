@@ -133,5 +133,6 @@ export const channels: Record<keyof typeof en, string> = {
   'channels.error.mappingObject': '模型映射必须是 JSON 对象，例如 {"gpt-4": "gpt-4o"}。',
   'channels.error.mappingValue': '“{name}”的映射目标必须是模型名。',
   'channels.error.mappingCycle': '模型映射形成了循环：{path}',
+  'channels.error.keyToMove': '此修改会把密钥发往新的地址：请重新填写密钥（将替换已保存的密钥）。只有 root 可以直接转移已保存的密钥。',
   'channels.error.tagLength': '标签最多 100 个字符。',
 }

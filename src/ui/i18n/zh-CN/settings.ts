@@ -85,7 +85,7 @@ export const settings: Record<keyof typeof en, string> = {
   'settings.option.RelayStreamIdleSeconds': '流式空闲超时（秒）',
   'settings.hint.RelayStreamIdleSeconds': '上游在这段时间内没有发送任何内容时，以错误结束该流。',
   'settings.option.ChannelPrivateNetworksAllowed': '允许渠道访问内网地址',
-  'settings.hint.ChannelPrivateNetworksAllowed': '本机和局域网地址（如同一网络里的 Ollama、vLLM）。多人共用的实例建议关闭；云元数据地址无论如何都会被拒绝。',
+  'settings.hint.ChannelPrivateNetworksAllowed': '本机和局域网地址（如同一网络里的 Ollama、vLLM），对渠道及其密钥中指定的令牌端点同样适用。多人共用的实例建议关闭；云元数据地址无论如何都会被拒绝。',
   'settings.option.ChannelFailureThreshold': '渠道自动禁用的失败次数',
   'settings.hint.ChannelFailureThreshold': '开启自动禁用的渠道连续失败这么多次后会被禁用。',
   'settings.option.ChannelProbeIntervalSeconds': '重新测试间隔（秒）',

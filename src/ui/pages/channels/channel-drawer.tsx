@@ -6,7 +6,8 @@ import { Drawer } from '../../components/drawer'
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/field'
 import { useToast } from '../../components/toast'
 import { useI18n } from '../../i18n'
-import { channelBody, checkChannelForm, formOf, keyCount, type ChannelForm, type FieldProblem, type FormField } from '../../lib/channel-form'
+import { useSession } from '../../state/session'
+import { channelBody, checkChannelForm, formOf, keyCount, movesStoredKey, type ChannelForm, type FieldProblem, type FormField } from '../../lib/channel-form'
 import { CHANNEL_PRESETS, CHANNEL_TYPES, channelType, channelTypeName } from '../../lib/channel-types'
 import { KeyStates } from './key-states'
 import { ModelPicker } from './model-picker'
@@ -33,6 +34,7 @@ interface Props {
 export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props) {
   const { t } = useI18n()
   const toast = useToast()
+  const isRoot = (useSession().user?.role ?? 0) >= 100
   const [form, setForm] = useState<ChannelForm>(() => formOf(channel))
   const [problems, setProblems] = useState<Partial<Record<FormField, FieldProblem>>>({})
   const [failure, setFailure] = useState<unknown>()
@@ -55,6 +57,7 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
     if (!problem) return undefined
     if (problem.code === 'required') return t('common.error.required', { field: label })
     if (problem.code === 'url') return t('channels.error.url')
+    if (problem.code === 'keyToMove') return t('channels.error.keyToMove')
     if (problem.code === 'range') return t('channels.error.range', { field: label, min: problem.min, max: problem.max })
     const error = problem.error
     if (error.code === 'value') return t('channels.error.mappingValue', { name: error.name })
@@ -65,6 +68,9 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
   const submit = async (event: Event) => {
     event.preventDefault()
     const found = checkChannelForm(form, { creating, keyRequired: known?.keyRequired ?? true, baseUrlRequired: known ? !known.baseUrl && !known.baseUrlOptional : false })
+    // a stored key goes to a new address only with the key typed again (root excepted): keys stay where they were sent
+    const addressed = types.find((entry) => entry.type === channel?.type)?.other_field?.addressed === true || info?.other_field?.addressed === true
+    if (channel && !isRoot && !found.key && movesStoredKey(form, channel, addressed)) found.key = { code: 'keyToMove' }
     setProblems(found)
     if (Object.keys(found).length > 0) return
     setBusy(true)

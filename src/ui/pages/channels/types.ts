@@ -16,7 +16,7 @@ export interface TypeInfo {
   test_model: string
   models: string[]
   /** what the channel's `other` holds for this type, when it reads it */
-  other_field?: { meaning: string; required: boolean }
+  other_field?: { meaning: string; required: boolean; addressed?: boolean }
 }
 
 /** The list's filters as the URL and the API take them. */

@@ -1,0 +1,149 @@
+/**
+ * The one way the server dials out: channel requests (relay, channel test, fetch_models), OAuth token endpoints
+ * (Vertex's service account `token_uri`), signed AWS calls, and anything added later. Each call:
+ * 1. goes where PROVIDER_ENDPOINTS sends its host, if it names it (the operator's choice: private targets allowed);
+ * 2. has its host resolved once (`./resolver.ts`) and every address judged: link-local and metadata never, private
+ *    and loopback only with `ChannelPrivateNetworksAllowed`; a refusal throws OutboundRefused before any byte is sent;
+ * 3. connects to the address that was checked, not to the name: the URL carries the IP, the Host header and the TLS
+ *    server name (SNI and the certificate check) the original name, so a name that resolves elsewhere a moment
+ *    later (DNS rebinding) changes nothing;
+ * 4. never follows a redirect: a 3xx throws OutboundRedirected naming where it pointed.
+ */
+import { refusal } from './address-class'
+import { type EndpointMap, NO_ENDPOINTS } from './endpoints'
+import { type Resolved, type Resolver, sharedResolver } from './resolver'
+
+export type OutboundFetch = (url: string, init?: RequestInit) => Promise<Response>
+
+/** A call that must not be made; nothing was sent. */
+export class OutboundRefused extends Error {}
+
+/** The far end answered with a redirect, which is not followed (it could carry the key to another host). */
+export class OutboundRedirected extends OutboundRefused {
+  constructor(
+    readonly status: number,
+    readonly location: string | null,
+  ) {
+    super(redirectMessage(status, location))
+  }
+}
+
+export function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400 && status !== 304
+}
+
+export function redirectMessage(status: number, location: string | null): string {
+  return `upstream ${status} redirected to ${location || '(no location)'}: redirects are not followed (set the channel's base_url to the final address)`
+}
+
+export interface Outbound {
+  fetch: OutboundFetch
+  /** Why `url` may not be dialled now (for a form being saved: a name that does not resolve is no refusal), or undefined. */
+  refusalFor(url: string): Promise<string | undefined>
+}
+
+export interface OutboundOptions {
+  /** `ChannelPrivateNetworksAllowed`, read on every call */
+  allowPrivate: () => boolean
+  /** PROVIDER_ENDPOINTS */
+  endpoints?: EndpointMap
+  resolver?: Resolver
+}
+
+/** A URL as dialled: after PROVIDER_ENDPOINTS, parsed once. */
+interface Target {
+  url: URL
+  trusted: boolean
+}
+
+/** Distinct URLs remembered parsed (a relay URL recurs per channel and model); the oldest goes first. */
+const MAX_TARGETS = 4096
+
+export function createOutbound(options: OutboundOptions): Outbound {
+  const endpoints = options.endpoints ?? NO_ENDPOINTS
+  const resolver = options.resolver ?? sharedResolver
+  const targets = new Map<string, Target>()
+
+  const targetOf = (text: string): Target => {
+    let target = targets.get(text)
+    if (target) return target
+    let url: URL
+    try {
+      url = new URL(text)
+    } catch {
+      throw new OutboundRefused(`upstream address refused: ${JSON.stringify(text.slice(0, 200))} is not a URL`)
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`upstream address refused: ${url.protocol} is not http or https`)
+    target = endpoints.rewrite(url)
+    if (targets.size >= MAX_TARGETS) targets.delete(targets.keys().next().value!)
+    targets.set(text, target)
+    return target
+  }
+
+  const why = (target: Target, resolved: Resolved): string | undefined =>
+    refusal(target.url.hostname, resolved.verdict, target.trusted || options.allowPrivate(), resolved.decidedBy)
+
+  return {
+    async fetch(text, init) {
+      const target = targetOf(text)
+      const pending = resolver.resolve(target.url.hostname)
+      const resolved = pending instanceof Promise ? await pending : pending
+      if (resolved.failure) throw new OutboundRefused(`upstream address refused: ${resolved.failure}`)
+      const refused = why(target, resolved)
+      if (refused) throw new OutboundRefused(`upstream address refused: ${refused}`)
+      const pinned = pinnedUrl(target.url, resolved.connectTo)
+      let response: Response
+      try {
+        response = await fetch(pinned, pinnedInit(target.url, resolved.connectTo, init))
+      } catch (error) {
+        // Bun's messages quote the URL dialled: name the one the caller knows (`fetching "https://1.2.3.4/…"` otherwise)
+        if (error instanceof Error && error.message.includes(pinned)) error.message = error.message.replaceAll(pinned, target.url.href)
+        throw error
+      }
+      if (isRedirect(response.status)) {
+        void response.body?.cancel().catch(() => {})
+        throw new OutboundRedirected(response.status, response.headers.get('location'))
+      }
+      return response
+    },
+
+    async refusalFor(text) {
+      let target: Target
+      try {
+        target = targetOf(text)
+      } catch (error) {
+        return (error as Error).message
+      }
+      const resolved = await resolver.resolve(target.url.hostname)
+      return why(target, resolved)
+    },
+  }
+}
+
+/** The URL with the checked address in place of the name ('' = the host is that address already). */
+function pinnedUrl(url: URL, address: string): string {
+  if (!address) return url.href
+  const host = address.includes(':') ? `[${address}]` : address
+  return `${url.protocol}//${host}${url.port ? `:${url.port}` : ''}${url.pathname}${url.search}`
+}
+
+/** The caller's init, with redirects off and, for a pinned address, the name in Host and in the TLS server name. */
+function pinnedInit(url: URL, address: string, init: BunFetchRequestInit = {}): BunFetchRequestInit {
+  if (!address) return { ...init, redirect: 'manual' }
+  const pinned: BunFetchRequestInit = { ...init, redirect: 'manual', headers: withHost(init.headers, url.host) }
+  if (url.protocol === 'https:') pinned.tls = { ...init.tls, serverName: url.hostname.replace(/\.$/, '') }
+  return pinned
+}
+
+function withHost(headers: HeadersInit | undefined, host: string): HeadersInit {
+  if (headers instanceof Headers) {
+    const copy = new Headers(headers)
+    copy.set('host', host)
+    return copy
+  }
+  if (Array.isArray(headers)) return [...headers.filter(([name]) => name.toLowerCase() !== 'host'), ['host', host]]
+  const record = { ...(headers as Record<string, string> | undefined) }
+  for (const name of Object.keys(record)) if (name.toLowerCase() === 'host') delete record[name] // one Host, ours
+  record.host = host
+  return record
+}
