@@ -14,7 +14,8 @@ const ALLOWED: Record<string, string> = {
   'outbound/fetch.ts': 'the guard itself',
   'ops/control.ts': "the CLI talks to its own server over the data dir's unix socket",
   'cli/health.ts': 'the health check probes its own server on the configured port',
-  'services/tokens/ip-list.ts': "node:net's isIP parses allow lists; it dials nothing",
+  'net/ip.ts': "node:net's isIP and BlockList parse addresses; they dial nothing",
+  'net/trusted-proxies.ts': "node:net's BlockList matches proxy CIDRs; it dials nothing",
 }
 
 const DIALS: [string, RegExp][] = [
