@@ -7,6 +7,8 @@ export interface InviterCredit {
   id: number
   /** added to the inviter's pending and lifetime invitation quota; the invitation count goes up by one */
   reward: number
+  /** the reward is paid only while the inviter has fewer invitees than this (checked in the UPDATE; 0: always) */
+  maxRewarded: number
 }
 
 /**

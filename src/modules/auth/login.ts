@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps'
 import { UnauthorizedError } from '../../errors'
 import { UserStatus } from '../../plugins/session'
 import { hashPassword, needsRehash, verifyPassword } from '../users/credentials'
+import { takeHashTurn } from '../users/hash-queue'
 import { loginKeys } from './login-keys'
 
 export const LOGIN_FAILED = 'wrong username or password, or the user is disabled'
@@ -18,10 +19,18 @@ export async function login(deps: AppDeps, input: { username: string; password: 
   const user = await deps.repos.users.findByUsername(input.username)
   const keys = loginKeys({ ...input, user, perAccount: options.get<number>('LoginFailuresPerAccount'), perAddress: options.get<number>('LoginFailuresPerAddress') })
   const backoff = { maxSeconds: options.get<number>('LoginBackoffMaxSeconds'), forgetSeconds: options.get<number>('LoginFailureWindowSeconds') }
-  // counted before the (slow) password check, so a parallel burst cannot slip past the limit; shared across nodes
-  const attempt = await deps.coord.loginAttempt(keys, backoff)
-  if (!attempt.ok) throw loginError(attempt)
-  const valid = await verifyPassword(input.password, user?.password)
+  // a turn at argon2 first (503 when the queue is full, counting nothing), then the attempt is counted before the
+  // (slow) check, so a parallel burst cannot slip past the limit; shared across nodes
+  const turn = await takeHashTurn()
+  let valid = false
+  let attempt
+  try {
+    attempt = await deps.coord.loginAttempt(keys, backoff)
+    if (!attempt.ok) throw loginError(attempt)
+    valid = await verifyPassword(input.password, user?.password, turn)
+  } finally {
+    turn.release()
+  }
   if (!user || !valid || user.status !== UserStatus.enabled) throw new UnauthorizedError(LOGIN_FAILED, 'login_failed')
   await deps.coord.loginSucceeded(attempt.ticket)
   // an imported new-api / one-api user's bcrypt hash becomes Tollgate's argon2id on the first good login; a plain

@@ -47,12 +47,20 @@ for (const dialect of DIALECTS) {
 
     test('an invited user and the inviter’s reward are written together', async () => {
       const inviter = await user()
-      const invitee = await repos.users.insert({ username: `invitee${++seq}`, password: 'x', inviterId: inviter.id }, { id: inviter.id, reward: 25 })
+      const invitee = await repos.users.insert({ username: `invitee${++seq}`, password: 'x', inviterId: inviter.id }, { id: inviter.id, reward: 25, maxRewarded: 0 })
       expect(invitee.inviterId).toBe(inviter.id)
       expect(await stored(inviter.id)).toMatchObject({ affCount: 1, affQuota: 25, affHistoryQuota: 25 })
-      const clash = await repos.users.insert({ username: invitee.username, password: 'x' }, { id: inviter.id, reward: 25 }).catch((e: unknown) => e)
+      const clash = await repos.users.insert({ username: invitee.username, password: 'x' }, { id: inviter.id, reward: 25, maxRewarded: 0 }).catch((e: unknown) => e)
       expect(isUniqueViolation(clash)).toBe(true)
       expect(await stored(inviter.id)).toMatchObject({ affCount: 1, affQuota: 25 }) // the failed insert credited nothing
+    })
+
+    test('the inviter’s reward stops at the cap, even for sign-ups at once; the invitees still register', async () => {
+      const inviter = await user()
+      const invite = (i: number) => repos.users.insert({ username: `capped${seq}-${i}`, password: 'x', inviterId: inviter.id }, { id: inviter.id, reward: 25, maxRewarded: 3 })
+      const invitees = await Promise.all(Array.from({ length: 12 }, (_, i) => invite(i)))
+      expect(invitees).toHaveLength(12)
+      expect(await stored(inviter.id)).toMatchObject({ affCount: 12, affQuota: 75, affHistoryQuota: 75 })
     })
 
     test('a password change or revocation bumps the session version', async () => {

@@ -12,6 +12,12 @@ const FIRST_USER_LOCK = 7_461_017_003
  * refresh it, `forget` drops an entry (another node's write). A load that raced a write or a forget is not
  * cached: it may have read the row before that write.
  */
+/** The inviter's reward, or 0 once they have `maxRewarded` invitees: read in the UPDATE, so no burst passes the cap. */
+const inviterReward = (inviter: InviterCredit) =>
+  inviter.maxRewarded > 0
+    ? sql`(CASE WHEN ${users.affCount} < ${inviter.maxRewarded}::integer THEN ${inviter.reward}::bigint ELSE 0 END)`
+    : sql`${inviter.reward}::bigint`
+
 export function createUserRepo(db: PgDb) {
   const byId = new Map<number, UserRow>()
   let writes = 0 // bumped by every write and forget: a load started before one does not fill the cache
@@ -83,8 +89,8 @@ export function createUserRepo(db: PgDb) {
           .update(users)
           .set({
             affCount: sql`${users.affCount} + 1`,
-            affQuota: sql`${users.affQuota} + ${inviter.reward}`,
-            affHistoryQuota: sql`${users.affHistoryQuota} + ${inviter.reward}`,
+            affQuota: sql`${users.affQuota} + ${inviterReward(inviter)}`,
+            affHistoryQuota: sql`${users.affHistoryQuota} + ${inviterReward(inviter)}`,
           })
           .where(eqInt(users.id, inviter.id))
         return inserted

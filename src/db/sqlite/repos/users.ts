@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, isNull, like, lt, or, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { users } from '../schema'
-import type { NewUser, UserPatch, UserRepo, UserRow } from '../../repos/users'
+import type { InviterCredit, NewUser, UserPatch, UserRepo, UserRow } from '../../repos/users'
 import { syncedBefore } from './synced'
 
 /**
@@ -9,6 +9,10 @@ import { syncedBefore } from './synced'
  * the quota ledger's pending deltas; it runs before every database read, so a loaded row is never behind.
  * bun:sqlite is synchronous: the interface's promises are already resolved when they are returned.
  */
+/** The inviter's reward, or 0 once they have `maxRewarded` invitees: read in the UPDATE, so no burst passes the cap. */
+const inviterReward = (inviter: InviterCredit) =>
+  inviter.maxRewarded > 0 ? sql`(CASE WHEN ${users.affCount} < ${inviter.maxRewarded} THEN ${inviter.reward} ELSE 0 END)` : sql`${inviter.reward}`
+
 export function createUserRepo(db: Db, sync: () => void = () => {}) {
   const byId = new Map<number, UserRow>()
 
@@ -58,15 +62,15 @@ export function createUserRepo(db: Db, sync: () => void = () => {}) {
       return { items, total }
     },
 
-    async insert(user: NewUser, inviter?: { id: number; reward: number }) {
+    async insert(user: NewUser, inviter?: InviterCredit) {
       if (!inviter) return insert(user)
       return db.$client.transaction(() => {
         const row = insert(user)
         db.update(users)
           .set({
             affCount: sql`${users.affCount} + 1`,
-            affQuota: sql`${users.affQuota} + ${inviter.reward}`,
-            affHistoryQuota: sql`${users.affHistoryQuota} + ${inviter.reward}`,
+            affQuota: sql`${users.affQuota} + ${inviterReward(inviter)}`,
+            affHistoryQuota: sql`${users.affHistoryQuota} + ${inviterReward(inviter)}`,
           })
           .where(eq(users.id, inviter.id))
           .run()
