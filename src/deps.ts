@@ -50,6 +50,8 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
   const invalidations = shared ? await subscribeInvalidations(coord) : undefined
   const repos = shared ? publishingRepos(storage, coord.publish) : storage
   const options = await loadOptionStore(repos.options)
+  // names from before the look-alike rule, or imported, get their keys (after the first start: a query that finds none)
+  await storage.users.fillUsernameKeys()
   // the process's one argon2 queue follows the options of the app it serves
   setHashLimits(() => ({ concurrency: options.get<number>('PasswordHashConcurrency'), waiting: options.get<number>('PasswordHashQueue') }))
   const secrets = {

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps'
 import { BadRequestError, ConflictError, ForbiddenError, RateLimitError } from '../../errors'
 import { Role } from '../../plugins/session'
 import { hashPassword } from '../users/credentials'
+import { assertUsernameFree } from '../users/username-free'
 import { addressGroup } from './login-keys'
 
 const HOUR = 3600
@@ -24,7 +25,7 @@ export async function register(
   if ((await users.count()) === 0) throw new ForbiddenError('setup is not done yet: create the root user first')
   const inviter = input.aff_code ? await users.findByAffCode(input.aff_code) : undefined
   if (input.aff_code && !inviter) throw new BadRequestError('field "aff_code": no user has this invite code', 'aff_code')
-  if (await users.findByUsername(input.username)) throw new ConflictError(`the username "${input.username}" is taken`)
+  await assertUsernameFree(users, input.username)
   await countSignUp(deps, input.ip)
 
   const password = await hashPassword(input.password)

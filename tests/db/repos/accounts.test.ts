@@ -35,6 +35,20 @@ for (const dialect of DIALECTS) {
       expect(isUniqueViolation(error)).toBe(true)
     })
 
+    test('a name that reads like a taken one is a unique violation; keys missing from older rows are filled, the older first', async () => {
+      const erin = await repos.users.insert({ username: `Erin${++seq}`, password: 'x' })
+      expect(erin.usernameKey).toBe(`erin${seq}`)
+      expect((await repos.users.findByUsernameKey(`erin${seq}`))?.id).toBe(erin.id)
+      expect(isUniqueViolation(await repos.users.insert({ username: `ERIN${seq}`, password: 'x' }).catch((e: unknown) => e))).toBe(true)
+      // rows as they were before the column: no key
+      await repos.users.update(erin.id, { usernameKey: null })
+      const twin = await repos.users.insert({ username: `erin${seq}`, password: 'x' })
+      await repos.users.update(twin.id, { usernameKey: null })
+      expect(await repos.users.fillUsernameKeys()).toBe(1)
+      expect((await repos.users.findByUsernameKey(`erin${seq}`))?.id).toBe(erin.id)
+      expect((await stored(twin.id))?.usernameKey).toBeNull()
+    })
+
     test('quota moves are guarded: a take never drives a balance below zero', async () => {
       const row = await user(100)
       expect((await repos.users.addQuota(row.id, -60))?.quota).toBe(40)
