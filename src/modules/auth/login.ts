@@ -5,6 +5,7 @@ import { UnauthorizedError } from '../../errors'
 import { UserStatus } from '../../plugins/session'
 import { hashPassword, needsRehash, verifyPassword } from '../users/credentials'
 import { takeHashTurn } from '../users/hash-queue'
+import type { LoginBackoff, LoginKey, LoginTicket } from '../../coord/types'
 import { loginKeys } from './login-keys'
 
 export const LOGIN_FAILED = 'wrong username or password, or the user is disabled'
@@ -22,19 +23,18 @@ export async function login(deps: AppDeps, input: { username: string; password: 
   // a turn at argon2 first (503 when the queue is full, counting nothing), then the attempt is counted before the
   // (slow) check, so a parallel burst cannot slip past the limit; shared across nodes
   const turn = await takeHashTurn()
-  let valid = false
-  let attempt
-  try {
-    attempt = await deps.coord.loginAttempt(keys, backoff)
-    if (!attempt.ok) throw loginError(attempt)
-    valid = await verifyPassword(input.password, user?.password, turn)
-  } finally {
-    turn.release()
-  }
-  if (!user || !valid || user.status !== UserStatus.enabled) throw new UnauthorizedError(LOGIN_FAILED, 'login_failed')
-  await deps.coord.loginSucceeded(attempt.ticket)
+  const checked = await checkCounted(deps, keys, backoff, () => verifyPassword(input.password, user?.password, turn)).finally(() => turn.release())
+  if (!user || !checked.valid || user.status !== UserStatus.enabled) throw new UnauthorizedError(LOGIN_FAILED, 'login_failed')
+  await deps.coord.loginSucceeded(checked.ticket)
   // an imported new-api / one-api user's bcrypt hash becomes Tollgate's argon2id on the first good login; a plain
   // update, not setPassword: the session about to start carries this session_version and must stay valid
   if (needsRehash(user.password)) return (await deps.repos.users.update(user.id, { password: await hashPassword(input.password) })) ?? user
   return user
+}
+
+/** Count the attempt (or throw the 429), then run the password check. */
+async function checkCounted(deps: AppDeps, keys: LoginKey[], backoff: LoginBackoff, check: () => Promise<boolean>): Promise<{ valid: boolean; ticket: LoginTicket }> {
+  const attempt = await deps.coord.loginAttempt(keys, backoff)
+  if (!attempt.ok) throw loginError(attempt)
+  return { valid: await check(), ticket: attempt.ticket }
 }
