@@ -15,6 +15,7 @@ import { loadRevocationList, PRUNE_INTERVAL_SECONDS, type RevocationList } from 
 import { loadOrCreateSecret } from './secrets'
 import { createOps, type Ops } from './ops'
 import { createLogSink, type Logger } from './ops/logger'
+import { setHashLimits } from './modules/users/hash-queue'
 
 /** Everything a module needs, built once per app; tests build one per temp database. */
 export interface AppDeps {
@@ -53,6 +54,10 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
   const invalidations = shared ? await subscribeInvalidations(coord) : undefined
   const repos = shared ? publishingRepos(storage, coord.publish) : storage
   const options = await loadOptionStore(repos.options)
+  // names from before the look-alike rule, or imported, get their keys (after the first start: a query that finds none)
+  await storage.users.fillUsernameKeys()
+  // the process's one argon2 queue follows the options of the app it serves
+  setHashLimits(() => ({ concurrency: options.get<number>('PasswordHashConcurrency'), waiting: options.get<number>('PasswordHashQueue') }))
   const secrets = {
     session: loadOrCreateSecret(config.dataDir, 'session.secret', config.sessionSecret),
     crypto: loadOrCreateSecret(config.dataDir, 'crypto.secret', config.cryptoSecret),

@@ -9,6 +9,8 @@ export class GatewayError extends Error {
     message: string,
     readonly param?: string,
     readonly headers?: Record<string, string>,
+    /** facts a client acts on (e.g. `{ code, retry_after }`), sent as the /api envelope's `data` */
+    readonly data?: Record<string, unknown>,
   ) {
     super(message)
   }
@@ -39,14 +41,19 @@ export class NotFoundError extends GatewayError {
 }
 
 export class ConflictError extends GatewayError {
-  constructor(message: string) {
-    super(409, 'conflict', message)
+  constructor(message: string, code = 'conflict') {
+    super(409, code, message, undefined, undefined, code === 'conflict' ? undefined : { code })
   }
 }
 
+/** Whole seconds for a `Retry-After` header: at least 1. */
+export const retryAfterSeconds = (seconds: number): number => Math.max(1, Math.ceil(seconds))
+
 export class RateLimitError extends GatewayError {
-  constructor(message: string, retryAfterSeconds: number) {
-    super(429, 'rate_limited', message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) })
+  /** `code` other than the default also goes in the envelope's data, with the seconds, for the console to word */
+  constructor(message: string, retryAfter: number, code = 'rate_limited', status = 429) {
+    const seconds = retryAfterSeconds(retryAfter)
+    super(status, code, message, undefined, { 'retry-after': String(seconds) }, code === 'rate_limited' ? undefined : { code, retry_after: seconds })
   }
 }
 

@@ -6,9 +6,10 @@ import { CommandError, readLine, withRepos } from './database'
 export const RESET_PASSWORD_HELP = `Usage: tollgate reset-password <username> [--data-dir DIR]   (the new password: one line on stdin)
 
 Set a user's password and end every session of theirs (each session cookie stops working) and their access token
-for the management API (a new one comes from GET /api/user/token after logging in). Works whether the gateway
-runs or not: a running gateway does it itself, through the control socket in its data directory, so its caches
-see the change at once.
+for the management API (a new one comes from GET /api/user/token after logging in). Failed logins counted against
+the old password no longer count: the new one is let in at once, from any address. Works whether the gateway runs
+or not: a running gateway does it itself, through the control socket in its data directory, so its caches see the
+change at once.
 
   echo 'new-password-123' | tollgate reset-password root
   tollgate reset-password alice < password.txt

@@ -1,5 +1,6 @@
 import { createLocalLimits } from './local-limits'
 import { createLocalLogin } from './local-login'
+import { createLocalWindows } from './local-windows'
 import type { TopicHandler } from './types'
 
 export interface Subscriber {
@@ -8,7 +9,7 @@ export interface Subscriber {
 }
 
 /**
- * What one node keeps in memory for `local.ts`: limits, login windows, topics, job leases, registered nodes and
+ * What one node keeps in memory for `local.ts`: limits, login counters, event windows, topics, job leases, registered nodes and
  * channel failure counts. In production each process has its own; tests hand one store to several instances,
  * which then behave as nodes sharing it (the same behavioural suite runs against Redis). `clock` in ms.
  */
@@ -23,6 +24,7 @@ export function createLocalStore(clock: () => number = () => performance.now()) 
     clock,
     limits: createLocalLimits(clock),
     login: createLocalLogin(clock),
+    windows: createLocalWindows(clock),
     /** Deliver to every subscriber of `name`, after the caller's turn (as a message from Redis would arrive). */
     publish(instanceId: string, name: string, payload: string | null): void {
       const t = topic(name)

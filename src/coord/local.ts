@@ -75,10 +75,11 @@ export function createLocalCoordination(options: CoordOptions & { store?: LocalS
     instanceId,
     acquireNow,
     acquire: (requests, estimateTokens) => Promise.resolve(acquireNow(requests, estimateTokens)),
-    loginAttempt: (keys, limit, windowSeconds) => Promise.resolve(store.login.attempt(keys, limit, windowSeconds)),
-    async loginForgive(keys) {
-      store.login.forgive(keys)
+    loginAttempt: (keys, backoff) => Promise.resolve(store.login.attempt(keys, backoff)),
+    async loginSucceeded(ticket) {
+      store.login.succeeded(ticket)
     },
+    windowHit: (keys, limit, windowSeconds) => Promise.resolve(store.windows.hit(keys, limit, windowSeconds)),
     async publish(topic, payload) {
       store.publish(instanceId, topic, payload ?? null)
     },

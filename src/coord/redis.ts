@@ -6,7 +6,7 @@ import { createRedisFailures } from './redis/failures'
 import { createRedisJobs } from './redis/jobs'
 import { createRedisLimits } from './redis/limits'
 import { createRedisLink } from './redis/link'
-import { LOGIN_ATTEMPT, LOGIN_FORGIVE } from './redis/scripts'
+import { LOGIN_ATTEMPT, LOGIN_SUCCEEDED, WINDOW_HIT } from './redis/scripts'
 import { createRedisTopics } from './redis/topics'
 import { repeat } from './timers'
 import { DEFAULTS, type CoordOptions, type Coordination } from './types'
@@ -59,16 +59,27 @@ export async function createRedisCoordination(options: RedisCoordOptions): Promi
   const self: Coordination = {
     instanceId,
     acquire: limits.acquire,
-    async loginAttempt(keys, limit, windowSeconds) {
+    async loginAttempt(keys, backoff) {
       if (link.up) {
-        const reply = await link.eval(LOGIN_ATTEMPT, loginKeys(keys), [limit, Math.round(windowSeconds * 1000)]).catch(() => undefined)
+        const args = [backoff.maxSeconds * 1000, backoff.forgetSeconds * 1000, ...keys.map((k) => k.free)]
+        const reply = await link.eval(LOGIN_ATTEMPT, loginKeys(keys.map((k) => k.key)), args).catch(() => undefined)
+        if (Array.isArray(reply)) {
+          const [admitted, at, ...previous] = reply.map(Number) as [number, number, ...number[]]
+          return admitted ? { ok: true, ticket: { keys: keys.map((k) => k.key), at, previous } } : { ok: false, retryAfter: at / 1000 }
+        }
+      }
+      return fallback.loginAttempt(keys, backoff)
+    },
+    async loginSucceeded(ticket) {
+      await fallback.loginSucceeded(ticket)
+      if (link.up) await link.eval(LOGIN_SUCCEEDED, loginKeys(ticket.keys), [ticket.at, ...ticket.previous.slice(1)]).catch(() => {})
+    },
+    async windowHit(keys, limit, windowSeconds) {
+      if (link.up) {
+        const reply = await link.eval(WINDOW_HIT, keys.map((k) => `${prefix}win:${k}`), [limit, Math.round(windowSeconds * 1000)]).catch(() => undefined)
         if (reply !== undefined) return Number(reply) < 0 ? { ok: true } : { ok: false, retryAfter: Number(reply) / 1000 }
       }
-      return fallback.loginAttempt(keys, limit, windowSeconds)
-    },
-    async loginForgive(keys) {
-      await fallback.loginForgive(keys)
-      if (link.up) await link.eval(LOGIN_FORGIVE, loginKeys(keys), []).catch(() => {})
+      return fallback.windowHit(keys, limit, windowSeconds)
     },
     publish: topics.publish,
     subscribe: topics.subscribe,

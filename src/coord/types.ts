@@ -47,7 +47,32 @@ export interface Permit {
 
 export type AcquireResult = { ok: true; permit: Permit } | LimitDenial
 
-export type LoginResult = { ok: true } | { ok: false; /** seconds until the oldest window ends */ retryAfter: number }
+/** One failed-login counter: an account from one address, or one address across accounts. */
+export interface LoginKey {
+  key: string
+  /** attempts admitted at once before the waits start; each one after waits twice as long as the one before */
+  free: number
+}
+
+export interface LoginBackoff {
+  /** the longest wait between attempts, in seconds */
+  maxSeconds: number
+  /** a counter is forgotten this long after its wait ends without another attempt */
+  forgetSeconds: number
+}
+
+/** What `loginSucceeded` needs to take an admitted attempt back: opaque to the caller. */
+export interface LoginTicket {
+  keys: string[]
+  /** when the attempt was counted (ms, the backend's clock) */
+  at: number
+  /** each key's previous last-attempt time (ms; 0: none) */
+  previous: number[]
+}
+
+export type LoginResult = { ok: true; ticket: LoginTicket } | { ok: false; /** seconds until an attempt is admitted again */ retryAfter: number }
+
+export type WindowResult = { ok: true } | { ok: false; /** seconds until the window ends */ retryAfter: number }
 
 /** A cache invalidation. `payload` null: messages may have been missed, or the writer named nothing: reload it all. */
 export interface TopicEvent {
@@ -94,11 +119,14 @@ export interface Coordination {
    */
   acquire(requests: ScopeRequest[], estimateTokens: number): Promise<AcquireResult>
 
-  // (b) the login limiter: fixed windows of failed attempts per key (IP, username)
-  /** Count one attempt for every key, or refuse (counting nothing) when any key has `limit` in its window. */
-  loginAttempt(keys: string[], limit: number, windowSeconds: number): Promise<LoginResult>
-  /** Take back the attempt of a login that succeeded. */
-  loginForgive(keys: string[]): Promise<void>
+  // (b) the login limiter: counters of attempts with exponential backoff (coord/login-backoff.ts)
+  /** Count one attempt on every key, or refuse (counting nothing) while any key is in its wait. */
+  loginAttempt(keys: LoginKey[], backoff: LoginBackoff): Promise<LoginResult>
+  /** The login was right: the first key (the account from this address) starts over, the others get the attempt back. */
+  loginSucceeded(ticket: LoginTicket): Promise<void>
+
+  /** Count one event for every key in its fixed window, or refuse (counting nothing) when any key has `limit` in it. */
+  windowHit(keys: string[], limit: number, windowSeconds: number): Promise<WindowResult>
 
   // (c) cache invalidation
   /** Tell every node's subscribers of `topic` (this one's included) that it changed. */

@@ -9,6 +9,8 @@ export interface ErrorView {
   message: string
   param?: string
   headers?: Record<string, string>
+  /** the /api envelope's `data` on an error (a stable code and its facts), else null */
+  data?: Record<string, unknown>
 }
 
 /**
@@ -19,7 +21,7 @@ export function describeError(code: string | number, error: unknown, report = tr
   // Elysia wraps whatever a body parser throws; a 413 from the counted body read (plugins/body-limit) is ours
   if (error instanceof ParseError && error.cause instanceof GatewayError) error = error.cause
   if (error instanceof GatewayError) {
-    return { status: error.status, code: error.code, message: error.message, param: error.param, headers: error.headers }
+    return { status: error.status, code: error.code, message: error.message, param: error.param, headers: error.headers, data: error.data }
   }
   if (error instanceof ValidationError) return describeValidation(error)
   if (isStorageUnavailable(error)) {

@@ -14,7 +14,7 @@ export function ok<T>(data: NotPromise<T>, message = ''): Envelope<T> {
 }
 
 export function renderEnvelopeError(view: ErrorView): Response {
-  return Response.json({ success: false, message: view.message, data: null } satisfies Envelope<null>, {
+  return Response.json({ success: false, message: view.message, data: view.data ?? null } satisfies Envelope<Record<string, unknown> | null>, {
     status: view.status,
     headers: view.headers,
   })

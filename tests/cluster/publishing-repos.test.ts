@@ -25,7 +25,7 @@ for (const dialect of DIALECTS) {
     test('users: each write names the user; a failed one or a read names nobody', async () => {
       const inviter = await repos.users.insert({ username: 'inviter', password: 'x', quota: 5 })
       expect(told).toEqual([]) // a new row: nobody has it cached
-      const user = await repos.users.insert({ username: 'invited', password: 'x' }, { id: inviter.id, reward: 10 })
+      const user = await repos.users.insert({ username: 'invited', password: 'x' }, { id: inviter.id, reward: 10, maxRewarded: 0 })
       expect(told).toEqual([`users ${inviter.id}`])
       told = []
       await repos.users.update(user.id, { displayName: 'Invited' })

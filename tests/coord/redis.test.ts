@@ -107,7 +107,8 @@ describe.skipIf(!hasRedis())('redis only', () => {
     expect(a!.health().error).toBeString()
     expect(JSON.stringify(a!.health())).not.toContain(String(server.port))
     // everything else answers too
-    expect(await a!.loginAttempt(['ip:1'], 3, 60)).toEqual({ ok: true })
+    expect((await a!.loginAttempt([{ key: 'addr:1', free: 3 }], { maxSeconds: 60, forgetSeconds: 60 })).ok).toBe(true)
+    expect(await a!.windowHit(['signup:1'], 3, 60)).toEqual({ ok: true })
     expect(await a!.channelFailure(9)).toBe(1)
     expect(await a!.liveNodes()).toEqual([])
     await a!.publish('options', 'changed during the outage')

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { RelayEnv } from '../helpers/relay-env'
 import { call, ROOT_PASSWORD } from '../helpers/test-app'
 import { login } from '../helpers/accounts'
+import { stopLoginClock } from '../helpers/login-clock'
 import { startHardeningEnv } from './env'
 
 /**
@@ -111,7 +112,8 @@ describe('without TRUST_PROXY', () => {
   })
 
   test('the login limiter counts the peer: new forged addresses do not buy new attempts', async () => {
-    await env.app.deps.options.set('LoginFailuresPerWindow', 3)
+    await env.app.deps.options.set('LoginFailuresPerAddress', 3)
+    stopLoginClock(env.app.deps)
     for (let i = 0; i < 3; i++) {
       const res = await call(env.app, 'POST', '/api/user/login', { username: `nobody${i}`, password: 'wrong-password' }, { 'x-forwarded-for': `10.0.0.${i}` })
       expect(res.status).toBe(401)
@@ -162,7 +164,8 @@ describe('with TRUST_PROXY=true (one proxy: the peer)', () => {
   })
 
   test('the login limiter counts the right-most address: new spoofed left-most entries buy no attempts', async () => {
-    await env.app.deps.options.set('LoginFailuresPerWindow', 3)
+    await env.app.deps.options.set('LoginFailuresPerAddress', 3)
+    stopLoginClock(env.app.deps)
     for (let i = 0; i < 3; i++) {
       const res = await call(env.app, 'POST', '/api/user/login', { username: `nobody${i}`, password: 'wrong-password' }, { 'x-forwarded-for': `10.0.1.${i}, 10.0.0.7` })
       expect(res.status).toBe(401)

@@ -179,10 +179,10 @@ describeLb('nginx as shipped, in front of two nodes', () => {
   // last but one: it uses up 127.0.0.1's failed logins for the window
   test('the login limiter counts the real address: a new x-forwarded-for per attempt buys no attempts', async () => {
     // a low limit, seen by both nodes, keeps the failed (argon2-checked) logins few
-    await root.must('PUT', '/api/option/', { key: 'LoginFailuresPerWindow', value: 3 })
+    await root.must('PUT', '/api/option/', { key: 'LoginFailuresPerAddress', value: 3 })
     for (const node of nodes) {
       const api = apiWith(node.url, root.cookie)
-      await within(10_000, async () => (await api.must('GET', '/api/option/')).find((o: { key: string }) => o.key === 'LoginFailuresPerWindow')?.value === 3, `the limit on ${node.name}`)
+      await within(10_000, async () => (await api.must('GET', '/api/option/')).find((o: { key: string }) => o.key === 'LoginFailuresPerAddress')?.value === 3, `the limit on ${node.name}`)
     }
     let attempts = 0
     let status = 0

@@ -121,9 +121,9 @@ return 0
 `,
 )
 
-/** KEYS: failed-login windows; ARGV: limit, window in ms. Returns -1 when counted, else the ms left. */
-export const LOGIN_ATTEMPT = script(
-  'login-attempt',
+/** KEYS: fixed windows; ARGV: limit, window in ms. Returns -1 when counted, else the ms left. */
+export const WINDOW_HIT = script(
+  'window-hit',
   `
 local limit = tonumber(ARGV[1])
 for i = 1, #KEYS do
@@ -137,11 +137,62 @@ return -1
 `,
 )
 
-export const LOGIN_FORGIVE = script(
-  'login-forgive',
-  `
+// the wait of login-backoff.ts: none below `free` attempts, then 1 s doubling up to the ceiling
+const LOGIN_WAIT = `
+local function wait(count, free, maxMs)
+  if count < free then return 0 end
+  return math.min(maxMs, 1000 * 2 ^ math.min(count - free, 40))
+end
+`
+
+/**
+ * KEYS: login counters (hashes: n attempts, t the last one in ms). ARGV: the longest wait in ms, the quiet time
+ * before a counter is forgotten in ms, then each key's free attempts. Returns {0, ms to wait} when refused
+ * (nothing counted), else {1, now in ms, each key's previous t}.
+ */
+export const LOGIN_ATTEMPT = script(
+  'login-attempt',
+  LOGIN_WAIT +
+    `
+local maxMs, forgetMs = tonumber(ARGV[1]), tonumber(ARGV[2])
+local longest = 0
 for i = 1, #KEYS do
-  if redis.call('EXISTS', KEYS[i]) == 1 and redis.call('DECR', KEYS[i]) <= 0 then redis.call('DEL', KEYS[i]) end
+  local c = redis.call('HMGET', KEYS[i], 'n', 't')
+  if c[1] then
+    local left = tonumber(c[2]) + wait(tonumber(c[1]), tonumber(ARGV[i + 2]), maxMs) - nowMs
+    if left > longest then longest = left end
+  end
+end
+if longest > 0 then return {0, math.ceil(longest)} end
+local reply = {1, nowMs}
+for i = 1, #KEYS do
+  local before = redis.call('HGET', KEYS[i], 't') or '0'
+  local n = redis.call('HINCRBY', KEYS[i], 'n', 1)
+  redis.call('HSET', KEYS[i], 't', nowMs)
+  redis.call('PEXPIRE', KEYS[i], math.ceil(wait(n, tonumber(ARGV[i + 2]), maxMs) + forgetMs))
+  reply[i + 2] = tonumber(before)
+end
+return reply
+`,
+)
+
+/**
+ * KEYS: the attempt's counters, the account's first. ARGV: when the attempt was counted (ms), then each other
+ * key's previous t. The account's counter starts over; the others get the attempt back, and the wait it started
+ * is undone unless a later attempt started its own.
+ */
+export const LOGIN_SUCCEEDED = script(
+  'login-succeeded',
+  `
+redis.call('DEL', KEYS[1])
+for i = 2, #KEYS do
+  if redis.call('EXISTS', KEYS[i]) == 1 then
+    if redis.call('HINCRBY', KEYS[i], 'n', -1) <= 0 then
+      redis.call('DEL', KEYS[i])
+    elseif redis.call('HGET', KEYS[i], 't') == ARGV[1] then
+      redis.call('HSET', KEYS[i], 't', ARGV[i])
+    end
+  end
 end
 return 0
 `,

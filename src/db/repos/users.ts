@@ -7,6 +7,8 @@ export interface InviterCredit {
   id: number
   /** added to the inviter's pending and lifetime invitation quota; the invitation count goes up by one */
   reward: number
+  /** the reward is paid only while the inviter has fewer invitees than this (checked in the UPDATE; 0: always) */
+  maxRewarded: number
 }
 
 /**
@@ -25,6 +27,13 @@ export interface UserRepo {
   forgetAll(): void
 
   findByUsername(username: string): Promise<UserRow | undefined>
+  /** The user whose name has this look-alike key (modules/users/username-skeleton.ts), if any. */
+  findByUsernameKey(key: string): Promise<UserRow | undefined>
+  /**
+   * Give every user without one the look-alike key of their name (rows from before the column, or imported),
+   * except where another user has that key already: those stay without. Returns how many were filled.
+   */
+  fillUsernameKeys(): Promise<number>
   findByAffCode(code: string): Promise<UserRow | undefined>
   /** by the SHA-256 of a management access token */
   findByAccessToken(hash: string): Promise<UserRow | undefined>
@@ -34,7 +43,7 @@ export interface UserRepo {
   /** Newest first; `keyword` matches username, display name, email or the id; `maxRole` keeps roles up to it. */
   list(offset: number, limit: number, keyword?: string, maxRole?: number): Promise<Page<UserRow>>
 
-  /** Insert a user (and credit its inviter, in the same transaction); a taken username or code is a unique violation. */
+  /** Insert a user (and credit its inviter, in the same transaction); a taken username, look-alike key or code is a unique violation. */
   insert(user: NewUser, inviter?: InviterCredit): Promise<UserRow>
   /** Insert the first user only while the table is empty; concurrent callers get undefined, never a second row. */
   insertFirst(user: NewUser): Promise<UserRow | undefined>

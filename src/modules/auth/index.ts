@@ -49,7 +49,7 @@ export function authModule(deps: AppDeps) {
       const user = claims && (await liveSessionUser(deps, claims))
       return ok(user && user.status === UserStatus.enabled ? toUserView(user) : null)
     })
-    .post('/api/user/register', async ({ body }) => ok(toUserView(await register(deps, body)), 'registered'), {
+    .post('/api/user/register', async ({ body, request, server }) => ok(toUserView(await register(deps, { ...body, ip: clientIpOf(request, server, deps.config.trustProxy) })), 'registered'), {
       body: RegisterBody,
     })
     .get('/api/user/token', async ({ user }) => ok(await issueAccessToken(deps, user.id), 'keep this token: it is shown only once'), {

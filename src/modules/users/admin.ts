@@ -6,6 +6,7 @@ import { Role } from '../../plugins/session'
 import { hashPassword, newPassword } from './credentials'
 import { assertAssignableRole, assertCanActOn } from './rules'
 import type { UserCreate, UserEdit } from './schemas'
+import { assertUsernameFree } from './username-free'
 
 export async function findUser(deps: AppDeps, id: number): Promise<UserRow> {
   const row = await deps.repos.users.findById(id)
@@ -33,7 +34,7 @@ export async function viewUser(deps: AppDeps, actor: UserRow, id: number): Promi
 export async function createUser(deps: AppDeps, actor: UserRow, input: UserCreate): Promise<UserRow> {
   const role = input.role ?? Role.user
   assertAssignableRole(actor, role)
-  if (await deps.repos.users.findByUsername(input.username)) throw new ConflictError(`the username "${input.username}" is taken`)
+  await assertUsernameFree(deps.repos.users, input.username)
   const password = await hashPassword(input.password)
   return uniqueUsername(input.username, () =>
     deps.repos.users.insert({
@@ -52,13 +53,13 @@ export async function editUser(deps: AppDeps, actor: UserRow, input: UserEdit): 
   const target = await findUser(deps, input.id)
   assertCanActOn(actor, target)
   if (input.role !== undefined && input.role !== target.role) assertAssignableRole(actor, input.role)
-  if (input.username !== undefined && input.username !== target.username && (await deps.repos.users.findByUsername(input.username))) {
-    throw new ConflictError(`the username "${input.username}" is taken`)
-  }
+  // only a new name is written (and checked): an unchanged one keeps its row's look-alike key as it is
+  const username = input.username !== undefined && input.username !== target.username ? input.username : undefined
+  if (username !== undefined) await assertUsernameFree(deps.repos.users, username, target.id)
   const password = newPassword('password', input.password)
   const hash = password ? await hashPassword(password) : undefined
   const row = await uniqueUsername(input.username ?? target.username, async () => {
-    const patch = { username: input.username, displayName: input.display_name, group: input.group, quota: input.quota, role: input.role }
+    const patch = { username, displayName: input.display_name, group: input.group, quota: input.quota, role: input.role }
     const updated = await deps.repos.users.update(target.id, withoutUndefined(patch))
     return hash ? deps.repos.users.setPassword(target.id, hash) : updated
   })

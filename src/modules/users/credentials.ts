@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { BadRequestError } from '../../errors'
+import { inHashTurn, type HashTurn } from './hash-queue'
 import { USERNAME_PATTERN } from './username-rule'
 
 export const PASSWORD_MIN = 8
@@ -10,8 +11,9 @@ export const Username = t.String({ minLength: 1, maxLength: 40, pattern: USERNAM
 export const isValidUsername = (name: string): boolean => new RegExp(USERNAME_PATTERN).test(name)
 export const Password = t.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })
 
+/** A new argon2id hash, in a turn of the hash queue (hash-queue.ts): 503 when the queue is full. */
 export function hashPassword(password: string): Promise<string> {
-  return Bun.password.hash(password, 'argon2id')
+  return inHashTurn(() => Bun.password.hash(password, 'argon2id'))
 }
 
 /**
@@ -24,11 +26,14 @@ let dummyHash: Promise<string> | undefined
 
 /**
  * Check a password against a stored hash. Without a hash (unknown user) it still runs one argon2id
- * verification against a dummy, so the time taken does not tell whether the username exists.
+ * verification against a dummy, so the time taken does not tell whether the username exists. In `turn` when the
+ * caller holds one (login takes its turn before it counts the attempt), else in a turn of its own.
  */
-export async function verifyPassword(password: string, hash: string | undefined): Promise<boolean> {
-  const target = hash ?? (await (dummyHash ??= hashPassword('tollgate-dummy-password')))
-  const matches = await Bun.password.verify(password, target).catch(() => false)
+export async function verifyPassword(password: string, hash: string | undefined, turn?: HashTurn): Promise<boolean> {
+  // made once, outside the queue: a turn held here while waiting for another could never be given back
+  const target = hash ?? (await (dummyHash ??= Bun.password.hash('tollgate-dummy-password', 'argon2id')))
+  const check = () => Bun.password.verify(password, target).catch(() => false)
+  const matches = await (turn ? check() : inHashTurn(check))
   return hash !== undefined && matches
 }
 

@@ -1,8 +1,16 @@
+/** What an error envelope's `data` may carry: a stable code the console words itself, and its facts. */
+export interface ErrorFacts {
+  code?: string
+  /** seconds to wait, with a `*_rate_limited` or `busy` code */
+  retry_after?: number
+}
+
 /** The management API's envelope, unwrapped: data on success, an ApiError carrying the server's message otherwise. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly facts: ErrorFacts = {},
   ) {
     super(message)
   }
@@ -27,6 +35,12 @@ export function withQuery(path: string, query?: Query): string {
   return text ? `${path}?${text}` : path
 }
 
+function errorFacts(data: unknown): ErrorFacts {
+  if (!data || typeof data !== 'object') return {}
+  const { code, retry_after } = data as Record<string, unknown>
+  return { code: typeof code === 'string' ? code : undefined, retry_after: typeof retry_after === 'number' ? retry_after : undefined }
+}
+
 async function call<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
   let response: Response
   try {
@@ -41,7 +55,7 @@ async function call<T>(method: string, path: string, body?: unknown, query?: Que
   }
   const envelope = (await response.json().catch(() => null)) as { success?: boolean; message?: string; data?: T } | null
   if (response.status === 401 && !path.startsWith('/api/user/login')) for (const listener of unauthorizedListeners) listener()
-  if (!response.ok || !envelope?.success) throw new ApiError(response.status, envelope?.message || `HTTP ${response.status}`)
+  if (!response.ok || !envelope?.success) throw new ApiError(response.status, envelope?.message || `HTTP ${response.status}`, errorFacts(envelope?.data))
   return envelope.data as T
 }
 

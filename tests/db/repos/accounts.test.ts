@@ -35,6 +35,20 @@ for (const dialect of DIALECTS) {
       expect(isUniqueViolation(error)).toBe(true)
     })
 
+    test('a name that reads like a taken one is a unique violation; keys missing from older rows are filled, the older first', async () => {
+      const erin = await repos.users.insert({ username: `Erin${++seq}`, password: 'x' })
+      expect(erin.usernameKey).toBe(`erin${seq}`)
+      expect((await repos.users.findByUsernameKey(`erin${seq}`))?.id).toBe(erin.id)
+      expect(isUniqueViolation(await repos.users.insert({ username: `ERIN${seq}`, password: 'x' }).catch((e: unknown) => e))).toBe(true)
+      // rows as they were before the column: no key
+      await repos.users.update(erin.id, { usernameKey: null })
+      const twin = await repos.users.insert({ username: `erin${seq}`, password: 'x' })
+      await repos.users.update(twin.id, { usernameKey: null })
+      expect(await repos.users.fillUsernameKeys()).toBe(1)
+      expect((await repos.users.findByUsernameKey(`erin${seq}`))?.id).toBe(erin.id)
+      expect((await stored(twin.id))?.usernameKey).toBeNull()
+    })
+
     test('quota moves are guarded: a take never drives a balance below zero', async () => {
       const row = await user(100)
       expect((await repos.users.addQuota(row.id, -60))?.quota).toBe(40)
@@ -47,12 +61,20 @@ for (const dialect of DIALECTS) {
 
     test('an invited user and the inviter’s reward are written together', async () => {
       const inviter = await user()
-      const invitee = await repos.users.insert({ username: `invitee${++seq}`, password: 'x', inviterId: inviter.id }, { id: inviter.id, reward: 25 })
+      const invitee = await repos.users.insert({ username: `invitee${++seq}`, password: 'x', inviterId: inviter.id }, { id: inviter.id, reward: 25, maxRewarded: 0 })
       expect(invitee.inviterId).toBe(inviter.id)
       expect(await stored(inviter.id)).toMatchObject({ affCount: 1, affQuota: 25, affHistoryQuota: 25 })
-      const clash = await repos.users.insert({ username: invitee.username, password: 'x' }, { id: inviter.id, reward: 25 }).catch((e: unknown) => e)
+      const clash = await repos.users.insert({ username: invitee.username, password: 'x' }, { id: inviter.id, reward: 25, maxRewarded: 0 }).catch((e: unknown) => e)
       expect(isUniqueViolation(clash)).toBe(true)
       expect(await stored(inviter.id)).toMatchObject({ affCount: 1, affQuota: 25 }) // the failed insert credited nothing
+    })
+
+    test('the inviter’s reward stops at the cap, even for sign-ups at once; the invitees still register', async () => {
+      const inviter = await user()
+      const invite = (i: number) => repos.users.insert({ username: `capped${seq}-${i}`, password: 'x', inviterId: inviter.id }, { id: inviter.id, reward: 25, maxRewarded: 3 })
+      const invitees = await Promise.all(Array.from({ length: 12 }, (_, i) => invite(i)))
+      expect(invitees).toHaveLength(12)
+      expect(await stored(inviter.id)).toMatchObject({ affCount: 12, affQuota: 75, affHistoryQuota: 75 })
     })
 
     test('a password change or revocation bumps the session version', async () => {

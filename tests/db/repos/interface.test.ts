@@ -10,7 +10,7 @@ import { DIALECTS } from './dialects'
 /** Every method of every repository interface (the type below fails the typecheck when one is missing here). */
 const METHODS = {
   users: [
-    'cachedById', 'findById', 'forget', 'forgetAll', 'findByUsername', 'findByAffCode', 'findByAccessToken', 'count', 'rootExists', 'list', 'insert',
+    'cachedById', 'findById', 'forget', 'forgetAll', 'findByUsername', 'findByUsernameKey', 'fillUsernameKeys', 'findByAffCode', 'findByAccessToken', 'count', 'rootExists', 'list', 'insert',
     'insertFirst', 'update', 'delete', 'addQuota', 'transferAffQuota', 'revokeAllSessions', 'revokeCredentials', 'setPassword', 'setAffCodeIfMissing',
   ],
   tokens: ['cachedByKeyHash', 'findByKeyHash', 'liveById', 'forget', 'forgetUser', 'forgetAll', 'findById', 'findOwned', 'listOwned', 'insert', 'update', 'deleteOwned', 'setStatusIf'],

@@ -1,11 +1,19 @@
-import { and, count, desc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, isNull, lt, or, sql } from 'drizzle-orm'
 import type { PgDb } from '../client'
 import { users } from '../schema'
 import type { InviterCredit, NewUser, UserPatch, UserRepo, UserRow } from '../../repos/users'
+import { isUniqueViolation } from '../../repos/errors'
+import { FILL_BATCH, withUsernameKey } from '../../repos/username-key'
 import { advanceIdentity, contains, eqInt, first, isInt4, keywordId, type PgRunner } from './sql'
 
 /** The first-user insert's transaction lock (any fixed int8 only Tollgate asks for). */
 const FIRST_USER_LOCK = 7_461_017_003
+
+/** The inviter's reward, or 0 once they have `maxRewarded` invitees: read in the UPDATE, so no burst passes the cap. */
+const inviterReward = (inviter: InviterCredit) =>
+  inviter.maxRewarded > 0
+    ? sql`(CASE WHEN ${users.affCount} < ${inviter.maxRewarded}::integer THEN ${inviter.reward}::bigint ELSE 0 END)`
+    : sql`${inviter.reward}::bigint`
 
 /**
  * Users on PostgreSQL, with the id-keyed memory cache relay auth and the session check read; this repo's writes
@@ -37,7 +45,7 @@ export function createUserRepo(db: PgDb) {
   }
 
   async function insertRow(runner: PgRunner, user: NewUser): Promise<UserRow> {
-    const [row] = await runner.insert(users).values(user).returning()
+    const [row] = await runner.insert(users).values(withUsernameKey(user)).returning()
     if (user.id != null) await advanceIdentity(runner, 'users', user.id)
     return row!
   }
@@ -63,6 +71,7 @@ export function createUserRepo(db: PgDb) {
     },
 
     findByUsername: async (username: string) => first(await db.select().from(users).where(eq(users.username, username)).limit(1)),
+    findByUsernameKey: async (key: string) => first(await db.select().from(users).where(eq(users.usernameKey, key)).limit(1)),
     findByAffCode: async (code: string) => first(await db.select().from(users).where(eq(users.affCode, code)).limit(1)),
     findByAccessToken: async (hash: string) => first(await db.select().from(users).where(eq(users.accessToken, hash)).limit(1)),
     count: async () => (await db.select({ n: count() }).from(users))[0]!.n,
@@ -88,8 +97,8 @@ export function createUserRepo(db: PgDb) {
           .update(users)
           .set({
             affCount: sql`${users.affCount} + 1`,
-            affQuota: sql`${users.affQuota} + ${inviter.reward}`,
-            affHistoryQuota: sql`${users.affHistoryQuota} + ${inviter.reward}`,
+            affQuota: sql`${users.affQuota} + ${inviterReward(inviter)}`,
+            affHistoryQuota: sql`${users.affHistoryQuota} + ${inviterReward(inviter)}`,
           })
           .where(eqInt(users.id, inviter.id))
         return inserted
@@ -109,8 +118,25 @@ export function createUserRepo(db: PgDb) {
     },
 
     async update(id: number, patch: UserPatch) {
-      if (Object.keys(patch).length > 0 && isInt4(id)) await db.update(users).set(patch).where(eq(users.id, id))
+      if (Object.keys(patch).length > 0 && isInt4(id)) await db.update(users).set(withUsernameKey(patch)).where(eq(users.id, id))
       return fresh(id)
+    },
+
+    async fillUsernameKeys() {
+      let filled = 0
+      for (let after = 0; ; ) {
+        const rows = await db.select({ id: users.id, username: users.username }).from(users).where(and(isNull(users.usernameKey), gt(users.id, after))).orderBy(asc(users.id)).limit(FILL_BATCH)
+        if (rows.length === 0) return filled
+        for (const row of rows) {
+          // one statement each: a clash (another node, or a name that reads like an older one) fails alone
+          const done = await db.update(users).set(withUsernameKey({ username: row.username })).where(eq(users.id, row.id)).then(() => true, (error: unknown) => {
+            if (!isUniqueViolation(error)) throw error
+            return false
+          })
+          if (done) filled++
+        }
+        after = rows.at(-1)!.id
+      }
     },
 
     async delete(id: number) {

@@ -7,6 +7,9 @@ export const users = pgTable(
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     username: text('username').notNull().unique(),
+    // its look-alike skeleton (modules/users/username-skeleton.ts): no second name may read the same; null only for
+    // names that already read like another when the column came (or were imported so)
+    usernameKey: text('username_key').unique(),
     password: text('password').notNull(), // argon2id hash from Bun.password
     displayName: text('display_name').notNull().default(''),
     role: integer('role').notNull().default(1),

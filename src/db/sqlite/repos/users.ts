@@ -1,8 +1,14 @@
-import { and, count, desc, eq, gte, isNull, like, lt, or, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, isNull, like, lt, or, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { users } from '../schema'
-import type { NewUser, UserPatch, UserRepo, UserRow } from '../../repos/users'
+import type { InviterCredit, NewUser, UserPatch, UserRepo, UserRow } from '../../repos/users'
+import { isUniqueViolation } from '../../repos/errors'
+import { FILL_BATCH, withUsernameKey } from '../../repos/username-key'
 import { syncedBefore } from './synced'
+
+/** The inviter's reward, or 0 once they have `maxRewarded` invitees: read in the UPDATE, so no burst passes the cap. */
+const inviterReward = (inviter: InviterCredit) =>
+  inviter.maxRewarded > 0 ? sql`(CASE WHEN ${users.affCount} < ${inviter.maxRewarded} THEN ${inviter.reward} ELSE 0 END)` : sql`${inviter.reward}`
 
 /**
  * Users, with an id-keyed memory cache for the hot auth path; every write here refreshes it. `sync` writes
@@ -28,7 +34,7 @@ export function createUserRepo(db: Db, sync: () => void = () => {}) {
   }
 
   const insert = (user: NewUser): UserRow => {
-    const row = db.insert(users).values(user).returning().get()
+    const row = db.insert(users).values(withUsernameKey(user)).returning().get()
     byId.set(row.id, row)
     return row
   }
@@ -45,6 +51,7 @@ export function createUserRepo(db: Db, sync: () => void = () => {}) {
     forgetAll: () => byId.clear(),
 
     findByUsername: async (username: string) => db.select().from(users).where(eq(users.username, username)).get(),
+    findByUsernameKey: async (key: string) => db.select().from(users).where(eq(users.usernameKey, key)).get(),
     findByAffCode: async (code: string) => db.select().from(users).where(eq(users.affCode, code)).get(),
     findByAccessToken: async (hash: string) => db.select().from(users).where(eq(users.accessToken, hash)).get(),
     count: async () => db.select({ n: count() }).from(users).get()!.n,
@@ -63,15 +70,15 @@ export function createUserRepo(db: Db, sync: () => void = () => {}) {
       return { items, total }
     },
 
-    async insert(user: NewUser, inviter?: { id: number; reward: number }) {
+    async insert(user: NewUser, inviter?: InviterCredit) {
       if (!inviter) return insert(user)
       return db.$client.transaction(() => {
         const row = insert(user)
         db.update(users)
           .set({
             affCount: sql`${users.affCount} + 1`,
-            affQuota: sql`${users.affQuota} + ${inviter.reward}`,
-            affHistoryQuota: sql`${users.affHistoryQuota} + ${inviter.reward}`,
+            affQuota: sql`${users.affQuota} + ${inviterReward(inviter)}`,
+            affHistoryQuota: sql`${users.affHistoryQuota} + ${inviterReward(inviter)}`,
           })
           .where(eq(users.id, inviter.id))
           .run()
@@ -82,15 +89,32 @@ export function createUserRepo(db: Db, sync: () => void = () => {}) {
 
     async insertFirst(user: NewUser) {
       const row = db.$client
-        .transaction(() => (db.select({ n: count() }).from(users).get()!.n > 0 ? undefined : db.insert(users).values(user).returning().get()))
+        .transaction(() => (db.select({ n: count() }).from(users).get()!.n > 0 ? undefined : db.insert(users).values(withUsernameKey(user)).returning().get()))
         .immediate()
       if (row) byId.set(row.id, row)
       return row
     },
 
     async update(id: number, patch: UserPatch) {
-      if (Object.keys(patch).length > 0) db.update(users).set(patch).where(eq(users.id, id)).run()
+      if (Object.keys(patch).length > 0) db.update(users).set(withUsernameKey(patch)).where(eq(users.id, id)).run()
       return fresh(id)
+    },
+
+    async fillUsernameKeys() {
+      let filled = 0
+      for (let after = 0; ; ) {
+        const rows = db.select({ id: users.id, username: users.username }).from(users).where(and(isNull(users.usernameKey), gt(users.id, after))).orderBy(asc(users.id)).limit(FILL_BATCH).all()
+        if (rows.length === 0) return filled
+        for (const row of rows) {
+          try {
+            db.update(users).set(withUsernameKey({ username: row.username })).where(eq(users.id, row.id)).run()
+            filled++
+          } catch (error) {
+            if (!isUniqueViolation(error)) throw error
+          }
+        }
+        after = rows.at(-1)!.id
+      }
     },
 
     async delete(id: number) {

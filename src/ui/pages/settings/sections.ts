@@ -19,7 +19,14 @@ export const SECTIONS: readonly SettingSection[] = [
   { id: 'general', fields: [{ key: 'SystemName' }, { key: 'ServerAddress', url: true }, { key: 'DisplayInCurrencyEnabled' }, { key: 'PublicPricingEnabled' }] },
   {
     id: 'registration',
-    fields: [{ key: 'RegisterEnabled' }, { key: 'QuotaForNewUser', min: 0, quota: true }, { key: 'QuotaForInviter', min: 0, quota: true }, { key: 'QuotaForInvitee', min: 0, quota: true }],
+    fields: [
+      { key: 'RegisterEnabled' },
+      { key: 'RegisterLimitPerHour', min: 0 },
+      { key: 'QuotaForNewUser', min: 0, quota: true },
+      { key: 'QuotaForInviter', min: 0, quota: true },
+      { key: 'QuotaForInviterMaxInvitees', min: 0 },
+      { key: 'QuotaForInvitee', min: 0, quota: true },
+    ],
   },
   {
     id: 'rateLimits',
@@ -58,7 +65,17 @@ export const SECTIONS: readonly SettingSection[] = [
     ],
     pricingLink: true,
   },
-  { id: 'login', fields: [{ key: 'LoginFailuresPerWindow', min: 1 }, { key: 'LoginFailureWindowSeconds', min: 1 }] },
+  {
+    id: 'login',
+    fields: [
+      { key: 'LoginFailuresPerAccount', min: 1 },
+      { key: 'LoginFailuresPerAddress', min: 1 },
+      { key: 'LoginBackoffMaxSeconds', min: 1 },
+      { key: 'LoginFailureWindowSeconds', min: 1 },
+      { key: 'PasswordHashConcurrency', min: 0 },
+      { key: 'PasswordHashQueue', min: 0 },
+    ],
+  },
 ]
 
 /** Edited on the pricing page, not here. */
