@@ -48,24 +48,35 @@ export class NotJsonError extends GatewayError {
 export function sameOriginWrites(deps: AppDeps) {
   return new Elysia({ name: 'same-origin-writes' }).onRequest(({ request }) => {
     const write = WRITE_METHODS.has(request.method)
-    if (!write && request.method !== 'GET') return
-    const path = pathOf(request.url)
-    const guarded = write ? SESSION_PREFIXES.some((prefix) => path.startsWith(prefix)) : actsOnGet(path)
-    if (!guarded) return
+    if (!(write ? isSessionWrite(request.url) : request.method === 'GET' && actsOnGet(request.url))) return
     if (!byAccessTokenAlone(request.headers)) assertSameOrigin(deps, request)
     if (write) assertJsonBody(request.headers)
   })
 }
 
-/** The path as Elysia routes it (its own reading of `request.url`: from the first `/` past the scheme to `?`). */
-function pathOf(url: string): string {
-  const start = url.indexOf('/', 11)
-  const query = url.indexOf('?', start + 1)
-  return query === -1 ? url.substring(start) : url.substring(start, query)
+function isSessionWrite(url: string): boolean {
+  return routedPaths(url).some((path) => SESSION_PREFIXES.some((prefix) => path.startsWith(prefix)))
 }
 
-function actsOnGet(path: string): boolean {
-  return path.startsWith('/api/') && ACTING_GET_PATTERNS.some((pattern) => pattern.test(path))
+function actsOnGet(url: string): boolean {
+  return routedPaths(url).some((path) => path.startsWith('/api/') && ACTING_GET_PATTERNS.some((pattern) => pattern.test(path)))
+}
+
+/**
+ * The paths a request may be routed by, both checked: Bun's own (the URL's path: Bun's native routes) and
+ * Elysia's reading for its fallback router, which looks for the path's `/` from the 12th character on and so,
+ * on a host of one to three characters (`http://llm/api/…`), starts it one segment later.
+ */
+function routedPaths(url: string): [string, string] {
+  const scheme = url.indexOf('://')
+  const own = scheme === -1 ? 0 : url.indexOf('/', scheme + 3)
+  return [pathFrom(url, own), pathFrom(url, url.indexOf('/', 11))]
+}
+
+function pathFrom(url: string, start: number): string {
+  if (start === -1) start = 0 // as Elysia reads it: the whole URL
+  const query = url.indexOf('?', start)
+  return query === -1 ? url.substring(start) : url.substring(start, query)
 }
 
 function byAccessTokenAlone(headers: Headers): boolean {

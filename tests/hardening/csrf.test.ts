@@ -78,6 +78,13 @@ describe('the route table', () => {
     }
   })
 
+  test('a host name of one to three characters (http://llm/…) is guarded too: Elysia reads its paths a segment late', async () => {
+    for (const host of ['llm', 'a', '']) {
+      await expectRefused('POST', '/api/channel/', json({ host, origin: FOREIGN }), 403, '{}')
+      await expectRefused('GET', '/api/channel/test/1', { host, 'sec-fetch-site': 'same-site' }, 403)
+    }
+  })
+
   test('the relay routes are left alone: a foreign page with an API key is not refused for its origin', async () => {
     const res = await app.fetch('/v1/chat/completions', { method: 'POST', headers: json({ origin: FOREIGN, 'sec-fetch-site': 'cross-site' }), body: '{}' })
     expect(res.status).toBe(401)
