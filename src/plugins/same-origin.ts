@@ -6,8 +6,6 @@ import { isSecureRequest, sessionCookieOf } from './session'
 /** The paths whose writes act with the console's session cookie: every /api route and the playground relay. */
 const SESSION_PREFIXES = ['/api/', '/pg/'] as const
 
-/** Methods a browser page can send with the user's cookie and that change something. */
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /**
  * GET routes (new-api's paths) that act rather than read: each needs the same origin as a write does, so an
@@ -47,36 +45,54 @@ export class NotJsonError extends GatewayError {
  */
 export function sameOriginWrites(deps: AppDeps) {
   return new Elysia({ name: 'same-origin-writes' }).onRequest(({ request }) => {
-    const write = WRITE_METHODS.has(request.method)
-    if (!(write ? isSessionWrite(request.url) : request.method === 'GET' && actsOnGet(request.url))) return
+    const method = request.method
+    const write = isWrite(method)
+    if (!(write ? isSessionWrite(request.url) : method === 'GET' && actsOnGet(request.url))) return
     if (!byAccessTokenAlone(request.headers)) assertSameOrigin(deps, request)
     if (write) assertJsonBody(request.headers)
   })
 }
 
+/** Methods a browser page can send with the user's cookie and that change something (compared, not looked up: every request asks). */
+function isWrite(method: string): boolean {
+  return method === 'POST' || method === 'PUT' || method === 'DELETE' || method === 'PATCH'
+}
+
 function isSessionWrite(url: string): boolean {
-  return routedPaths(url).some((path) => SESSION_PREFIXES.some((prefix) => path.startsWith(prefix)))
+  const own = ownPathStart(url)
+  const elysia = elysiaPathStart(url)
+  return underSessionPrefix(url, own) || (elysia !== own && underSessionPrefix(url, elysia))
+}
+
+function underSessionPrefix(url: string, at: number): boolean {
+  return url.startsWith('/api/', at) || url.startsWith('/pg/', at)
 }
 
 function actsOnGet(url: string): boolean {
-  return routedPaths(url).some((path) => path.startsWith('/api/') && ACTING_GET_PATTERNS.some((pattern) => pattern.test(path)))
+  const own = ownPathStart(url)
+  const elysia = elysiaPathStart(url)
+  return actingGetAt(url, own) || (elysia !== own && actingGetAt(url, elysia))
 }
 
-/**
- * The paths a request may be routed by, both checked: Bun's own (the URL's path: Bun's native routes) and
- * Elysia's reading for its fallback router, which looks for the path's `/` from the 12th character on and so,
- * on a host of one to three characters (`http://llm/api/…`), starts it one segment later.
+function actingGetAt(url: string, at: number): boolean {
+  if (!url.startsWith('/api/', at)) return false
+  const query = url.indexOf('?', at)
+  const path = query === -1 ? url.substring(at) : url.substring(at, query)
+  return ACTING_GET_PATTERNS.some((pattern) => pattern.test(path))
+}
+
+/*
+ * A request may be routed by either of two readings of its path, so both are checked: Bun's own (the URL's
+ * path, for Bun's native routes) and Elysia's for its fallback router, which looks for the path's `/` from the
+ * 12th character on and so, on a host of one to three characters (`http://llm/api/…`), starts it a segment later.
  */
-function routedPaths(url: string): [string, string] {
-  const scheme = url.indexOf('://')
-  const own = scheme === -1 ? 0 : url.indexOf('/', scheme + 3)
-  return [pathFrom(url, own), pathFrom(url, url.indexOf('/', 11))]
+function ownPathStart(url: string): number {
+  // "http://h/…" or "https://h/…"; a URL without a scheme (Bun's, for a request without a valid Host) is all path
+  return url.charCodeAt(0) === 47 ? 0 : url.indexOf('/', url.charCodeAt(4) === 115 ? 8 : 7)
 }
 
-function pathFrom(url: string, start: number): string {
-  if (start === -1) start = 0 // as Elysia reads it: the whole URL
-  const query = url.indexOf('?', start)
-  return query === -1 ? url.substring(start) : url.substring(start, query)
+function elysiaPathStart(url: string): number {
+  return Math.max(url.indexOf('/', 11), 0) // none: Elysia reads the whole URL
 }
 
 function byAccessTokenAlone(headers: Headers): boolean {
