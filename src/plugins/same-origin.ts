@@ -3,10 +3,6 @@ import type { AppDeps } from '../deps'
 import { GatewayError } from '../errors'
 import { isSecureRequest, sessionCookieOf } from './session'
 
-/** The paths whose writes act with the console's session cookie: every /api route and the playground relay. */
-const SESSION_PREFIXES = ['/api/', '/pg/'] as const
-
-
 /**
  * GET routes (new-api's paths) that act rather than read: each needs the same origin as a write does, so an
  * `<img>` or a link on a same-site page cannot log the user out, rotate their access token or spend upstream
@@ -21,7 +17,7 @@ const OWN_FETCH_SITES = new Set(['same-origin', 'none'])
 
 export class CrossOriginError extends GatewayError {
   constructor(what: string) {
-    super(403, 'cross_origin', `cross_origin: ${what}; writes are taken only from this instance's own pages (behind a proxy: set ServerAddress, or TRUST_PROXY so the scheme is read)`)
+    super(403, 'cross_origin', `cross_origin: ${what}; this instance takes writes only from its own pages (behind a proxy: set ServerAddress, or TRUST_PROXY so the scheme is read)`)
   }
 }
 
@@ -64,6 +60,7 @@ function isSessionWrite(url: string): boolean {
   return underSessionPrefix(url, own) || (elysia !== own && underSessionPrefix(url, elysia))
 }
 
+/** The paths whose writes act with the console's session cookie: every /api route and the playground relay. */
 function underSessionPrefix(url: string, at: number): boolean {
   return url.startsWith('/api/', at) || url.startsWith('/pg/', at)
 }
