@@ -21,6 +21,7 @@ import { redemptionsModule } from './modules/redemptions'
 import { playgroundModule } from './modules/playground'
 import { userAccessModule } from './modules/user-access'
 import { requestContext, requestIdOf } from './plugins/request-context'
+import { sameOriginWrites } from './plugins/same-origin'
 import { consoleModule, consoleServeOptions } from './modules/console'
 import { opsModule } from './modules/ops'
 import { wasSettled } from './relay/pipeline'
@@ -45,6 +46,8 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .onStart(() => deps.jobs.start())
     .onStop(() => void deps.jobs.stop())
     .use(requestContext(deps.config))
+    // writes to /api and /pg only from this instance's own pages, and only as JSON (issue #28: cross-origin writes)
+    .use(sameOriginWrites(deps))
     .use(opsModule(deps))
     .use(statusModule(deps))
     .use(setupModule(deps))

@@ -37,6 +37,14 @@ test('every route of the app is in the document, and nothing else', () => {
   }
 })
 
+test('every request body is documented as JSON only, as the server takes it (tests/hardening/csrf.test.ts)', () => {
+  const bodies = Object.entries(doc.paths as Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>).flatMap(([path, methods]) =>
+    Object.entries(methods).flatMap(([method, op]) => (op.requestBody ? [{ route: `${method} ${path}`, types: Object.keys(op.requestBody.content) }] : [])),
+  )
+  expect(bodies.filter((b) => b.route.includes(' /api/')).length).toBeGreaterThan(20)
+  expect(bodies.filter((b) => b.route.includes(' /api/') || b.route.includes(' /pg/')).filter((b) => b.types.join() !== 'application/json')).toEqual([])
+})
+
 test('each /api route says the role it needs, as the authorization matrix has it', () => {
   const op = (method: string, path: string) => doc.paths[path][method]
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {

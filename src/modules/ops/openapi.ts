@@ -69,6 +69,8 @@ export function buildOpenApiDocument(app: Elysia<any, any, any, any, any, any, a
         else if (ROLE_OVERRIDES[route]) op.security = [{}, { session: [] }, { accessToken: [] }]
         if (role === 'api key') op.security = [{ apiKey: [] }]
         op.summary ??= described.get(route) ?? route
+        // the generator lists form types for every body; /api takes JSON only (plugins/same-origin.ts)
+        if (op.requestBody) op.requestBody = jsonOnly(op.requestBody as RequestBody)
         op.description = `Role: **${role}**${roleValue !== undefined ? ` (${roleValue} or above)` : ''}.${op.description ? `\n\n${String(op.description)}` : ''}`
       } else if (RELAY[route]) {
         const relay = RELAY[route]!
@@ -132,6 +134,13 @@ function describedRoutes(): Map<string, string> {
     }
   }
   return out
+}
+
+type RequestBody = Record<string, unknown> & { content?: Record<string, unknown> }
+
+function jsonOnly(body: RequestBody): RequestBody {
+  const json = body.content?.['application/json']
+  return json ? { ...body, content: { 'application/json': json } } : body
 }
 
 /** A TypeBox schema as plain JSON Schema (its Symbol keys dropped). */

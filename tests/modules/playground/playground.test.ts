@@ -103,7 +103,8 @@ describe('errors in the OpenAI shape', () => {
 
   test('a bad body is refused after the session, naming the field', async () => {
     const { cookie } = await player()
-    const anonymous = await env.app.fetch('/pg/chat/completions', { method: 'POST', body: 'not json' })
+    // declared JSON (any other type is a 415 for everyone, tests/hardening/csrf.test.ts), not JSON: the session first
+    const anonymous = await env.app.fetch('/pg/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'not json' })
     expect(anonymous.status).toBe(401)
     const res = await pg({ model: 'gpt-4o', messages: 'hi' }, { cookie })
     expect(res.status).toBe(400)
