@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path'
+import { redactDsn } from './redact'
 import { VERSION } from './version'
 
 export interface Config {
@@ -155,8 +156,8 @@ export function sqlitePathOf(url: string): string {
 
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url)
 
-/** A URL with its credentials masked, for messages. */
-export const redactUrl = (url: string): string => url.replace(/\/\/[^@/]*@/, '//…@')
+/** A URL with its password masked, for messages (src/redact.ts). */
+export const redactUrl = redactDsn
 
 /** REDIS_URL: redis:// or rediss:// with a host; '' or unset = none. */
 function parseRedisUrl(url: string | undefined): string | undefined {
