@@ -6,8 +6,10 @@ import { NodeGuardError, takeNodeGuard, type NodeGuard } from '../db/postgres/no
 import type { Repos } from '../db/repos'
 import { createDeps } from '../deps'
 import { startIdleCollector } from '../launch/idle-collector'
+import { tightenDataFiles } from '../launch/private-files'
 import { ensureStartEnv } from '../launch/start-env'
 import { bootstrapRoot } from '../modules/setup/bootstrap'
+import { CRYPTO_SECRET_FILE, SESSION_SECRET_FILE } from '../ops/backup'
 import { startBackupSchedule } from '../ops/backup-schedule'
 import { controlActions, ControlError, startControlServer } from '../ops/control'
 import { createLogSink, routeConsoleTo, type Logger } from '../ops/logger'
@@ -81,6 +83,8 @@ async function serve(config: Config): Promise<number> {
     await sink.flush()
     return guard
   }
+  const tightened = tightenDataFiles(config.dataDir, config.database.kind === 'sqlite' ? config.sqlitePath : undefined, [SESSION_SECRET_FILE, CRYPTO_SECRET_FILE])
+  for (const change of tightened) log.warn({ path: change }, `made private (group and others could read it): ${change}`)
   let repos: Repos
   try {
     repos = await openRepos(config)
