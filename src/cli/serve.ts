@@ -9,6 +9,9 @@ import { startIdleCollector } from '../launch/idle-collector'
 import { tightenDataFiles } from '../launch/private-files'
 import { ensureStartEnv } from '../launch/start-env'
 import { bootstrapRoot } from '../modules/setup/bootstrap'
+import { setupAnnouncement } from '../modules/setup/code-gate'
+import { setupState } from '../modules/setup/create-root'
+import { setupCodeOf } from '../modules/setup/setup-code'
 import { CRYPTO_SECRET_FILE, SESSION_SECRET_FILE } from '../ops/backup'
 import { startBackupSchedule } from '../ops/backup-schedule'
 import { controlActions, ControlError, startControlServer } from '../ops/control'
@@ -51,6 +54,13 @@ function refuseWithoutSecrets(missing: string[]): number {
       'Coming from SQLite, use the values `tollgate migrate-db` printed (DATA_DIR/crypto.secret and session.secret); a new install can use `openssl rand -base64 32` for each.',
   )
   return EXIT.refused
+}
+
+/** While no root exists: the setup URL with its one-time code, at every start until setup is done. */
+async function announceSetup(deps: Awaited<ReturnType<typeof createDeps>>, log: Logger, hostname: string, port: number): Promise<void> {
+  if ((await setupState(deps)).status) return
+  const { url, message } = setupAnnouncement(setupCodeOf(deps.secrets.session), hostname, port)
+  log.info({ setup_url: url }, message)
 }
 
 /** On PostgreSQL: this node's registration (src/db/postgres/node-guard.ts), or the refusal that names what to change. */
@@ -120,6 +130,7 @@ async function serve(config: Config): Promise<number> {
   const where = config.database.kind === 'postgres' ? redactUrl(config.database.url) : config.sqlitePath
   const startLog = config.logLevel === 'silent' ? log : log.child({}, { level: 'info' })
   startLog.info({ version: VERSION, port: server.port, hostname: server.hostname, db: where, coordination: config.redisUrl ? redactUrl(config.redisUrl) : 'local' }, `tollgate ${VERSION} listening on http://${server.hostname}:${server.port} (db ${where})`)
+  await announceSetup(deps, startLog, server.hostname ?? config.hostname, server.port ?? config.port)
   const idle = startIdleCollector({ arrived: requestsArrived, inFlight: () => app.server?.pendingRequests ?? 0 })
   const backups = startBackupSchedule(config, deps.ops)
   // the start lines out at once, not with the next batch of lines: whoever waits for them is waiting now
