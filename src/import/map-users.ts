@@ -91,7 +91,7 @@ export function mapUsers(ctx: MapContext, rows: SourceRow[]): MappedUser[] {
       // new-api's struct field AffHistoryQuota is stored in the column aff_history
       affHistoryQuota: rules.int('aff_history', row.aff_history ?? row.aff_history_quota, Count, { clamp: true }),
       created: rules.value('created_at', int(row.created_at) || int(row.created_time), UnixTime),
-      inviter: rules.int('inviter_id', row.inviter_id, t.Integer(), { clamp: true }),
+      inviter: rules.int('inviter_id', row.inviter_id, t.Integer()),
     }
     if (!rules.accept()) continue
 
