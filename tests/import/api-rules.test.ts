@@ -12,6 +12,8 @@ import type { TestApp } from '../helpers/test-app'
 import { writeSqliteSource } from './fixtures/load'
 import { goBcrypt, newApiKey, uuid32, type Row } from './fixtures/rows'
 import { NEW_API_TABLES } from './fixtures/schema'
+import { hasPostgres, sharedPostgres } from '../helpers/pg-server'
+import { startTestApp } from '../helpers/test-app'
 import { importInto, loginAs, startImported, tempDir } from './helpers'
 
 const MAX = Number.MAX_SAFE_INTEGER // 2^53−1
@@ -20,6 +22,7 @@ const now = Math.floor(Date.now() / 1000)
 const dirs: string[] = []
 let report: ReportJson
 let app: TestApp
+let sourcePath: string
 
 const user = (over: Row): Row => ({ password: '', display_name: '', role: 1, status: 1, email: '', quota: 0, used_quota: 0, request_count: 0, group: 'default', inviter_id: 0, created_at: now, auth_version: 1, ...over })
 const token = (over: Row): Row => ({ key: newApiKey(), status: 1, name: 'k', created_time: now, accessed_time: 0, expired_time: -1, remain_quota: 0, unlimited_quota: false, model_limits: '', allow_ips: '', used_quota: 0, group: '', ...over })
@@ -29,7 +32,7 @@ beforeAll(async () => {
   const source = tempDir('rules-src')
   const dataDir = tempDir('rules-data')
   dirs.push(source, dataDir)
-  const path = join(source, 'one-api.db')
+  const path = (sourcePath = join(source, 'one-api.db'))
   writeSqliteSource(path, NEW_API_TABLES, {
     users: [
       user({ id: 1, username: 'root', password: await goBcrypt('root-pass-1'), role: 100 }),
@@ -124,4 +127,27 @@ describe('an id that leaves no room after it is given a new one, and what points
     expect((await app.deps.repos.users.findById(a.id))!.username).toBe('new-one')
     expect((await app.deps.repos.users.findById(b.id))!.username).toBe('new-two')
   })
+})
+
+describe.skipIf(!hasPostgres())('into PostgreSQL, whose ids stop at 2^31−1', () => {
+  test('the same source imports: 2^53−1 gets the next free id, its token and logs follow, new users get their own ids', async () => {
+    const url = await (await sharedPostgres()).createDatabase()
+    const dataDir = tempDir('rules-pg')
+    dirs.push(dataDir)
+    const env = { DATABASE_URL: url, CRYPTO_SECRET: 'c'.repeat(44) }
+    const result = await importInto(dataDir, sourcePath, ['--logs-since', String(now - 3600)], [], env)
+    expect([result.exitCode, result.report.error]).toEqual([0, null])
+    const pg = await startTestApp({ ...env, ROOT_PASSWORD: '' }, undefined, dataDir)
+    try {
+      const maxed = (await pg.deps.repos.users.findByUsername('maxed'))!
+      expect(maxed.id).toBe(5)
+      expect((await pg.deps.repos.tokens.findById(1))!.userId).toBe(5)
+      const a = await pg.deps.repos.users.insert({ username: 'pg-new-one', password: 'x' })
+      const b = await pg.deps.repos.users.insert({ username: 'pg-new-two', password: 'x' })
+      expect(new Set([a.id, b.id, maxed.id, 1, 2]).size).toBe(5)
+      for (const id of [a.id, b.id]) expect(id).toBeLessThanOrEqual(MAX_KEPT_ID)
+    } finally {
+      await pg.close()
+    }
+  }, 60_000)
 })
