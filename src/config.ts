@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path'
 import { parseTrustProxy, type TrustProxy } from './net/trusted-proxies'
 import { parseProviderEndpoints } from './outbound/endpoints'
+import { redactDsn } from './redact'
 import { VERSION } from './version'
 
 export interface Config {
@@ -74,8 +75,10 @@ Environment:
   DATABASE_POOL_SIZE  PostgreSQL connections per node (10)
   DATABASE_STATEMENT_TIMEOUT_SECONDS  PostgreSQL cancels a statement that runs longer (30; 0: never)
   QUOTA_HOLD_TTL_SECONDS  PostgreSQL: a dead node's reservations go back to the balances after this (45)
-  SESSION_SECRET    secret for session cookies (generated into DATA_DIR if unset; required on PostgreSQL)
-  CRYPTO_SECRET     secret for encrypting channel keys (generated into DATA_DIR if unset; required on PostgreSQL)
+  SESSION_SECRET    secret for session cookies, at least 32 bytes (generated into DATA_DIR if unset;
+                    required on PostgreSQL)
+  CRYPTO_SECRET     secret for encrypting channel keys, at least 32 bytes (generated into DATA_DIR if unset;
+                    required on PostgreSQL)
   ROOT_USERNAME     name of the first user (root)
   ROOT_PASSWORD     password of the first user; without it the first visit runs setup
   MAX_BODY_MB       largest accepted request body in MiB (32)
@@ -131,8 +134,8 @@ export function loadConfig(env: Env, flags: Record<string, string> = {}): Config
     database,
     redisUrl: parseRedisUrl(env.REDIS_URL),
     jobLeaseSeconds: parsePositive(env.JOB_LEASE_SECONDS || '15', 'JOB_LEASE_SECONDS'),
-    sessionSecret: env.SESSION_SECRET || undefined,
-    cryptoSecret: env.CRYPTO_SECRET || undefined,
+    sessionSecret: parseSecret(env.SESSION_SECRET, 'SESSION_SECRET'),
+    cryptoSecret: parseSecret(env.CRYPTO_SECRET, 'CRYPTO_SECRET'),
     rootUsername: env.ROOT_USERNAME || 'root',
     rootPassword: env.ROOT_PASSWORD || undefined,
     maxBodyBytes: parsePositive(env.MAX_BODY_MB ?? '32', 'MAX_BODY_MB') * 1024 * 1024,
@@ -174,8 +177,8 @@ export function sqlitePathOf(url: string): string {
 
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url)
 
-/** A URL with its credentials masked, for messages. */
-export const redactUrl = (url: string): string => url.replace(/\/\/[^@/]*@/, '//…@')
+/** A URL with its password masked, for messages (src/redact.ts). */
+export const redactUrl = redactDsn
 
 /** REDIS_URL: redis:// or rediss:// with a host; '' or unset = none. */
 function parseRedisUrl(url: string | undefined): string | undefined {
@@ -214,6 +217,28 @@ function trustProxyOf(raw: string | undefined): TrustProxy {
   const parsed = parseTrustProxy(raw)
   if (parsed && 'invalid' in parsed) throw new ConfigError(`TRUST_PROXY ${parsed.invalid}`)
   return parsed
+}
+
+/** The shortest secret taken from the environment; the generated ones are 32 random bytes (43 characters). */
+export const MIN_SECRET_BYTES = 32
+
+const SECRET_USE = {
+  SESSION_SECRET: 'it is the HS256 key that signs the session cookies: a shorter one can be guessed offline from any cookie, and a guessed one forges a session for any user, root included (RFC 7518 §3.2: an HS256 key as long as the hash, 256 bits)',
+  CRYPTO_SECRET: 'the channel keys are sealed with a key derived from it: a shorter one can be guessed offline from a copy of the database, which then opens every channel key',
+} as const
+
+/**
+ * SESSION_SECRET and CRYPTO_SECRET: unset, or at least 32 bytes. Their value is never put in the message.
+ * An instance that ran with a shorter CRYPTO_SECRET must set a new one and enter its channel keys again.
+ */
+function parseSecret(raw: string | undefined, name: keyof typeof SECRET_USE): string | undefined {
+  if (!raw) return undefined
+  const bytes = Buffer.byteLength(raw, 'utf8')
+  if (bytes >= MIN_SECRET_BYTES) return raw
+  throw new ConfigError(
+    `${name} is ${bytes} bytes long; it must be at least ${MIN_SECRET_BYTES}: ${SECRET_USE[name]}. ` +
+      `Generate one with \`openssl rand -base64 32\`, or unset it and Tollgate keeps a generated one in DATA_DIR`,
+  )
 }
 
 function parseLogFormat(raw: string | undefined): LogFormat {

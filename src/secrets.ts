@@ -12,7 +12,7 @@ export function loadOrCreateSecret(dataDir: string, fileName: string, fromEnv: s
     const stored = readFileSync(path, 'utf8').trim()
     if (stored.length >= 32) return stored
   }
-  mkdirSync(dataDir, { recursive: true })
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
   writeFileSync(path, secret + '\n', { mode: 0o600 })
   chmodSync(path, 0o600)

@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test'
-import { resolve } from 'node:path'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { ConfigError, loadConfig, parseCli } from '../src/config'
 
 test('defaults: port 3000, ./data, tollgate.db inside it, 32 MiB bodies', () => {
@@ -70,3 +71,38 @@ test('TRUST_PROXY: off by default; true or a hop count; a list of proxies; anyth
     expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/^TRUST_PROXY must be false, true, a number of proxy hops/)
   }
 })
+
+test('SESSION_SECRET and CRYPTO_SECRET shorter than 32 bytes are refused, saying why, never echoing them', () => {
+  for (const name of ['SESSION_SECRET', 'CRYPTO_SECRET'] as const) {
+    for (const short of ['hunter2', 'x'.repeat(31), '秘密'.repeat(5)]) {
+      let message = ''
+      try {
+        loadConfig({ [name]: short })
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError)
+        message = (error as Error).message
+      }
+      expect(message).toContain(`${name} is ${Buffer.byteLength(short)} bytes long; it must be at least 32`)
+      expect(message).toContain('openssl rand -base64 32')
+      expect(message).not.toContain(short)
+    }
+  }
+  // 32 bytes, counted as bytes: eleven 3-byte characters are 33
+  expect(loadConfig({ SESSION_SECRET: 's'.repeat(32), CRYPTO_SECRET: '秘'.repeat(11) })).toMatchObject({ sessionSecret: 's'.repeat(32), cryptoSecret: '秘'.repeat(11) })
+  expect(loadConfig({ SESSION_SECRET: '' }).sessionSecret).toBeUndefined() // unset: generated into DATA_DIR
+})
+
+test('serve with a short SESSION_SECRET does not start: exit 2 and the reason on stderr', async () => {
+  const proc = Bun.spawn(['bun', join(import.meta.dir, '../src/index.ts'), 'serve', '--port', '0'], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), SESSION_SECRET: 'changeme', DATA_DIR: join(tmpdir(), 'tollgate-never-made') },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const started = setTimeout(() => proc.kill(), 15_000) // a gateway that started after all: stopped, and the test fails
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  clearTimeout(started)
+  expect(code).toBe(2)
+  expect(stderr).toContain('SESSION_SECRET is 8 bytes long; it must be at least 32')
+  expect(stdout + stderr).not.toContain('changeme')
+  expect(stdout).not.toContain('listening on')
+}, 20_000)

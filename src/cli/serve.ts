@@ -6,8 +6,13 @@ import { NodeGuardError, takeNodeGuard, type NodeGuard } from '../db/postgres/no
 import type { Repos } from '../db/repos'
 import { createDeps } from '../deps'
 import { startIdleCollector } from '../launch/idle-collector'
+import { tightenDataFiles } from '../launch/private-files'
 import { ensureStartEnv } from '../launch/start-env'
 import { bootstrapRoot } from '../modules/setup/bootstrap'
+import { setupAnnouncement } from '../modules/setup/code-gate'
+import { setupState } from '../modules/setup/create-root'
+import { setupCodeOf } from '../modules/setup/setup-code'
+import { CRYPTO_SECRET_FILE, SESSION_SECRET_FILE } from '../ops/backup'
 import { startBackupSchedule } from '../ops/backup-schedule'
 import { controlActions, ControlError, startControlServer } from '../ops/control'
 import { createLogSink, routeConsoleTo, type Logger } from '../ops/logger'
@@ -51,6 +56,13 @@ function refuseWithoutSecrets(missing: string[]): number {
   return EXIT.refused
 }
 
+/** While no root exists: the setup URL with its one-time code, at every start until setup is done. */
+async function announceSetup(deps: Awaited<ReturnType<typeof createDeps>>, log: Logger, hostname: string, port: number): Promise<void> {
+  if ((await setupState(deps)).status) return
+  const { url, message } = setupAnnouncement(setupCodeOf(deps.secrets.session), hostname, port)
+  log.info({ setup_url: url }, message)
+}
+
 /** On PostgreSQL: this node's registration (src/db/postgres/node-guard.ts), or the refusal that names what to change. */
 async function guardNode(config: Config, log: Logger): Promise<NodeGuard | number | undefined> {
   if (config.database.kind !== 'postgres') return undefined
@@ -81,6 +93,8 @@ async function serve(config: Config): Promise<number> {
     await sink.flush()
     return guard
   }
+  const tightened = tightenDataFiles(config.dataDir, config.database.kind === 'sqlite' ? config.sqlitePath : undefined, [SESSION_SECRET_FILE, CRYPTO_SECRET_FILE])
+  for (const change of tightened) log.warn({ path: change }, `made private (group and others could read it): ${change}`)
   let repos: Repos
   try {
     repos = await openRepos(config)
@@ -116,6 +130,7 @@ async function serve(config: Config): Promise<number> {
   const where = config.database.kind === 'postgres' ? redactUrl(config.database.url) : config.sqlitePath
   const startLog = config.logLevel === 'silent' ? log : log.child({}, { level: 'info' })
   startLog.info({ version: VERSION, port: server.port, hostname: server.hostname, db: where, coordination: config.redisUrl ? redactUrl(config.redisUrl) : 'local' }, `tollgate ${VERSION} listening on http://${server.hostname}:${server.port} (db ${where})`)
+  await announceSetup(deps, startLog, server.hostname ?? config.hostname, server.port ?? config.port)
   const idle = startIdleCollector({ arrived: requestsArrived, inFlight: () => app.server?.pendingRequests ?? 0 })
   const backups = startBackupSchedule(config, deps.ops)
   // the start lines out at once, not with the next batch of lines: whoever waits for them is waiting now

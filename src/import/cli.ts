@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path'
 import { EXIT } from '../cli/args'
-import { ConfigError, loadConfig, type Env } from '../config'
+import { ConfigError, loadConfig, redactUrl, type Env } from '../config'
 import type { Flavor } from './channel-types'
 import { runImport, type ImportOptions } from './run-import'
 import { parseSource, SourceSpecError } from './source-dsn'
@@ -104,7 +104,7 @@ function checkTarget(env: Env): void {
   if (!url) return
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase()
   if (scheme === undefined || scheme === 'sqlite' || scheme === 'sqlite3' || scheme === 'file' || scheme === 'postgres' || scheme === 'postgresql') return
-  const shown = url.replace(/\/\/[^@/]*@/, '//…@')
+  const shown = redactUrl(url)
   throw new ConfigError(
     `import: DATABASE_URL names a ${scheme} database (${shown}) as the target, but Tollgate keeps its data in SQLite or PostgreSQL: unset DATABASE_URL to import into DATA_DIR/tollgate.db, or point it at a SQLite file (sqlite:///path/tollgate.db) or a postgres:// database`,
   )

@@ -1,9 +1,13 @@
 import { ChannelStatus, splitList, type NewChannel } from '../db/repos/channels'
+import { ChannelCreate } from '../modules/channels/schemas'
+import { UserCreate } from '../modules/users/schemas'
 import { providerFor, servesAnything } from '../providers/registry'
 import type { Provider } from '../providers/types'
 import { parseModelMapping } from '../relay/routing/model-mapping'
 import { chooseBaseUrl } from './channel-bases'
 import { translateType, type TypeTranslation } from './channel-types'
+import { RowRules } from './api-rules'
+import { checkSourceId } from './ids'
 import { reportUnread, type MapContext } from './map-common'
 import type { SourceRow } from './read-source'
 import { bool, int, jsonObject, jsonValue, text } from './values'
@@ -15,6 +19,10 @@ export interface MappedChannel {
   /** the keys in plain text, one per line (exactly the source's text for types Tollgate does not serve) */
   keyText: string
 }
+
+/** the rules of POST /api/channel/ */
+const Fields = ChannelCreate.properties
+const Count = UserCreate.properties.quota
 
 const READ = new Set([
   'id', 'type', 'key', 'status', 'name', 'weight', 'created_time', 'test_time', 'response_time', 'base_url', 'other', 'models',
@@ -51,6 +59,22 @@ export function mapChannels(ctx: MapContext, rows: SourceRow[], autoDisable: boo
     const provider = providerFor(translated.type)
     const name = text(row.name).trim() || `channel ${id}`
     const issue = (field: string, note: string, value?: string) => report.issue('channels', field, note, id, value)
+
+    const rules = new RowRules(report, 'channels', id)
+    checkSourceId(rules, row.id)
+    rules.value('name', name, Fields.name)
+    rules.value('key', text(row.key), Fields.key)
+    rules.value('base_url', text(row.base_url), Fields.base_url)
+    for (const field of ['models', 'group', 'tag', 'test_model', 'other', 'model_mapping'] as const) rules.value(field, text(row[field]), Fields[field])
+    const numbers = {
+      priority: rules.int('priority', row.priority, Fields.priority),
+      weight: rules.int('weight', row.weight, Fields.weight, { clamp: true }),
+      usedQuota: rules.int('used_quota', row.used_quota, Count, { clamp: true }),
+      responseTime: rules.int('response_time', row.response_time, Count, { clamp: true }),
+      testTime: rules.int('test_time', row.test_time, Count, { clamp: true }),
+      createdTime: rules.int('created_time', row.created_time, Count, { clamp: true }),
+    }
+    if (!rules.accept()) continue
 
     let status = int(row.status, ChannelStatus.enabled)
     if (status !== ChannelStatus.enabled && status !== ChannelStatus.manuallyDisabled && status !== ChannelStatus.autoDisabled) {
@@ -96,10 +120,10 @@ export function mapChannels(ctx: MapContext, rows: SourceRow[], autoDisable: boo
         baseUrl,
         models: splitList(text(row.models)).join(','),
         group: splitList(text(row.group)).join(',') || 'default',
-        priority: int(row.priority),
+        priority: numbers.priority,
         // weights carry over: 0 in new-api is never picked while a weighted channel of the same priority is; in
         // Tollgate it is that priority's backup
-        weight: Math.max(0, int(row.weight)),
+        weight: numbers.weight,
         tag: text(row.tag).trim(),
         status,
         modelMapping: modelMapping(ctx, row, id),
@@ -107,10 +131,10 @@ export function mapChannels(ctx: MapContext, rows: SourceRow[], autoDisable: boo
         autoBan: (row.auto_ban === null || row.auto_ban === undefined ? true : bool(row.auto_ban)) && autoDisable ? 1 : 0,
         other: other.value,
         setting: Object.keys(setting).length ? JSON.stringify(setting) : '',
-        usedQuota: int(row.used_quota),
-        responseTime: int(row.response_time),
-        testTime: int(row.test_time),
-        ...(int(row.created_time) > 0 ? { createdTime: int(row.created_time) } : {}),
+        usedQuota: numbers.usedQuota,
+        responseTime: numbers.responseTime,
+        testTime: numbers.testTime,
+        ...(numbers.createdTime > 0 ? { createdTime: numbers.createdTime } : {}),
       },
     })
     settingKeys(ctx, row, id, translated.type)

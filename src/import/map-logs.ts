@@ -1,5 +1,6 @@
 import type { HourlyRow } from '../db/repos/import'
 import { LogType, type NewLog } from '../db/repos/logs'
+import { RowRules } from './api-rules'
 import type { MapContext } from './map-common'
 import type { SourceRow } from './read-source'
 import { bool, int, jsonObject, text } from './values'
@@ -30,9 +31,11 @@ const NOTES: Record<string, string> = {
  * become system rows that say what they were. new-api keeps cache tokens, time to first token and the mapped
  * model in `other`; Tollgate has columns for them.
  */
-export function mapLog(ctx: MapContext, row: SourceRow, ids: IdResolver): NewLog {
+export function mapLog(ctx: MapContext, row: SourceRow, ids: IdResolver): NewLog | undefined {
   const { report } = ctx
   const id = int(row.id)
+  const rules = new RowRules(report, 'logs', id)
+  const n = exactEnough(rules)
   const other = jsonObject(row.other) ?? {}
   let type = int(row.type)
   let content = text(row.content)
@@ -57,10 +60,10 @@ export function mapLog(ctx: MapContext, row: SourceRow, ids: IdResolver): NewLog
     if (READ.has(column) || value === null || value === undefined || value === '' || value === 0 || value === false) continue
     report.issue('logs', column, NOTES[column] ?? 'no counterpart in Tollgate: not imported', id)
   }
-  const useTimeMs = row.elapsed_time !== undefined && row.use_time === undefined ? int(row.elapsed_time) : int(row.use_time) * 1000
+  const useTimeMs = row.elapsed_time !== undefined && row.use_time === undefined ? n('elapsed_time', row.elapsed_time) : n('use_time', row.use_time) * 1000
   const mapped = bool(other.is_model_mapped) ? text(other.upstream_model_name) : ''
-  return {
-    createdAt: int(row.created_at),
+  const log: NewLog = {
+    createdAt: n('created_at', row.created_at),
     type,
     userId: ids.user(int(row.user_id)),
     username: text(row.username),
@@ -70,14 +73,14 @@ export function mapLog(ctx: MapContext, row: SourceRow, ids: IdResolver): NewLog
     upstreamModel: mapped,
     channelId: ids.channel(int(row.channel_id)),
     group: text(row.group),
-    promptTokens: int(row.prompt_tokens),
-    completionTokens: int(row.completion_tokens),
-    cacheReadTokens: int(other.cache_tokens),
-    cacheWriteTokens: int(other.cache_creation_tokens),
-    reasoningTokens: int(other.reasoning_tokens),
-    quota: int(row.quota),
+    promptTokens: n('prompt_tokens', row.prompt_tokens),
+    completionTokens: n('completion_tokens', row.completion_tokens),
+    cacheReadTokens: n('other.cache_tokens', other.cache_tokens),
+    cacheWriteTokens: n('other.cache_creation_tokens', other.cache_creation_tokens),
+    reasoningTokens: n('other.reasoning_tokens', other.reasoning_tokens),
+    quota: n('quota', row.quota),
     useTimeMs,
-    firstTokenMs: int(other.frt),
+    firstTokenMs: n('other.frt', other.frt),
     isStream: bool(row.is_stream),
     statusCode: int(other.status_code),
     ip: text(row.ip),
@@ -85,18 +88,35 @@ export function mapLog(ctx: MapContext, row: SourceRow, ids: IdResolver): NewLog
     content,
     other: Object.keys(other).length ? JSON.stringify(other) : '',
   }
+  return rules.accept() ? log : undefined
+}
+
+/**
+ * A number of a log row as a whole number; one beyond ±(2^53−1) (1e300, a bigint's digits) refuses the row, as
+ * no sum over it could be right. Fractions are cut, as new-api's own integer columns would have.
+ */
+function exactEnough(rules: RowRules): (field: string, raw: unknown) => number {
+  return (field, raw) => {
+    const n = int(raw)
+    if (Number.isSafeInteger(n)) return n
+    rules.refuse(field, 'not a whole number Tollgate can hold exactly (within ±(2^53−1))', text(raw).slice(0, 64))
+    return 0
+  }
 }
 
 /** One row of new-api's `quota_data` (usage per user, model and hour: the dashboard's data) → Tollgate's hourly row. */
-export function mapQuotaData(row: SourceRow, ids: IdResolver): HourlyRow {
-  const at = int(row.created_at)
-  return {
+export function mapQuotaData(ctx: MapContext, row: SourceRow, ids: IdResolver): HourlyRow | undefined {
+  const rules = new RowRules(ctx.report, 'quota_data', int(row.id))
+  const n = exactEnough(rules)
+  const at = n('created_at', row.created_at)
+  const hourly: HourlyRow = {
     userId: ids.user(int(row.user_id)),
     username: text(row.username),
     modelName: text(row.model_name),
     hour: at - (((at % 3600) + 3600) % 3600),
-    count: int(row.count),
-    quota: int(row.quota),
-    tokenUsed: int(row.token_used),
+    count: n('count', row.count),
+    quota: n('quota', row.quota),
+    tokenUsed: n('token_used', row.token_used),
   }
+  return rules.accept() ? hourly : undefined
 }

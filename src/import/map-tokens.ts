@@ -1,7 +1,11 @@
+import { t } from 'elysia'
 import type { NewToken } from '../db/repos/tokens'
+import { CreateTokenBody } from '../modules/tokens/schemas'
 import { parseIpEntry, splitIpList } from '../services/tokens/ip-list'
 import { keyBodyOf, keyHash, keyHint } from '../services/tokens/key'
 import { NEVER_EXPIRES, TokenStatus } from '../services/tokens/token-status'
+import { RowRules } from './api-rules'
+import { checkSourceId } from './ids'
 import { reportUnread, type MapContext } from './map-common'
 import type { SourceRow } from './read-source'
 import { bool, int, softDeleted, text } from './values'
@@ -27,6 +31,8 @@ const NOTES: Record<string, string> = {
 }
 
 const STATUSES = new Set<number>(Object.values(TokenStatus))
+/** the rules of POST /api/token/ */
+const Fields = CreateTokenBody.properties
 
 /**
  * API keys of new-api / one-api → Tollgate tokens. The key a client already holds keeps working: the source
@@ -51,6 +57,23 @@ export function mapTokens(ctx: MapContext, rows: SourceRow[]): MappedToken[] {
     if (!keyBodyOf(key)) {
       report.issue('tokens', 'key', 'a key format the relay does not accept (16–128 letters and digits): the token is kept, but requests with this key are refused', id)
     }
+    const rules = new RowRules(report, 'tokens', id)
+    checkSourceId(rules, row.id)
+    const checked = {
+      name: rules.value('name', text(row.name), Fields.name),
+      remainQuota: rules.int('remain_quota', row.remain_quota, Fields.remain_quota, { clamp: true }),
+      usedQuota: rules.int('used_quota', row.used_quota, Fields.remain_quota, { clamp: true }),
+      // -1 never; any other value is a unix time, 0 included (already expired), as in new-api
+      expiredTime: rules.int('expired_time', row.expired_time, Fields.expired_time, { fallback: NEVER_EXPIRES }),
+      createdTime: rules.value('created_time', int(row.created_time), Fields.expired_time) || Math.floor(Date.now() / 1000),
+      accessedTime: rules.value('accessed_time', int(row.accessed_time), Fields.expired_time),
+      group: rules.value('group', text(row.group).trim(), Fields.group),
+      sourceUserId: rules.int('user_id', row.user_id, t.Integer()),
+    }
+    const limitsText = rules.value('model_limits', ctx.flavor === 'one-api' ? text(row.models) : text(row.model_limits), Fields.model_limits)
+    const ipsText = rules.value('allow_ips', ctx.flavor === 'one-api' ? text(row.subnet) : text(row.allow_ips), Fields.allow_ips)
+    if (!rules.accept()) continue
+
     let status = int(row.status, TokenStatus.enabled)
     if (!STATUSES.has(status)) {
       report.issue('tokens', 'status', `status ${status} has no counterpart: imported disabled`, id, String(status))
@@ -58,34 +81,31 @@ export function mapTokens(ctx: MapContext, rows: SourceRow[]): MappedToken[] {
     }
 
     // new-api: model_limits_enabled + model_limits; one-api: models (empty = every model)
-    const oneApiModels = ctx.flavor === 'one-api' ? text(row.models) : ''
-    const limitsText = ctx.flavor === 'one-api' ? oneApiModels : text(row.model_limits)
     const modelLimits = [...new Set(limitsText.split(',').map((m) => m.trim()).filter(Boolean))].join(',')
     const modelLimitsEnabled = ctx.flavor === 'one-api' ? modelLimits !== '' : bool(row.model_limits_enabled)
 
-    let group = text(row.group).trim()
+    let group = checked.group
     if (group === 'auto') {
       report.issue('tokens', 'group', "new-api's auto group (pick a group per request) has no counterpart: the token uses its owner's group", id, 'auto')
       group = ''
     }
     out.push({
       sourceId: id,
-      sourceUserId: int(row.user_id),
+      sourceUserId: checked.sourceUserId,
       row: {
         keyHash: keyHash(key),
         keyHint: keyHint(key),
-        name: text(row.name),
+        name: checked.name,
         status,
-        createdTime: int(row.created_time) || Math.floor(Date.now() / 1000),
-        accessedTime: int(row.accessed_time),
-        // -1 never; any other value is a unix time, 0 included (already expired), as in new-api
-        expiredTime: int(row.expired_time, NEVER_EXPIRES),
-        remainQuota: int(row.remain_quota),
+        createdTime: checked.createdTime,
+        accessedTime: checked.accessedTime,
+        expiredTime: checked.expiredTime,
+        remainQuota: checked.remainQuota,
         unlimitedQuota: bool(row.unlimited_quota),
-        usedQuota: int(row.used_quota),
+        usedQuota: checked.usedQuota,
         modelLimitsEnabled,
         modelLimits,
-        allowIps: allowList(ctx, id, ctx.flavor === 'one-api' ? text(row.subnet) : text(row.allow_ips)),
+        allowIps: allowList(ctx, id, ipsText),
         group,
       },
     })

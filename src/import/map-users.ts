@@ -1,5 +1,11 @@
+import { t } from 'elysia'
 import type { NewUser } from '../db/repos/users'
-import { isValidUsername } from '../modules/users/credentials'
+import { CreateTokenBody } from '../modules/tokens/schemas'
+import { Username } from '../modules/users/credentials'
+import { UserCreate } from '../modules/users/schemas'
+import { compiledSchema } from '../protocols/schema-check'
+import { RowRules } from './api-rules'
+import { checkSourceId } from './ids'
 import { Role, sha256, UserStatus } from '../plugins/session'
 import { reportUnread, type MapContext } from './map-common'
 import type { SourceRow } from './read-source'
@@ -37,10 +43,21 @@ const NOTES: Record<string, string> = {
 }
 
 const ROLES = new Set<number>([Role.user, Role.admin, Role.root])
-/** the group rule of PUT /api/user/ (src/modules/users/schemas.ts) */
-const USER_GROUP = /^[A-Za-z0-9_.-]{1,64}$/
+/** a token's group rule: what routing and prices accept as a group name */
+const TokenGroup = CreateTokenBody.properties.group
+const UnixTime = CreateTokenBody.properties.expired_time
+const Count = UserCreate.properties.quota
+/** the group rule of PUT /api/user/: a name outside it still routes and prices, so it is kept (and noted) */
+const EditableGroup = UserCreate.properties.group
+/** no form edits these: bounds so a row cannot carry megabytes into every user list */
+const Email = t.String({ maxLength: 254 })
+const AffCode = t.String({ maxLength: 64 })
+const PasswordHash = t.String({ maxLength: 512 })
 
-/** Users of new-api / one-api → Tollgate users. Soft-deleted users are skipped (and their tokens with them). */
+/**
+ * Users of new-api / one-api → Tollgate users. Soft-deleted users are skipped (and their tokens with them); so
+ * is a user with a value the API refuses (src/import/api-rules.ts), listed in the report with the reason.
+ */
 export function mapUsers(ctx: MapContext, rows: SourceRow[]): MappedUser[] {
   const { report } = ctx
   const out: MappedUser[] = []
@@ -57,10 +74,27 @@ export function mapUsers(ctx: MapContext, rows: SourceRow[]): MappedUser[] {
       report.issue('users', 'username', 'empty username: the user cannot log in and was not imported', id)
       continue
     }
-    if (!isValidUsername(username)) {
-      report.issue('users', 'username', "outside Tollgate's username rule (1–20 characters, no whitespace): the user logs in with it, but an admin edit must rename them", id)
+    const rules = new RowRules(report, 'users', id)
+    checkSourceId(rules, row.id)
+    rules.value('username', username, Username)
+    const password = rules.value('password', text(row.password), PasswordHash)
+    const group = rules.value('group', text(row.group).trim() || 'default', TokenGroup)
+    const mapped = {
+      displayName: rules.value('display_name', text(row.display_name), UserCreate.properties.display_name),
+      email: rules.value('email', text(row.email), Email),
+      quota: rules.int('quota', row.quota, Count, { clamp: true }),
+      usedQuota: rules.int('used_quota', row.used_quota, Count, { clamp: true }),
+      requestCount: rules.int('request_count', row.request_count, Count, { clamp: true }),
+      affCode: rules.value('aff_code', text(row.aff_code).trim(), AffCode) || null,
+      affCount: rules.int('aff_count', row.aff_count, Count, { clamp: true }),
+      affQuota: rules.int('aff_quota', row.aff_quota, Count, { clamp: true }),
+      // new-api's struct field AffHistoryQuota is stored in the column aff_history
+      affHistoryQuota: rules.int('aff_history', row.aff_history ?? row.aff_history_quota, Count, { clamp: true }),
+      created: rules.value('created_at', int(row.created_at) || int(row.created_time), UnixTime),
+      inviter: rules.int('inviter_id', row.inviter_id, t.Integer()),
     }
-    const password = text(row.password)
+    if (!rules.accept()) continue
+
     if (!password) report.issue('users', 'password', 'no password (an OAuth sign-up?): cannot log in until an admin sets one', id)
     else if (!/^\$(2[abxy]?|argon2(id|i|d))\$/.test(password)) report.issue('users', 'password', 'not a bcrypt or argon2 hash: logging in with it will fail', id)
 
@@ -74,31 +108,21 @@ export function mapUsers(ctx: MapContext, rows: SourceRow[]): MappedUser[] {
       report.issue('users', 'status', `status ${status} has no counterpart: imported disabled`, id, String(status))
       status = UserStatus.disabled
     }
-    const group = text(row.group).trim() || 'default'
-    if (!USER_GROUP.test(group)) {
+    if (!compiledSchema(EditableGroup).Check(group)) {
       report.issue('users', 'group', "a group name outside the rule of Tollgate's user edit form (letters, digits, _ . -): routing and prices use it as it is, but an admin edit of this user must pick another", id, group)
     }
     const accessToken = text(row.access_token).trim()
-    const created = int(row.created_at) || int(row.created_time)
+    const { created, inviter, ...fields } = mapped
     out.push({
       sourceId: id,
-      sourceInviterId: int(row.inviter_id),
+      sourceInviterId: inviter,
       row: {
         username,
         password,
-        displayName: text(row.display_name),
         role,
         status,
-        email: text(row.email),
         group,
-        quota: int(row.quota),
-        usedQuota: int(row.used_quota),
-        requestCount: int(row.request_count),
-        affCode: text(row.aff_code).trim() || null,
-        affCount: int(row.aff_count),
-        affQuota: int(row.aff_quota),
-        // new-api's struct field AffHistoryQuota is stored in the column aff_history
-        affHistoryQuota: int(row.aff_history ?? row.aff_history_quota),
+        ...fields,
         inviterId: 0, // set by the writer once the inviter's id in the target is known
         // stored as its sha-256 like every Tollgate access token: scripts keep working with `Authorization: Bearer <token>`
         accessToken: accessToken ? sha256(accessToken) : null,

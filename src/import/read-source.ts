@@ -31,13 +31,13 @@ export async function openSource(spec: SourceSpec): Promise<Source> {
 }
 
 function openSqlite(path: string, display: string): Source {
-  if (!existsSync(path)) throw new SourceError(`--from: no such SQLite file: ${path}`)
+  if (!existsSync(path)) throw new SourceError(`--from: no such SQLite file: ${display}`)
   let db: Database
   try {
     db = new Database(path, { readonly: true })
     db.query('SELECT count(*) FROM sqlite_master').get()
   } catch (error) {
-    throw new SourceError(`--from: cannot open ${path} as SQLite: ${(error as Error).message}`)
+    throw new SourceError(`--from: cannot open ${display} as SQLite: ${(error as Error).message}`)
   }
   const q = (name: string) => `"${name.replaceAll('"', '""')}"`
   return {

@@ -22,6 +22,7 @@ import { mapUsers } from './map-users'
 import { openSource, type Source, type SourceRow } from './read-source'
 import { Report, type ReportJson } from './report'
 import { parseSource } from './source-dsn'
+import { keepsId, remapNote } from './ids'
 import { writeLogs } from './write-logs'
 import { int } from './values'
 
@@ -248,11 +249,24 @@ async function writeCore(repo: ImportRepo, report: Report, merge: boolean, m: Ma
   const userIds = new Map<number, number>()
   const tokenIds = new Map<number, number>()
   const channelIds = new Map<number, number>()
-  const keep = (id: number) => (merge ? {} : { id })
-  // an id that did not come over: kept as it was into an empty target (its id is reserved below), 0 in a merge
-  const resolve = (map: Map<number, number>) => (id: number) => (id <= 0 ? 0 : (map.get(id) ?? (merge ? 0 : id)))
+  // into an empty target a row keeps its source id unless that id leaves no room (src/import/ids.ts)
+  const keepable = (id: number) => !merge && keepsId(id)
+  const keep = (id: number) => (keepable(id) ? { id } : {})
+  // an id that did not come over: kept as it was into an empty target (its id is reserved), 0 in a merge
+  const resolve = (map: Map<number, number>) => (id: number) => map.get(id) ?? (keepable(id) ? id : 0)
+  const remapped = (table: string, from: number, to: number) => {
+    if (!merge && from !== to) report.mapped(table, 'id', { from: String(from), to: String(to) }, remapNote(table), from)
+    return to
+  }
+  if (!merge) {
+    // ids of rows that did not come over (soft-deleted) still appear in logs: never hand them to a new row, nor
+    // to a row given a new id below
+    for (const table of ['users', 'tokens', 'channels', 'redemptions'] as const) {
+      await repo.reserveIds(table, Math.max(0, ...raw[table].map((row) => int(row.id)).filter(keepsId)))
+    }
+  }
 
-  for (const u of m.users) {
+  for (const u of keptFirst(m.users, keepable)) {
     if (await repo.usernameTaken(u.row.username)) {
       report.skipped('users', 'username taken in the target')
       report.issue('users', 'username', 'already taken in the target: this user (and their tokens) not imported', u.sourceId, u.row.username)
@@ -263,7 +277,7 @@ async function writeCore(repo: ImportRepo, report: Report, merge: boolean, m: Ma
       report.issue('users', 'aff_code', 'invitation code already taken in the target: the user gets a new one when they ask for it', u.sourceId)
       affCode = null
     }
-    userIds.set(u.sourceId, await repo.insertUser({ ...u.row, affCode, ...keep(u.sourceId) }))
+    userIds.set(u.sourceId, remapped('users', u.sourceId, await repo.insertUser({ ...u.row, affCode, ...keep(u.sourceId) })))
     report.imported('users')
   }
   const user = resolve(userIds)
@@ -275,7 +289,7 @@ async function writeCore(repo: ImportRepo, report: Report, merge: boolean, m: Ma
     else await repo.setInviter(id, inviter)
   }
 
-  for (const t of m.tokens) {
+  for (const t of keptFirst(m.tokens, keepable)) {
     const userId = userIds.get(t.sourceUserId)
     if (userId === undefined) {
       report.skipped('tokens', 'owner not imported')
@@ -287,22 +301,23 @@ async function writeCore(repo: ImportRepo, report: Report, merge: boolean, m: Ma
       report.issue('tokens', 'key', 'the same key already exists in the target: not imported', t.sourceId)
       continue
     }
-    tokenIds.set(t.sourceId, await repo.insertToken({ ...t.row, userId, ...keep(t.sourceId) }))
+    tokenIds.set(t.sourceId, remapped('tokens', t.sourceId, await repo.insertToken({ ...t.row, userId, ...keep(t.sourceId) })))
     report.imported('tokens')
   }
 
-  for (const [i, c] of m.channels.entries()) {
-    channelIds.set(c.sourceId, await repo.insertChannel({ ...c.row, key: m.sealed[i]!, ...keep(c.sourceId) }))
+  const sealed = new Map(m.channels.map((c, i) => [c, m.sealed[i]!]))
+  for (const c of keptFirst(m.channels, keepable)) {
+    channelIds.set(c.sourceId, remapped('channels', c.sourceId, await repo.insertChannel({ ...c.row, key: sealed.get(c)!, ...keep(c.sourceId) })))
     report.imported('channels')
   }
 
-  for (const r of m.redemptions) {
+  for (const r of keptFirst(m.redemptions, keepable)) {
     if (await repo.redemptionKeyTaken(r.row.keyHash)) {
       report.skipped('redemptions', 'code already in the target')
       report.issue('redemptions', 'key', 'the same code already exists in the target: not imported', r.sourceId)
       continue
     }
-    await repo.insertRedemption({ ...r.row, userId: user(r.sourceCreatorId), usedUserId: user(r.sourceUsedUserId), ...keep(r.sourceId) })
+    remapped('redemptions', r.sourceId, await repo.insertRedemption({ ...r.row, userId: user(r.sourceCreatorId), usedUserId: user(r.sourceUsedUserId), ...keep(r.sourceId) }))
     report.imported('redemptions')
   }
 
@@ -314,13 +329,12 @@ async function writeCore(repo: ImportRepo, report: Report, merge: boolean, m: Ma
     await repo.setOption(key, value)
   }
 
-  if (!merge) {
-    // ids of rows that did not come over (soft-deleted) still appear in logs: never hand them to a new row
-    for (const table of ['users', 'tokens', 'channels', 'redemptions'] as const) {
-      await repo.reserveIds(table, Math.max(0, ...raw[table].map((row) => int(row.id))))
-    }
-  }
   return { user, token: resolve(tokenIds), channel: resolve(channelIds) }
+}
+
+/** Rows that keep their id go in first: a row given a new id must not take one a kept row still needs. */
+function keptFirst<T extends { sourceId: number }>(rows: T[], keepable: (id: number) => boolean): T[] {
+  return [...rows.filter((r) => keepable(r.sourceId)), ...rows.filter((r) => !keepable(r.sourceId))]
 }
 
 /**

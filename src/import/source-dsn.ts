@@ -1,3 +1,5 @@
+import { redactDsn } from '../redact'
+
 /**
  * Where the new-api / one-api database is: the `--from` argument. Accepted forms:
  *   - a SQLite file: `./one-api.db`, `/data/one-api.db?_busy_timeout=30000` (new-api's SQLITE_PATH), `sqlite:///abs/path.db`, `file:path.db`
@@ -44,8 +46,9 @@ function isGoDsn(raw: string): boolean {
 function sqliteFile(pathText: string, original: string): SourceSpec {
   // new-api's SQLITE_PATH carries driver options after `?` (`one-api.db?_busy_timeout=30000`)
   const path = decodeURIComponent(pathText.split('?')[0]!)
-  if (!path) throw new SourceSpecError(`--from: no SQLite file in "${original}"`)
-  return { kind: 'sqlite', path, display: path }
+  if (!path) throw new SourceSpecError(`--from: no SQLite file in "${redactDsn(original)}"`)
+  // a DSN in a form not recognised above lands here: its password must not be printed as a "file name"
+  return { kind: 'sqlite', path, display: redactDsn(path) }
 }
 
 function postgresUrl(raw: string): SourceSpec {
@@ -88,7 +91,7 @@ function goMysqlDsn(raw: string): SourceSpec {
   const head = query >= 0 ? raw.slice(0, query) : raw
   const params = new URLSearchParams(query >= 0 ? raw.slice(query + 1) : '')
   const slash = head.lastIndexOf('/')
-  if (slash < 0) throw new SourceSpecError(`--from: "${redactGoDsn(raw)}" is not a MySQL DSN (user:pass@tcp(host:3306)/db)`)
+  if (slash < 0) throw new SourceSpecError(`--from: "${redactDsn(raw)}" is not a MySQL DSN (user:pass@tcp(host:3306)/db)`)
   const database = head.slice(slash + 1)
   const before = head.slice(0, slash)
   const at = before.lastIndexOf('@')
@@ -107,7 +110,7 @@ function goMysqlDsn(raw: string): SourceSpec {
     connection.hostname = host || '127.0.0.1'
     connection.port = port ?? 3306
   }
-  return { kind: 'mysql', connection, display: redactGoDsn(raw) }
+  return { kind: 'mysql', connection, display: redactDsn(raw) }
 }
 
 function splitHostPort(text: string): { host: string; port: number | undefined } {
@@ -146,17 +149,9 @@ function mysqlTls(value: string | null): NetworkConnection['tls'] {
   return 'require' // a named TLS config in Go's driver: at least encrypted
 }
 
-/** The URL as reports and logs may show it: the password replaced by `***`. */
+/** The URL as reports and logs may show it: the password replaced by `***` (in the userinfo and in the query). */
 function redactUrl(url: URL): string {
   const copy = new URL(url.toString())
   if (copy.password) copy.password = '***'
-  return copy.toString()
-}
-
-function redactGoDsn(raw: string): string {
-  const query = raw.indexOf('?', raw.lastIndexOf('/'))
-  const head = query >= 0 ? raw.slice(0, query) : raw
-  const at = head.lastIndexOf('@', head.lastIndexOf('/'))
-  const colon = raw.indexOf(':')
-  return at >= 0 && colon >= 0 && colon < at ? `${raw.slice(0, colon)}:***${raw.slice(at)}` : raw
+  return redactDsn(copy.toString())
 }

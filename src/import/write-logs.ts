@@ -45,6 +45,7 @@ export async function writeLogs(
       for (const row of page) {
         report.read('logs')
         const mapped = mapLog(ctx, row, ids)
+        if (!mapped) continue
         rows.push(mapped)
         firstLog = Math.min(firstLog ?? Infinity, mapped.createdAt!)
         if (mapped.type === LogType.consume) {
@@ -72,7 +73,8 @@ export async function writeLogs(
     const rows: HourlyRow[] = []
     for (const row of page) {
       report.read('quota_data')
-      const hourly = mapQuotaData(row, ids)
+      const hourly = mapQuotaData(ctx, row, ids)
+      if (!hourly) continue
       if (hourly.hour >= coveredFrom) {
         report.skipped('quota_data', 'hour covered by the imported logs')
         const key = `${hourly.userId}\u0000${hourly.modelName}\u0000${hourly.hour}`

@@ -16,6 +16,13 @@ export interface SnapshotResult {
   secretsPath?: string
 }
 
+export interface SnapshotOptions {
+  secrets: boolean
+  force?: boolean
+  /** called once the temporary file exists, before the copy is written into it (tests look at its mode) */
+  onTempFile?: (path: string) => void
+}
+
 /**
  * A consistent copy of the live database, taken while the gateway runs: `VACUUM INTO` reads one snapshot of
  * the file in a read transaction on its own connection (WAL lets the gateway go on writing meanwhile) and
@@ -24,17 +31,21 @@ export interface SnapshotResult {
  * is false, the two secrets go next to it in `<target>.secrets` (0600), so a restore brings back sessions and
  * readable channel keys.
  */
-export function snapshotDatabase(config: Pick<Config, 'sqlitePath' | 'dataDir' | 'sessionSecret' | 'cryptoSecret'>, target: string, options: { secrets: boolean; force?: boolean }): SnapshotResult {
+export function snapshotDatabase(config: Pick<Config, 'sqlitePath' | 'dataDir' | 'sessionSecret' | 'cryptoSecret'>, target: string, options: SnapshotOptions): SnapshotResult {
   if (!existsSync(config.sqlitePath)) throw new BackupError(`no database at ${config.sqlitePath}`)
   if (existsSync(target) && !options.force) throw new BackupError(`${target} exists (choose another name, or --force to replace it)`)
   const secrets = options.secrets ? currentSecrets(config) : undefined
   if (options.secrets && (!secrets?.session || !secrets.crypto)) {
     throw new BackupError(`the secrets are neither in the environment nor in ${config.dataDir} (${SESSION_SECRET_FILE}, ${CRYPTO_SECRET_FILE}); back up with --no-secrets to go on without them`)
   }
-  mkdirSync(dirname(target), { recursive: true })
+  mkdirSync(dirname(target), { recursive: true, mode: 0o700 })
   const started = performance.now()
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`)
   rmSync(temp, { force: true })
+  // born 0600, whatever the umask: VACUUM INTO writes into the empty file it finds, so the copy (every hash and
+  // sealed key) is never readable by others, not even while it is being written
+  closeSync(openSync(temp, 'wx', 0o600))
+  options.onTempFile?.(temp)
   const source = new Database(config.sqlitePath, { readonly: true })
   try {
     source.exec('PRAGMA busy_timeout = 5000')

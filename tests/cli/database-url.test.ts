@@ -57,7 +57,7 @@ test('serve on a PostgreSQL server that does not answer exits 1 naming it, witho
     env: { DATABASE_URL: 'postgres://me:hunter2@127.0.0.1:1/tollgate', HOST: '127.0.0.1', SESSION_SECRET: 's'.repeat(32), CRYPTO_SECRET: 'c'.repeat(32) },
   })
   expect(run.code).toBe(1)
-  expect(run.stdout + run.stderr).toContain('cannot reach PostgreSQL at postgres://…@127.0.0.1:1/tollgate')
+  expect(run.stdout + run.stderr).toContain('cannot reach PostgreSQL at postgres://me:***@127.0.0.1:1/tollgate')
   expect(run.stdout + run.stderr).not.toContain('hunter2')
   expect(run.stdout).not.toContain('listening on')
 })

@@ -1,5 +1,8 @@
-import { expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
+import { readFileSync, rmSync } from 'node:fs'
 import { parseSource, SourceSpecError } from '../../src/import/source-dsn'
+import { redactDsn } from '../../src/redact'
+import { importInto, tempDir } from './helpers'
 
 test('SQLite: a path, new-api SQLITE_PATH with driver options, sqlite:// and file: URLs', () => {
   expect(parseSource('./one-api.db')).toEqual({ kind: 'sqlite', path: './one-api.db', display: './one-api.db' })
@@ -55,4 +58,45 @@ test("Go's DSN form, as new-api's SQL_DSN writes it", () => {
 test('unknown schemes and empty input are refused with the forms that work', () => {
   expect(() => parseSource('redis://localhost/0')).toThrow(/unsupported database scheme/)
   expect(() => parseSource('  ')).toThrow(/SQLite file, postgres/)
+})
+
+describe('the password of a source is never printed, whatever form it was given in', () => {
+  const SECRET = 's3cret-Pw'
+  const forms = [
+    `postgres://newapi:${SECRET}@127.0.0.1:1/newapi`,
+    // an '@' in the password, not percent-encoded: URL parsers take the userinfo up to the last '@'
+    `postgres://newapi:p@${SECRET}@127.0.0.1:1/newapi`,
+    `postgres://127.0.0.1:1/newapi?user=newapi&password=${SECRET}`,
+    `newapi:${SECRET}@tcp(127.0.0.1:1)/newapi`,
+    // no tcp(…): not recognised as a DSN, read as a file name, which must not show it either
+    `newapi:${SECRET}@127.0.0.1:3306/newapi`,
+    // libpq's key-value form: the same
+    `host=127.0.0.1 user=newapi password=${SECRET} dbname=newapi`,
+  ]
+
+  test('redactDsn: user kept, password replaced by ***', () => {
+    expect(redactDsn(`postgres://newapi:${SECRET}@db/x`)).toBe('postgres://newapi:***@db/x')
+    expect(redactDsn(`postgres://newapi:p@${SECRET}@db/x`)).toBe('postgres://newapi:***@db/x')
+    expect(redactDsn(`u:${SECRET}@tcp(h:3306)/db?tls=true`)).toBe('u:***@tcp(h:3306)/db?tls=true')
+    expect(redactDsn(`host=h password=${SECRET} dbname=x`)).toBe('host=h password=*** dbname=x')
+    expect(redactDsn('/data/one-api.db')).toBe('/data/one-api.db')
+    expect(redactDsn('postgres://db.internal/x')).toBe('postgres://db.internal/x')
+    for (const form of forms) expect(redactDsn(form)).not.toContain(SECRET)
+  })
+
+  test('tollgate import: neither its lines, its report nor its error show the password', async () => {
+    const dir = tempDir('redact')
+    try {
+      for (const form of forms) {
+        const lines: string[] = []
+        const result = await importInto(dir, form, [], lines)
+        expect(result.exitCode).toBe(1)
+        const printed = `${lines.join('\n')}\n${JSON.stringify(result.report)}\n${readFileSync(result.reportPath, 'utf8')}`
+        expect([form, printed.includes(SECRET)]).toEqual([form, false])
+        expect(printed).toContain('***')
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

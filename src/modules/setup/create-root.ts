@@ -19,11 +19,14 @@ export async function setupState(deps: AppDeps): Promise<SetupState> {
 export async function createRoot(
   deps: AppDeps,
   input: { username: string; password: string; confirmPassword: string },
+  /** the setup code's check (code-gate.ts): runs once setup is known to be pending */
+  allowed: () => void = () => {},
 ): Promise<UserRow> {
+  if ((await setupState(deps)).status) throw new ConflictError('setup is already done: a root user exists')
+  allowed()
   if (input.password !== input.confirmPassword) {
     throw new BadRequestError('field "confirmPassword": the two passwords do not match', 'confirmPassword')
   }
-  if ((await setupState(deps)).status) throw new ConflictError('setup is already done: a root user exists')
   const row = await deps.repos.users.insertFirst({
     username: input.username,
     password: await hashPassword(input.password),

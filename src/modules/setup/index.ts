@@ -1,15 +1,38 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
+import { clientIpOf } from '../../plugins/request-context'
 import { Password, Username } from '../users/credentials'
 import { toLoginView } from '../users/view'
+import { createSetupCodeGate } from './code-gate'
 import { createRoot, setupState } from './create-root'
+import { isLocalRequest } from './setup-code'
 
-const SetupBody = t.Object({ username: Username, password: Password, confirmPassword: t.String({ maxLength: 64 }) })
+const SetupBody = t.Object({
+  username: Username,
+  password: Password,
+  confirmPassword: t.String({ maxLength: 64 }),
+  /** the one-time setup code from the server's log; needed unless the request comes from this machine */
+  code: t.Optional(t.String({ maxLength: 64 })),
+})
+
+type Server = { requestIP(request: Request): { address: string } | null } | null
 
 /** First-run setup: without ROOT_PASSWORD the instance waits here until someone creates root. */
 export function setupModule(deps: AppDeps) {
+  const gate = createSetupCodeGate(deps.secrets.session)
+  const local = (request: Request, server: Server) => isLocalRequest(server?.requestIP(request)?.address, request.headers)
   return new Elysia({ name: 'setup' })
-    .get('/api/setup', async () => ok(await setupState(deps)))
-    .post('/api/setup', async ({ body }) => ok(toLoginView(await createRoot(deps, body)), 'root user created'), { body: SetupBody })
+    .get('/api/setup', async ({ request, server }) => {
+      const state = await setupState(deps)
+      return ok({ ...state, code_required: !state.status && !local(request, server) })
+    })
+    .post(
+      '/api/setup',
+      async ({ body, request, server }) => {
+        const attempt = { local: local(request, server), address: clientIpOf(request, server, deps.config.trustProxy), given: body.code }
+        return ok(toLoginView(await createRoot(deps, body, () => gate.check(attempt))), 'root user created')
+      },
+      { body: SetupBody },
+    )
 }

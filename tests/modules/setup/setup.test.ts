@@ -13,7 +13,7 @@ test('without ROOT_PASSWORD the instance starts in setup mode with an empty data
   expect(await app.deps.repos.users.count()).toBe(0)
   const res = await call(app, 'GET', '/api/setup')
   expect(res.status).toBe(200)
-  expect(res.body).toEqual({ success: true, message: '', data: { status: false, root_init: false } })
+  expect(res.body).toEqual({ success: true, message: '', data: { status: false, root_init: false, code_required: false } })
   expect((await call(app, 'GET', '/api/status')).body.data.setup).toBe(false)
 })
 
@@ -29,7 +29,7 @@ test('POST /api/setup creates root once; a second call is refused', async () => 
   expect(row.quota).toBe(ROOT_START_QUOTA)
   expect(await Bun.password.verify('a-good-password', row.password)).toBe(true)
   expect(row.password).toStartWith('$argon2id$')
-  expect((await call(app, 'GET', '/api/setup')).body.data).toEqual({ status: true, root_init: true })
+  expect((await call(app, 'GET', '/api/setup')).body.data).toEqual({ status: true, root_init: true, code_required: false })
 
   const again = await call(app, 'POST', '/api/setup', { ...body, username: 'other' })
   expect(again.status).toBe(409)
@@ -70,7 +70,7 @@ test('setup validates passwords and username', async () => {
 test('with ROOT_PASSWORD setup is already done', async () => {
   const seeded = await startTestApp()
   try {
-    expect((await call(seeded, 'GET', '/api/setup')).body.data).toEqual({ status: true, root_init: true })
+    expect((await call(seeded, 'GET', '/api/setup')).body.data).toEqual({ status: true, root_init: true, code_required: false })
     expect((await call(seeded, 'POST', '/api/setup', body)).status).toBe(409)
   } finally {
     await seeded.stop()
