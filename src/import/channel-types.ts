@@ -61,7 +61,7 @@ export const NEW_API_TYPE_NAMES: Readonly<Record<number, string>> = {
   55: 'Sora',
   56: 'Replicate',
   57: 'Codex',
-  58: 'KuaiziLizhen',
+  58: 'AdvancedCustom',
 }
 
 /**
