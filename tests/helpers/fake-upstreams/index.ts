@@ -124,6 +124,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
   const markAborted = (rec: RecordedRequest) => {
     if (rec.completed || rec.aborted) return
     rec.aborted = true
+    if (!requests.includes(rec)) return // recorded before the last reset(): a late disconnect from an earlier test
     disconnects++
     waiters = waiters.filter((w) => (w.count <= disconnects ? (w.resolve(), false) : true))
   }
