@@ -164,6 +164,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
         if (s.pauseAt && i === s.pauseAt.after) await Promise.race([sleep(s.pauseAt.ms), halt.promise])
         if (rec.aborted) return
         controller.enqueue(encoder.encode(chunks[i++]))
+        rec.framesSent = i
       },
       cancel: () => markAborted(rec),
     })
