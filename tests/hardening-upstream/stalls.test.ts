@@ -51,7 +51,8 @@ for (const mode of ['passthrough', 'conversion'] as const) {
         const view = readAs(client, await res.text())
         const elapsed = performance.now() - started
         expect(elapsed).toBeGreaterThan(900)
-        expect(elapsed).toBeLessThan(4000)
+        // the upstream stalls until the test ends: the error below is the idle limit's own; 30 s is a hang detector
+        expect(elapsed).toBeLessThan(30_000)
         expect(view.text).toBe(TEXT[0]!)
         expect(view.finished).toBe(false)
         expect(view.error).toContain('no data from the upstream')
@@ -62,8 +63,8 @@ for (const mode of ['passthrough', 'conversion'] as const) {
         const [log] = await logsOf(env, user.id)
         expect(log!.completionTokens).toBe(countTextTokens(TEXT[0]!))
         expect(log!.quota).toBeGreaterThan(0)
-        await env.upstream.waitForDisconnect(1, 2000) // the upstream request was dropped
-      })
+        await env.upstream.waitForDisconnect(1, 10_000) // the upstream request was dropped (a hang detector)
+      }, 60_000) // bun 1.4.5 ignores bunfig's timeout: 5 s would be the real deadline
 
       test(`${client} ← ${protocol}: silent after the headers → a failed attempt after ~1 s, the next channel answers`, async () => {
         env.upstream.setBehavior([{ text: TEXT, stall: FRAMES_BEFORE_CONTENT[protocol] }, { text: TEXT }])
@@ -78,7 +79,7 @@ for (const mode of ['passthrough', 'conversion'] as const) {
         expect(outcome.ok).toBe(true)
         expect(outcome.attempts).toHaveLength(2)
         expect(outcome.attempts[0]!.error).toContain('timed out')
-      })
+      }, 60_000)
     }
   })
 }

@@ -86,17 +86,20 @@ export async function restartTestApp(app: TestApp, env: Env = {}): Promise<TestA
 /** Where a test app can keep its data: `env` for `startTestApp` (a fresh PostgreSQL database per call). */
 export interface AppDialect {
   name: 'sqlite' | 'postgres'
+  /** true where this dialect cannot run here: `describe.skipIf(dialect.skip)` so bun test counts it as skipped */
+  skip: boolean
   env(): Promise<Env>
 }
 
 /**
  * SQLite, and PostgreSQL where its binaries are installed (the run's one server of tests/helpers/pg-server.ts, a
- * new database per `env()`): for tests that run the whole app on each.
+ * new database per `env()`): for tests that run the whole app on each. Without PostgreSQL its tests are skipped.
  */
 export function appDialects(): AppDialect[] {
-  const sqlite: AppDialect = { name: 'sqlite', env: async () => ({}) }
-  if (!hasPostgres()) return [sqlite]
-  return [sqlite, { name: 'postgres', env: async () => ({ DATABASE_URL: await (await sharedPostgres()).createDatabase() }) }]
+  return [
+    { name: 'sqlite', skip: false, env: async () => ({}) },
+    { name: 'postgres', skip: !hasPostgres(), env: async () => ({ DATABASE_URL: await (await sharedPostgres()).createDatabase() }) },
+  ]
 }
 
 /** JSON request helper: returns status and parsed body. */

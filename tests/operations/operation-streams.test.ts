@@ -44,11 +44,11 @@ test('a speech stream whose upstream falls silent is ended after RelayStreamIdle
   await reader.read().catch(() => undefined)
   const waited = performance.now() - started
   expect(waited).toBeGreaterThan(900)
-  expect(waited).toBeLessThan(5000)
+  expect(waited).toBeLessThan(30_000) // a hang detector: the upstream is silent until the test ends
   const rows = await logsWhen(o.env, o.env.user.id, 1)
   expect(rows).toHaveLength(1)
   expect(rows[0]!.promptTokens).toBe('hello there'.length)
   expect(JSON.parse(rows[0]!.other).error).toContain('fell silent')
   for (let i = 0; i < 100 && aborted === 0; i++) await Bun.sleep(10)
   expect(aborted).toBe(1)
-})
+}, 60_000) // bun 1.4.5 ignores bunfig's timeout: 5 s would be the real deadline

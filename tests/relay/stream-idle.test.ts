@@ -21,11 +21,13 @@ test('an upstream that falls silent after its first content is given up on: the 
   const text = await res.text()
   const elapsed = performance.now() - started
   expect(elapsed).toBeGreaterThan(900)
-  expect(elapsed).toBeLessThan(5000)
+  // the upstream stalls until the test ends: what shows the idle limit ended it is the gateway's own count of the
+  // silence below, not the wall clock (a loaded machine took 4-11 s here); 30 s is a hang detector
+  expect(elapsed).toBeLessThan(30_000)
   expect(text).toContain('event: error')
-  expect(text).toContain('no data from the upstream')
+  expect(text).toMatch(/no data from the upstream for \d+ s/)
   await Bun.sleep(50)
   const outcome = env.outcomes.at(-1)!
   expect(outcome.ok).toBe(false)
   expect(outcome.error).toContain('no data from the upstream')
-})
+}, 60_000) // bun 1.4.5 ignores bunfig's timeout: 5 s would be the real deadline

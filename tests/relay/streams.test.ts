@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import type { RelayOutcome } from '../../src/relay/pipeline'
 import { startRelayEnv, UPSTREAM_KEY, type RelayEnv } from '../helpers/relay-env'
 
@@ -18,19 +18,29 @@ beforeAll(async () => {
   anthropic = new Anthropic({ apiKey: env.key, baseURL: env.app.url, maxRetries: 0 })
 })
 afterAll(() => env.stop())
+let testStartedAt = 0
 beforeEach(() => {
   env.upstream.reset()
   env.outcomes.length = 0
+  testStartedAt = performance.now()
+})
+/** A client this test opened and did not close would disconnect during the next test: close it here. */
+const openClients = new Set<AbortController>()
+afterEach(() => {
+  for (const abort of openClients) abort.abort()
+  openClients.clear()
 })
 
 const longText = Array.from({ length: 40 }, (_, i) => `word${i} `)
 const anthropicHeaders = () => ({ 'x-api-key': env.key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' })
 const chatHeaders = () => ({ authorization: `Bearer ${env.key}`, 'content-type': 'application/json' })
 
-async function outcome(ms = 2000): Promise<RelayOutcome> {
+/** The first outcome of a request this test made (a late one from an earlier test is not it); `ms` is a hang detector. */
+async function outcome(ms = 10_000): Promise<RelayOutcome> {
   const end = Date.now() + ms
   while (Date.now() < end) {
-    if (env.outcomes[0]) return env.outcomes[0]
+    const mine = env.outcomes.find((o) => o.startedAt >= testStartedAt)
+    if (mine) return mine
     await Bun.sleep(5)
   }
   throw new Error('no outcome was settled')
@@ -49,35 +59,43 @@ describe('client disconnect aborts the upstream at once', () => {
   ]
   for (const c of cases) {
     test(c.name, async () => {
-      env.upstream.setBehavior({ text: longText, delayMs: 200 })
+      // after eight frames the upstream thinks for a minute: only the gateway passing on the disconnect ends it sooner,
+      // so "at once" is an order (the upstream saw the abort while it still had a minute and 32 frames to go), not a
+      // wall-clock deadline that a loaded machine misses
+      env.upstream.setBehavior({ text: longText, pauseAt: { after: 8, ms: 60_000 } })
       const abort = new AbortController()
+      openClients.add(abort)
       const res = await env.app.fetch(c.path, { method: 'POST', headers: c.headers(), body: JSON.stringify(c.body), signal: abort.signal })
       expect(res.status).toBe(200)
       const reader = res.body!.getReader()
       const first = await reader.read()
       expect(first.done).toBe(false)
-      const abortedAt = performance.now()
       abort.abort()
-      await env.upstream.waitForDisconnect(1, 1000)
-      expect(performance.now() - abortedAt).toBeLessThan(1000)
+      await env.upstream.waitForDisconnect(1, 10_000) // a hang detector: the pause is 60 s, a pass takes milliseconds
       const settled = await outcome()
       expect(settled.aborted).toBe(true)
       expect(env.upstream.requests[0]!.aborted).toBe(true)
       expect(env.upstream.requests[0]!.completed).toBe(false)
-    })
+      expect(env.upstream.requests[0]!.framesSent).toBeLessThanOrEqual(8) // never got past the pause
+    }, 30_000)
   }
 
   test('the Anthropic SDK stream aborted after its first event', async () => {
-    env.upstream.setBehavior({ text: longText, delayMs: 200 })
+    env.upstream.setBehavior({ text: longText, pauseAt: { after: 8, ms: 60_000 } })
     const stream = anthropic.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'go' }] })
-    for await (const event of stream) {
-      expect(event.type).toBe('message_start')
+    try {
+      for await (const event of stream) {
+        expect(event.type).toBe('message_start')
+        stream.abort()
+        break
+      }
+      await env.upstream.waitForDisconnect(1, 10_000) // a hang detector, as above
+      expect((await outcome()).aborted).toBe(true)
+      expect(env.upstream.requests[0]!.completed).toBe(false)
+    } finally {
       stream.abort()
-      break
     }
-    await env.upstream.waitForDisconnect(1, 1000)
-    expect((await outcome()).aborted).toBe(true)
-  })
+  }, 30_000)
 })
 
 describe('client gone before the first byte', () => {
@@ -85,8 +103,10 @@ describe('client gone before the first byte', () => {
     const id = await env.addChannel({ type: 1, name: 'patient', models: 'slow-model', autoBan: 1 })
     for (let i = 1; i <= 3; i++) {
       env.outcomes.length = 0
-      env.upstream.setBehavior({ text: 'late', firstByteDelayMs: 5000 })
+      // the upstream would answer after a minute: a disconnect seen before that was passed on by the gateway
+      env.upstream.setBehavior({ text: 'late', firstByteDelayMs: 60_000 })
       const abort = new AbortController()
+      openClients.add(abort)
       const pending = env.app.fetch('/v1/chat/completions', {
         method: 'POST',
         headers: chatHeaders(),
@@ -96,13 +116,13 @@ describe('client gone before the first byte', () => {
       await Bun.sleep(100)
       abort.abort()
       await pending
-      await env.upstream.waitForDisconnect(i, 1000)
+      await env.upstream.waitForDisconnect(i, 10_000) // a hang detector: a pass takes milliseconds
       expect((await outcome()).aborted).toBe(true)
     }
     await Bun.sleep(50)
     expect(await env.app.deps.routing.health.failures(id)).toBe(0)
     expect((await env.app.deps.repos.channels.findById(id))!.status).toBe(1)
-  })
+  }, 60_000)
 })
 
 describe('the upstream cuts the stream after the first byte', () => {

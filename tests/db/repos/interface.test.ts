@@ -23,7 +23,11 @@ const METHODS = {
 } as const satisfies { [K in keyof RepoSet]: readonly (keyof RepoSet[K])[] }
 
 type Missing = { [K in keyof RepoSet]: Exclude<keyof RepoSet[K], (typeof METHODS)[K][number]> }[keyof RepoSet]
+// The guard that METHODS is whole is this line under `bun run typecheck` (.ci/run): it does not compile while an
+// interface method is missing above. An interface does not exist at run time, so `bun test` cannot check it; the
+// per-dialect tests below check every implementation against METHODS, both ways.
 const complete: [Missing] extends [never] ? true : { missing: Missing } = true
+void complete
 
 /** The methods that answer from memory alone, synchronously; every other one returns a promise. */
 const SYNC = new Set(['users.cachedById', 'users.forget', 'users.forgetAll', 'tokens.cachedByKeyHash', 'tokens.forget', 'tokens.forgetUser', 'tokens.forgetAll', 'quota.onDirty', 'quota.hasPending'])
@@ -33,8 +37,7 @@ const STORAGE = ['commitMetering', 'drainMetering', 'check', 'close'] as const s
 
 const isAsync = (fn: unknown) => typeof fn === 'function' && fn.constructor.name === 'AsyncFunction'
 
-test('the method list is the interface, whole', () => {
-  expect(complete).toBe(true)
+test('every method named synchronous is one of the interface’s methods', () => {
   for (const name of SYNC) {
     const [repo, method] = name.split('.') as [keyof typeof METHODS, string]
     expect((METHODS[repo] as readonly string[]).includes(method)).toBe(true)
@@ -42,7 +45,7 @@ test('the method list is the interface, whole', () => {
 })
 
 for (const dialect of DIALECTS) {
-  describe(dialect.name, () => {
+  describe.skipIf(dialect.skip)(dialect.name, () => {
     let opened: Awaited<ReturnType<typeof dialect.open>>
     beforeAll(async () => void (opened = await dialect.open()))
     afterAll(() => opened.close())

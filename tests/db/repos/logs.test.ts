@@ -3,7 +3,7 @@ import type { NewLog } from '../../../src/db/repos'
 import { DIALECTS } from './dialects'
 
 for (const dialect of DIALECTS) {
-  describe(dialect.name, () => {
+  describe.skipIf(dialect.skip)(dialect.name, () => {
     let opened: Awaited<ReturnType<typeof dialect.open>>
     beforeAll(async () => void (opened = await dialect.open()))
     afterAll(() => opened.close())

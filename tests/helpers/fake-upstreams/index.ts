@@ -124,6 +124,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
   const markAborted = (rec: RecordedRequest) => {
     if (rec.completed || rec.aborted) return
     rec.aborted = true
+    if (!requests.includes(rec)) return // recorded before the last reset(): a late disconnect from an earlier test
     disconnects++
     waiters = waiters.filter((w) => (w.count <= disconnects ? (w.resolve(), false) : true))
   }
@@ -163,6 +164,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
         if (s.pauseAt && i === s.pauseAt.after) await Promise.race([sleep(s.pauseAt.ms), halt.promise])
         if (rec.aborted) return
         controller.enqueue(encoder.encode(chunks[i++]))
+        rec.framesSent = i
       },
       cancel: () => markAborted(rec),
     })

@@ -23,6 +23,8 @@ export interface RecordedRequest {
   model?: string
   /** true once the response was fully sent (or the error reply was returned) */
   completed: boolean
+  /** streamed replies: the frames handed to the connection so far (lets a test compare its client's progress) */
+  framesSent?: number
   /** true when the client went away before the response was complete */
   aborted: boolean
   /** Date.now() at arrival */
