@@ -27,7 +27,7 @@ describe('no METRICS_TOKEN, the client on loopback', () => {
   })
 
   test('relayed by a proxy (any forwarding header, whatever address it names): 403 naming METRICS_TOKEN', async () => {
-    for (const headers of [{ 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=127.0.0.1' }, { 'x-real-ip': '127.0.0.1' }]) {
+    for (const headers of [{ 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=127.0.0.1' }, { 'x-real-ip': '127.0.0.1' }] as Record<string, string>[]) {
       const response = await app.fetch('/metrics', { headers })
       expect(response.status).toBe(403)
       const text = await response.text()
