@@ -46,11 +46,19 @@ export function rawRequest(
   })
 }
 
-/** Run `task(i)` for i in [0, count) with at most `concurrency` at once. */
+/** Run `task(i)` for i in [0, count) with at most `concurrency` at once; the first failure rejects and stops the rest. */
 export async function pool(count: number, concurrency: number, task: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0
+  let failed = false
   const worker = async () => {
-    while (next < count) await task(next++)
+    while (next < count && !failed) {
+      try {
+        await task(next++)
+      } catch (error) {
+        failed = true
+        throw error
+      }
+    }
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker))
 }
