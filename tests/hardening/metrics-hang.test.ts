@@ -23,18 +23,14 @@ afterAll(async () => {
 })
 
 test('1,100 anonymous requests naming 1,100 models: the process still answers /healthz at once', async () => {
-  const statuses = new Map<number | string, number>()
+  // the issue's request: no key, a body declared far past the limit and never sent (413 before the key check);
+  // the first one without its answer in 10 s stops the run (on the old code: about the 1,001st)
   await pool(1100, 16, async (i) => {
-    // the issue's request: no key, a body declared far past the limit and never sent (413 before the key check)
-    const status = await rawRequest(server.url, {
-      method: 'POST',
-      path: `/v1beta/models/x${i}:generateContent`,
-      headers: { 'content-type': 'application/json', 'content-length': '999999999' },
-    })
-    statuses.set(status, (statuses.get(status) ?? 0) + 1)
+    const path = `/v1beta/models/x${i}:generateContent`
+    const status = await rawRequest(server.url, { method: 'POST', path, headers: { 'content-type': 'application/json', 'content-length': '999999999' } }, '', 10_000)
+    if (status !== 413) throw new Error(`request ${i} (${path}): ${status}`)
   })
   expect(await rawRequest(server.url, { method: 'GET', path: '/healthz' }, '', 5000)).toBe(200)
-  expect([...statuses]).toEqual([[413, 1100]])
 
   const metrics = await (await fetch(`${server.url}/metrics`)).text()
   // none of those names is served by a channel: one series for all of them

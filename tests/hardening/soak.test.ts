@@ -18,6 +18,7 @@ const HEALTHZ_MS = 100
 const HEALTHZ_LATE_SHARE = 0.01
 const HEALTHZ_LATE_MS = 500
 const RSS_GROWTH_MB = 32
+const REQUEST_TIMEOUT_MS = 15_000
 
 let server: Served
 let dataDir: string
@@ -48,10 +49,10 @@ function floodRequest(base: string, r: ReturnType<typeof rng>): Promise<unknown>
   const model = `${r.word(8)}-${r.word(4)}`
   const key = `sk-${r.word(48)}`
   const body = JSON.stringify({ model, messages: [{ role: 'user', content: r.word(20) }] })
-  // a wedged server fails the test in seconds instead of hanging it
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(base + path, { headers, signal: AbortSignal.timeout(5000) })
+  // a wedged server fails the test in seconds instead of hanging it (generous: a starved CI machine is no wedge)
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(base + path, { headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })
   const post = (path: string, headers: Record<string, string>, text = body) =>
-    fetch(base + path, { method: 'POST', headers: { ...JSON_TYPE, ...headers }, body: text, signal: AbortSignal.timeout(5000) })
+    fetch(base + path, { method: 'POST', headers: { ...JSON_TYPE, ...headers }, body: text, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })
   switch (Math.floor(r.next() * 9)) {
     case 0: // a well-formed key nobody has: the unknown-key cache
       return post('/v1/chat/completions', { authorization: `Bearer ${key}` })
@@ -60,7 +61,7 @@ function floodRequest(base: string, r: ReturnType<typeof rng>): Promise<unknown>
     case 2: // Gemini: the model in the path, the key in the query
       return post(`/v1beta/models/${model}:${r.pick(['generateContent', 'streamGenerateContent'])}?key=${key}`, {}, '{"contents":[]}')
     case 3: // the issue's request: declared far past the limit, refused before the key
-      return rawRequest(base, { method: 'POST', path: `/v1beta/models/${model}:generateContent`, headers: { ...JSON_TYPE, 'content-length': '999999999' } })
+      return rawRequest(base, { method: 'POST', path: `/v1beta/models/${model}:generateContent`, headers: { ...JSON_TYPE, 'content-length': '999999999' } }, '', REQUEST_TIMEOUT_MS)
     case 4:
       return post(r.pick(OPERATION_PATHS), { authorization: `Bearer ${key}` }, JSON.stringify({ model, input: 'x', prompt: 'x' }))
     case 5: // no key, a malformed one
