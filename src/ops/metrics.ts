@@ -10,7 +10,7 @@
  * collectors and OpenTelemetry hooks. `bench/metrics-writer.ts` measures both: see bench/README.md.
  */
 
-import { RELAY_ROUTES } from './relay-routes'
+import { OTHER_ROUTE, RELAY_ROUTES } from './relay-routes'
 
 /** Seconds: relay requests run from a few milliseconds (errors) to minutes (long streams). */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300] as const
@@ -46,8 +46,8 @@ export class RelaySeries {
   readonly upstream = new Histogram(LATENCY_BUCKETS)
 }
 
-/** The `model` label of a model no channel lists, and `route` of a route outside the table: the client's word never becomes a label. */
-export const OTHER_LABEL = 'other'
+/** The `model` label of a model no channel lists: the client's word never becomes a label. */
+export const OTHER_MODEL = 'other'
 
 /**
  * `isModel` tells the models some channel lists (the channel store's set); only those become label values, so the
@@ -86,8 +86,8 @@ export function createRelayMetrics(isModel: (model: string) => boolean) {
       quota = 0,
     ): void {
       const s = seriesOf(
-        RELAY_ROUTES.has(route) ? route : OTHER_LABEL,
-        isModel(model) ? model : OTHER_LABEL,
+        RELAY_ROUTES.has(route) ? route : OTHER_ROUTE,
+        isModel(model) ? model : OTHER_MODEL,
         channel,
         // an HTTP status, or 0: an upstream's odd number is no new series
         status >= 100 && status <= 599 ? status | 0 : 0,

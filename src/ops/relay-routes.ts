@@ -14,7 +14,7 @@ const OPERATION_ROUTES = new Map<string, string>(OPERATIONS.flatMap((op) => [op.
 
 export const RELAY_ROUTES: ReadonlySet<string> = new Set([...CHAT_ROUTES, GEMINI_GENERATE, GEMINI_STREAM, ...OPERATION_ROUTES.values()])
 
-/** The label of a route outside the table (none is recorded today; kept so a new caller cannot add values). */
+/** The label of a route outside the table: a protocol added without its route here is counted, under this. */
 export const OTHER_ROUTE = 'other'
 
 /** The route a settled request came in on: chat protocols by id, operations by their path (their `protocol`). */

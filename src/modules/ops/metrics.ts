@@ -53,7 +53,7 @@ const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as cons
  * A scrape from this host: the socket's peer is a loopback address (never a header's word) and no proxy relayed
  * it (a proxy on the same host connects from loopback on behalf of anyone).
  */
-export function isLocalScrape(request: Request, server: { requestIP(request: Request): { address: string } | null } | null): boolean {
+function isLocalScrape(request: Request, server: { requestIP(request: Request): { address: string } | null } | null): boolean {
   for (const name of FORWARDING_HEADERS) if (request.headers.has(name)) return false
   const address = server?.requestIP(request)?.address
   return address !== undefined && isLoopback(address)
