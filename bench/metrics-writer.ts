@@ -15,7 +15,9 @@ const models = ['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5', 'gemini-2.5-flash'
 const routes = ['/v1/chat/completions', '/v1/messages', '/v1/responses']
 
 function ours() {
-  const m = createRelayMetrics()
+  // the label check as the gateway makes it: a set of the models the channels list
+  const listed = new Set(models)
+  const m = createRelayMetrics((model) => listed.has(model))
   return {
     observe(i: number) {
       m.observe(routes[i % 3]!, models[i & 3]!, 1 + (i & 1), 200, 120 + (i & 255), (i & 1) === 0 ? 80 : undefined, 100, 10, 20, 113)

@@ -92,7 +92,8 @@ Environment:
   LOG_LEVEL         trace, debug, info, warn, error, fatal or silent (info: one line per relay request
                     and per management write)
   METRICS_ENABLED   true/false: GET /metrics in the Prometheus text format (true)
-  METRICS_TOKEN     when set, GET /metrics needs Authorization: Bearer <token>
+  METRICS_TOKEN     when set, GET /metrics needs Authorization: Bearer <token>; unset, it answers only
+                    clients on loopback that came through no proxy (403 for anyone else)
   SHUTDOWN_GRACE_SECONDS  on SIGTERM, how long open streams may finish before they are ended (30)
   BACKUP_DIR        scheduled backups go here (every 24 hours unless BACKUP_EVERY_HOURS says otherwise)
   BACKUP_EVERY_HOURS  hours between scheduled backups (default: 24 with BACKUP_DIR, else none; 0: none);

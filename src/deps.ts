@@ -46,7 +46,6 @@ export interface AppDeps {
  * one it built; default: one from the config, on stdout). Async: the options and revoked sessions are read once here.
  */
 export async function createDeps(config: Config, storage: Repos, log: Logger = createLogSink(config).logger): Promise<AppDeps> {
-  const ops = createOps(config, log)
   const coord = await createCoordination({ url: config.redisUrl })
   // one node alone (the local backend) has no one to tell: its writes publish nothing, it subscribes to nothing
   const shared = coord.health().backend !== 'local'
@@ -75,6 +74,7 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
     failureCounts: coord,
     onKeyChange: shared ? (channelId, key, dead) => void coord.publish(Topic.keys, keyPayload(channelId, key, dead)) : undefined,
   })
+  const ops = createOps(config, log, routing.channels.hasModel)
   const metering = createMetering(
     { options, repos, coord },
     { onFlush: (ms, rows, failed) => (failed ? ops.flush.failed() : ops.flush.observe(ms, rows)) },

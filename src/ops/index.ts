@@ -27,10 +27,11 @@ export interface Ops {
   backup?: BackupStats
 }
 
-export function createOps(config: Pick<Config, 'metricsEnabled'>, log: Logger): Ops {
+/** `isModel`: whether some channel lists a model (the routing's channel store); only those become metrics labels. */
+export function createOps(config: Pick<Config, 'metricsEnabled'>, log: Logger, isModel: (model: string) => boolean): Ops {
   const ops = {
     log,
-    metrics: config.metricsEnabled ? createRelayMetrics() : undefined,
+    metrics: config.metricsEnabled ? createRelayMetrics(isModel) : undefined,
     flush: createFlushMetrics(),
     streams: createOpenStreams(),
     draining: false,

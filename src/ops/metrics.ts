@@ -2,12 +2,15 @@
  * The gateway's Prometheus series, kept as plain numbers and written out in the text exposition format
  * (version 0.0.4) only when scraped. Recording a relay request walks four nested maps (route → model → channel
  * → status, keyed by the values themselves: no label string is built) and adds to numbers and bucket arrays
- * already allocated; only the first request of a new label combination allocates its series.
+ * already allocated; only the first request of a new label combination allocates its series. Every label comes
+ * from a closed set (routes from the route table, models some channel lists, channel ids, HTTP statuses).
  *
  * Why not prom-client: its `labels(...).observe()` hashes a label object into a string key on every call (an
  * object and a string per observation, three histograms per request), and it brings its own default process
  * collectors and OpenTelemetry hooks. `bench/metrics-writer.ts` measures both: see bench/README.md.
  */
+
+import { OTHER_ROUTE, RELAY_ROUTES } from './relay-routes'
 
 /** Seconds: relay requests run from a few milliseconds (errors) to minutes (long streams). */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300] as const
@@ -43,25 +46,21 @@ export class RelaySeries {
   readonly upstream = new Histogram(LATENCY_BUCKETS)
 }
 
-/** Client-chosen model names become label values only this many times; later new names count as `_other`. */
-const MAX_MODELS = 1000
-export const OTHER_MODEL = '_other'
+/** The `model` label of a model no channel lists: the client's word never becomes a label. */
+export const OTHER_MODEL = 'other'
 
-export function createRelayMetrics() {
+/**
+ * `isModel` tells the models some channel lists (the channel store's set); only those become label values, so the
+ * series are bounded by routes × configured models × channels × statuses, whatever clients send.
+ */
+export function createRelayMetrics(isModel: (model: string) => boolean) {
   const tree = new Map<string, Map<string, Map<number, Map<number, RelaySeries>>>>()
-  const models = new Set<string>()
 
   function seriesOf(route: string, model: string, channel: number, status: number): RelaySeries {
     let byModel = tree.get(route)
     if (!byModel) tree.set(route, (byModel = new Map()))
     let byChannel = byModel.get(model)
-    if (!byChannel) {
-      if (!models.has(model)) {
-        if (models.size >= MAX_MODELS) return seriesOf(route, OTHER_MODEL, channel, status)
-        models.add(model)
-      }
-      byModel.set(model, (byChannel = new Map()))
-    }
+    if (!byChannel) byModel.set(model, (byChannel = new Map()))
     let byStatus = byChannel.get(channel)
     if (!byStatus) byChannel.set(channel, (byStatus = new Map()))
     let series = byStatus.get(status)
@@ -86,7 +85,13 @@ export function createRelayMetrics() {
       outputTokens = 0,
       quota = 0,
     ): void {
-      const s = seriesOf(route, model, channel, status)
+      const s = seriesOf(
+        RELAY_ROUTES.has(route) ? route : OTHER_ROUTE,
+        isModel(model) ? model : OTHER_MODEL,
+        channel,
+        // an HTTP status, or 0: an upstream's odd number is no new series
+        status >= 100 && status <= 599 ? status | 0 : 0,
+      )
       s.requests++
       s.latency.observe(latencyMs / 1000)
       if (ttftMs !== undefined) s.ttft.observe(ttftMs / 1000)

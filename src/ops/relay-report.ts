@@ -5,6 +5,7 @@ import { arrivedAt, requestIdOf } from '../plugins/request-context'
 import type { RelayOutcome } from '../relay/pipeline'
 import { writeLine, type Logger } from './logger'
 import type { RelayMetrics } from './metrics'
+import { routeOfPath, routeOfProtocol } from './relay-routes'
 
 /**
  * Every relay generation request ends here exactly once, for its log line and its metrics: a request that
@@ -82,9 +83,8 @@ export function createRelayReport(ops: { readonly log: Logger; readonly metrics:
       const began = arrivedAt(failed.request)
       const latencyMs = began === undefined ? 0 : performance.now() - began
       const model = modelOf(failed)
-      // a model nobody serves is the client's word: never a label value of its own
-      const label = view.status === 404 || view.status === 401 || !model ? '_unknown' : model
-      metrics?.observe(route, label, 0, view.status, latencyMs)
+      // the metrics label it only if some channel lists it
+      metrics?.observe(route, model, 0, view.status, latencyMs)
       if (!log.isLevelEnabled('info')) return
       const caller = failed.caller
       const requestId = requestIdOf(failed.request) ?? null
@@ -118,29 +118,6 @@ export function createRelayReport(ops: { readonly log: Logger; readonly metrics:
 export type RelayReport = ReturnType<typeof createRelayReport>
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000
-
-/** The route a request came in on, as a bounded label: Gemini's model in the path becomes `{model}`. */
-export function routeOfProtocol(protocol: string, playground: boolean, stream: boolean): string {
-  switch (protocol) {
-    case 'openai-chat':
-      return playground ? '/pg/chat/completions' : '/v1/chat/completions'
-    case 'openai-responses':
-      return '/v1/responses'
-    case 'anthropic':
-      return '/v1/messages'
-    case 'gemini':
-      return stream ? '/v1beta/models/{model}:streamGenerateContent' : '/v1beta/models/{model}:generateContent'
-    default:
-      return protocol
-  }
-}
-
-/** The same label from a request path; undefined for paths that are not generation requests. */
-export function routeOfPath(path: string): string | undefined {
-  if (path === '/v1/chat/completions' || path === '/pg/chat/completions' || path === '/v1/responses' || path === '/v1/messages') return path
-  const gemini = /^\/v1(?:beta)?\/models\/[^/]+:(generateContent|streamGenerateContent)$/.exec(path)
-  return gemini ? `/v1beta/models/{model}:${gemini[1]}` : undefined
-}
 
 function modelOf(failed: FailedRequest): string {
   const body = failed.body as { model?: unknown } | undefined

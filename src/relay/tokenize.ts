@@ -15,12 +15,25 @@ function bpeCount(text: string): number {
 /**
  * Counts of request texts seen lately. Clients resend the same system prompt, tools and history on every
  * turn, and BPE over a cold 200k-entry table costs ~25 µs even for a short line (1 µs warm), a lookup far
- * less. Oldest first out once the texts held pass CACHE_CHARS.
+ * less. Oldest first out once the texts held pass CACHE_CHARS or CACHE_TEXTS (many tiny texts cost their
+ * entries more than their characters).
  */
 const counts = new Map<string, number>()
 const CACHE_CHARS = 1 << 20
+const CACHE_TEXTS = 8192
 const CACHE_TEXT_MAX = 64 * 1024
 let cachedChars = 0
+// the cached texts in arrival order, as a ring (a Map's iteration from the front skips every deleted entry first)
+const order: (string | undefined)[] = new Array(CACHE_TEXTS)
+let oldest = 0
+
+function evictOldest(): void {
+  const text = order[oldest]!
+  order[oldest] = undefined
+  oldest = (oldest + 1) % CACHE_TEXTS
+  counts.delete(text)
+  cachedChars -= text.length
+}
 
 function countTokens(text: string): number {
   if (!text) return 0
@@ -28,15 +41,18 @@ function countTokens(text: string): number {
   if (hit !== undefined) return hit
   const n = bpeCount(text)
   if (text.length <= CACHE_TEXT_MAX) {
+    if (counts.size === CACHE_TEXTS) evictOldest()
+    order[(oldest + counts.size) % CACHE_TEXTS] = text
     counts.set(text, n)
     cachedChars += text.length
-    for (const old of counts.keys()) {
-      if (cachedChars <= CACHE_CHARS) break
-      counts.delete(old)
-      cachedChars -= old.length
-    }
+    while (cachedChars > CACHE_CHARS) evictOldest()
   }
   return n
+}
+
+/** What the count cache holds now (for tests and the bounded-state audit). */
+export function tokenCountCache(): { texts: number; chars: number } {
+  return { texts: counts.size, chars: cachedChars }
 }
 
 /** Tokens an image costs when its size is unknown (about a 1092×1092 image at Anthropic's area / 750). */

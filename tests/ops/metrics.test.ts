@@ -69,8 +69,8 @@ test('relay series carry route, model, channel and the numeric HTTP status', asy
   const chatOk = { route: '/v1/chat/completions', model: 'gpt-4o', channel: ch, status: '200' }
   expect(sampleOf(samples, 'tollgate_relay_requests_total', chatOk)?.value).toBe(2)
   expect(sampleOf(samples, 'tollgate_relay_requests_total', { route: '/v1/messages', model: 'gpt-4o', channel: ch, status: '200' })?.value).toBe(1)
-  // refusals: no channel reached; a model nobody serves never becomes a label of its own
-  expect(sampleOf(samples, 'tollgate_relay_requests_total', { route: '/v1/chat/completions', model: '_unknown', channel: '0', status: '404' })?.value).toBe(1)
+  // refusals: no channel reached; a model no channel lists never becomes a label of its own
+  expect(sampleOf(samples, 'tollgate_relay_requests_total', { route: '/v1/chat/completions', model: 'other', channel: '0', status: '404' })?.value).toBe(1)
   expect(sampleOf(samples, 'tollgate_relay_requests_total', { route: '/v1/chat/completions', channel: '0', status: '401' })?.value).toBe(1)
   expect(samples.some((s) => s.labels.model === 'no-such-model')).toBe(false)
   // histograms: two requests observed, a stream's time to first token, the upstream's own wait

@@ -6,8 +6,8 @@ import { EXPOSITION_CONTENT_TYPE, renderMetrics } from '../../ops/exposition'
 
 /**
  * GET /metrics in the Prometheus text format. With METRICS_TOKEN set it wants `Authorization: Bearer <token>`
- * (a missing or wrong one is a 401); without, anyone who reaches the port may read it (keep it behind the
- * reverse proxy, or set the token). METRICS_ENABLED=false removes the route.
+ * (a missing or wrong one is a 401); without, it answers only a client on this host (`isLocalScrape`), and any
+ * other a 403 that says to set the token. METRICS_ENABLED=false removes the route.
  */
 export function metricsModule(deps: Pick<AppDeps, 'config' | 'ops' | 'routing' | 'metering' | 'coord'>) {
   const app = new Elysia({ name: 'ops-metrics' })
@@ -15,13 +15,15 @@ export function metricsModule(deps: Pick<AppDeps, 'config' | 'ops' | 'routing' |
   const expected = deps.config.metricsToken ? Bun.SHA256.hash(deps.config.metricsToken) : undefined
   return app.get(
     '/metrics',
-    async ({ headers, server }) => {
+    async ({ headers, request, server }) => {
       if (expected) {
         const given = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1]?.trim()
         // compared as digests of equal length, in constant time
         if (!given || !timingSafeEqual(Bun.SHA256.hash(given), expected)) {
           throw new GatewayError(401, 'unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', undefined, { 'www-authenticate': 'Bearer realm="metrics"' })
         }
+      } else if (!isLocalScrape(request, server)) {
+        throw new GatewayError(403, 'forbidden', NOT_LOCAL)
       }
       const channelFailures = await deps.coord.allChannelFailures()
       return new Response(renderMetrics(deps, { pendingRequests: server?.pendingRequests, channelFailures }), {
@@ -33,10 +35,30 @@ export function metricsModule(deps: Pick<AppDeps, 'config' | 'ops' | 'routing' |
       detail: {
         tags: ['operations'],
         summary: 'Prometheus metrics (text exposition format 0.0.4)',
-        description: 'Relay requests, latency, time to first token, upstream latency, tokens, quota, open streams, channel health, log writer and process figures. Needs `Authorization: Bearer <METRICS_TOKEN>` when METRICS_TOKEN is set.',
+        description:
+          'Relay requests, latency, time to first token, upstream latency, tokens, quota, open streams, channel health, log writer and process figures. Needs `Authorization: Bearer <METRICS_TOKEN>` when METRICS_TOKEN is set; without it, answers only clients on the loopback interface that came through no proxy.',
         security: [{ metricsToken: [] }],
-        responses: { 200: { description: 'the exposition', content: { 'text/plain': { schema: { type: 'string' } } } }, 401: { description: 'METRICS_TOKEN is set and the request did not carry it' } },
+        responses: { 200: { description: 'the exposition', content: { 'text/plain': { schema: { type: 'string' } } } }, 401: { description: 'METRICS_TOKEN is set and the request did not carry it' }, 403: { description: 'no METRICS_TOKEN is set and the client is not on loopback' } },
       },
     },
   )
+}
+
+const NOT_LOCAL = 'GET /metrics answers only clients on this host while METRICS_TOKEN is unset: set METRICS_TOKEN and scrape with Authorization: Bearer <token>'
+
+/** Headers a reverse proxy adds: a request carrying one was relayed for someone else, whatever its socket says. */
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const
+
+/**
+ * A scrape from this host: the socket's peer is a loopback address (never a header's word) and no proxy relayed
+ * it (a proxy on the same host connects from loopback on behalf of anyone).
+ */
+function isLocalScrape(request: Request, server: { requestIP(request: Request): { address: string } | null } | null): boolean {
+  for (const name of FORWARDING_HEADERS) if (request.headers.has(name)) return false
+  const address = server?.requestIP(request)?.address
+  return address !== undefined && isLoopback(address)
+}
+
+function isLoopback(address: string): boolean {
+  return address === '::1' || address.startsWith('127.') || address.toLowerCase().startsWith('::ffff:127.')
 }

@@ -14,10 +14,13 @@ export type NewChannelInput = Omit<NewChannel, 'key' | 'id'> & { keyText: string
 export function createChannelStore(repo: ChannelRepo, box: SecretBox, hooks: { removed?(ids: number[]): void } = {}) {
   const byId = new Map<number, Channel>()
   let index = new Map<string, Channel[]>()
+  let models = new Set<string>()
 
   function rebuildIndex(): void {
     const next = new Map<string, Channel[]>()
+    const named = new Set<string>()
     for (const channel of byId.values()) {
+      for (const model of channel.models) named.add(model)
       // a type the relay has nothing to send to is kept for the console but never routed
       if (channel.status !== 1 || !servesAnything(channel.provider)) continue
       for (const group of channel.groups) {
@@ -30,6 +33,7 @@ export function createChannelStore(repo: ChannelRepo, box: SecretBox, hooks: { r
       }
     }
     index = next
+    models = named
   }
 
   /** Put written rows into the cache, reusing cached keys unless new key text is given. */
@@ -95,6 +99,8 @@ export function createChannelStore(repo: ChannelRepo, box: SecretBox, hooks: { r
 
     get: (id: number): Channel | undefined => byId.get(id),
     all: (): Channel[] => [...byId.values()],
+    /** Whether some channel (enabled or not) lists `model`: the closed set metrics labels come from. */
+    hasModel: (model: string): boolean => models.has(model),
     /** Enabled channels serving `model` in `group` (unordered). */
     candidates: (group: string, model: string): readonly Channel[] => index.get(indexKey(group, model)) ?? [],
 

@@ -3,7 +3,8 @@
  * no credit) is skipped from then on, so one revoked key of a pool does not take the channel down; the
  * health tracker disables the channel only when none is left. Dead keys are remembered by value (an edit
  * that reorders the keys keeps them), in memory: a restart tries them again, and so does a channel test
- * that finds one working (`key-verdicts.ts`). Each change is told to `changed`, which other nodes hear of
+ * that finds one working (`key-verdicts.ts`). A channel never holds more dead keys than it has keys: those it no
+ * longer lists go at its next turn. Each change is told to `changed`, which other nodes hear of
  * (src/cluster); what they decided arrives through `apply`.
  */
 export function createKeyRotation(changed: KeyChangeListener = () => {}) {
@@ -25,6 +26,8 @@ export function createKeyRotation(changed: KeyChangeListener = () => {}) {
     take(channelId: number, keys: readonly string[]): { key: string; index: number } {
       if (keys.length === 0) return { key: '', index: -1 }
       let skip = dead.get(channelId)
+      // more dead than the channel has: some left it (an edit, another node's word); keep only its own
+      if (skip && skip.size > keys.length) for (const k of skip) if (!keys.includes(k)) skip.delete(k)
       if (skip && keys.every((k) => skip!.has(k))) {
         // every key dead: the channel was disabled for it, so being asked again means it was re-enabled
         dead.delete(channelId)
