@@ -8,6 +8,7 @@ import { statusModule } from './modules/status'
 import { usersModule } from './modules/users'
 import { tokensModule } from './modules/tokens'
 import { createErrorRouter, type FailedRequest } from './plugins/error-routes'
+import { pathOf } from './plugins/url-path'
 import { relayModule, rootProbeModule } from './modules/relay'
 import { geminiRelayModule } from './modules/relay/gemini'
 import { operationsModule } from './modules/relay/operations'
@@ -35,8 +36,9 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
   // (plugins/request-context: declared lengths at once, chunked bodies while read), in each route's shape
   return new Elysia({ serve: { maxRequestBodySize: Number.MAX_SAFE_INTEGER, ...consoleServeOptions() } })
     // destructured on purpose (Elysia reads the parameters); caller and clientIp are the relay derive's, when it ran
-    .onError(({ code, error, path, request, body, params, caller, clientIp }: FailedRequest) => {
-      const failed = { code, error, path, request, body, params, caller, clientIp }
+    .onError(({ code, error, request, body, params, caller, clientIp }: Omit<FailedRequest, 'path'>) => {
+      // the path from the URL: Elysia's is a segment late for a host under four characters (plugins/url-path.ts)
+      const failed = { code, error, path: pathOf(request.url), request, body, params, caller, clientIp }
       const response = errors.render(failed, requestIdOf(request))
       // a relay request refused before settle saw it: its operations log line and metrics (ops/relay-report)
       if (!wasSettled(error)) deps.ops.relay.refused(failed)

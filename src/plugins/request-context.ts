@@ -5,6 +5,7 @@ import { unmapIPv4 } from '../net/ip'
 import { clientAddress, forwardedClient, trustsPeer, type TrustProxy } from '../net/trusted-proxies'
 import { limitBodyReads } from './body-limit'
 import { assertJsonDepth } from './json-depth'
+import { pathStart } from './url-path'
 
 // one entry per request: arrival time and id (a WeakMap set is a measurable part of this per-request hook)
 const arrivals = new WeakMap<Request, { at: number; id: string }>()
@@ -46,8 +47,8 @@ export function requestContext(config: Pick<Config, 'maxBodyBytes'>) {
       })
       // /api bodies, however they were parsed (JSON, or JSON inside form fields), before any schema sees them;
       // the relay checks its own (modules/relay/wire-check) only when a body fails its schema, off the hot path
-      .onTransform({ as: 'global' }, ({ body, path }) => {
-        if (body !== undefined && path.startsWith('/api/')) assertJsonDepth(body)
+      .onTransform({ as: 'global' }, ({ body, request }) => {
+        if (body !== undefined && request.url.startsWith('/api/', pathStart(request.url))) assertJsonDepth(body)
       })
   )
 }

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../deps'
 import { GatewayError } from '../errors'
 import { isSecureRequest, sessionCookieOf } from './session'
+import { pathStart } from './url-path'
 
 type PeerSource = Parameters<typeof isSecureRequest>[2]
 
@@ -57,7 +58,7 @@ function isWrite(method: string): boolean {
 }
 
 function isSessionWrite(url: string): boolean {
-  const own = ownPathStart(url)
+  const own = pathStart(url)
   const elysia = elysiaPathStart(url)
   return underSessionPrefix(url, own) || (elysia !== own && underSessionPrefix(url, elysia))
 }
@@ -68,7 +69,7 @@ function underSessionPrefix(url: string, at: number): boolean {
 }
 
 function actsOnGet(url: string): boolean {
-  const own = ownPathStart(url)
+  const own = pathStart(url)
   const elysia = elysiaPathStart(url)
   return actingGetAt(url, own) || (elysia !== own && actingGetAt(url, elysia))
 }
@@ -85,11 +86,6 @@ function actingGetAt(url: string, at: number): boolean {
  * path, for Bun's native routes) and Elysia's for its fallback router, which looks for the path's `/` from the
  * 12th character on and so, on a host of one to three characters (`http://llm/api/…`), starts it a segment later.
  */
-function ownPathStart(url: string): number {
-  // "http://h/…" or "https://h/…"; a URL without a scheme (Bun's, for a request without a valid Host) is all path
-  return url.charCodeAt(0) === 47 ? 0 : url.indexOf('/', url.charCodeAt(4) === 115 ? 8 : 7)
-}
-
 function elysiaPathStart(url: string): number {
   return Math.max(url.indexOf('/', 11), 0) // none: Elysia reads the whole URL
 }

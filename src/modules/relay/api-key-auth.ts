@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { clientIpOf } from '../../plugins/request-context'
+import { pathOf } from '../../plugins/url-path'
 import { verifyToken, type KeySource, type VerifiedToken } from '../../relay/auth'
 
 /** The key check's answer for one request: who calls, or why they are refused (thrown by `derive`). */
@@ -20,23 +21,24 @@ const UNREAD = {}
 export function apiKeyAuth(deps: Pick<AppDeps, 'config' | 'repos'>, name: string, sources: (path: string) => readonly KeySource[]) {
   const verdicts = new WeakMap<Request, Verdict | Promise<Verdict>>()
   // asked once per request: by the parse hook when the route has a body, else by derive
-  const verdictOf = (request: Request, server: IpSource, path: string): Verdict | Promise<Verdict> => {
+  // the path from the URL, not Elysia's (a segment late for a host under four characters: plugins/url-path.ts)
+  const verdictOf = (request: Request, server: IpSource): Verdict | Promise<Verdict> => {
     let verdict = verdicts.get(request)
-    if (!verdict) verdicts.set(request, (verdict = check(deps, request, clientIpOf(request, server, deps.config.trustProxy), sources(path))))
+    if (!verdict) verdicts.set(request, (verdict = check(deps, request, clientIpOf(request, server, deps.config.trustProxy), sources(pathOf(request.url)))))
     return verdict
   }
   return new Elysia({ name: `api-key-auth:${name}` })
     // Both hooks name the context's fields they read: Elysia reads a hook's source to decide what to prepare for a
     // route, and a context passed on whole makes it copy every header into an object on every request.
-    .onParse({ as: 'scoped' }, ({ request, server, path }) => {
+    .onParse({ as: 'scoped' }, ({ request, server }) => {
       // undefined: the route's own parser reads the body
-      const verdict = verdictOf(request, server, path)
+      const verdict = verdictOf(request, server)
       return verdict instanceof Promise ? verdict.then(unreadIfRefused) : unreadIfRefused(verdict)
     })
     // async: Elysia awaits a derive only when it can tell from its source that the function may return a promise
-    .derive({ as: 'scoped' }, async ({ request, server, path }) => {
+    .derive({ as: 'scoped' }, async ({ request, server }) => {
       // a plain value once the key and its owner are in memory (no database behind it); a promise only on a miss
-      const verdict = verdictOf(request, server, path)
+      const verdict = verdictOf(request, server)
       return callerOrThrow(verdict instanceof Promise ? await verdict : verdict)
     })
 }
