@@ -26,12 +26,22 @@ const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as cons
 
 /**
  * A request needs no code when it comes from this machine: the socket's peer is a loopback address (never a
- * header's claim) and no proxy says it relays someone else (a proxy on this host connects from loopback too).
- * `peer` is undefined when there is no socket (an in-process call): treated as from the network.
+ * header's claim), no proxy says it relays someone else (a proxy on this host connects from loopback too), and
+ * the Host header names this machine: a page whose own name was rebound to 127.0.0.1 (DNS rebinding) in a
+ * browser on the server sends its own name there. `peer` is undefined when there is no socket (an in-process
+ * call): treated as from the network.
  */
 export function isLocalRequest(peer: string | undefined, headers: Headers): boolean {
   if (!peer || !isLoopback(peer)) return false
-  return FORWARDING_HEADERS.every((name) => !headers.has(name))
+  return FORWARDING_HEADERS.every((name) => !headers.has(name)) && namesThisMachine(headers.get('host'))
+}
+
+/** `localhost` (or a name under it), a loopback address, or `[::1]`, with or without a port. */
+export function namesThisMachine(host: string | null): boolean {
+  if (!host) return false
+  const name = host.toLowerCase().replace(/:\d+$/, '')
+  if (name === 'localhost' || name.endsWith('.localhost') || name === '[::1]') return true
+  return isLoopback(name)
 }
 
 /** 127.0.0.0/8, ::1, and 127.x written as an IPv4-mapped IPv6 address. */

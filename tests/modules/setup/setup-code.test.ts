@@ -24,8 +24,13 @@ const refusal = (run: () => void): { status: number; code: string; retry?: strin
 }
 
 describe('the check, with the peer address given', () => {
+  test('a page rebound to 127.0.0.1 (DNS rebinding) is not local: the Host header must name this machine', () => {
+    for (const host of ['localhost', 'localhost:3000', '127.0.0.1:3000', '[::1]:3000', 'app.localhost']) expect(isLocalRequest('127.0.0.1', new Headers({ host }))).toBe(true)
+    for (const host of ['evil.example:3000', 'evil.example', '127.0.0.1.evil.example', '']) expect(isLocalRequest('127.0.0.1', new Headers(host ? { host } : {}))).toBe(false)
+  })
+
   test('loopback peers without a proxy header are local; any other peer, a proxy, or no socket is not', () => {
-    const none = new Headers()
+    const none = new Headers({ host: 'localhost:3000' })
     expect(['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'].map((peer) => isLocalRequest(peer, none))).toEqual([true, true, true, true])
     expect(['192.0.2.2', '10.0.0.1', '::ffff:192.0.2.2', 'fd00::2', '', undefined].map((peer) => isLocalRequest(peer, none))).toEqual([false, false, false, false, false, false])
     // a proxy on this host connects from loopback for a stranger: X-Forwarded-For never makes a request local, it makes it remote
