@@ -75,6 +75,8 @@ export const tokens = {
   'tokens.setup.heading': 'Set up a client',
   'tokens.setup.lead': 'Ready to paste: this instance at {url}, the model {model}.',
   'tokens.setup.placeholderNote': 'The key was shown once, when the token was created: put it where the snippets say “{placeholder}”.',
+  'tokens.setup.model': 'Model in the snippets',
+  'tokens.setup.modelHint': 'Models that can chat and have a price come first; your pick is remembered.',
   'tokens.setup.tabs': 'Clients',
   'tokens.setup.copyBlock': '{client}, {block}',
   'tokens.snippet.shell': 'Shell',
