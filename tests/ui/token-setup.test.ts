@@ -10,6 +10,7 @@ useDom()
 
 type Item = { model: string; priced: boolean; mode: string }
 let role = 100
+let pricingFails = false
 let userModels: string[] = []
 let pricing: { self_use_mode: boolean; items: Item[] } = { self_use_mode: false, items: [] }
 const priced = (model: string): Item => ({ model, priced: true, mode: 'ratio' })
@@ -22,7 +23,7 @@ beforeAll(() => {
     const answer = (data: unknown) => Response.json({ success: true, message: '', data })
     if (url === '/api/status') return answer({ version: '1', system_name: 'T', setup: true, register_enabled: false, quota_per_unit: 500000, start_time: 0 })
     if (url === '/api/user/session') return answer({ id: 1, username: 'ann', display_name: 'Ann', role, status: 1, email: '', group: 'default', quota: 0, used_quota: 0, request_count: 0, aff_code: '', aff_count: 0, aff_quota: 0, aff_history_quota: 0, inviter_id: 0, created_time: 0 })
-    if (url === '/api/pricing') return answer({ group: 'default', group_ratio: 1, quota_per_unit: 500000, unpriced_models: [], ...pricing })
+    if (url === '/api/pricing' && !pricingFails) return answer({ group: 'default', group_ratio: 1, quota_per_unit: 500000, unpriced_models: [], ...pricing })
     return Response.json({ success: false, message: `no route ${url}` }, { status: 404 })
   }) as typeof fetch
 })
@@ -144,4 +145,16 @@ test('self-use mode: models without a price are free, so the snippets are shown'
   await openSetup()
   await curlNaming('gpt-4o')
   expect(container.querySelector('.unpriced-warning')).toBeNull()
+})
+
+test('prices cannot be read: the choice goes by name, and no warning', async () => {
+  pricingFails = true
+  try {
+    userModels = ['text-embedding-3-small', 'tts-1', 'whisper-1', 'qwen-max']
+    await openSetup()
+    await curlNaming('qwen-max')
+    expect(container.querySelector('.unpriced-warning')).toBeNull()
+  } finally {
+    pricingFails = false
+  }
 })

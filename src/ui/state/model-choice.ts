@@ -4,10 +4,14 @@ import { api } from '../api/client'
 import { pricesFrom, type ModelPrices } from '../lib/model-choice'
 import { useApi } from './use-api'
 
-/** Which of the caller's models have a price (`GET /api/pricing`); undefined while loading or when it fails (the choice then goes by name). */
-export function useModelPrices(): ModelPrices | undefined {
+/**
+ * Which of the caller's models have a price (`GET /api/pricing`): `prices` undefined while loading or when the
+ * call failed (the choice then goes by name alone), `loading` true until the first answer or failure.
+ */
+export function useModelPrices(): { prices: ModelPrices | undefined; loading: boolean } {
   const list = useApi(() => api.get<PricingList>('/api/pricing'), [])
-  return useMemo(() => (list.data ? pricesFrom(list.data) : undefined), [list.data])
+  const prices = useMemo(() => (list.data ? pricesFrom(list.data) : undefined), [list.data])
+  return { prices, loading: list.loading && !list.data }
 }
 
 export interface ModelMemory {

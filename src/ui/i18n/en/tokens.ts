@@ -77,6 +77,7 @@ export const tokens = {
   'tokens.setup.placeholderNote': 'The key was shown once, when the token was created: put it where the snippets say “{placeholder}”.',
   'tokens.setup.model': 'Model in the snippets',
   'tokens.setup.modelHint': 'Models that can chat and have a price come first; your pick is remembered.',
+  'tokens.setup.loading': 'Choosing a model…',
   'tokens.setup.tabs': 'Clients',
   'tokens.setup.copyBlock': '{client}, {block}',
   'tokens.snippet.shell': 'Shell',

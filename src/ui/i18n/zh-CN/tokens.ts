@@ -79,6 +79,7 @@ export const tokens: Record<keyof typeof en, string> = {
   'tokens.setup.placeholderNote': '密钥只在创建令牌时显示过一次：请把它填到示例中“{placeholder}”的位置。',
   'tokens.setup.model': '示例中的模型',
   'tokens.setup.modelHint': '优先选择可对话且已定价的模型；你的选择会被记住。',
+  'tokens.setup.loading': '正在选择模型…',
   'tokens.setup.tabs': '客户端',
   'tokens.setup.copyBlock': '{client}：{block}',
   'tokens.snippet.shell': '终端',

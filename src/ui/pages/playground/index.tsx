@@ -26,7 +26,7 @@ export function PlaygroundPage() {
   const user = useUser()
   const { refresh } = useSession()
   const models = useApi(() => api.get<string[]>('/api/user/models'), [])
-  const prices = useModelPrices()
+  const { prices } = useModelPrices()
   const { remembered, picked, remember } = useRememberedModel(MODEL_KEY)
   const [settings, setSettings] = useState<Omit<ChatSettings, 'model'>>({ system: '', temperature: '', maxTokens: '' })
   const [errors, setErrors] = useState<SettingsError>({})

@@ -22,9 +22,11 @@ interface Props {
  */
 export function SnippetSetup({ token, models, baseUrl, keyText }: Props) {
   const { t } = useI18n()
-  const prices = useModelPrices()
+  const { prices, loading } = useModelPrices()
   const { remembered, picked, remember } = useRememberedModel(MODEL_KEY)
   const offered = tokenModels(token, models)
+  // a moment's wait rather than snippets that turn into a warning
+  if (loading) return <p class="muted">{t('tokens.setup.loading')}</p>
   if (noneHasPrice(offered, prices)) return <UnpricedWarning />
   const model = snippetModel(token, models, { prices, remembered, picked })
   return (
