@@ -290,11 +290,27 @@ describe('buildSnippets', () => {
     expect(snippetBaseUrl(undefined, 'http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000')
   })
 
-  test('the model: the first of the token limits, else the first the user may call, else a fallback', () => {
+  test('the model: of the token limits, else of the models the user may call, else a fallback', () => {
     expect(snippetModel({ model_limits_enabled: true, model_limits: ' a, b' }, ['x'])).toBe('a')
     expect(snippetModel({ model_limits_enabled: false, model_limits: 'a' }, ['x', 'y'])).toBe('x')
     expect(snippetModel({ model_limits_enabled: true, model_limits: '' }, [])).toBe(FALLBACK_MODEL)
     expect(snippetModel({ model_limits_enabled: false, model_limits: '' }, undefined)).toBe(FALLBACK_MODEL)
+  })
+
+  test('the model can chat: an embedding or completion-only model that sorts first is passed over', () => {
+    const any = { model_limits_enabled: false, model_limits: '' }
+    expect(snippetModel(any, ['babbage-002', 'gpt-4o-mini', 'text-embedding-3-small'])).toBe('gpt-4o-mini')
+    expect(snippetModel({ model_limits_enabled: true, model_limits: 'acme-embed,acme-chat' }, ['x'])).toBe('acme-chat')
+    const curl = buildSnippets({ baseUrl: 'http://localhost:3000', key: KEY_PLACEHOLDER, model: snippetModel(any, ['acme-embed', 'acme-chat']) }).find((s) => s.id === 'curl')!
+    expect(curl.blocks[0]!.code).toContain('"model":"acme-chat"')
+  })
+
+  test('the model has a price: a chat model without one is passed over, the remembered one kept while valid', () => {
+    const any = { model_limits_enabled: false, model_limits: '' }
+    const prices = { priced: new Set(['gpt-4o']), selfUse: false }
+    expect(snippetModel(any, ['deepseek-chat', 'gpt-4o'], { prices })).toBe('gpt-4o')
+    expect(snippetModel(any, ['deepseek-chat', 'gpt-4o', 'gpt-4o-mini'], { prices: { priced: new Set(['gpt-4o', 'gpt-4o-mini']), selfUse: false }, remembered: 'gpt-4o-mini' })).toBe('gpt-4o-mini')
+    expect(snippetModel(any, ['deepseek-chat', 'gpt-4o'], { prices, remembered: 'deepseek-chat' })).toBe('gpt-4o')
   })
 })
 

@@ -6,6 +6,8 @@
  * `/v1beta/models/…` themselves); OpenAI clients take `<root>/v1`.
  */
 
+import { chooseModel, type ModelPrices } from './model-choice'
+
 export type SnippetLanguage = 'bash' | 'toml' | 'json' | 'python' | 'typescript' | 'text'
 
 export interface SnippetBlock {
@@ -276,14 +278,20 @@ export function snippetBaseUrl(serverAddress: string | undefined, origin: string
   return (serverAddress?.trim() || origin).replace(/\/+$/, '')
 }
 
+/** The models the token may call: its model limits when it has them, else those the user's group can call. */
+export function tokenModels(token: { model_limits_enabled: boolean; model_limits: string }, userModels: readonly string[] | undefined): string[] {
+  const limits = token.model_limits_enabled ? token.model_limits.split(',').map((model) => model.trim()).filter(Boolean) : []
+  return limits.length > 0 ? limits : [...(userModels ?? [])]
+}
+
 /**
- * A model the token can call: the first of its model limits when it has them, else the first the user's group
- * can call, else a common name.
+ * The model the snippets name: of the token's models, the one picked or remembered while still valid, else one
+ * that can chat and has a price (src/ui/lib/model-choice.ts); a common name when nothing is known.
  */
-export function snippetModel(token: { model_limits_enabled: boolean; model_limits: string }, userModels: readonly string[] | undefined): string {
-  if (token.model_limits_enabled) {
-    const first = token.model_limits.split(',').map((model) => model.trim()).find(Boolean)
-    if (first) return first
-  }
-  return userModels?.find((model) => model.trim()) ?? FALLBACK_MODEL
+export function snippetModel(
+  token: { model_limits_enabled: boolean; model_limits: string },
+  userModels: readonly string[] | undefined,
+  options: { prices?: ModelPrices; remembered?: string | null; picked?: string } = {},
+): string {
+  return chooseModel(tokenModels(token, userModels), options) ?? FALLBACK_MODEL
 }

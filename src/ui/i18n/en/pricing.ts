@@ -78,4 +78,13 @@ export const pricing = {
   'pricing.error.object': 'Must be a JSON object, like {"gpt-4o": 1.25}.',
   'pricing.error.name': 'A name is empty.',
   'pricing.error.number': '"{name}" must be a non-negative number.',
+  'pricing.noneHasPrice.warning': 'None of these models has a price yet, so every request to them is refused.',
+  'pricing.noneHasPrice.before': 'Set their prices on the ',
+  'pricing.noneHasPrice.pricingLink': 'Pricing page',
+  'pricing.noneHasPrice.after': '.',
+  'pricing.noneHasPrice.afterRoot': ', or turn on self-use mode in ',
+  'pricing.noneHasPrice.settingsLink': 'Settings',
+  'pricing.noneHasPrice.afterSettings': ' (models without a price are then free).',
+  'pricing.noneHasPrice.askAdmin': 'Ask an administrator to set their prices.',
+  'pricing.noneHasPrice.option': '{model} (no price)',
 } as const

@@ -80,4 +80,13 @@ export const pricing: Record<keyof typeof en, string> = {
   'pricing.error.object': '必须是 JSON 对象，例如 {"gpt-4o": 1.25}。',
   'pricing.error.name': '有名称为空。',
   'pricing.error.number': '“{name}”必须是不小于 0 的数字。',
+  'pricing.noneHasPrice.warning': '这些模型都还没有定价，对它们的请求都会被拒绝。',
+  'pricing.noneHasPrice.before': '请前往',
+  'pricing.noneHasPrice.pricingLink': '定价页面',
+  'pricing.noneHasPrice.after': '设置价格。',
+  'pricing.noneHasPrice.afterRoot': '设置价格，或在',
+  'pricing.noneHasPrice.settingsLink': '系统设置',
+  'pricing.noneHasPrice.afterSettings': '中开启自用模式（没有定价的模型将免费提供）。',
+  'pricing.noneHasPrice.askAdmin': '请联系管理员为它们设置价格。',
+  'pricing.noneHasPrice.option': '{model}（未定价）',
 }

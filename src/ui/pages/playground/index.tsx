@@ -5,9 +5,12 @@ import { Role } from '../../api/types'
 import { ErrorAlert } from '../../components/alert'
 import { Button } from '../../components/button'
 import { EmptyState } from '../../components/empty-state'
+import { UnpricedWarning } from '../../components/model-choice'
 import { PageHeader } from '../../components/page-header'
 import { useI18n } from '../../i18n'
 import { checkSettings, type ChatSettings, type SettingsError } from '../../lib/chat'
+import { chooseModel, noneHasPrice } from '../../lib/model-choice'
+import { useModelPrices, useRememberedModel } from '../../state/model-choice'
 import { useSession, useUser } from '../../state/session'
 import { useApi } from '../../state/use-api'
 import { Composer } from './composer'
@@ -23,17 +26,19 @@ export function PlaygroundPage() {
   const user = useUser()
   const { refresh } = useSession()
   const models = useApi(() => api.get<string[]>('/api/user/models'), [])
-  const [settings, setSettings] = useState<ChatSettings>(() => ({ model: localStorage.getItem(MODEL_KEY) ?? '', system: '', temperature: '', maxTokens: '' }))
+  const { prices } = useModelPrices()
+  const { remembered, picked, remember } = useRememberedModel(MODEL_KEY)
+  const [settings, setSettings] = useState<Omit<ChatSettings, 'model'>>({ system: '', temperature: '', maxTokens: '' })
   const [errors, setErrors] = useState<SettingsError>({})
   const [draft, setDraft] = useState('')
   const chat = useChat({ onUnauthorized: () => void refresh(), onRefused: (message) => setDraft((current) => current || message) })
 
   const available = models.data ?? []
-  // the remembered model when it is still offered, else the first one
-  const model = available.includes(settings.model) ? settings.model : (available[0] ?? '')
+  // the model picked here, else the remembered one while still offered and priced, else one that can chat and has a price
+  const model = chooseModel(available, { prices, remembered, picked }) ?? ''
   const current = { ...settings, model }
-  const change = (next: Partial<ChatSettings>) => {
-    if (next.model) localStorage.setItem(MODEL_KEY, next.model)
+  const change = ({ model: picked, ...next }: Partial<ChatSettings>) => {
+    if (picked) remember(picked)
     setSettings((previous) => ({ ...previous, ...next }))
   }
 
@@ -75,8 +80,9 @@ export function PlaygroundPage() {
         }
       />
       <ErrorAlert error={models.error} />
+      {noneHasPrice(available, prices) && <UnpricedWarning />}
       <div class="pg-layout">
-        <SettingsPanel settings={current} models={models.data} errors={errors} onChange={change} />
+        <SettingsPanel settings={current} models={models.data} prices={prices} errors={errors} onChange={change} />
         <section class="pg-chat" aria-label={t('playground.conversation')}>
           <Conversation turns={chat.turns} />
           <ErrorAlert error={chat.error} />

@@ -1,19 +1,23 @@
 import { SelectField, TextAreaField, TextField } from '../../components/field'
+import { modelChoices } from '../../components/model-choice'
 import { useI18n } from '../../i18n'
 import type { ChatSettings, SettingsError } from '../../lib/chat'
+import type { ModelPrices } from '../../lib/model-choice'
 
 interface Props {
   settings: ChatSettings
   /** undefined while loading */
   models: readonly string[] | undefined
+  /** which models have a price; undefined while unknown */
+  prices: ModelPrices | undefined
   errors: SettingsError
   onChange(next: Partial<ChatSettings>): void
 }
 
 /** Model, system prompt and the two sampling knobs people reach for. */
-export function SettingsPanel({ settings, models, errors, onChange }: Props) {
+export function SettingsPanel({ settings, models, prices, errors, onChange }: Props) {
   const { t } = useI18n()
-  const options = models ? models.map((model) => ({ value: model, label: model })) : [{ value: '', label: t('playground.modelsLoading') }]
+  const options = models ? modelChoices(models, prices, t) : [{ value: '', label: t('playground.modelsLoading') }]
   const message = (error: SettingsError[keyof SettingsError]) => (error ? t(`playground.error.${error}`) : undefined)
   return (
     <aside class="card pg-settings" aria-labelledby="pg-settings-title">

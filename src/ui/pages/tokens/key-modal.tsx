@@ -2,10 +2,10 @@ import { Button } from '../../components/button'
 import { CopyButton } from '../../components/copy-button'
 import { Modal } from '../../components/dialog'
 import { useI18n } from '../../i18n'
-import { KEY_PLACEHOLDER, snippetBaseUrl, snippetModel } from '../../lib/snippets'
+import { KEY_PLACEHOLDER, snippetBaseUrl } from '../../lib/snippets'
 import { useSession } from '../../state/session'
 import type { Token } from '../../api/types'
-import { SetupTabs } from './setup-tabs'
+import { SnippetSetup } from './snippet-setup'
 
 /** The instance's address for clients: root's ServerAddress, else where this console is served from. */
 function useBaseUrl(): string {
@@ -17,7 +17,6 @@ function useBaseUrl(): string {
 export function NewKeyModal({ token, models, onClose }: { token: Token; models: readonly string[] | undefined; onClose(): void }) {
   const { t } = useI18n()
   const baseUrl = useBaseUrl()
-  const model = snippetModel(token, models)
   return (
     <Modal title={t('tokens.key.title')} onClose={onClose}>
       <div class="alert new-key-warning" role="note">{t('tokens.key.warning')}</div>
@@ -29,8 +28,7 @@ export function NewKeyModal({ token, models, onClose }: { token: Token; models: 
         <CopyButton text={token.key} label={t('tokens.key.label')} />
       </div>
       <h3 class="setup-heading">{t('tokens.setup.heading')}</h3>
-      <p class="muted">{t('tokens.setup.lead', { url: baseUrl, model })}</p>
-      <SetupTabs baseUrl={baseUrl} keyText={token.key} model={model} />
+      <SnippetSetup token={token} models={models} baseUrl={baseUrl} keyText={token.key} />
       <div class="dialog-actions">
         <Button variant="primary" onClick={onClose}>
           {t('tokens.key.done')}
@@ -44,12 +42,10 @@ export function NewKeyModal({ token, models, onClose }: { token: Token; models: 
 export function SetupModal({ token, models, onClose }: { token: Token; models: readonly string[] | undefined; onClose(): void }) {
   const { t } = useI18n()
   const baseUrl = useBaseUrl()
-  const model = snippetModel(token, models)
   return (
     <Modal title={`${t('tokens.setup.title')}: ${token.name}`} onClose={onClose}>
-      <p class="muted">{t('tokens.setup.lead', { url: baseUrl, model })}</p>
       <div class="alert alert-info">{t('tokens.setup.placeholderNote', { placeholder: KEY_PLACEHOLDER })}</div>
-      <SetupTabs baseUrl={baseUrl} keyText={KEY_PLACEHOLDER} model={model} />
+      <SnippetSetup token={token} models={models} baseUrl={baseUrl} keyText={KEY_PLACEHOLDER} />
       <div class="dialog-actions">
         <Button onClick={onClose}>{t('common.close')}</Button>
       </div>
