@@ -35,6 +35,40 @@ export function ipv4Number(text: string): number {
   return digits === 0 || dots !== 3 ? -1 : value * 256 + octet
 }
 
+/** Dotted IPv4 → 32-bit number, or undefined (`ipv4Number`'s rules; the URL parser and DNS give this form). */
+export function parseIpv4(text: string): number | undefined {
+  const n = ipv4Number(text)
+  return n < 0 ? undefined : n
+}
+
+/** IPv6 text (no brackets; `::`, a dotted IPv4 tail and a `%zone` allowed) → eight 16-bit groups, or undefined. */
+export function parseIpv6(text: string): number[] | undefined {
+  if (!text.includes(':')) return undefined
+  let s = text.toLowerCase()
+  const zone = s.indexOf('%')
+  if (zone !== -1) s = s.slice(0, zone)
+  const tail: number[] = []
+  const lastColon = s.lastIndexOf(':')
+  if (s.includes('.', lastColon)) {
+    const v4 = parseIpv4(s.slice(lastColon + 1))
+    if (v4 === undefined) return undefined
+    tail.push(v4 >>> 16, v4 & 0xffff)
+    s = s.slice(0, lastColon + 1)
+    if (!s.endsWith('::')) s = s.slice(0, -1)
+  }
+  const halves = s.split('::')
+  if (halves.length > 2) return undefined
+  const read = (part: string) => (part === '' ? [] : part.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN)))
+  const head = read(halves[0]!)
+  const rest = halves.length === 2 ? read(halves[1]!) : []
+  if (head.some(Number.isNaN) || rest.some(Number.isNaN)) return undefined
+  const want = 8 - tail.length
+  if (halves.length === 1) return head.length === want ? [...head, ...tail] : undefined
+  const fill = want - head.length - rest.length
+  if (fill < 1) return undefined
+  return [...head, ...Array<number>(fill).fill(0), ...rest, ...tail]
+}
+
 /** The family of a bare address, or undefined for anything else (ports, brackets, zone ids like `%eth0`, spaces). */
 export function ipFamily(text: string): IpFamily | undefined {
   if (ipv4Number(text) >= 0) return 'ipv4'

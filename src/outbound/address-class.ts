@@ -1,3 +1,5 @@
+import { parseIpv4, parseIpv6 } from '../net/ip'
+
 /**
  * What kind of address a host is, for the outbound guard (`./guard.ts`): `blocked` (link-local, cloud metadata
  * services: never dialled), `private` (loopback, private ranges, CGNAT, reserved, multicast, unspecified: only with
@@ -52,20 +54,6 @@ function inV4(n: number, base: number, bits: number): boolean {
   return ((n & mask) >>> 0) === base
 }
 
-/** Dotted IPv4 (four decimal parts, as the URL parser and DNS give it) → 32-bit number, or undefined. */
-export function parseIpv4(text: string): number | undefined {
-  const parts = text.split('.')
-  if (parts.length !== 4) return undefined
-  let n = 0
-  for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part)) return undefined
-    const v = Number(part)
-    if (v > 255) return undefined
-    n = n * 256 + v
-  }
-  return n
-}
-
 export function classifyIpv4(n: number): AddressVerdict {
   if (inV4(n, ipv4(169, 254, 0, 0), 16)) return { class: 'blocked', kind: n === ipv4(169, 254, 169, 254) ? 'the cloud metadata address' : 'a link-local address' }
   const metadata = METADATA_V4.get(n)
@@ -77,34 +65,6 @@ export function classifyIpv4(n: number): AddressVerdict {
   if (RESERVED_V4.some(([base, bits]) => inV4(n, base, bits))) return { class: 'private', kind: 'a reserved address' }
   if (n >= ipv4(224, 0, 0, 0)) return { class: 'private', kind: 'a multicast or reserved address' }
   return PUBLIC
-}
-
-/** IPv6 text (no brackets; `::`, a dotted IPv4 tail and a `%zone` allowed) → eight 16-bit groups, or undefined. */
-export function parseIpv6(text: string): number[] | undefined {
-  if (!text.includes(':')) return undefined
-  let s = text.toLowerCase()
-  const zone = s.indexOf('%')
-  if (zone !== -1) s = s.slice(0, zone)
-  const tail: number[] = []
-  const lastColon = s.lastIndexOf(':')
-  if (s.includes('.', lastColon)) {
-    const v4 = parseIpv4(s.slice(lastColon + 1))
-    if (v4 === undefined) return undefined
-    tail.push(v4 >>> 16, v4 & 0xffff)
-    s = s.slice(0, lastColon + 1)
-    if (!s.endsWith('::')) s = s.slice(0, -1)
-  }
-  const halves = s.split('::')
-  if (halves.length > 2) return undefined
-  const read = (part: string) => (part === '' ? [] : part.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN)))
-  const head = read(halves[0]!)
-  const rest = halves.length === 2 ? read(halves[1]!) : []
-  if (head.some(Number.isNaN) || rest.some(Number.isNaN)) return undefined
-  const want = 8 - tail.length
-  if (halves.length === 1) return head.length === want ? [...head, ...tail] : undefined
-  const fill = want - head.length - rest.length
-  if (fill < 1) return undefined
-  return [...head, ...Array<number>(fill).fill(0), ...rest, ...tail]
 }
 
 export function classifyIpv6(g: number[]): AddressVerdict {

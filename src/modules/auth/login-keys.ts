@@ -1,5 +1,5 @@
 import type { LoginKey } from '../../coord/types'
-import { parseIpv6 } from '../../outbound/address-class'
+import { parseIpv6 } from '../../net/ip'
 import { usernameSkeleton } from '../users/username-skeleton'
 
 /**
