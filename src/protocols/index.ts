@@ -12,10 +12,6 @@ export const protocols: Readonly<Record<ProtocolId, Protocol>> = Object.freeze({
   gemini,
 })
 
-export function getProtocol(id: ProtocolId): Protocol {
-  return protocols[id]
-}
-
 export function isProtocolId(v: unknown): v is ProtocolId {
   return typeof v === 'string' && Object.hasOwn(protocols, v)
 }
