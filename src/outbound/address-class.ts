@@ -6,7 +6,7 @@
  */
 
 /** What an address is, for this check: `blocked` is never allowed, `private` only with the option on. */
-export type AddressClass = 'public' | 'private' | 'blocked'
+type AddressClass = 'public' | 'private' | 'blocked'
 
 export interface AddressVerdict {
   class: AddressClass
@@ -53,7 +53,7 @@ function inV4(n: number, base: number, bits: number): boolean {
 }
 
 /** Dotted IPv4 (four decimal parts, as the URL parser and DNS give it) → 32-bit number, or undefined. */
-export function parseIpv4(text: string): number | undefined {
+function parseIpv4(text: string): number | undefined {
   const parts = text.split('.')
   if (parts.length !== 4) return undefined
   let n = 0
@@ -66,7 +66,7 @@ export function parseIpv4(text: string): number | undefined {
   return n
 }
 
-export function classifyIpv4(n: number): AddressVerdict {
+function classifyIpv4(n: number): AddressVerdict {
   if (inV4(n, ipv4(169, 254, 0, 0), 16)) return { class: 'blocked', kind: n === ipv4(169, 254, 169, 254) ? 'the cloud metadata address' : 'a link-local address' }
   const metadata = METADATA_V4.get(n)
   if (metadata) return { class: 'blocked', kind: metadata }
@@ -107,7 +107,7 @@ export function parseIpv6(text: string): number[] | undefined {
   return [...head, ...Array<number>(fill).fill(0), ...rest, ...tail]
 }
 
-export function classifyIpv6(g: number[]): AddressVerdict {
+function classifyIpv6(g: number[]): AddressVerdict {
   const v4 = (hi: number, lo: number) => ((hi << 16) | lo) >>> 0
   const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0)
   // IPv4 inside IPv6: mapped (::ffff:a.b.c.d), SIIT (::ffff:0:a.b.c.d), compatible (::a.b.c.d), NAT64, 6to4
@@ -154,4 +154,3 @@ export function refusal(host: string, verdict: AddressVerdict, allowPrivate: boo
   if (verdict.class === 'blocked') return `${where}: link-local and cloud metadata addresses are never dialled`
   return `${where}: private and loopback addresses are off (ChannelPrivateNetworksAllowed)`
 }
-

@@ -35,7 +35,7 @@ export function isLocalRequest(peer: string | undefined, headers: Headers): bool
 }
 
 /** 127.0.0.0/8, ::1, and 127.x written as an IPv4-mapped IPv6 address. */
-export function isLoopback(address: string): boolean {
+function isLoopback(address: string): boolean {
   const v4 = address.toLowerCase().replace(/^::ffff:/, '')
   return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4)
 }
