@@ -12,7 +12,7 @@
 /** Seconds: relay requests run from a few milliseconds (errors) to minutes (long streams). */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300] as const
 /** Seconds: one log batch commits in microseconds to milliseconds (or waits on a locked file). */
-const FLUSH_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1] as const
+export const FLUSH_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1] as const
 
 export class Histogram {
   /** per bucket, not cumulative; the last is +Inf */
@@ -45,7 +45,7 @@ export class RelaySeries {
 
 /** Client-chosen model names become label values only this many times; later new names count as `_other`. */
 const MAX_MODELS = 1000
-const OTHER_MODEL = '_other'
+export const OTHER_MODEL = '_other'
 
 export function createRelayMetrics() {
   const tree = new Map<string, Map<string, Map<number, Map<number, RelaySeries>>>>()

@@ -120,7 +120,7 @@ export type RelayReport = ReturnType<typeof createRelayReport>
 const round = (ms: number) => Math.round(ms * 1000) / 1000
 
 /** The route a request came in on, as a bounded label: Gemini's model in the path becomes `{model}`. */
-function routeOfProtocol(protocol: string, playground: boolean, stream: boolean): string {
+export function routeOfProtocol(protocol: string, playground: boolean, stream: boolean): string {
   switch (protocol) {
     case 'openai-chat':
       return playground ? '/pg/chat/completions' : '/v1/chat/completions'
@@ -136,7 +136,7 @@ function routeOfProtocol(protocol: string, playground: boolean, stream: boolean)
 }
 
 /** The same label from a request path; undefined for paths that are not generation requests. */
-function routeOfPath(path: string): string | undefined {
+export function routeOfPath(path: string): string | undefined {
   if (path === '/v1/chat/completions' || path === '/pg/chat/completions' || path === '/v1/responses' || path === '/v1/messages') return path
   const gemini = /^\/v1(?:beta)?\/models\/[^/]+:(generateContent|streamGenerateContent)$/.exec(path)
   return gemini ? `/v1beta/models/{model}:${gemini[1]}` : undefined
