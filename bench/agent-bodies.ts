@@ -23,7 +23,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { agentBody } from '../tests/helpers/agent-body'
 import { AGENT_SIZES, dropFromPageCache, median, rssMb, rssSampler, runChild } from './lib'
-import { ROOT, UPSTREAM_KEY, resolveGatewayCommand, startFake, startFloor, startGateway, startPortkey, tempDir, type Fake } from './targets'
+import { ROOT, UPSTREAM_KEY, resolveGatewayCommand, startFake, startFloor, startGateway, startPortkey, tempDir } from './targets'
 
 const args = Bun.argv.slice(2)
 const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]

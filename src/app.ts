@@ -70,5 +70,3 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(operationsModule(deps, settle))
     .use(consoleModule())
 }
-
-export type App = ReturnType<typeof createApp>

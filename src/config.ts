@@ -43,15 +43,15 @@ export interface Config {
   readonly providerEndpoints: ReadonlyMap<string, URL>
 }
 
-export type DatabaseConfig =
+type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }
   /** `statementTimeoutMs` 0: none */
   /** `holdTtlSeconds`: a quota hold not renewed for this long (its node died) goes back to the balances */
   | { readonly kind: 'postgres'; readonly url: string; readonly poolSize: number; readonly statementTimeoutMs: number; readonly holdTtlSeconds: number }
 
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
-export type LogLevel = (typeof LOG_LEVELS)[number]
-export type LogFormat = 'json' | 'pretty'
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
+type LogLevel = (typeof LOG_LEVELS)[number]
+type LogFormat = 'json' | 'pretty'
 
 export type Env = Record<string, string | undefined>
 
@@ -163,7 +163,7 @@ function providerEndpointsOf(text: string | undefined): ReadonlyMap<string, URL>
 }
 
 /** DATABASE_URL as the server reads it: a SQLite file as `sqlite:///abs.db`, `sqlite://rel.db`, `file:x.db` or a plain path. */
-export function sqlitePathOf(url: string): string {
+function sqlitePathOf(url: string): string {
   const match = /^(sqlite3?|file):(?:\/\/)?(.*)$/i.exec(url)
   if (match) {
     const path = decodeURIComponent(match[2]!.split('?')[0]!)
@@ -221,7 +221,7 @@ function trustProxyOf(raw: string | undefined): TrustProxy {
 }
 
 /** The shortest secret taken from the environment; the generated ones are 32 random bytes (43 characters). */
-export const MIN_SECRET_BYTES = 32
+const MIN_SECRET_BYTES = 32
 
 const SECRET_USE = {
   SESSION_SECRET: 'it is the HS256 key that signs the session cookies: a shorter one can be guessed offline from any cookie, and a guessed one forges a session for any user, root included (RFC 7518 §3.2: an HS256 key as long as the hash, 256 bits)',

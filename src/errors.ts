@@ -47,7 +47,7 @@ export class ConflictError extends GatewayError {
 }
 
 /** Whole seconds for a `Retry-After` header: at least 1. */
-export const retryAfterSeconds = (seconds: number): number => Math.max(1, Math.ceil(seconds))
+const retryAfterSeconds = (seconds: number): number => Math.max(1, Math.ceil(seconds))
 
 export class RateLimitError extends GatewayError {
   /** `code` other than the default also goes in the envelope's data, with the seconds, for the console to word */

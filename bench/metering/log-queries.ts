@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase } from '../../src/db/sqlite/client'
 import { migrate } from '../../src/db/sqlite/migrate'
-import { LogType, type LogFilter, type NewLog } from '../../src/db/repos'
+import { LogType, type NewLog } from '../../src/db/repos'
 import { createLogRepo } from '../../src/db/sqlite/repos/logs'
 
 const i = Bun.argv.indexOf('--rows')

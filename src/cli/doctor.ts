@@ -21,8 +21,8 @@ instance also that its port is free. Each check prints one line: ok, warn or FAI
 Exit codes: 0 nothing is wrong (warnings allowed), 1 something is wrong (a FAIL line), 2 usage.
 `
 
-export type Verdict = 'ok' | 'warn' | 'fail'
-export interface Finding {
+type Verdict = 'ok' | 'warn' | 'fail'
+interface Finding {
   check: string
   verdict: Verdict
   detail: string
@@ -42,7 +42,7 @@ export async function runDoctor(argv: readonly string[], env: Env): Promise<numb
   return failed ? EXIT.failed : EXIT.ok
 }
 
-export async function diagnose(config: Config): Promise<Finding[]> {
+async function diagnose(config: Config): Promise<Finding[]> {
   const out: Finding[] = []
   const add = (check: string, verdict: Verdict, detail: string) => out.push({ check, verdict, detail })
 

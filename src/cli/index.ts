@@ -35,7 +35,7 @@ export const COMMANDS: Record<string, Command> = {
   },
 }
 
-export const USAGE = `Tollgate ${VERSION}: a self-hosted LLM API gateway
+const USAGE = `Tollgate ${VERSION}: a self-hosted LLM API gateway
 
 Usage: tollgate [serve] [--port N] [--data-dir DIR]
        tollgate <command> [arguments]      tollgate <command> --help for each

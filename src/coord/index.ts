@@ -2,7 +2,7 @@ import { createLocalCoordination, type LocalCoordination } from './local'
 import { createRedisCoordination, type RedisCoordOptions } from './redis'
 import type { AcquireResult, CoordOptions, Coordination, ScopeRequest } from './types'
 
-export type { Coordination, CoordHealth, ScopeLimits, ScopeRequest } from './types'
+export type { Coordination, ScopeLimits, ScopeRequest } from './types'
 export { limitError, loginError } from './limit-errors'
 
 /** `REDIS_URL` set: shared through Redis; otherwise this process alone, as a single node always was. */

@@ -118,5 +118,3 @@ export function createLocalLimits(clock: () => number = () => performance.now())
     },
   }
 }
-
-export type LocalLimits = ReturnType<typeof createLocalLimits>

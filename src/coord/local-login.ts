@@ -69,5 +69,3 @@ export function createLocalLogin(clock: () => number = () => Date.now()) {
     size: () => counters.size,
   }
 }
-
-export type LocalLogin = ReturnType<typeof createLocalLogin>

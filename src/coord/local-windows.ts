@@ -50,5 +50,3 @@ export function createLocalWindows(clock: () => number = () => Date.now()) {
     size: () => windows.size,
   }
 }
-
-export type LocalWindows = ReturnType<typeof createLocalWindows>

@@ -96,7 +96,7 @@ export interface Lease {
 
 export type Exclusive<T> = { ran: true; value: T } | { ran: false }
 
-export interface CoordHealth {
+interface CoordHealth {
   backend: 'local' | 'redis'
   /** state is shared with the other nodes right now */
   shared: boolean

@@ -9,7 +9,7 @@ export interface SecretBox {
   decrypt(sealed: string): Promise<string>
 }
 
-export class SecretBoxError extends Error {}
+class SecretBoxError extends Error {}
 
 const VERSION = 'v1'
 const IV_BYTES = 12

@@ -38,4 +38,4 @@ export async function openRepos(config: Pick<Config, 'database' | 'writerThread'
   return createSqliteRepos(db, { writerThread: config.writerThread, ownsDatabase: true })
 }
 
-export type { Dialect, Repos, StorageCheck } from './repos'
+export type { Repos } from './repos'

@@ -6,7 +6,7 @@ import { PRESETS, type ChannelPreset } from '../providers/presets'
  * 2, 4 and 5, and numbers everything after 25 differently: each of its types is translated to new-api's number
  * for the same vendor, to Custom (8) when Tollgate serves the vendor as a preset (Groq, Together), or to 0.
  */
-export const NEW_API_TYPE_NAMES: Readonly<Record<number, string>> = {
+const NEW_API_TYPE_NAMES: Readonly<Record<number, string>> = {
   0: 'Unknown',
   1: 'OpenAI',
   2: 'Midjourney',

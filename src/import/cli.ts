@@ -5,7 +5,7 @@ import type { Flavor } from './channel-types'
 import { runImport, type ImportOptions } from './run-import'
 import { parseSource, SourceSpecError } from './source-dsn'
 
-export const IMPORT_HELP = `Usage: tollgate import new-api --from <source> [options]
+const IMPORT_HELP = `Usage: tollgate import new-api --from <source> [options]
 
 Copy a new-api or one-api gateway into this Tollgate's database (SQLite, or PostgreSQL): users (who keep their
 passwords), API keys (clients keep theirs), channels (keys encrypted), redemption codes, prices and settings.

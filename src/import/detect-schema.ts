@@ -10,7 +10,7 @@ export interface SourceSchema {
   columns: Map<string, Set<string>>
 }
 
-export class SchemaError extends Error {}
+class SchemaError extends Error {}
 
 /** The tables an import reads; the others are counted and named as having no counterpart. */
 export const READ_TABLES = ['users', 'tokens', 'channels', 'abilities', 'options', 'redemptions', 'logs', 'quota_data'] as const

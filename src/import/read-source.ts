@@ -23,7 +23,7 @@ export interface Source {
   close(): Promise<void>
 }
 
-export class SourceError extends Error {}
+class SourceError extends Error {}
 
 export async function openSource(spec: SourceSpec): Promise<Source> {
   if (spec.kind === 'sqlite') return openSqlite(spec.path, spec.display)

@@ -1,4 +1,4 @@
-import type { Message, IrRequest, SystemMessage, TextPart } from './request.ts'
+import type { Message, IrRequest, TextPart } from './request.ts'
 
 /**
  * Moves system messages that precede the first non-system message into the top-level system parts.
@@ -24,14 +24,6 @@ export function toolNameIndex(messages: Message[]): Map<string, string> {
     for (const p of m.content) if (p.type === 'tool-call') names.set(p.id, p.name)
   }
   return names
-}
-
-export function systemText(parts: TextPart[], sep = '\n\n'): string {
-  return parts.map((p) => p.text).join(sep)
-}
-
-export function isSystem(m: Message): m is SystemMessage {
-  return m.role === 'system'
 }
 
 /** Parses a tool-call argument string into an object; anything that is not a JSON object becomes `{}` or `{_raw}`. */
@@ -66,11 +58,4 @@ export function newId(prefix: string, length = 24): string {
 /** Plain object check for untyped wire input. */
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
-
-/** Copy of `obj` without `keys`. */
-export function omit(obj: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(obj)) if (!keys.includes(k)) out[k] = v
-  return out
 }

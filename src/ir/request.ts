@@ -18,7 +18,7 @@ export interface TextPart extends PartBase {
 }
 
 /** Media by URL (http(s) or a provider file URI) or inline base64 data. */
-export type MediaSource = { kind: 'url'; url: string } | { kind: 'base64'; data: string }
+type MediaSource = { kind: 'url'; url: string } | { kind: 'base64'; data: string }
 
 export interface ImagePart extends PartBase {
   type: 'image'
@@ -77,12 +77,12 @@ export type UserPart = TextPart | ImagePart | FilePart
 export type AssistantPart = TextPart | ReasoningPart | ToolCallPart | ImagePart
 export type Part = TextPart | ImagePart | FilePart | ReasoningPart | ToolCallPart | ToolResultPart
 
-export interface SystemMessage {
+interface SystemMessage {
   role: 'system'
   content: TextPart[]
   providerOptions?: ProviderOptions
 }
-export interface UserMessage {
+interface UserMessage {
   role: 'user'
   content: UserPart[]
   providerOptions?: ProviderOptions
@@ -92,7 +92,7 @@ export interface AssistantMessage {
   content: AssistantPart[]
   providerOptions?: ProviderOptions
 }
-export interface ToolMessage {
+interface ToolMessage {
   role: 'tool'
   content: ToolResultPart[]
   providerOptions?: ProviderOptions
@@ -102,7 +102,7 @@ export interface ToolMessage {
  * `web_search_call` …), kept verbatim at its position. The same protocol sends it on; other encoders refuse
  * it (throw `UnsupportedFeatureError`) or drop it with a warning when that is harmless.
  */
-export interface OpaqueMessage {
+interface OpaqueMessage {
   role: 'opaque'
   /** Protocol id whose wire format `raw` is in. */
   protocol: string
@@ -115,7 +115,7 @@ export interface OpaqueMessage {
 }
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage | OpaqueMessage
 
-export type JsonSchema = Record<string, unknown>
+type JsonSchema = Record<string, unknown>
 
 export interface FunctionTool {
   kind: 'function'
@@ -136,7 +136,7 @@ export interface FunctionTool {
  * such as `web_search_20250305`; Gemini `googleSearch` …). Kept verbatim so the same protocol can send it on;
  * other encoders drop it (when harmless, e.g. hosted search) or refuse it.
  */
-export interface ProviderTool {
+interface ProviderTool {
   kind: 'provider'
   /** Protocol id whose wire format `raw` is in. */
   protocol: string
@@ -162,7 +162,7 @@ export interface Sampling {
 
 export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max'
 
-export interface ReasoningSettings {
+interface ReasoningSettings {
   /** false = explicitly disabled; undefined = provider default. */
   enabled?: boolean
   effort?: ReasoningEffort
@@ -173,7 +173,7 @@ export interface ReasoningSettings {
   summary?: string
 }
 
-export type ResponseFormat =
+type ResponseFormat =
   | { type: 'text' }
   | { type: 'json_object' }
   | { type: 'json_schema'; name: string; schema: JsonSchema; strict?: boolean; description?: string }

@@ -1,7 +1,7 @@
 import type { AssistantPart, ProviderOptions } from './request.ts'
 import type { Usage } from './usage.ts'
 
-export type UnifiedFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error' | 'other'
+type UnifiedFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error' | 'other'
 
 export interface FinishReason {
   unified: UnifiedFinishReason

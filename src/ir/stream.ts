@@ -33,10 +33,8 @@ export type StreamEvent =
   | { type: 'finish'; reason: FinishReason; usage?: Usage }
   | { type: 'error'; error: StreamError }
 
-export interface StreamError {
+interface StreamError {
   status?: number
   code?: string
   message: string
 }
-
-export type StreamEventType = StreamEvent['type']

@@ -11,7 +11,7 @@ import type { Tool, ToolCallPart } from './request.ts'
  * of the request's tool list, so the encoder that names the tools and the encoder that shows the answer to
  * the client (both see the same decoded request) agree without sharing state.
  */
-export const NAMESPACE_SEPARATOR = '__'
+const NAMESPACE_SEPARATOR = '__'
 const MAX = 64
 
 export interface ToolNames {

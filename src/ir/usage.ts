@@ -30,18 +30,6 @@ export function totalTokens(u: Usage): number {
   return inputTokens(u) + outputTokens(u)
 }
 
-/** Element-wise sum, for adding up several responses (not for cumulative stream counters). */
-export function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    input: {
-      noCache: a.input.noCache + b.input.noCache,
-      cacheRead: a.input.cacheRead + b.input.cacheRead,
-      cacheWrite: a.input.cacheWrite + b.input.cacheWrite,
-    },
-    output: { text: a.output.text + b.output.text, reasoning: a.output.reasoning + b.output.reasoning },
-  }
-}
-
 /** Non-negative integer from anything (undefined, null, strings, NaN → 0). */
 export function tokenCount(v: unknown): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : 0

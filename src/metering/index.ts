@@ -9,8 +9,6 @@ import { reserve } from './reserve'
 import { createRetentionJob } from './retention'
 import { settle } from './settle'
 
-export { recordManageLog, type ManageLogInput } from './manage-log'
-export type { Reservation } from './reserve'
 export type { Refusal } from './refusal'
 
 /**

@@ -6,7 +6,7 @@ import type { LogWriter } from './log-writer'
 /** What recording a manage log needs: the log writer, and the operations log for its line (src/ops). */
 type ManageLogDeps = { metering: { logs: Pick<LogWriter, 'push'> }; ops?: { log: Logger } }
 
-export interface ManageLogInput {
+interface ManageLogInput {
   /** who did it */
   actor: { id: number; username: string }
   /** what was done, in a sentence an admin can read; never a secret */
@@ -22,7 +22,7 @@ export interface ManageLogInput {
 }
 
 /** An admin action (channel, token, user or option change) as a type-3 log row, written with the next batch. */
-export function recordManageLog(deps: ManageLogDeps, input: ManageLogInput): void {
+function recordManageLog(deps: ManageLogDeps, input: ManageLogInput): void {
   // one operations log line per management write (secrets already redacted from the details)
   const log = deps.ops?.log
   if (log?.isLevelEnabled('info')) {
@@ -57,7 +57,7 @@ export function recordManageLog(deps: ManageLogDeps, input: ManageLogInput): voi
 const SECRET_FIELD = /^(key|keys|key_text|password|original_password|access_token|secret)$/i
 
 /** The changed fields of a request body, safe to store: secrets redacted, long text cut, nested values summarized. */
-export function summarizeBody(body: unknown, keepKey = false): Record<string, unknown> | undefined {
+function summarizeBody(body: unknown, keepKey = false): Record<string, unknown> | undefined {
   if (Array.isArray(body)) return { items: body.length }
   if (!body || typeof body !== 'object') return undefined
   const out: Record<string, unknown> = {}

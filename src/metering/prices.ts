@@ -47,7 +47,7 @@ let cached: { key: unknown[]; tables: Tables; prices: Map<string, Price | null> 
 const MAX_REMEMBERED_PRICES = 10_000
 
 /** The effective tables: shipped defaults with the option tables laid over them. Rebuilt only when an option object changes. */
-export function priceTables(options: Options): Tables {
+function priceTables(options: Options): Tables {
   if (cached && isCurrent(options, cached.key)) return cached.tables
   const key = PRICE_OPTIONS.map((k) => options.get<object>(k))
   cached = { key, tables: buildTables(key as Table[]), prices: new Map() }
@@ -125,7 +125,7 @@ function priceOf(tables: Tables, options: Options, model: string, group: string)
 }
 
 /** The price of one image of `variant` (`size/quality` or `size`), from ImagePrice over the shipped table. */
-export function findImagePrice(options: Options, model: string, group: string, variant: string): Price | undefined {
+function findImagePrice(options: Options, model: string, group: string, variant: string): Price | undefined {
   const names = namesOf(model)
   const custom = options.get<Record<string, Record<string, number>>>('ImagePrice')
   const size = variant.split('/')[0]!

@@ -1,8 +1,7 @@
 import { limitError } from '../coord'
 import { createLocalLimits } from '../coord/local-limits'
-import type { ScopeLimits, ScopeRequest } from '../coord/types'
+import type { ScopeRequest } from '../coord/types'
 
-export type Limits = ScopeLimits
 export type { ScopeRequest }
 
 /** Give back what `acquire` took: the concurrency slot, and the TPM estimate minus the tokens really used. */
@@ -27,5 +26,3 @@ export function createRateLimiter(clock: () => number = () => performance.now() 
     },
   }
 }
-
-export type RateLimiter = ReturnType<typeof createRateLimiter>

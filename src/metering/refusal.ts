@@ -33,7 +33,7 @@ export function logRefusal(deps: RefusalDeps, r: Refusal, now = Math.floor(Date.
   deps.logs.push(refusalRow(r, now))
 }
 
-export function refusalRow(r: Refusal, now: number): NewLog {
+function refusalRow(r: Refusal, now: number): NewLog {
   return {
     createdAt: now,
     type: LogType.error,

@@ -36,7 +36,7 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy | { invalid
  * to node:net's BlockList. An IPv4-mapped entry (`::ffff:10.0.0.0/104`) is the IPv4 range it maps, and an
  * IPv4-mapped address is checked as the IPv4 address it is.
  */
-export class ProxyList {
+class ProxyList {
   // pairs: network, mask
   readonly #ipv4: number[] = []
   #ipv6: BlockList | undefined

@@ -9,4 +9,4 @@ import type { Operation, OperationRequest } from './types'
 /** Every operation besides chat; the relay module serves each at its path. Adding one = a folder + one line. */
 export const OPERATIONS: readonly Operation<OperationRequest>[] = [embeddings as unknown as Operation<OperationRequest>, ...([imageGenerations, imageEdits, speech, transcriptions, translations] as unknown as Operation<OperationRequest>[]), ...([rerank, moderations, completions] as unknown as Operation<OperationRequest>[])]
 
-export type { Operation, OperationAnswer, OperationDialect, OperationRequest, UpstreamCall } from './types'
+export type { Operation, OperationRequest } from './types'

@@ -10,7 +10,7 @@ export interface OperationRequest {
 }
 
 /** What one attempt sends upstream (the pipeline adds the URL, the auth and the signing). */
-export interface UpstreamCall {
+interface UpstreamCall {
   body: string | FormData
   /** for a string body; FormData brings its own multipart boundary */
   contentType?: string

@@ -6,7 +6,7 @@ import type { BackupStats } from './index'
 
 
 /** How to run this program's own `backup` command: the binary itself, or bun with the entry file when run from source. */
-export function selfCommand(): string[] {
+function selfCommand(): string[] {
   const compiled = Bun.main.startsWith('/$bunfs/') || Bun.main.startsWith('B:/~BUN/')
   return compiled ? [process.execPath] : [process.execPath, Bun.main]
 }

@@ -74,7 +74,7 @@ export function snapshotDatabase(config: Pick<Config, 'sqlitePath' | 'dataDir' |
 }
 
 /** `PRAGMA integrity_check` of a database file: 'ok', or the first problems SQLite names. */
-export function integrityOf(path: string): string {
+function integrityOf(path: string): string {
   const db = new Database(path, { readonly: true })
   try {
     const rows = db.query<{ integrity_check: string }, []>('PRAGMA integrity_check').all()
@@ -155,7 +155,7 @@ export function restoreDatabase(config: Pick<Config, 'sqlitePath' | 'dataDir'>, 
 }
 
 /** What makes a data dir "not empty" for a restore: a database (or its WAL) or secrets already there. */
-export function occupiedBy(config: Pick<Config, 'sqlitePath' | 'dataDir'>): string[] {
+function occupiedBy(config: Pick<Config, 'sqlitePath' | 'dataDir'>): string[] {
   const found: string[] = []
   for (const path of [config.sqlitePath, `${config.sqlitePath}-wal`, `${config.sqlitePath}-shm`, join(config.dataDir, SESSION_SECRET_FILE), join(config.dataDir, CRYPTO_SECRET_FILE)]) {
     if (existsSync(path)) found.push(basename(path))
@@ -164,7 +164,7 @@ export function occupiedBy(config: Pick<Config, 'sqlitePath' | 'dataDir'>): stri
 }
 
 /** How many embedded migrations a database lacks; throws when it was written by a newer Tollgate, or is no Tollgate database. */
-export function migrationsBehind(path: string): number {
+function migrationsBehind(path: string): number {
   const db = new Database(path, { readonly: true })
   try {
     let tags: string[]
@@ -232,7 +232,7 @@ function syncFile(path: string): void {
  * Run as root on a data dir that belongs to someone else (the service user): hand the files this command wrote
  * to that owner, or the gateway could not open them.
  */
-export function giveToDirOwner(dir: string, paths: string[]): void {
+function giveToDirOwner(dir: string, paths: string[]): void {
   if (process.platform === 'win32' || process.getuid?.() !== 0) return
   const owner = statSync(dir)
   if (owner.uid === 0) return

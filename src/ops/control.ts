@@ -17,9 +17,9 @@ import { VERSION } from '../version'
  * gateway already serves this data directory (two on one file could overspend), and `doctor` and `restore`
  * whether the gateway runs.
  */
-export const CONTROL_SOCKET = 'tollgate.sock'
+const CONTROL_SOCKET = 'tollgate.sock'
 
-export function controlSocketPath(config: Pick<Config, 'dataDir'>): string {
+function controlSocketPath(config: Pick<Config, 'dataDir'>): string {
   return join(config.dataDir, CONTROL_SOCKET)
 }
 

@@ -67,11 +67,6 @@ export function writeLine(logger: Logger, fields: Record<string, unknown>): void
   if (stream) stream.write(`${JSON.stringify(fields)}\n`)
 }
 
-/** A logger that writes nothing (tests, commands that print for people). */
-export function silentLogger(): Logger {
-  return pino({ level: 'silent' })
-}
-
 /**
  * While serving, what the code prints with `console` becomes log lines too (log, info → info; warn → warn;
  * error → error; debug → debug), so a JSON log holds nothing but JSON lines.

@@ -15,7 +15,7 @@ import { OTHER_ROUTE, RELAY_ROUTES } from './relay-routes'
 /** Seconds: relay requests run from a few milliseconds (errors) to minutes (long streams). */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300] as const
 /** Seconds: one log batch commits in microseconds to milliseconds (or waits on a locked file). */
-export const FLUSH_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1] as const
+const FLUSH_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1] as const
 
 export class Histogram {
   /** per bucket, not cumulative; the last is +Inf */
@@ -47,7 +47,7 @@ export class RelaySeries {
 }
 
 /** The `model` label of a model no channel lists: the client's word never becomes a label. */
-export const OTHER_MODEL = 'other'
+const OTHER_MODEL = 'other'
 
 /**
  * `isModel` tells the models some channel lists (the channel store's set); only those become label values, so the

@@ -1,5 +1,5 @@
 /** Every runtime setting the back office may change: its type, default and a check of new values. */
-export type OptionType = 'boolean' | 'integer' | 'number' | 'string' | 'json'
+type OptionType = 'boolean' | 'integer' | 'number' | 'string' | 'json'
 
 export interface OptionDefinition {
   type: OptionType

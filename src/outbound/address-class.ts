@@ -8,7 +8,7 @@ import { parseIpv4, parseIpv6 } from '../net/ip'
  */
 
 /** What an address is, for this check: `blocked` is never allowed, `private` only with the option on. */
-export type AddressClass = 'public' | 'private' | 'blocked'
+type AddressClass = 'public' | 'private' | 'blocked'
 
 export interface AddressVerdict {
   class: AddressClass
@@ -54,7 +54,7 @@ function inV4(n: number, base: number, bits: number): boolean {
   return ((n & mask) >>> 0) === base
 }
 
-export function classifyIpv4(n: number): AddressVerdict {
+function classifyIpv4(n: number): AddressVerdict {
   if (inV4(n, ipv4(169, 254, 0, 0), 16)) return { class: 'blocked', kind: n === ipv4(169, 254, 169, 254) ? 'the cloud metadata address' : 'a link-local address' }
   const metadata = METADATA_V4.get(n)
   if (metadata) return { class: 'blocked', kind: metadata }
@@ -67,7 +67,7 @@ export function classifyIpv4(n: number): AddressVerdict {
   return PUBLIC
 }
 
-export function classifyIpv6(g: number[]): AddressVerdict {
+function classifyIpv6(g: number[]): AddressVerdict {
   const v4 = (hi: number, lo: number) => ((hi << 16) | lo) >>> 0
   const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0)
   // IPv4 inside IPv6: mapped (::ffff:a.b.c.d), SIIT (::ffff:0:a.b.c.d), compatible (::a.b.c.d), NAT64, 6to4
@@ -114,4 +114,3 @@ export function refusal(host: string, verdict: AddressVerdict, allowPrivate: boo
   if (verdict.class === 'blocked') return `${where}: link-local and cloud metadata addresses are never dialled`
   return `${where}: private and loopback addresses are off (ChannelPrivateNetworksAllowed)`
 }
-

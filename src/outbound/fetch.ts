@@ -28,11 +28,11 @@ export class OutboundRedirected extends OutboundRefused {
   }
 }
 
-export function isRedirect(status: number): boolean {
+function isRedirect(status: number): boolean {
   return status >= 300 && status < 400 && status !== 304
 }
 
-export function redirectMessage(status: number, location: string | null): string {
+function redirectMessage(status: number, location: string | null): string {
   return `upstream ${status} redirected to ${location || '(no location)'}: redirects are not followed (set the channel's base_url to the final address)`
 }
 

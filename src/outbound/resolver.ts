@@ -22,11 +22,11 @@ export interface Resolved {
 /** A lookup that takes longer than this fails (connect time: refused; on save: no refusal). */
 const LOOKUP_TIMEOUT_MS = 5_000
 /** How long a lookup's answer is trusted (Bun's own DNS cache keeps entries at most as long). */
-export const LOOKUP_TTL_MS = 30_000
+const LOOKUP_TTL_MS = 30_000
 /** A failed lookup is retried sooner. */
 const FAILED_TTL_MS = 2_000
 /** Hosts remembered at most: a channel's hosts are few, but every admin-typed name adds one. */
-export const MAX_HOSTS = 1024
+const MAX_HOSTS = 1024
 
 const PUBLIC: AddressVerdict = { class: 'public', kind: 'public' }
 

@@ -98,7 +98,7 @@ export function isHttpsRequest(request: Request, server: IpSource, trustProxy: T
 
 const peerOf = (request: Request, server: IpSource): string => unmapIPv4(server?.requestIP(request)?.address ?? '')
 
-export function newRequestId(): string {
+function newRequestId(): string {
   // no encoding argument: the default is the same hex form, and passing one doubles the cost (~160 vs ~85 ns)
   return `req_${Bun.randomUUIDv7()}`
 }

@@ -18,13 +18,13 @@ const ACTING_GET_PATTERNS = ACTING_GETS.map((route) => new RegExp(`^${route.repl
 /** Browser-sent `Sec-Fetch-Site` values a page of this instance (or a user typing the URL) produces. */
 const OWN_FETCH_SITES = new Set(['same-origin', 'none'])
 
-export class CrossOriginError extends GatewayError {
+class CrossOriginError extends GatewayError {
   constructor(what: string) {
     super(403, 'cross_origin', `cross_origin: ${what}; this instance takes writes only from its own pages (behind a proxy: set ServerAddress, or TRUST_PROXY so the scheme is read)`)
   }
 }
 
-export class NotJsonError extends GatewayError {
+class NotJsonError extends GatewayError {
   constructor() {
     super(415, 'unsupported_media_type', 'this route takes a JSON body: send it with content-type: application/json')
   }
@@ -120,7 +120,7 @@ function mediaType(contentType: string): string {
  * still works), and always the request's own (scheme as the session cookie reads it, host from Host), so a
  * ServerAddress that differs from where the console is opened cannot lock root out of saving settings.
  */
-export function ownOrigins(deps: AppDeps, request: Request, server: PeerSource): string[] {
+function ownOrigins(deps: AppDeps, request: Request, server: PeerSource): string[] {
   const origins: string[] = []
   const configured = originOf(deps.options.get<string>('ServerAddress'))
   if (configured) origins.push(configured)
@@ -130,7 +130,7 @@ export function ownOrigins(deps: AppDeps, request: Request, server: PeerSource):
 }
 
 /** The origin the client addressed: `https` when `isSecureRequest` says so, else `http`, with the Host header. */
-export function requestOrigin(deps: AppDeps, request: Request, server: PeerSource): string | undefined {
+function requestOrigin(deps: AppDeps, request: Request, server: PeerSource): string | undefined {
   const host = request.headers.get('host')
   if (!host) return undefined
   return originOf(`${isSecureRequest(deps, request, server) ? 'https' : 'http'}://${host}`)

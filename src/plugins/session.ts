@@ -6,7 +6,7 @@ import { ForbiddenError, UnauthorizedError } from '../errors'
 import { clientIpOf, isHttpsRequest } from './request-context'
 
 export const SESSION_COOKIE = 'tollgate_session'
-export const SESSION_DAYS = 30
+const SESSION_DAYS = 30
 
 export const Role = { user: 1, admin: 10, root: 100 } as const
 export const UserStatus = { enabled: 1, disabled: 2 } as const

@@ -12,16 +12,9 @@ export const protocols: Readonly<Record<ProtocolId, Protocol>> = Object.freeze({
   gemini,
 })
 
-export function getProtocol(id: ProtocolId): Protocol {
-  return protocols[id]
-}
-
 export function isProtocolId(v: unknown): v is ProtocolId {
   return typeof v === 'string' && Object.hasOwn(protocols, v)
 }
 
-export type { Protocol, ProtocolId, StreamDecoder, StreamEncoder, StreamEncoderOptions, UsageTap, WireError } from './types.ts'
+export type { Protocol, ProtocolId } from './types.ts'
 export { PROTOCOL_IDS } from './types.ts'
-export { SseParser, parseSseStream, parseSseText, encodeSse, sseEvent, sseData, SSE_DONE, type SseEvent } from './sse.ts'
-export { BlockSequencer } from './sequencer.ts'
-export { anthropic, gemini, openaiChat, openaiResponses }

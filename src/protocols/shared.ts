@@ -51,7 +51,7 @@ export function parseDataUrl(url: string): { mediaType: string; data: string } |
  * URIs need Google credentials, OpenAI `file-…` ids need OpenAI's. Other vendors cannot fetch them, so encoders
  * refuse them naming the field instead of letting the upstream fail opaquely. Plain http(s) and data URLs: undefined.
  */
-export function privateMediaOwner(url: string): 'gemini' | 'openai' | undefined {
+function privateMediaOwner(url: string): 'gemini' | 'openai' | undefined {
   if (url.startsWith('gs://') || /^https:\/\/generativelanguage\.googleapis\.com\/[^?#]*files\//.test(url)) return 'gemini'
   if (/^file[-_][A-Za-z0-9]/.test(url)) return 'openai'
   return undefined
@@ -86,11 +86,6 @@ export function jsonBody(body: unknown): unknown {
     }
   }
   return body
-}
-
-/** Sets `obj[key] = value` only when value is not undefined. */
-export function put(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (value !== undefined) obj[key] = value
 }
 
 /** Opaque items that only record what a hosted tool did; dropping them loses nothing the model needs. */

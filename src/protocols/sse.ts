@@ -14,7 +14,7 @@ export interface SseEvent {
 }
 
 /** Longest line the parser holds while waiting for its end (characters); past it the input is not an event stream. */
-export const MAX_SSE_LINE = 32 * 1024 * 1024
+const MAX_SSE_LINE = 32 * 1024 * 1024
 
 export class SseParser {
   /** events dispatched so far */
@@ -161,15 +161,6 @@ export class SseParser {
     // `id` persists (last event id) per spec, but we only report it on the event that set it.
     this.id = undefined
   }
-}
-
-/** Parses a byte stream into events as they complete. */
-export async function* parseSseStream(stream: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseEvent> {
-  const parser = new SseParser()
-  for await (const chunk of stream) {
-    for (const ev of parser.push(chunk)) yield ev
-  }
-  for (const ev of parser.end()) yield ev
 }
 
 /** Parses a complete SSE text (tests, recorded fixtures). */

@@ -12,8 +12,6 @@ export interface UpstreamQuirks {
   maxTokensField?: 'max_tokens' | 'max_completion_tokens'
   /** openai-chat: upstream accepts `stream_options: {include_usage: true}`. Default true. */
   streamUsageOption?: boolean
-  /** openai-chat: where reasoning text arrives in messages/deltas. */
-  reasoningField?: 'reasoning_content' | 'reasoning'
 }
 
 /** A client body on its way to an upstream of the same protocol. */

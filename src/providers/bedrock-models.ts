@@ -27,7 +27,7 @@ export function parseBedrockModels(body: unknown): string[] {
 }
 
 /** The control-plane root for a channel: its base URL with `bedrock-runtime` made `bedrock` (a VPC endpoint, a proxy), else the region's host. */
-export function bedrockControlUrl(baseUrl: string, region: string): string {
+function bedrockControlUrl(baseUrl: string, region: string): string {
   if (baseUrl) return baseUrl.replace(/\/+$/, '').replace(/\bbedrock-runtime\./, 'bedrock.')
   return `https://bedrock.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}`
 }

@@ -9,7 +9,6 @@ export const deepseek = openAiCompatible({
   extra: { anthropic: { ...ANTHROPIC_MESSAGES, path: '/anthropic/v1/messages' } },
   testModel: 'deepseek-chat',
   models: ['deepseek-chat', 'deepseek-reasoner'],
-  quirks: { reasoningField: 'reasoning_content' },
   // fill-in-the-middle (deepseek-chat) is a beta: OpenAI's completions shape under https://api.deepseek.com/beta
   ownOperations: { completions: { path: '/beta/completions', dialect: 'openai' } },
 })

@@ -14,7 +14,6 @@ export const doubao = openAiCompatible({
   extra: { anthropic: anthropicAt('/api/compatible/v1/messages', 'bearer') },
   testModel: 'doubao-1-5-lite-32k-250115',
   models: ['doubao-seed-1-6-250615', 'doubao-seed-1-6-flash-250615', 'doubao-1-5-pro-32k-250115', 'doubao-1-5-lite-32k-250115'],
-  quirks: { reasoningField: 'reasoning_content' },
   // its /embeddings answers floats only (see src/operations/embeddings/vendors.ts)
   dialects: { embeddings: 'floats' },
 })

@@ -1,6 +1,2 @@
-export type { AuthStyle, EndpointSpec, ModelListSpec, Provider, ProviderQuirks, ProtocolId } from './types'
-export { PROVIDERS, providerFor, servesAnything, servesChat, supportedTypes } from './registry'
-export { PRESETS, type ChannelPreset } from './presets'
-export { authHeaders, modelListRequest, upstreamRequest, type UpstreamOptions, type UpstreamTarget } from './upstream'
-export { joinUrl, normalizeBaseUrl } from './url'
-export { upstreamErrorMessage } from './upstream-error'
+export { providerFor } from './registry'
+export { upstreamRequest } from './upstream'

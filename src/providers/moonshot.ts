@@ -9,5 +9,4 @@ export const moonshot = openAiCompatible({
   extra: { anthropic: { ...ANTHROPIC_MESSAGES, path: '/anthropic/v1/messages' } },
   testModel: 'moonshot-v1-8k',
   models: ['kimi-k2-0905-preview', 'kimi-k2-turbo-preview', 'kimi-latest', 'moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k'],
-  quirks: { reasoningField: 'reasoning_content' },
 })

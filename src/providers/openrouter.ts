@@ -8,5 +8,4 @@ export const openrouter = openAiCompatible({
   headers: { 'x-title': 'Tollgate' },
   testModel: 'openai/gpt-4o-mini',
   models: ['openai/gpt-4o-mini', 'openai/gpt-4.1', 'anthropic/claude-sonnet-4', 'google/gemini-2.5-flash', 'deepseek/deepseek-chat'],
-  quirks: { reasoningField: 'reasoning' },
 })

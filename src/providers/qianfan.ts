@@ -9,5 +9,4 @@ export const qianfan = openAiCompatible({
   chatPath: '/v2/chat/completions',
   testModel: 'ernie-speed-128k',
   models: ['ernie-4.5-turbo-128k', 'ernie-x1-turbo-32k', 'ernie-4.0-8k', 'ernie-speed-128k', 'ernie-lite-8k'],
-  quirks: { reasoningField: 'reasoning_content' },
 })

@@ -14,7 +14,6 @@ export const qwen = openAiCompatible({
   extra: { anthropic: anthropicAt('/apps/anthropic/v1/messages') },
   testModel: 'qwen-turbo',
   models: ['qwen3-max', 'qwen-plus', 'qwen-flash', 'qwen-turbo', 'qwen3-coder-plus', 'qwen3-coder-flash'],
-  quirks: { reasoningField: 'reasoning_content' },
   // its /embeddings answers floats only (see src/operations/embeddings/vendors.ts)
   dialects: { embeddings: 'floats' },
   // rerank (gte-rerank-v2, qwen3-rerank) through DashScope's own text-rerank API; completions (Qwen coder FIM) in compatible mode

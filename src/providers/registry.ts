@@ -40,11 +40,6 @@ export function supportedTypes(): number[] {
   return [...byType.keys()]
 }
 
-/** A provider that speaks at least one chat protocol (Jina serves embeddings and rerank only). */
-export function servesChat(provider: Provider): boolean {
-  return provider.protocols.length > 0
-}
-
 /** A provider the relay can route anything to: a chat protocol or another operation. */
 export function servesAnything(provider: Provider): boolean {
   return provider.protocols.length > 0 || Object.keys(provider.operations ?? {}).length > 0

@@ -20,7 +20,7 @@ export interface EndpointSpec {
 }
 
 /** One call as the connector sees it, its body final. */
-export interface ConnectorCall {
+interface ConnectorCall {
   protocol: UpstreamProtocolId
   /** the upstream model id */
   model: string
@@ -39,7 +39,7 @@ export interface ConnectorCall {
 }
 
 /** For providers whose URL and credentials are made per call (signed requests, minted tokens). */
-export interface Connector {
+interface Connector {
   prepare(call: ConnectorCall): Promise<{ url: string; headers: Record<string, string> }>
   /**
    * The upstream answered `status` (not 2xx) to a call `prepare` made. True when that dropped cached credentials the

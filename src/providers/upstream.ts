@@ -11,7 +11,7 @@ export interface UpstreamOptions {
   other?: string
 }
 
-export function authHeaders(style: AuthStyle, key: string): Record<string, string> {
+function authHeaders(style: AuthStyle, key: string): Record<string, string> {
   if (!key) return {}
   switch (style) {
     case 'bearer':
@@ -81,14 +81,14 @@ export function modelListRequest(provider: Provider, baseUrl: string, key: strin
   }
 }
 
-export function rootOf(provider: Provider, baseUrl: string): string {
+function rootOf(provider: Provider, baseUrl: string): string {
   const root = baseUrl || provider.defaultBaseUrl
   if (!root) throw new Error(`provider ${provider.name} needs a base URL`)
   return root
 }
 
 /** The api-version a channel asks for: its `other` as plain text or JSON `{api_version}`, else the default. */
-export function apiVersionOf(provider: Provider, other = ''): string {
+function apiVersionOf(provider: Provider, other = ''): string {
   const text = other.trim()
   if (text.startsWith('{')) {
     try {

@@ -8,5 +8,4 @@ export const xai = openAiCompatible({
   extra: { 'openai-responses': OPENAI_RESPONSES },
   testModel: 'grok-3-mini',
   models: ['grok-4', 'grok-4-fast-reasoning', 'grok-4-fast-non-reasoning', 'grok-3', 'grok-3-mini', 'grok-code-fast-1'],
-  quirks: { reasoningField: 'reasoning_content' },
 })

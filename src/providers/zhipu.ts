@@ -14,7 +14,6 @@ export const zhipu = openAiCompatible({
   extra: { anthropic: anthropicAt('/api/anthropic/v1/messages', 'bearer') },
   testModel: 'glm-4.5-flash',
   models: ['glm-4.6', 'glm-4.5', 'glm-4.5-air', 'glm-4.5-flash', 'glm-4.5v'],
-  quirks: { reasoningField: 'reasoning_content' },
   // its /embeddings answers floats only (see src/operations/embeddings/vendors.ts)
   dialects: { embeddings: 'floats' },
 })

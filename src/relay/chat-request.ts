@@ -22,7 +22,7 @@ export interface ChatRequest {
   settings(): IrRequest
 }
 
-export interface SplicedRequest extends Converted<IrRequest> {
+interface SplicedRequest extends Converted<IrRequest> {
   body: SplicedBody
 }
 

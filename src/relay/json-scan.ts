@@ -13,7 +13,7 @@
  */
 import { childByKey, spliceable, type SpliceTrie } from './splice-paths'
 
-export interface Span {
+interface Span {
   start: number
   end: number
 }

@@ -78,7 +78,7 @@ export interface RelayOutcome {
  * throws (or rejects) to refuse the request (metering: price, rate limits, quota). Awaited: the quota decision
  * may be the database's. Its result reaches settle.
  */
-export type ReserveHook = (meter: Meter, input: RelayCall, group: string) => unknown
+type ReserveHook = (meter: Meter, input: RelayCall, group: string) => unknown
 
 /** Called once per request that passed `reserve`, when it is over (failures too). */
 export type SettleHook = ((outcome: RelayOutcome) => void) & { reserve?: ReserveHook }

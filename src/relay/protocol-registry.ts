@@ -2,14 +2,10 @@ import { protocols } from '../protocols'
 import type { Protocol, ProtocolId } from '../protocols/types'
 
 /** Codecs by protocol id (all four): the relay never names a protocol, it looks one up. */
-export const PROTOCOLS: Partial<Record<ProtocolId, Protocol>> = protocols
+const PROTOCOLS: Partial<Record<ProtocolId, Protocol>> = protocols
 
 export function protocolFor(id: ProtocolId): Protocol {
   const protocol = PROTOCOLS[id]
   if (!protocol) throw new Error(`protocol ${id} is not available`)
   return protocol
-}
-
-export function hasProtocol(id: ProtocolId): boolean {
-  return PROTOCOLS[id] !== undefined
 }

@@ -57,7 +57,7 @@ export const WHOLE_BODY_BYTES = 32 * 1024
 /** In a larger body, top-level values above this size are not parsed before dispatch. */
 export const STAND_IN_BYTES = 4 * 1024
 /** Bodies from this size are sent as a shared Blob and released while the upstream answers (`sendable`). */
-export const SHARED_SEND_BYTES = 1 << 20
+const SHARED_SEND_BYTES = 1 << 20
 /** The sizes as the relay reads them: tests lower them so that small bodies take the large bodies' path. */
 export const bodyLimits = { wholeBytes: WHOLE_BODY_BYTES, standInBytes: STAND_IN_BYTES, sharedSendBytes: SHARED_SEND_BYTES }
 

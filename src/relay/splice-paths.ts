@@ -7,7 +7,7 @@ import type { SplicePaths } from '../protocols/types'
  * text or media data; a `data:` path only strings that start with `data:` (URLs: their kind is read from the
  * start, and only data URLs grow long).
  */
-export const enum Leaf {
+const enum Leaf {
   None = 0,
   Text = 1,
   DataUrl = 2,

@@ -33,9 +33,9 @@ export interface PipeHooks {
 const encoder = new TextEncoder()
 
 /** Sent while the upstream is silent, this often: below Bun.serve's idle timeout (10 s by default, 30 s from Elysia). */
-export const KEEPALIVE_MS = 5_000
+const KEEPALIVE_MS = 5_000
 /** An SSE comment: every SSE client ignores it (the Gemini JSON-array ingress turns it into whitespace). */
-export const KEEPALIVE_FRAME = new TextEncoder().encode(': keep-alive\n\n')
+const KEEPALIVE_FRAME = new TextEncoder().encode(': keep-alive\n\n')
 
 /**
  * Same protocol on both sides: the upstream bytes go to the client unchanged while a usage tap reads the parsed

@@ -28,7 +28,7 @@ const opened: Coordination[] = []
 
 let store = createLocalStore()
 
-export const local: Backend = {
+const local: Backend = {
   name: 'local',
   async join(options = {}) {
     const node = createLocalCoordination({ ...options, store })

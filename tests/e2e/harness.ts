@@ -21,8 +21,8 @@ import { startFakeUpstream, type FakeUpstream, type FakeUpstreamOptions } from '
 export type { FakeUpstream } from '../helpers/fake-upstreams'
 
 const REPO = join(import.meta.dir, '../..')
-export const CHROMIUM_PATH = '/usr/bin/chromium'
-export const ARTIFACTS_DIR = join(import.meta.dir, 'artifacts')
+const CHROMIUM_PATH = '/usr/bin/chromium'
+const ARTIFACTS_DIR = join(import.meta.dir, 'artifacts')
 /** Per-test timeout for e2e tests (bunfig.toml's 20 s default is for in-process tests). */
 export const E2E_TIMEOUT = 60_000
 
@@ -186,7 +186,7 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] })
 }
 
-export const VIEWPORTS = {
+const VIEWPORTS = {
   mobile: { width: 390, height: 844 },
   desktop: { width: 1280, height: 800 },
 } as const
@@ -202,7 +202,7 @@ export function setColorScheme(page: Page, colorScheme: ColorScheme): Promise<vo
 }
 
 /** A console error the page is expected to log: the browser's "Failed to load resource" line for `url` with `status`. */
-export interface ExpectedResourceError {
+interface ExpectedResourceError {
   /** the resource's URL: a substring (e.g. '/api/user/self') or a pattern matched against the full URL */
   url: string | RegExp
   status: number
@@ -243,7 +243,7 @@ export function isExternal(url: string): boolean {
  * logs "Failed to load resource: the server responded with a status of 401" for them); those lines are not
  * counted.
  */
-export async function watchPage(page: Page, expected: ExpectedResourceError[] = []): Promise<PageWatch> {
+async function watchPage(page: Page, expected: ExpectedResourceError[] = []): Promise<PageWatch> {
   const allowed = [...expected]
   const consoleErrors: string[] = []
   const pageErrors: string[] = []
@@ -339,7 +339,7 @@ export interface Credentials {
   password: string
 }
 
-export interface ApiResult {
+interface ApiResult {
   status: number
   /** the parsed JSON body (`{success, message, data}` for /api), or the text */
   body: any

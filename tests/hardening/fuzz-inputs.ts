@@ -71,7 +71,7 @@ export const WEIRD_STRINGS = [
   '<script>alert(1)</script>', '${7*7}', '__proto__', 'constructor', 'gpt-4o', 'claude-sonnet-4-5', 'gemini-2.5-flash',
   'http://127.0.0.1:1', 'file:///etc/passwd', 'sk-' + 'a'.repeat(48), '2023-06-01', 'user', 'assistant', 'system', 'tool',
 ]
-export const WEIRD_NUMBERS: unknown[] = [
+const WEIRD_NUMBERS: unknown[] = [
   0, -1, 1, 2, 3, 5, 100, 1.5, -0.5, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 53 - 1, 2 ** 53 + 2, -(2 ** 53 + 2), 1e20, -1e20, 1e308, -1e308,
   5e-324, raw('1e400'), raw('-1e400'), raw('123456789012345678901234567890'), raw('-0'), raw('1E+2'), raw('0.1e-400'),
 ]

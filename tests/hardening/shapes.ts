@@ -1,5 +1,3 @@
-import { expect } from 'bun:test'
-
 export type Shape = 'envelope' | 'anthropic' | 'openai' | 'gemini'
 
 /**

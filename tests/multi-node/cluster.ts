@@ -108,7 +108,7 @@ export function apiWith(url: string, cookie: string): Api {
   }
 }
 
-export const chatBody = (model = 'gpt-4o') => JSON.stringify({ model, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+const chatBody = (model = 'gpt-4o') => JSON.stringify({ model, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
 
 export function chat(url: string, key: string, body = chatBody()): Promise<Response> {
   return fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body })

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { restartTestApp, startTestApp, type TestApp } from '../helpers/test-app'
+import { startTestApp, type TestApp } from '../helpers/test-app'
 import { addUser } from '../helpers/accounts'
 import { createToken } from '../../src/services/tokens/create-token'
 import type { TokenFieldsInput } from '../../src/services/tokens/token-fields'
@@ -10,7 +10,7 @@ export const REPO = join(import.meta.dir, '../..')
 export const ENTRY = join(REPO, 'src/index.ts')
 
 /** Only what a command needs from the environment: nothing of the shell's Tollgate settings leaks in. */
-export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), LOG_FORMAT: 'json', ...extra }
 }
 
@@ -105,5 +105,3 @@ export async function prepareDataDir(upstreamUrl: string, upstreamKey: string, m
   await app.close()
   return { dataDir, key, channelId: channel!.id }
 }
-
-export { restartTestApp }

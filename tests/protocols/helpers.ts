@@ -5,7 +5,7 @@ import type { Protocol } from '../../src/protocols/types.ts'
 export const USAGE: Usage = { input: { noCache: 100, cacheRead: 50, cacheWrite: 10 }, output: { text: 30, reasoning: 12 } }
 
 /** Deterministic ids: prefix + counter. */
-export function ids(): (prefix: string) => string {
+function ids(): (prefix: string) => string {
   let n = 0
   return (prefix) => `${prefix}${++n}`
 }

@@ -2,7 +2,7 @@ import { RedisClient, type RedisOptions } from 'bun'
 import type { Script } from './scripts'
 
 /** Thrown (and caught by the coordination, which then answers locally) when Redis cannot answer now. */
-export class LinkDown extends Error {
+class LinkDown extends Error {
   constructor() {
     super('Redis is unreachable')
   }

@@ -13,7 +13,7 @@ export interface PostgresOptions {
   applicationName?: string
 }
 
-export const POSTGRES_DEFAULTS = { poolSize: 10, statementTimeoutMs: 30_000, applicationName: 'tollgate' } as const
+const POSTGRES_DEFAULTS = { poolSize: 10, statementTimeoutMs: 30_000, applicationName: 'tollgate' } as const
 
 /**
  * A pool on the PostgreSQL database of `url` (postgres:// or postgresql://, TLS by `?sslmode=`), through Bun's

@@ -2,7 +2,7 @@ import { SQL } from 'bun'
 import { databaseOf } from './client'
 
 /** The advisory lock every serving node holds (any fixed int8: only Tollgate's sessions ask for it; the migration lock is …001). */
-export const NODE_LOCK = 7_461_017_002
+const NODE_LOCK = 7_461_017_002
 
 /** Another node's lock kind forbids this one: the message says what to change. */
 export class NodeGuardError extends Error {}

@@ -15,7 +15,7 @@ import type { NewLog } from './rows'
 import type { TokenRepo } from './tokens'
 import type { UserRepo } from './users'
 
-export type Dialect = 'sqlite' | 'postgres'
+type Dialect = 'sqlite' | 'postgres'
 
 /** What readiness (`/readyz`) asks of the database. */
 export interface StorageCheck {
@@ -52,17 +52,17 @@ export interface Repos extends RepoSet {
   close(): Promise<void>
 }
 
-export type { AbilityRow, ChannelPatch, ChannelRow, LogRow, NewChannel, NewLog, NewRedemption, NewToken, NewUser, Page, RedemptionPatch, RedemptionRow, RevokedSessionRow, TokenPatch, TokenRow, UserPatch, UserRow } from './rows'
-export type { ChannelFilter, ChannelRepo } from './channels'
-export type { HourlyUsage, LogFilter, LogRepo, LogStat } from './logs'
+export type { ChannelPatch, ChannelRow, LogRow, NewChannel, NewLog, NewUser, RedemptionRow, TokenRow, UserRow } from './rows'
+export type { ChannelRepo } from './channels'
+export type { LogFilter, LogRepo } from './logs'
 export type { OptionRepo } from './options'
-export type { QuotaRepo, ReserveResult, SettleInput, SettleResult } from './quota'
+export type { QuotaRepo } from './quota'
 export type { RedemptionRepo } from './redemptions'
 export type { RevokedSessionRepo } from './revoked-sessions'
 export type { TokenRepo } from './tokens'
-export type { InviterCredit, UserRepo } from './users'
+export type { UserRepo } from './users'
 export type { HourlyRow, ImportRepo } from './import'
-export { ChannelStatus, abilitiesOf, splitList } from './channels'
+export { ChannelStatus } from './channels'
 export { LogType } from './logs'
 export { RedemptionStatus } from './redemptions'
-export { isUniqueViolation, isUnstorableText } from './errors'
+export { isUniqueViolation } from './errors'

@@ -7,9 +7,9 @@ export interface Totals {
   tokens: number
 }
 
-export const NO_TOTALS: Totals = { quota: 0, count: 0, tokens: 0 }
+const NO_TOTALS: Totals = { quota: 0, count: 0, tokens: 0 }
 
-export const addTotals = (...parts: Totals[]): Totals =>
+const addTotals = (...parts: Totals[]): Totals =>
   parts.reduce((a, b) => ({ quota: a.quota + b.quota, count: a.count + b.count, tokens: a.tokens + b.tokens }), NO_TOTALS)
 
 /** A dialect's three reads the stat is made of. */

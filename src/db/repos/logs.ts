@@ -5,7 +5,7 @@ export type { LogRow, NewLog } from './rows'
 /** `logs.type`. No Drizzle at run time here: the metering writer thread imports it. */
 export const LogType = { topup: 1, consume: 2, manage: 3, system: 4, error: 5 } as const
 
-export interface HourlyUsage {
+interface HourlyUsage {
   hour: number
   modelName: string
   count: number

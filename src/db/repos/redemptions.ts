@@ -1,6 +1,6 @@
 import type { NewLog, NewRedemption, Page, RedemptionPatch, RedemptionRow } from './rows'
 
-export type { NewRedemption, RedemptionPatch, RedemptionRow } from './rows'
+export type { NewRedemption, RedemptionRow } from './rows'
 
 export const RedemptionStatus = { enabled: 1, disabled: 2, used: 3 } as const
 

@@ -1,7 +1,5 @@
 import type { RevokedSessionRow } from './rows'
 
-export type { RevokedSessionRow } from './rows'
-
 /** Session ids revoked by logout, each with the expiry of its JWT (unix seconds); the auth check reads them from memory (services/sessions). */
 export interface RevokedSessionRepo {
   /** The revocations whose JWT is still unexpired at `now`. */

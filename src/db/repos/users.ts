@@ -1,6 +1,6 @@
 import type { NewUser, Page, UserPatch, UserRow } from './rows'
 
-export type { NewUser, Page, UserPatch, UserRow } from './rows'
+export type { NewUser, UserPatch, UserRow } from './rows'
 
 /** The inviter of a self-registered user, credited in the same transaction as the insert. */
 export interface InviterCredit {

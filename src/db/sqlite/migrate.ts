@@ -46,7 +46,7 @@ export function migrate(db: Db, migrations: EmbeddedMigration[] = embedded): { a
  * the file (takes about as long as copying it, and as much free disk again) and is atomic, so a failure, e.g.
  * a full disk, leaves the file as it was; then the server starts anyway and tries again next start.
  */
-export function ensureIncrementalVacuum(sqlite: Database): boolean {
+function ensureIncrementalVacuum(sqlite: Database): boolean {
   const mode = (sqlite.query('PRAGMA auto_vacuum').get() as { auto_vacuum: number }).auto_vacuum
   if (mode === 2) return false
   const started = performance.now()

@@ -19,7 +19,7 @@ export function addressGroup(ip: string): string {
  * The password's fingerprint in a counter's name: a new password (reset-password, an admin's edit, the user's own
  * change) names new counters on every node and backend at once, so the old failures no longer count.
  */
-export function passwordGeneration(hash: string): string {
+function passwordGeneration(hash: string): string {
   return new Bun.CryptoHasher('sha256').update(hash).digest('hex').slice(0, 16)
 }
 

@@ -11,7 +11,7 @@ import { providerFor } from '../../providers/registry'
 type Where = Pick<ChannelRow, 'type' | 'baseUrl' | 'other'>
 
 /** What decides where a channel's keys are sent: its type, base URL, and `other` when the type puts it in the address. */
-export function keyDestination(channel: Where): string {
+function keyDestination(channel: Where): string {
   const addressed = providerFor(channel.type)?.otherField?.addressed === true
   return JSON.stringify([channel.type, channel.baseUrl, addressed ? channel.other : ''])
 }

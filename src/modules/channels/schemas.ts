@@ -4,7 +4,7 @@ import { IdParams as PathIdParams, integerParam, PageQuery } from '../../plugins
 
 const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()])
 
-export const Id = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })
+const Id = t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })
 const Weight = t.Integer({ minimum: 0, maximum: 1_000_000 })
 const Priority = t.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000 })
 const Tag = t.String({ maxLength: 100 })

@@ -2,7 +2,7 @@ import type { ChannelRow } from '../../db/repos/channels'
 import { keyHint } from '../../relay/mask'
 
 /** `sk-ab…wxyz (2 keys)`: enough to tell keys apart, never enough to use one. */
-export function maskKeys(keys: readonly string[]): string {
+function maskKeys(keys: readonly string[]): string {
   const first = keys[0]
   if (!first) return ''
   let mask: string

@@ -29,7 +29,7 @@ const PAGE_HEADERS = {
 }
 
 /** `bun run dev` sets TOLLGATE_CONSOLE_DEV: Bun's own dev server bundles the console with hot reload. */
-export const consoleDevMode = () => process.env.TOLLGATE_CONSOLE_DEV === '1'
+const consoleDevMode = () => process.env.TOLLGATE_CONSOLE_DEV === '1'
 
 /** Bun.serve options for dev mode: the HTML import on every path but the API's (Elysia's hooks would hide it). */
 export function consoleServeOptions() {

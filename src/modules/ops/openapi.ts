@@ -48,7 +48,7 @@ const OTHER: Record<string, { summary: string; tag: string }> = {
  * the relay routes' request bodies (each client protocol's own schema, which the relay checks by hand).
  * Built on the first request and kept (routes do not change while the process runs).
  */
-export function buildOpenApiDocument(app: Elysia<any, any, any, any, any, any, any>): Document {
+function buildOpenApiDocument(app: Elysia<any, any, any, any, any, any, any>): Document {
   const generated = toOpenAPISchema(app, { staticFile: false, methods: ['options'] }, undefined, undefined, '3.1.0') as unknown as {
     paths: Record<string, Record<string, Operation>>
     components: { schemas: Record<string, unknown> }

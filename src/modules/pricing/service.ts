@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps'
 import { findPrice, groupRatio, priceInUsd, type Price } from '../../metering/prices'
 
 /** The group anonymous visitors see prices for (when PublicPricingEnabled is on). */
-export const PUBLIC_PRICING_GROUP = 'default'
+const PUBLIC_PRICING_GROUP = 'default'
 
 /** One model's price line: US$ (per million tokens or per call) and the ratios behind it; `priced` false when none exists. */
 function priceItem(model: string, price: Price | undefined, quotaPerUnit: number, selfUse: boolean) {

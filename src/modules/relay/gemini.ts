@@ -24,7 +24,7 @@ const EMBEDDING_METHODS = ['embedContent', 'batchEmbedContents', 'countTokens']
 export { isGeminiCaller } from '../../protocols/gemini/routes'
 
 /** `gemini-2.5-flash:streamGenerateContent` → model and action; the model may hold dots, dashes and colons. */
-export function splitModelAction(param: string): { model: string; action: string } {
+function splitModelAction(param: string): { model: string; action: string } {
   const decoded = safeDecode(param).replace(/^models\//, '')
   const at = decoded.lastIndexOf(':')
   if (at <= 0) throw new NotFoundError(`no such route: expected models/{model}:{method} (${ACTIONS.join(', ')}), got "${decoded}"`, 'not_found')
@@ -149,4 +149,3 @@ interface GenerateContext {
   clientIp: string
   set: { headers: Record<string, unknown> }
 }
-

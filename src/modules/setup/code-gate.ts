@@ -4,7 +4,7 @@ import { createAttemptLimiter, type AttemptLimiter } from './attempts'
 import { setupCodeMatches, setupCodeOf } from './setup-code'
 
 /** Where the operator finds the code: said in every refusal and on the setup page. */
-export const WHERE_THE_CODE_IS = 'printed in the server log at start (journalctl -u tollgate | grep "setup code", or docker logs <container>)'
+const WHERE_THE_CODE_IS = 'printed in the server log at start (journalctl -u tollgate | grep "setup code", or docker logs <container>)'
 
 export interface SetupAttempt {
   /** from this machine, not through a proxy (setup-code.ts isLocalRequest) */

@@ -37,7 +37,7 @@ export function isLocalRequest(peer: string | undefined, headers: Headers): bool
 }
 
 /** `localhost` (or a name under it), a loopback address, or `[::1]`, with or without a port. */
-export function namesThisMachine(host: string | null): boolean {
+function namesThisMachine(host: string | null): boolean {
   if (!host) return false
   const name = host.toLowerCase().replace(/:\d+$/, '')
   if (name === 'localhost' || name.endsWith('.localhost') || name === '[::1]') return true
@@ -45,7 +45,7 @@ export function namesThisMachine(host: string | null): boolean {
 }
 
 /** 127.0.0.0/8, ::1, and 127.x written as an IPv4-mapped IPv6 address. */
-export function isLoopback(address: string): boolean {
+function isLoopback(address: string): boolean {
   const v4 = address.toLowerCase().replace(/^::ffff:/, '')
   return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4)
 }

@@ -15,7 +15,7 @@ export async function findUser(deps: AppDeps, id: number): Promise<UserRow> {
 }
 
 /** The highest role `actor` may see in the user list: everyone for root, only the roles below theirs for an admin. */
-export const visibleMaxRole = (actor: UserRow): number | undefined => (actor.role >= Role.root ? undefined : actor.role - 1)
+const visibleMaxRole = (actor: UserRow): number | undefined => (actor.role >= Role.root ? undefined : actor.role - 1)
 
 /** The list and search: root sees everyone; an admin sees neither root nor other admins (nor their own row). */
 export function listUsers(deps: AppDeps, actor: UserRow, offset: number, limit: number, keyword?: string) {

@@ -6,7 +6,6 @@ import { USERNAME_PATTERN } from './username-rule'
 export const PASSWORD_MIN = 8
 export const PASSWORD_MAX = 64
 
-export { USERNAME_PATTERN }
 export const Username = t.String({ minLength: 1, maxLength: 40, pattern: USERNAME_PATTERN })
 export const isValidUsername = (name: string): boolean => new RegExp(USERNAME_PATTERN).test(name)
 export const Password = t.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })

@@ -14,7 +14,7 @@ export interface HashTurn {
 }
 
 /** 503 while every turn is taken and the queue is full: try again in a second. */
-export class HashBusyError extends GatewayError {
+class HashBusyError extends GatewayError {
   constructor() {
     super(503, 'busy', 'the server is busy checking passwords: try again in 1 second', undefined, { 'retry-after': '1' }, { code: 'busy', retry_after: 1 })
   }

@@ -12,11 +12,11 @@ const AUDIO_TOKENS_PER_SECOND = 17
 /** speech is 2-3 words a second; 5 tokens a second leaves room for any language */
 const TEXT_TOKENS_PER_SECOND = 5
 
-export function boundSeconds(bytes: number): number {
+function boundSeconds(bytes: number): number {
   return Math.max(1, Math.ceil(bytes / MIN_BYTES_PER_SECOND))
 }
 
-export function typicalSeconds(bytes: number): number {
+function typicalSeconds(bytes: number): number {
   return Math.max(1, Math.ceil(bytes / TYPICAL_BYTES_PER_SECOND))
 }
 

@@ -40,7 +40,7 @@ function cuesOf(transcript: Transcript): { start: number; end: number; text: str
 }
 
 /** `HH:MM:SS,mmm` (SRT) or `HH:MM:SS.mmm` (WebVTT). */
-export function stamp(seconds: number, separator: ',' | '.'): string {
+function stamp(seconds: number, separator: ',' | '.'): string {
   const ms = Math.max(0, Math.round(seconds * 1000))
   const pad = (n: number, width = 2) => String(n).padStart(width, '0')
   return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}${separator}${pad(ms % 1000, 3)}`

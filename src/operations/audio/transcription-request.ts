@@ -25,7 +25,7 @@ const FORMATS: readonly TranscriptFormat[] = ['json', 'text', 'srt', 'verbose_js
 const GRANULARITIES = ['timestamp_granularities[]', 'timestamp_granularities']
 
 /** OpenAI's models billed per token have `transcribe` in their name (gpt-4o-transcribe, gpt-4o-mini-transcribe …). */
-export function billedByTokens(model: string): boolean {
+function billedByTokens(model: string): boolean {
   return /transcribe/i.test(model)
 }
 

@@ -90,6 +90,6 @@ function cancelled(reader: ReadableStreamDefaultReader<Uint8Array>): true {
 }
 
 /** OpenAI's in-stream error: a `data` event holding `{error}`, which its SDK raises. */
-export function errorFrame(message: string): string {
+function errorFrame(message: string): string {
   return `data: ${JSON.stringify({ error: { message, type: 'upstream_error', code: 'upstream_error' } })}\n\n`
 }

@@ -7,7 +7,6 @@ import { decodeEmbeddings, type EmbeddingsRequest } from './request'
 import { floatEmbeddings, jinaEmbeddings, mistralEmbeddings } from './vendors'
 
 export type { EmbeddingsRequest } from './request'
-export { looksLikeEmbeddingModel } from './models'
 
 /** `POST /v1/embeddings`, billed per input token. Provider data names the dialect its channels speak. */
 export const embeddings: Operation<EmbeddingsRequest> = {

@@ -20,7 +20,7 @@ export function renderEmbeddings(result: Embeddings, request: EmbeddingsRequest,
 }
 
 /** OpenAI's base64 format: the vector as little-endian float32 bytes. */
-export function toBase64(vector: number[]): string {
+function toBase64(vector: number[]): string {
   return Buffer.from(new Float32Array(vector).buffer).toString('base64')
 }
 

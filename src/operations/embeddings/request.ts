@@ -5,7 +5,7 @@ import { textsMeter } from '../text-meter'
 import type { OperationRequest } from '../types'
 
 /** Who asked: an OpenAI client (`/v1/embeddings`) or a Gemini one (`:embedContent`, `:batchEmbedContents`). */
-export type EmbeddingsClient = 'openai' | 'gemini-one' | 'gemini-batch'
+type EmbeddingsClient = 'openai' | 'gemini-one' | 'gemini-batch'
 
 export interface EmbeddingsRequest extends OperationRequest {
   /** texts, or (OpenAI clients only) pre-tokenized inputs that only OpenAI-dialect upstreams take */

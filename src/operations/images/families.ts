@@ -5,7 +5,7 @@ import { BadRequestError } from '../../errors'
  * other vendors (compatible servers) are checked only for the shape of `size`; their prices come from ImagePrice
  * or ModelPrice.
  */
-export type ImageFamily = 'dall-e-2' | 'dall-e-3' | 'gpt-image-1' | 'gpt-image' | 'other'
+type ImageFamily = 'dall-e-2' | 'dall-e-3' | 'gpt-image-1' | 'gpt-image' | 'other'
 
 interface FamilyRules {
   sizes?: readonly string[]
@@ -35,7 +35,7 @@ const RULES: Record<ImageFamily, FamilyRules> = {
 
 const FAMILY_OWNED = new Set(Object.values(RULES).flatMap((r) => r.own))
 
-export function familyOf(model: string): ImageFamily {
+function familyOf(model: string): ImageFamily {
   const name = model.toLowerCase().replace(/^.*\//, '')
   if (name.startsWith('dall-e-2')) return 'dall-e-2'
   if (name.startsWith('dall-e-3')) return 'dall-e-3'

@@ -42,6 +42,6 @@ async function decodeImages(response: Response, request: OperationRequest): Prom
 }
 
 /** Images as metering's usage: the count in the meter's unit. */
-export function imageUsage(images: number): Usage {
+function imageUsage(images: number): Usage {
   return { input: { noCache: images, cacheRead: 0, cacheWrite: 0 }, output: { text: 0, reasoning: 0 } }
 }

@@ -11,7 +11,7 @@ export interface ModerationsRequest extends OperationRequest {
 }
 
 /** OpenAI's default when `model` is left out. */
-export const DEFAULT_MODERATION_MODEL = 'omni-moderation-latest'
+const DEFAULT_MODERATION_MODEL = 'omni-moderation-latest'
 const MAX_INPUTS = 2048
 
 /**

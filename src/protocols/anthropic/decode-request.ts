@@ -94,7 +94,7 @@ function decodeToolResultContent(v: unknown, where: () => string, warnings: stri
   return out
 }
 
-export function decodeTools(tools: unknown[]): Tool[] {
+function decodeTools(tools: unknown[]): Tool[] {
   return tools.map((raw): Tool => {
     const t = rec(raw)
     const type = str(t.type)

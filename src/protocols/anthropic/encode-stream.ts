@@ -29,7 +29,7 @@ export class AnthropicStreamEncoder implements StreamEncoder {
   private model: string
   private readonly gen: (prefix: string) => string
 
-  constructor(private readonly opts: StreamEncoderOptions = {}) {
+  constructor(opts: StreamEncoderOptions = {}) {
     this.model = opts.model ?? opts.request?.model ?? ''
     this.gen = opts.newId ?? newId
   }

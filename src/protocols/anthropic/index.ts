@@ -1,4 +1,3 @@
-
 import type { Protocol } from '../types.ts'
 import { priceChoices } from './price-choices.ts'
 import { errorsOn } from './routes.ts'
@@ -41,6 +40,3 @@ export const anthropic: Protocol = {
   createUsageTap: () => new AnthropicUsageTap(),
   usageFromBody,
 }
-
-export { AnthropicRequest } from './wire.ts'
-export { wrapSignature, unwrapSignature } from '../envelope.ts'

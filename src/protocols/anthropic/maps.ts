@@ -67,7 +67,7 @@ export function usageToAnthropic(u: Usage): Record<string, unknown> {
   return out
 }
 
-export const ANTHROPIC_ERROR_TYPES: Record<number, string> = {
+const ANTHROPIC_ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
   401: 'authentication_error',
   402: 'billing_error',

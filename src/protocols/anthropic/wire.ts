@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
 /**
  * The Messages request body the server side accepts. Loose where real clients vary (content as string or
@@ -7,9 +7,9 @@ import { Type, type Static } from '@sinclair/typebox'
  */
 const open = { additionalProperties: true } as const
 
-export const AnthropicBlock = Type.Object({ type: Type.String() }, open)
+const AnthropicBlock = Type.Object({ type: Type.String() }, open)
 
-export const AnthropicMessage = Type.Object(
+const AnthropicMessage = Type.Object(
   {
     role: Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('system')]),
     content: Type.Union([Type.String(), Type.Array(AnthropicBlock)]),
@@ -17,7 +17,7 @@ export const AnthropicMessage = Type.Object(
   open,
 )
 
-export const AnthropicTool = Type.Object({ name: Type.String() }, open)
+const AnthropicTool = Type.Object({ name: Type.String() }, open)
 
 export const AnthropicRequest = Type.Object(
   {
@@ -38,5 +38,3 @@ export const AnthropicRequest = Type.Object(
   },
   open,
 )
-
-export type AnthropicRequestBody = Static<typeof AnthropicRequest>

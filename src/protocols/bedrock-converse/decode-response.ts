@@ -3,7 +3,7 @@ import { arr, rec, str } from '../shared.ts'
 import { finishFromConverse, P, usageFromConverse } from './maps.ts'
 
 /** One Converse content block of the answer → an IR part (undefined: nothing to keep). */
-export function partFromBlock(block: unknown, i: number, warnings: string[]): AssistantPart | undefined {
+function partFromBlock(block: unknown, i: number, warnings: string[]): AssistantPart | undefined {
   const b = rec(block)
   if (typeof b.text === 'string') return b.text === '' ? undefined : { type: 'text', text: b.text }
   if (b.toolUse) {

@@ -13,7 +13,7 @@ interface Block {
 }
 
 /** An exception message of the event stream (marked by the framing, or named `…Exception`). */
-export function isException(ev: SseEvent): boolean {
+function isException(ev: SseEvent): boolean {
   return (ev as EventStreamEvent).exception === true || /Exception$/.test(ev.event ?? '')
 }
 

@@ -17,7 +17,7 @@ import { documentFormat, imageFormat, P } from './maps.ts'
 export type Block = Record<string, unknown>
 
 const TARGET = 'Bedrock Converse'
-export const CACHE_POINT: Block = { cachePoint: { type: 'default' } }
+const CACHE_POINT: Block = { cachePoint: { type: 'default' } }
 
 /** An Anthropic `cache_control` breakpoint on a part becomes a cachePoint block right after it. */
 export function cachePointAfter(p: { providerOptions?: Part['providerOptions'] }): Block[] {
@@ -37,7 +37,7 @@ function documentName(filename: string | undefined, fallback: string): string {
 }
 
 /** Image or document block; media by URL is refused (Converse fetches nothing but `s3://` locations). */
-export function mediaBlock(p: ImagePart | FilePart, where: string, warnings: string[]): Block | undefined {
+function mediaBlock(p: ImagePart | FilePart, where: string, warnings: string[]): Block | undefined {
   let mediaType = p.mediaType
   let source: Block
   if (p.source.kind === 'url') {

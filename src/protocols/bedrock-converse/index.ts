@@ -31,5 +31,4 @@ export const bedrockConverse: ConverseClient = {
   usageFromBody,
 }
 
-export { isException } from './decode-stream.ts'
 export { modelFamily } from './maps.ts'

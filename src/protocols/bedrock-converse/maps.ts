@@ -100,8 +100,3 @@ const DOCUMENT_FORMATS: Record<string, string> = {
 
 export const imageFormat = (mediaType: string | undefined) => (mediaType ? IMAGE_FORMATS[mediaType.toLowerCase()] : undefined)
 export const documentFormat = (mediaType: string | undefined) => (mediaType ? DOCUMENT_FORMATS[mediaType.toLowerCase()] : undefined)
-
-const MEDIA_TYPES: Record<string, string> = Object.fromEntries([...Object.entries(IMAGE_FORMATS), ...Object.entries(DOCUMENT_FORMATS)].map(([k, v]) => [v, k]))
-
-/** `png` → `image/png`, `pdf` → `application/pdf`. */
-export const mediaTypeOfFormat = (format: string | undefined) => (format ? MEDIA_TYPES[format] : undefined)

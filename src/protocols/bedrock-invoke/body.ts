@@ -7,7 +7,7 @@
  */
 import { InvalidWireError, isRecord } from '../../ir/index.ts'
 
-export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31'
+const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31'
 
 /** Top-level fields Bedrock's Anthropic schema accepts (besides `anthropic_version` and `anthropic_beta`). */
 export const BEDROCK_FIELDS: ReadonlySet<string> = new Set([

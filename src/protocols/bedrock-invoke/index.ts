@@ -20,5 +20,5 @@ export const bedrockInvoke = {
   parseError,
 }
 
-export { BEDROCK_ANTHROPIC_VERSION, BEDROCK_BETAS, BEDROCK_FIELDS, bedrockInvokeBody } from './body.ts'
-export { anthropicErrorEvent, anthropicEventOf, InvokeStreamParser } from './stream.ts'
+export { BEDROCK_BETAS, BEDROCK_FIELDS, bedrockInvokeBody } from './body.ts'
+export { InvokeStreamParser } from './stream.ts'

@@ -19,7 +19,7 @@ const ERROR_TYPES: Record<string, string> = {
 }
 
 /** Anthropic's `error` event for a Bedrock exception (`throttlingException` → `rate_limit_error` …). */
-export function anthropicErrorEvent(exceptionType: string, payload: string): SseEvent {
+function anthropicErrorEvent(exceptionType: string, payload: string): SseEvent {
   const message = str(eventJson({ data: payload })?.message) ?? `Bedrock ${exceptionType}`
   const type = ERROR_TYPES[exceptionType.toLowerCase()] ?? 'api_error'
   return { event: 'error', data: JSON.stringify({ type: 'error', error: { type, message } }) }
@@ -28,7 +28,7 @@ export function anthropicErrorEvent(exceptionType: string, payload: string): Sse
 const TYPE = /^\s*\{\s*"type"\s*:\s*"([^"\\]+)"/
 
 /** One event-stream message → the Anthropic event it carries; undefined when a chunk carries none. */
-export function anthropicEventOf(ev: EventStreamEvent): SseEvent | 'skip' | undefined {
+function anthropicEventOf(ev: EventStreamEvent): SseEvent | 'skip' | undefined {
   if (ev.exception || /Exception$/.test(ev.event)) return anthropicErrorEvent(ev.event, ev.data)
   if (ev.event !== 'chunk') return 'skip'
   const bytes = str(eventJson(ev)?.bytes)

@@ -26,7 +26,7 @@ export interface EventStreamEvent extends SseEvent {
 const PRELUDE = 12
 const MIN_MESSAGE = 16
 /** The spec's limits: 16 MiB per message, 128 KiB of headers. */
-export const MAX_MESSAGE = 16 * 1024 * 1024
+const MAX_MESSAGE = 16 * 1024 * 1024
 const MAX_HEADERS = 128 * 1024
 
 const utf8 = new TextDecoder('utf-8')

@@ -28,7 +28,7 @@ const GEN_CONSUMED = new Set([
  * `gemini_call_<n>` in conversation order; a functionResponse takes its `id`, else the oldest unanswered call
  * with the same name.
  */
-export class CallIds {
+class CallIds {
   private n = 0
   private pending = new Map<string, string[]>()
 
@@ -56,7 +56,7 @@ export class CallIds {
  * such as `OBJECT`, `nullable`, `propertyOrdering`) → JSON Schema, which every other vendor expects
  * (`parametersJsonSchema` / `responseJsonSchema` already are JSON Schema and are kept as sent).
  */
-export function jsonSchemaFromGemini(v: unknown): unknown {
+function jsonSchemaFromGemini(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(jsonSchemaFromGemini)
   if (typeof v !== 'object' || v === null) return v
   const s = v as Record<string, unknown>

@@ -18,7 +18,7 @@ const EFFORT_BUDGET: Record<string, number> = { minimal: 512, low: 2048, medium:
 type GPart = Record<string, unknown>
 
 /** Google's documented dummy for function calls Gemini did not produce (https://ai.google.dev/gemini-api/docs/thought-signatures). */
-export const SKIP_SIGNATURE = 'skip_thought_signature_validator'
+const SKIP_SIGNATURE = 'skip_thought_signature_validator'
 
 function sigOf(p: { providerOptions?: Record<string, Record<string, unknown> | undefined> }): GPart {
   const sig = rec(p.providerOptions?.[P]).thoughtSignature

@@ -48,6 +48,3 @@ export const gemini: Protocol = {
   createUsageTap: () => new GeminiUsageTap(),
   usageFromBody,
 }
-
-export { GeminiRequest } from './wire.ts'
-export { CallIds } from './decode-request.ts'

@@ -8,7 +8,7 @@ const COLON = 0x3a
  * more element `{error:{…}}`; an SSE comment (the relay's keep-alive while the upstream is silent) becomes
  * whitespace, which JSON allows between elements.
  */
-export function sseAsJsonArray(sse: Response): Response {
+function sseAsJsonArray(sse: Response): Response {
   const reader = sse.body!.getReader()
   const parser = new SseParser()
   const encoder = new TextEncoder()

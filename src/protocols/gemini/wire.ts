@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
 /**
  * generateContent request body. The model and the stream flag live in the URL
@@ -7,9 +7,9 @@ import { Type, type Static } from '@sinclair/typebox'
  */
 const open = { additionalProperties: true } as const
 
-export const GeminiPart = Type.Object({}, open)
+const GeminiPart = Type.Object({}, open)
 
-export const GeminiContent = Type.Object({ role: Type.Optional(Type.String()), parts: Type.Array(GeminiPart) }, open)
+const GeminiContent = Type.Object({ role: Type.Optional(Type.String()), parts: Type.Array(GeminiPart) }, open)
 
 export const GeminiRequest = Type.Object(
   {
@@ -33,5 +33,3 @@ export const GeminiRequest = Type.Object(
   },
   open,
 )
-
-export type GeminiRequestBody = Static<typeof GeminiRequest>

@@ -25,7 +25,7 @@ const CONSUMED = new Set([
 ])
 
 /** Chat content (string or parts) → IR user parts. */
-export function decodeChatContent(content: unknown, where: string, warnings: string[]): UserPart[] {
+function decodeChatContent(content: unknown, where: string, warnings: string[]): UserPart[] {
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }]
   const out: UserPart[] = []
   arr(content).forEach((raw, i) => {
@@ -92,7 +92,7 @@ function decodeTools(tools: unknown[]): Tool[] {
   })
 }
 
-export function decodeChatToolChoice(v: unknown): ToolChoice | undefined {
+function decodeChatToolChoice(v: unknown): ToolChoice | undefined {
   if (v === 'auto' || v === 'none' || v === 'required') return { type: v }
   const c = rec(v)
   const name = str(rec(c.function).name) ?? str(c.name)

@@ -38,7 +38,7 @@ export function effortFromBudget(budget: number): ReasoningEffort {
   return 'high'
 }
 
-export function chatMediaPart(p: ImagePart | FilePart, where: string, warnings: string[]): Record<string, unknown> | undefined {
+function chatMediaPart(p: ImagePart | FilePart, where: string, warnings: string[]): Record<string, unknown> | undefined {
   const url = p.source.kind === 'url' ? p.source.url : dataUrl(p.mediaType ?? (p.type === 'image' ? 'image/png' : undefined), p.source.data)
   // image_url takes http(s) and data URLs only; a file part may name an OpenAI file id
   if (p.source.kind === 'url') refusePrivateMedia(url, where, 'chat completions', p.type === 'image' ? undefined : 'openai')

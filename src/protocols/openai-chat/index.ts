@@ -38,5 +38,3 @@ export const openaiChat: Protocol = {
   createUsageTap: () => new ChatUsageTap(),
   usageFromBody,
 }
-
-export { ChatRequest } from './wire.ts'

@@ -1,9 +1,9 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
 /** Chat Completions request body. Loose on content shapes, strict on what the API requires. */
 const open = { additionalProperties: true } as const
 
-export const ChatMessage = Type.Object(
+const ChatMessage = Type.Object(
   {
     role: Type.String(),
     content: Type.Optional(Type.Union([Type.String(), Type.Null(), Type.Array(Type.Object({ type: Type.String() }, open))])),
@@ -28,5 +28,3 @@ export const ChatRequest = Type.Object(
   },
   open,
 )
-
-export type ChatRequestBody = Static<typeof ChatRequest>

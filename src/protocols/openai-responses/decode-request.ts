@@ -26,7 +26,7 @@ const CONSUMED = new Set([
 ])
 
 /** Responses content (string or parts) → IR user parts. */
-export function decodeResponsesContent(content: unknown, where: string, warnings: string[]): UserPart[] {
+function decodeResponsesContent(content: unknown, where: string, warnings: string[]): UserPart[] {
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }]
   const out: UserPart[] = []
   arr(content).forEach((raw, i) => {

@@ -6,7 +6,7 @@ import { finishFromResponses, usageFromResponses } from './maps.ts'
 const P = 'openai-responses'
 
 /** One output item → IR parts (shared with the stream decoder's fallbacks). */
-export function partsFromOutputItem(item: Record<string, unknown>, warnings: string[], where: string): AssistantPart[] {
+function partsFromOutputItem(item: Record<string, unknown>, warnings: string[], where: string): AssistantPart[] {
   switch (item.type) {
     case 'message': {
       const out: AssistantPart[] = []

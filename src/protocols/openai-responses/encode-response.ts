@@ -67,7 +67,7 @@ export function responseShell(id: string, model: string, created: number, reques
 }
 
 /** `request`: the client's request; tool calls an upstream made under flat names get their namespace back. */
-export function outputItems(parts: AssistantPart[], request?: IrRequest): Record<string, unknown>[] {
+function outputItems(parts: AssistantPart[], request?: IrRequest): Record<string, unknown>[] {
   const names = toolNames(request?.tools ?? [])
   const out: Record<string, unknown>[] = []
   let msg: Record<string, unknown> | undefined

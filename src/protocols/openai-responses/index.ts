@@ -38,5 +38,3 @@ export const openaiResponses: Protocol = {
   createUsageTap: () => new ResponsesUsageTap(),
   usageFromBody,
 }
-
-export { ResponsesRequest } from './wire.ts'

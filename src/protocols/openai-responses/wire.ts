@@ -1,9 +1,9 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
 /** Responses request body. `input` may be a string or a list of items of many (also non-standard) types. */
 const open = { additionalProperties: true } as const
 
-export const ResponsesItem = Type.Object({}, open)
+const ResponsesItem = Type.Object({}, open)
 
 export const ResponsesRequest = Type.Object(
   {
@@ -21,5 +21,3 @@ export const ResponsesRequest = Type.Object(
   },
   open,
 )
-
-export type ResponsesRequestBody = Static<typeof ResponsesRequest>

@@ -7,7 +7,7 @@
 import { OutboundRefused } from '../../outbound/fetch'
 import { type ServiceAccount, importPrivateKey, serviceAccountOf, signAssertion } from './google-service-account'
 
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>
+type FetchLike = (url: string, init: RequestInit) => Promise<Response>
 
 export interface TokenSourceOptions {
   /** clock in ms since the epoch (default Date.now); the JWT's iat and the cache's expiry both read it */

@@ -10,7 +10,7 @@ export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platf
 /** Where every Google service account's tokens come from (the key file's token_uri). */
 export const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token'
 /** Google refuses an assertion that lives longer than an hour. */
-export const ASSERTION_LIFETIME_SECONDS = 3600
+const ASSERTION_LIFETIME_SECONDS = 3600
 
 export interface ServiceAccount {
   projectId: string

@@ -35,7 +35,7 @@ export class BedrockKeyError extends GatewayError {
   }
 }
 
-export const BEDROCK_SERVICE = 'bedrock'
+const BEDROCK_SERVICE = 'bedrock'
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/
 const SHORT_TERM_PREFIX = 'bedrock-api-key-'
 const FORMAT = 'ACCESS_KEY_ID|SECRET_ACCESS_KEY|REGION or API_KEY|REGION'
@@ -82,7 +82,7 @@ const signingKeys = new Map<string, ArrayBuffer>()
 const MAX_SIGNING_KEYS = 1024
 
 /** `20150830T123600Z` */
-export function amzDate(now: Date): string {
+function amzDate(now: Date): string {
   return now.toISOString().replace(/[:-]|\.\d{3}/g, '')
 }
 

@@ -15,7 +15,7 @@ export type VertexOperation = 'generate' | 'stream' | 'countTokens' | 'embed'
 export class VertexConfigError extends BadRequestError {}
 
 /** new-api's answer when `other` is a JSON object naming neither the model nor a default. */
-export const DEFAULT_REGION = 'global'
+const DEFAULT_REGION = 'global'
 const MULTI_REGIONS = new Set(['us', 'eu'])
 const REGION = /^[a-z][a-z0-9-]*[a-z0-9]$/
 

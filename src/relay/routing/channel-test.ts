@@ -24,7 +24,7 @@ export type Fetch = (input: string, init?: RequestInit) => Promise<Response>
 const TEST_TIMEOUT_MS = 30_000
 
 /** Which model a test uses: the one asked for, else the channel's test model, its first model, the provider's. */
-export function testModelOf(channel: Channel, requested?: string): string {
+function testModelOf(channel: Channel, requested?: string): string {
   return requested?.trim() || channel.testModel || channel.models[0] || channel.provider.testModel
 }
 
@@ -125,13 +125,13 @@ export class UpstreamCallError extends Error {
 }
 
 /** Upstreams sometimes echo the key in their error text; never pass it on. */
-export function hideKeys(message: string, keys: readonly string[]): string {
+function hideKeys(message: string, keys: readonly string[]): string {
   let out = message
   for (const key of keys) if (key.length >= 6) out = out.replaceAll(key, `${key.slice(0, 3)}…`)
   return out
 }
 
-export function describeFetchError(error: unknown): string {
+function describeFetchError(error: unknown): string {
   const e = error as { name?: string; message?: string }
   if (e?.name === 'TimeoutError') return `no answer within ${TEST_TIMEOUT_MS / 1000} s`
   return e?.message || 'cannot reach the upstream'

@@ -60,7 +60,7 @@ function jsonKeys(text: string): string[] | undefined {
   }
 }
 
-export function parseJsonObject(text: string): Record<string, unknown> {
+function parseJsonObject(text: string): Record<string, unknown> {
   if (!text.trim()) return {}
   try {
     const value: unknown = JSON.parse(text)

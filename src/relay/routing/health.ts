@@ -43,7 +43,7 @@ export function isFatalFailure(status: number | undefined, message = ''): boolea
  * everyone. 401/403 (the key), 408 (the upstream timed out), 429 (the account's limits) and a fatal message (Gemini
  * says a bad key with a 400) are the channel's.
  */
-export function isRequestFault(status: number | undefined, message = ''): boolean {
+function isRequestFault(status: number | undefined, message = ''): boolean {
   if (status === undefined || status < 400 || status >= 500) return false
   if (status === 401 || status === 403 || status === 408 || status === 429) return false
   return !isFatalFailure(status, message)

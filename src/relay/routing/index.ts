@@ -11,12 +11,7 @@ import { planCandidates, routePlan, type Random, type RouteCandidate, type Route
 import { createChannelProbe } from './probe'
 
 export type { Channel } from './channel'
-export type { ChannelStore, NewChannelInput } from './channel-store'
-export type { ChannelCheck } from './channel-check'
-export type { ChannelTestResult } from './channel-test'
-export type { FailureCounts, HealthVerdict, Outcome } from './health'
-export type { KeyChangeListener } from './key-rotation'
-export type { ProbePass } from './probe'
+export type { NewChannelInput } from './channel-store'
 export type { RouteCandidate } from './plan'
 export { seededRandom } from './plan'
 export { isFatalFailure } from './health'

@@ -3,7 +3,7 @@ import type { Channel } from './channel'
 import { testKey, type ChannelTestResult, type Fetch } from './channel-test'
 
 /** Keys tested per run; a pool with more says so in the message. */
-export const MAX_TESTED_KEYS = 32
+const MAX_TESTED_KEYS = 32
 /** Keys tested at once: each test may wait up to its 30 s timeout, and 32 in a row could hold an admin request for 16 min. */
 const KEYS_AT_ONCE = 8
 

@@ -76,18 +76,6 @@ export function routePlan(channels: readonly Channel[], model: string): RoutePla
   return channels.length === 1 ? { tiers, only: [...tiers[0]!.weighted, ...tiers[0]!.backups] } : { tiers }
 }
 
-/**
- * Failover order: highest priority first; within one priority a weighted random order (sampling
- * without replacement, chance to come first ∝ weight). Weight 0 means "backup within its priority":
- * such channels come after every weighted one of the same priority, in uniform random order (so if all
- * have weight 0 the order is uniform). Lower priorities follow.
- */
-export function orderChannels(channels: readonly Channel[], random: Random = Math.random): Channel[] {
-  const out: Channel[] = []
-  for (const entry of orderPlan(routePlan(channels, ''), random)) out.push(entry.channel)
-  return out
-}
-
 /** Candidates of a plan in failover order; only the order and the key turn are per request. */
 export function planCandidates(plan: RoutePlan, rotation: KeyRotation, random: Random = Math.random): RouteCandidate[] {
   const out: RouteCandidate[] = []
@@ -95,6 +83,12 @@ export function planCandidates(plan: RoutePlan, rotation: KeyRotation, random: R
   return out
 }
 
+/**
+ * Failover order: highest priority first; within one priority a weighted random order (sampling
+ * without replacement, chance to come first ∝ weight). Weight 0 means "backup within its priority":
+ * such channels come after every weighted one of the same priority, in uniform random order (so if all
+ * have weight 0 the order is uniform). Lower priorities follow.
+ */
 function orderPlan(plan: RoutePlan, random: Random): Entry[] {
   if (plan.only) {
     random() // the draw a sort of one would take: seeded orders stay as they were

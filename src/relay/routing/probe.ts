@@ -65,5 +65,3 @@ export function createChannelProbe(store: ChannelStore, health: HealthTracker, i
     },
   }
 }
-
-export type ChannelProbe = ReturnType<typeof createChannelProbe>

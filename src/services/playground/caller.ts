@@ -2,7 +2,7 @@ import type { TokenRow, UserRow } from '../../db/repos'
 import { TokenStatus } from '../tokens/token-status'
 
 /** The token name playground requests are logged under (new-api logs them the same way). */
-export const PLAYGROUND_TOKEN_NAME = 'playground'
+const PLAYGROUND_TOKEN_NAME = 'playground'
 
 /**
  * The relay caller for a logged-in user's playground request: the user plus a token that exists only in

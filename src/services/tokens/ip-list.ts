@@ -1,6 +1,6 @@
 import { loadNet, parseIpEntry } from '../../net/ip'
 
-export { parseIpEntry, type IpEntry } from '../../net/ip'
+export { parseIpEntry } from '../../net/ip'
 
 /**
  * A token's allow list: IPv4/IPv6 addresses and CIDR ranges, separated by newlines or commas.

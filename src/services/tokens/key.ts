@@ -1,7 +1,7 @@
 import { sha256 } from '../../plugins/session'
 
 export const KEY_PREFIX = 'sk-'
-export const KEY_BODY_LENGTH = 48
+const KEY_BODY_LENGTH = 48
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 // 248 = 4 × 62: bytes at or above it are thrown away so every character is equally likely
 const UNBIASED_LIMIT = 256 - (256 % ALPHABET.length)

@@ -22,10 +22,3 @@ export const isExhausted = (token: Limits): boolean => !token.unlimitedQuota && 
  */
 export const mayUseGroup = (user: Pick<UserRow, 'group' | 'role'>, group: string): boolean =>
   group === '' || group === user.group || user.role >= Role.admin
-
-/**
- * The group a token routes in. '' means "the owner's group", resolved at use time so it follows the
- * user when an admin moves them; any other value is checked against the owner as they are now (`mayUseGroup`).
- */
-export const effectiveGroup = (token: Pick<TokenRow, 'group'>, user: { group: string }): string =>
-  token.group || user.group

@@ -25,7 +25,7 @@ export const onUnauthorized = (listener: () => void) => {
   return () => unauthorizedListeners.delete(listener)
 }
 
-export function withQuery(path: string, query?: Query): string {
+function withQuery(path: string, query?: Query): string {
   if (!query) return path
   const params = new URLSearchParams()
   for (const [key, value] of Object.entries(query)) {

@@ -1,13 +1,12 @@
 // The console's view of the API: the server's own response types, imported as types only (nothing of the
 // server is bundled into the browser).
-import type { UserView, LoginView } from '../../modules/users/view'
+import type { UserView } from '../../modules/users/view'
 import type { ChannelView } from '../../modules/channels/view'
 import type { TokenView } from '../../modules/tokens/schemas'
 import type { logView } from '../../modules/logs/view'
 import type { redemptionView } from '../../modules/redemptions/view'
 
 export type User = UserView
-export type LoginUser = LoginView
 export type Channel = ChannelView
 export type Token = typeof TokenView.static
 export type LogRow = ReturnType<typeof logView>

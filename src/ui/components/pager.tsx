@@ -2,7 +2,7 @@ import { useI18n } from '../i18n'
 import { formatNumber } from '../lib/format'
 import { Button } from './button'
 
-export const PAGE_SIZES = [10, 20, 50, 100] as const
+const PAGE_SIZES = [10, 20, 50, 100] as const
 
 /** Server-side paging with the total count. */
 export function Pager({ page, pageSize, total, onPage, onPageSize }: { page: number; pageSize: number; total: number; onPage(page: number): void; onPageSize(size: number): void }) {

@@ -2,7 +2,7 @@ import { createContext, type ComponentChildren } from 'preact'
 import { useCallback, useContext, useEffect, useMemo, useState } from 'preact/hooks'
 import { browserLocale, translate, type Locale, type MessageKey, type Params } from './catalog'
 
-export type { Locale, MessageKey, Params } from './catalog'
+export type { Locale, MessageKey } from './catalog'
 export { LOCALES } from './catalog'
 
 const STORAGE_KEY = 'tollgate.locale'

@@ -16,7 +16,7 @@ export interface ChatSettings {
 
 export type SettingsError = Partial<Record<'model' | 'temperature' | 'maxTokens', 'required' | 'temperature' | 'maxTokens'>>
 
-export const TEMPERATURE_MAX = 2
+const TEMPERATURE_MAX = 2
 
 /** What is wrong with the settings (nothing: an empty object). */
 export function checkSettings(settings: ChatSettings): SettingsError {

@@ -8,7 +8,7 @@ import { fromLocalInput, toLocalInput } from './format'
 /** 1 top-up, 2 consume, 3 manage, 4 system, 5 error; 0 means every type. */
 export const LOG_TYPES = [1, 2, 3, 4, 5] as const
 export const LogTypeId = { all: 0, topup: 1, consume: 2, manage: 3, system: 4, error: 5 } as const
-export const LOG_PAGE_SIZES = [10, 20, 50, 100] as const
+const LOG_PAGE_SIZES = [10, 20, 50, 100] as const
 export const DEFAULT_LOG_PAGE_SIZE = 20
 
 export interface LogFilters {

@@ -3,7 +3,6 @@
  * form fields hold them (booleans as checkboxes, everything else as text), and which changed and are valid.
  */
 
-export type OptionType = 'boolean' | 'integer' | 'number' | 'string' | 'json'
 export type OptionValue = string | number | boolean | object
 
 /** One option as `GET /api/option/` lists it. */
@@ -89,7 +88,7 @@ export function sameValue(a: OptionValue, b: OptionValue): boolean {
 }
 
 /** The value as `PUT /api/option/` takes it: JSON objects as their text, the rest as typed. */
-export function toWireValue(type: string, value: OptionValue): string | number | boolean {
+function toWireValue(type: string, value: OptionValue): string | number | boolean {
   if (type === 'json') return JSON.stringify(value)
   return value as string | number | boolean
 }

@@ -2,7 +2,7 @@
 
 import { PASSWORD_MAX, PASSWORD_MIN } from './validate'
 
-export const DISPLAY_NAME_MAX = 20
+const DISPLAY_NAME_MAX = 20
 
 export type PasswordChangeError = 'required' | 'passwordLength' | 'passwordMismatch' | 'passwordSame'
 

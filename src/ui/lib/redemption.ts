@@ -20,7 +20,7 @@ export function shortHint(masked: string): string {
   return plain.length === 8 && masked.includes('*') ? `${plain.slice(0, 4)}…${plain.slice(4)}` : masked
 }
 
-export const NAME_MAX = 100
+const NAME_MAX = 100
 export const COUNT_MAX = 100
 
 export interface RedemptionFields {

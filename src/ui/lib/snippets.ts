@@ -8,7 +8,7 @@
 
 import { chooseModel, type ModelPrices } from './model-choice'
 
-export type SnippetLanguage = 'bash' | 'toml' | 'json' | 'python' | 'typescript' | 'text'
+type SnippetLanguage = 'bash' | 'toml' | 'json' | 'python' | 'typescript' | 'text'
 
 export interface SnippetBlock {
   /** what the block is: a file to write, "Shell", "Settings", a language */

@@ -8,7 +8,7 @@ import { parseAmount } from './validate'
 /** new-api's token statuses (src/services/tokens/token-status.ts); 3 and 4 are set by the gateway. */
 export const TOKEN_STATUS = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const
 export const NEVER = -1
-export const NAME_MAX = 50
+const NAME_MAX = 50
 
 export type TokenState = keyof typeof TOKEN_STATUS
 
@@ -62,10 +62,10 @@ export interface EditedToken extends TokenLike {
   group: string
 }
 
-export const DEFAULT_DOLLARS = '10'
+const DEFAULT_DOLLARS = '10'
 
 /** Up to six decimals, no trailing zeros: 0.246914, 10, 1.5. */
-export function dollarsText(quota: number, quotaPerUnit: number): string {
+function dollarsText(quota: number, quotaPerUnit: number): string {
   return String(Number(quotaToDollars(quota, quotaPerUnit).toFixed(6)))
 }
 

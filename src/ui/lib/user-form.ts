@@ -2,8 +2,8 @@
 import { dollarsToQuota } from './format'
 import { parseAmount, PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from './validate'
 
-export const DISPLAY_NAME_MAX = 20
-export const GROUP_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/
+const DISPLAY_NAME_MAX = 20
+const GROUP_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/
 
 export interface UserFields {
   username: string

@@ -50,14 +50,14 @@ function speech(call: RecordedCall, key: string): Response {
 const sseDelta = (chunk: Uint8Array) => new TextEncoder().encode(`data: ${JSON.stringify({ type: 'speech.audio.delta', audio: Buffer.from(chunk).toString('base64') })}\n\n`)
 
 /** Seconds of audio: a WAV's data size over its byte rate, anything else at 16 kB a second. */
-export function fakeDuration(bytes: Uint8Array): number {
+function fakeDuration(bytes: Uint8Array): number {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (bytes.byteLength >= 44 && new TextDecoder().decode(bytes.subarray(0, 4)) === 'RIFF') return view.getUint32(40, true) / view.getUint32(28, true)
   return bytes.byteLength / 16_000
 }
 
 /** What the fake "hears" in a file, as segments (the text is their concatenation). */
-export function fakeSegments(name: string, duration: number, translate: boolean) {
+function fakeSegments(name: string, duration: number, translate: boolean) {
   const first = translate ? ` Hello in English from ${name}.` : ` Hello from ${name}.`
   return [
     { id: 0, seek: 0, start: 0, end: duration / 2, text: first, tokens: [1, 2], temperature: 0, avg_logprob: -0.2, compression_ratio: 1.1, no_speech_prob: 0.01 },

@@ -18,8 +18,6 @@ import { json, makePlan, sleep } from './shared'
 import { rawTarget, verifySigV4 } from './sigv4-verify'
 import type { Behavior, Scenario } from './types'
 
-export type { BedrockOperation } from './bedrock-replies'
-
 export interface FakeBedrockOptions {
   /** the region signatures must be scoped to (default us-east-1) */
   region?: string
@@ -36,7 +34,7 @@ export interface FakeBedrockOptions {
   profilesPerPage?: number
 }
 
-export interface BedrockRecordedRequest {
+interface BedrockRecordedRequest {
   method: string
   /** the path as received, percent-escapes kept (`/model/anthropic.claude-…-v1%3A0/converse`) */
   path: string

@@ -14,7 +14,7 @@
 import { randomString, sleep } from './shared'
 
 const GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
-export const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform'
+const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform'
 const SHORT_LIVED = 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.'
 /** Google allows this much clock skew on iat (seconds). */
 const SKEW = 300
@@ -53,7 +53,7 @@ export async function createTestServiceAccount(options: { tokenUri: string; proj
   return { json: JSON.stringify(fields, null, 2), fields, clientEmail, projectId, privateKeyId, publicKey: pair.publicKey }
 }
 
-export interface TokenExchange {
+interface TokenExchange {
   /** the fake's clock at arrival (ms) */
   at: number
   status: number
@@ -72,7 +72,7 @@ export interface IssuedToken {
 }
 
 /** A scripted failure: Google's error shape, or a raw body (a function gets the assertion, to echo it like a broken proxy). */
-export interface FailureReply {
+interface FailureReply {
   status: number
   error: string
   description?: string

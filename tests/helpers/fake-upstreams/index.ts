@@ -16,7 +16,6 @@ import { bearer, isObject, json, makePlan, sleep } from './shared'
 import type { Behavior, Protocol, ProtocolName, RecordedRequest, Scenario } from './types'
 
 export type * from './types'
-export { split } from './shared'
 
 const { anthropic } = anthropicModule
 

@@ -15,7 +15,7 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export const nowSeconds = () => Math.floor(Date.now() / 1000)
 
 /** Split text into `n` pieces of about equal length (by code point), none empty unless text is. */
-export function split(text: string, n: number): string[] {
+function split(text: string, n: number): string[] {
   const chars = Array.from(text)
   if (chars.length === 0) return []
   const count = Math.max(1, Math.min(n, chars.length))

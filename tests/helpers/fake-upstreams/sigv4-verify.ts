@@ -35,7 +35,7 @@ const MISMATCH =
   'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.'
 
 /** RFC 3986 encoding of every byte but the unreserved characters (SigV4's UriEncode). */
-export function uriEncode(text: string): string {
+function uriEncode(text: string): string {
   let out = ''
   for (const byte of Buffer.from(text, 'utf8')) {
     const c = String.fromCharCode(byte)
@@ -53,11 +53,11 @@ const decode = (s: string) => {
 }
 
 /** Each segment of the received path encoded once more (all services but S3). */
-export function canonicalUri(rawPath: string): string {
+function canonicalUri(rawPath: string): string {
   return rawPath === '' ? '/' : rawPath.split('/').map(uriEncode).join('/')
 }
 
-export function canonicalQuery(rawQuery: string): string {
+function canonicalQuery(rawQuery: string): string {
   if (!rawQuery) return ''
   const pairs = rawQuery
     .split('&')
@@ -74,7 +74,7 @@ export function canonicalQuery(rawQuery: string): string {
 const sha256Hex = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex')
 const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest()
 
-export function signingKey(secret: string, date: string, region: string, service: string): Buffer {
+function signingKey(secret: string, date: string, region: string, service: string): Buffer {
   return hmac(hmac(hmac(hmac('AWS4' + secret, date), region), service), 'aws4_request')
 }
 

@@ -45,7 +45,7 @@ export interface ScenarioUsage {
   reasoning?: number
 }
 
-export interface ScenarioToolCall {
+interface ScenarioToolCall {
   /** call id; default a vendor-shaped random id (toolu_…, call_…; Gemini has none) */
   id?: string
   name: string
@@ -56,7 +56,7 @@ export interface ScenarioToolCall {
 }
 
 /** Vendor-shaped HTTP error. */
-export interface ScenarioError {
+interface ScenarioError {
   status: number
   /** vendor error type/code override (anthropic error.type, openai error.type, gemini error.status) */
   type?: string

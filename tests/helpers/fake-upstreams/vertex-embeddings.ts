@@ -12,10 +12,10 @@ const TASK_TYPES = new Set(['RETRIEVAL_QUERY', 'RETRIEVAL_DOCUMENT', 'SEMANTIC_S
 
 const invalid = (message: string) => json({ error: { code: 400, message, status: 'INVALID_ARGUMENT' } }, 400)
 
-export const defaultDimensions = (model: string) => (model.startsWith('gemini') ? 3072 : 768)
+const defaultDimensions = (model: string) => (model.startsWith('gemini') ? 3072 : 768)
 
 /** A unit vector from the text (FNV-1a seeded xorshift), so equal texts embed equally. */
-export function fakeVector(text: string, dimensions: number): number[] {
+function fakeVector(text: string, dimensions: number): number[] {
   let h = 0x811c9dc5
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0
   const out: number[] = []

@@ -21,7 +21,7 @@ import type { Behavior, Ctx, RecordedRequest, Scenario } from './types'
 import { embedContent, predictEmbeddings } from './vertex-embeddings'
 import { DEFAULT_PUBLISHER_MODELS, LIST_PATH, publisherModels, type PublisherModel } from './vertex-models'
 
-export interface VertexRequest extends RecordedRequest {
+interface VertexRequest extends RecordedRequest {
   project?: string
   location?: string
   publisher?: 'google' | 'anthropic'

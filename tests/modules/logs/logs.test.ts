@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { LogType, type NewLog } from '../../../src/db/repos'
+import { LogType } from '../../../src/db/repos'
 import { Role } from '../../../src/plugins/session'
 import { addUser, login } from '../../helpers/accounts'
 import type { RelayEnv } from '../../helpers/relay-env'

@@ -8,7 +8,7 @@ import OpenAI from 'openai'
 import type { ProtocolId } from '../../../src/protocols/types'
 import { TOOLS, type Kind } from './harness'
 
-export interface Turn {
+interface Turn {
   text: string
   reasoning: string
   calls: { id: string; name: string; args: unknown }[]

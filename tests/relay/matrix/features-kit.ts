@@ -9,11 +9,9 @@ import type { RecordedRequest } from '../../helpers/fake-upstreams'
 import type { RelayEnv } from '../../helpers/relay-env'
 import { CLIENT_PROTOCOLS, TOOLS } from './harness'
 
-export { CLIENT_PROTOCOLS as CLIENTS, TOOLS }
-
 export type Img = { kind: 'url'; url: string; mediaType?: string } | { kind: 'base64'; data: string; mediaType: string }
-export type Call = { id: string; name: string; args: Record<string, unknown> }
-export type Msg =
+type Call = { id: string; name: string; args: Record<string, unknown> }
+type Msg =
   | { role: 'user'; text?: string; images?: Img[] }
   | { role: 'assistant'; text?: string; calls?: Call[] }
   /** a system turn inside the conversation (Anthropic messages, chat system, Responses developer) */

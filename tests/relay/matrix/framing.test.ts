@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { ALL_UPSTREAMS, CALLS, REASONING, resetFakes, startMatrixEnv, USAGE, wireOf, type MatrixEnv } from './harness'
-import { rawStream, type RawStream } from './raw'
+import { rawStream } from './raw'
 
 let env: MatrixEnv
 beforeAll(async () => {

@@ -12,7 +12,6 @@ import { addVendorChannels, VENDOR_UPSTREAMS, type MatrixEnv, type Recording, ty
 export type { MatrixEnv } from './vendors'
 
 export type Kind = 'text' | 'tool' | 'reasoning'
-export const KINDS: Kind[] = ['text', 'tool', 'reasoning']
 export const CLIENT_PROTOCOLS: ProtocolId[] = ['anthropic', 'openai-chat', 'openai-responses', 'gemini']
 
 export interface UpstreamCase {

@@ -7,7 +7,7 @@ import { TOOLS } from './harness'
 const prompt = 'weather and time in Paris?'
 
 /** A streaming request with tools and reasoning asked for, in `client`'s own wire format. */
-export function streamRequest(client: ProtocolId, model: string, key: string): { path: string; headers: Record<string, string>; body: unknown } {
+function streamRequest(client: ProtocolId, model: string, key: string): { path: string; headers: Record<string, string>; body: unknown } {
   const json = { 'content-type': 'application/json' }
   switch (client) {
     case 'anthropic':

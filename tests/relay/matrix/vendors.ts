@@ -43,10 +43,10 @@ export interface VendorFakes {
 
 export type MatrixEnv = RelayEnv & { vendors: VendorFakes }
 
-export const BEDROCK_REGION = 'us-west-2'
+const BEDROCK_REGION = 'us-west-2'
 const AKID = 'AKIDMATRIXBEDROCK01'
 const SECRET = 'matrix-bedrock-secret-access-key-0123'
-export const VERTEX_REGION = 'global'
+const VERTEX_REGION = 'global'
 
 /** Models of the vendor channels: Bedrock's own ids, a friendly name mapped to one, Vertex's Gemini and Anthropic's dated id. */
 export const VENDOR_MODELS = {

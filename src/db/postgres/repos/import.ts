@@ -25,7 +25,7 @@ const IMPORT_APPLICATION = 'tollgate-import'
  * around everything (the interface says what each write does). Rows inserted with the source's ids move the
  * identity sequences past them before any generated id is taken, and at the end, as SQLite's AUTOINCREMENT does.
  */
-export function createPostgresImportRepo(conn: ReservedSQL): ImportRepo {
+function createPostgresImportRepo(conn: ReservedSQL): ImportRepo {
   const db = drizzle({ client: conn as never, schema }) as unknown as PgDb
   let inTransaction = false
   // the largest id given explicitly per table, not yet passed to its sequence

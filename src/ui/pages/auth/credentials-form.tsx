@@ -7,7 +7,7 @@ import { useI18n } from '../../i18n'
 import { checkCredentials, type CredentialError } from '../../lib/validate'
 import { useSubmit } from '../../state/use-submit'
 
-export interface Credentials {
+interface Credentials {
   username: string
   password: string
 }

@@ -14,13 +14,13 @@ const STATUS: Record<number, { tone: Tone; label: MessageKey }> = {
   [ChannelStatus.autoDisabled]: { tone: 'danger', label: 'channels.status.auto' },
 }
 
-export function ChannelStatusDot({ status }: { status: number }) {
+function ChannelStatusDot({ status }: { status: number }) {
   const { t } = useI18n()
   const known = STATUS[status]
   return <StatusDot tone={known?.tone ?? 'warning'} label={known ? t(known.label) : String(status)} />
 }
 
-export interface RowActions {
+interface RowActions {
   edit(channel: Channel): void
   test(channel: Channel): void
   toggle(channel: Channel): void

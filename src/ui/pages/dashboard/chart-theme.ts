@@ -8,7 +8,7 @@ export interface ChartTheme {
   border: string
 }
 
-export function readChartTheme(): ChartTheme {
+function readChartTheme(): ChartTheme {
   const style = getComputedStyle(document.documentElement)
   const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback
   return {

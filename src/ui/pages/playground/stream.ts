@@ -3,7 +3,7 @@ import type { LogRow } from '../../api/types'
 import { errorMessage, readChunk, type ChunkReading } from '../../lib/chat'
 import { createSseParser } from '../../lib/sse'
 
-export const PLAYGROUND_PATH = '/pg/chat/completions'
+const PLAYGROUND_PATH = '/pg/chat/completions'
 
 /**
  * Send a Chat Completions request to the session-authenticated playground relay and read its SSE answer as it

@@ -3,7 +3,7 @@ import { ApiError } from '../../api/client'
 import { chatBody, type ChatSettings, type Usage } from '../../lib/chat'
 import { findCharge, streamChat } from './stream'
 
-export type Charge = { state: 'pending' } | { state: 'exact'; quota: number } | { state: 'unknown' }
+type Charge = { state: 'pending' } | { state: 'exact'; quota: number } | { state: 'unknown' }
 
 export interface Turn {
   id: number

@@ -20,12 +20,10 @@ export interface PriceItem {
   channels?: { id: number; name: string; type: number; status: number }[]
 }
 
-/** `GET /api/pricing/models` (admins) */
-export type Overview = Omit<PricingOverview, 'items'> & { items: PriceItem[] }
-/** `GET /api/pricing` (users; visitors when public) */
-export type PublicList = Omit<PricingList, 'items'> & { items: PriceItem[] }
+// the server's items must fit the console's reading of them: `Fitting` fails to compile otherwise
+type Fitting<ServerItem extends PriceItem> = ServerItem extends unknown ? PriceItem : never
 
-// the server's items must fit the console's reading of them
-type Fits<T extends PriceItem> = T
-export type OverviewItemFits = Fits<PricingOverview['items'][number]>
-export type ListItemFits = Fits<PricingList['items'][number]>
+/** `GET /api/pricing/models` (admins) */
+export type Overview = Omit<PricingOverview, 'items'> & { items: Fitting<PricingOverview['items'][number]>[] }
+/** `GET /api/pricing` (users; visitors when public) */
+export type PublicList = Omit<PricingList, 'items'> & { items: Fitting<PricingList['items'][number]>[] }

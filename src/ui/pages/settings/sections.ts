@@ -1,6 +1,6 @@
 import type { FieldRule } from '../../lib/option-form'
 
-export type SectionId = 'general' | 'registration' | 'rateLimits' | 'relay' | 'logs' | 'billing' | 'login'
+type SectionId = 'general' | 'registration' | 'rateLimits' | 'relay' | 'logs' | 'billing' | 'login'
 
 export interface SettingField extends FieldRule {
   /** quota units: the dollar value is shown beside them */

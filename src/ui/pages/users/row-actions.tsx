@@ -16,7 +16,7 @@ export interface RowHandlers {
 }
 
 /** Whether the logged-in user may manage this row: only users of a lower role, never oneself. */
-export function canManage(actor: { id: number; role: number }, user: User): boolean {
+function canManage(actor: { id: number; role: number }, user: User): boolean {
   return actor.id !== user.id && user.role < actor.role
 }
 
