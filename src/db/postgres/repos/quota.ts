@@ -74,7 +74,7 @@ function addMove(sums: Map<number, Move>, id: number, move: Move, sign: 1 | -1):
  */
 export function createPostgresQuota(client: SQL, options: { nodeId: string; lease: HoldLease; cached: CachedRows }) {
   const { nodeId, lease, cached } = options
-  // the holds of this node's running requests: only these are renewed, so a hold whose settlement failed expires
+  // the holds of this node's requests, running or waiting for their settlement's batch: only these are renewed
   const live = new Set<number>()
   const timers: ReturnType<typeof setInterval>[] = []
   const running = new Set<Promise<unknown>>()
@@ -122,11 +122,12 @@ export function createPostgresQuota(client: SQL, options: { nodeId: string; leas
    * loses both, and the lease gives the reservation back). The answer is what the database will decide when
    * nothing else moves the balances meanwhile: the actual cost, or for a cost beyond the reservation the most the
    * cached balances reach; where the database decides otherwise, the commit puts its charge into the log row
-   * (`requestId`). The hold is no longer renewed from here: a batch that cannot commit for a whole lease lets the
-   * sweep give the reservation back, and its settlement then charges what the balances hold.
+   * (`requestId`). The hold is renewed until the batch commits (a slow or failing batch keeps its money held; a
+   * node that dies stops renewing, and the sweep gives it back), so nothing else can reserve it meanwhile.
    */
   function defer(s: SettleInput): SettleResult {
-    if (s.hold !== undefined) live.delete(s.hold)
+    // the hold stays live (renewed) until its batch commits: given back while the request's charge waits, it would
+    // let other requests reserve the same money, and the late charge would find it gone (served, not paid)
     pending.push(s)
     if (pending.length === 1) onQueued()
     const user = cached.user(s.userId)
@@ -193,6 +194,7 @@ export function createPostgresQuota(client: SQL, options: { nodeId: string; leas
    */
   function committed(settlements: SettleInput[], rows: SettleRow[]): void {
     settlements.forEach((s, i) => {
+      if (s.hold !== undefined) live.delete(s.hold)
       const move = moves.get(s)
       if (move) {
         addMove(userMoves, s.userId, move, -1)
