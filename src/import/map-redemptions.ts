@@ -1,7 +1,7 @@
 import { t } from 'elysia'
 import { RedemptionStatus, type NewRedemption } from '../db/repos/redemptions'
 import { CreateRedemptionBody } from '../modules/redemptions/schemas'
-import { sha256 } from '../plugins/session'
+import { sha256 } from '../crypto/sha256'
 import { RowRules } from './api-rules'
 import { checkSourceId } from './ids'
 import { reportUnread, type MapContext } from './map-common'

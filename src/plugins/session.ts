@@ -2,19 +2,13 @@ import { jwt } from '@elysiajs/jwt'
 import { Elysia } from 'elysia'
 import type { UserRow } from '../db/repos'
 import type { AppDeps } from '../deps'
+import { sha256 } from '../crypto/sha256'
+import { UserStatus } from '../db/repos/user-roles'
 import { ForbiddenError, UnauthorizedError } from '../errors'
 import { clientIpOf, isHttpsRequest } from './request-context'
 
 export const SESSION_COOKIE = 'tollgate_session'
 const SESSION_DAYS = 30
-
-export const Role = { user: 1, admin: 10, root: 100 } as const
-export const UserStatus = { enabled: 1, disabled: 2 } as const
-
-/** sha-256 hex; used for access tokens (high-entropy, so a fast hash is the right one). */
-export function sha256(text: string): string {
-  return Bun.SHA256.hash(text, 'hex') as string
-}
 
 const plugins = new WeakMap<AppDeps, ReturnType<typeof build>>()
 const sessionUsers = new WeakMap<Request, UserRow>()

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { LogType, type LogRow } from '../../src/db/repos'
-import { Role } from '../../src/plugins/session'
+import { Role } from '../../src/db/repos/user-roles'
 import type { RelayEnv } from '../helpers/relay-env'
 import { account, chatBody, logsOf, settled, startMeteredEnv, userRow } from '../metering/env'
 import { rawPost } from '../metering/raw-http'

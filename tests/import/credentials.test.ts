@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { isValidUsername, needsRehash, Username } from '../../src/modules/users/credentials'
-import { Role } from '../../src/plugins/session'
+import { Role } from '../../src/db/repos/user-roles'
 import { as, login } from '../helpers/accounts'
 import { call, startTestApp, type TestApp } from '../helpers/test-app'
 import { goBcrypt } from './fixtures/rows'

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../deps'
-import { sha256 } from '../../plugins/session'
+import { sha256 } from '../../crypto/sha256'
 
 /** A new management access token for `Authorization: Bearer`; only its sha-256 is stored, so it is shown once. */
 export async function issueAccessToken(deps: AppDeps, userId: number): Promise<string> {

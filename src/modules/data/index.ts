@@ -2,7 +2,8 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { BadRequestError } from '../../errors'
 import { ok } from '../../plugins/envelope'
-import { Role, sessionPlugin } from '../../plugins/session'
+import { sessionPlugin } from '../../plugins/session'
+import { Role } from '../../db/repos/user-roles'
 import { DataQuery } from '../logs/schemas'
 
 const WEEK = 7 * 86_400

@@ -5,7 +5,7 @@ import bundlePath from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file
 import cssPath from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' }
 import faviconPath from 'swagger-ui-dist/favicon-32x32.png' with { type: 'file' }
 import { NotFoundError } from '../../errors'
-import { Role } from '../../plugins/session'
+import { Role } from '../../db/repos/user-roles'
 import { protocolFor } from '../../relay/protocol-registry'
 import { VERSION } from '../../version'
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib'

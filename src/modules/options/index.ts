@@ -1,7 +1,8 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
-import { Role, sessionPlugin } from '../../plugins/session'
+import { sessionPlugin } from '../../plugins/session'
+import { Role } from '../../db/repos/user-roles'
 import { manageLogHook } from '../../metering/manage-log'
 
 const OptionUpdate = t.Object({

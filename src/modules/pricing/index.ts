@@ -3,7 +3,8 @@ import type { UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { UnauthorizedError } from '../../errors'
 import { ok } from '../../plugins/envelope'
-import { findSessionUser, readSessionClaims, Role, sessionCookieOf, sessionPlugin } from '../../plugins/session'
+import { findSessionUser, readSessionClaims, sessionCookieOf, sessionPlugin } from '../../plugins/session'
+import { Role } from '../../db/repos/user-roles'
 import { pricingFor, pricingOverview } from './service'
 
 /**

@@ -1,7 +1,7 @@
 import { LogType, RedemptionStatus, type RedemptionRow, type UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { BadRequestError, ConflictError, NotFoundError } from '../../errors'
-import { sha256 } from '../../plugins/session'
+import { sha256 } from '../../crypto/sha256'
 import { generateKeyBody } from '../../services/tokens/key'
 import type { CreateRedemptionInput, UpdateRedemptionInput } from './schemas'
 

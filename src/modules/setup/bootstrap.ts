@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../deps'
-import { Role } from '../../plugins/session'
+import { Role } from '../../db/repos/user-roles'
 
 export const ROOT_START_QUOTA = 100_000_000
 

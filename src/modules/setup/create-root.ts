@@ -1,7 +1,7 @@
 import type { UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { BadRequestError, ConflictError } from '../../errors'
-import { Role } from '../../plugins/session'
+import { Role } from '../../db/repos/user-roles'
 import { hashPassword } from '../users/credentials'
 import { ROOT_START_QUOTA } from './bootstrap'
 

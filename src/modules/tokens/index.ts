@@ -2,7 +2,8 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { PageQuery, pageOf, pageWindow } from '../../plugins/paging'
-import { Role, sessionPlugin } from '../../plugins/session'
+import { sessionPlugin } from '../../plugins/session'
+import { Role } from '../../db/repos/user-roles'
 import { manageLogHook } from '../../metering/manage-log'
 import {
   createToken,

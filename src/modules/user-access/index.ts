@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
-import { Role, sessionPlugin } from '../../plugins/session'
+import { sessionPlugin } from '../../plugins/session'
+import { Role } from '../../db/repos/user-roles'
 import { userGroups, userModels } from './service'
 
 /** What the logged-in user may use, in new-api's shapes: model names and groups (the console's pickers). */

@@ -1,7 +1,7 @@
 import type { UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { groupRatio } from '../../metering/prices'
-import { Role } from '../../plugins/session'
+import { Role } from '../../db/repos/user-roles'
 import type { Channel } from '../../relay/routing'
 
 /** Enabled channels serving the group (from the routing cache: exactly what the relay would route). */

@@ -1,7 +1,7 @@
 import type { UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { BadRequestError, ForbiddenError } from '../../errors'
-import { Role, UserStatus } from '../../plugins/session'
+import { Role, UserStatus } from '../../db/repos/user-roles'
 import { findUser } from './admin'
 import { assertCanActOn } from './rules'
 import type { ManageInput } from './schemas'

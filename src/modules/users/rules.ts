@@ -1,6 +1,6 @@
 import type { UserRow } from '../../db/repos'
 import { BadRequestError, ForbiddenError } from '../../errors'
-import { Role } from '../../plugins/session'
+import { Role } from '../../db/repos/user-roles'
 
 /** Admins act only on users of a lower role; so nobody acts on root, and nobody on an equal. */
 export function assertCanActOn(actor: UserRow, target: UserRow): void {

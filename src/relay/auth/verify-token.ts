@@ -1,6 +1,6 @@
 import type { TokenRow, UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
-import { UserStatus } from '../../plugins/session'
+import { UserStatus } from '../../db/repos/user-roles'
 import { ipMatcher, type IpMatcher } from '../../services/tokens/ip-list'
 import { keyBodyOf, keyHash, maskedKey, keyHint } from '../../services/tokens/key'
 import { isExhausted, isExpired, mayUseGroup, nowSeconds, TokenStatus } from '../../services/tokens/token-status'

@@ -1,4 +1,4 @@
-import { sha256 } from '../../plugins/session'
+import { sha256 } from '../../crypto/sha256'
 
 export const KEY_PREFIX = 'sk-'
 const KEY_BODY_LENGTH = 48

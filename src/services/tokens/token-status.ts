@@ -1,5 +1,5 @@
 import type { TokenRow, UserRow } from '../../db/repos'
-import { Role } from '../../plugins/session'
+import { Role } from '../../db/repos/user-roles'
 
 /** new-api token statuses. 3 and 4 are set by the gateway, never chosen by a user. */
 export const TokenStatus = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const

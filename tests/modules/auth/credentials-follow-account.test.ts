@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { controlActions } from '../../../src/ops/control'
-import { Role, SESSION_COOKIE } from '../../../src/plugins/session'
+import { SESSION_COOKIE } from '../../../src/plugins/session'
+import { Role } from '../../../src/db/repos/user-roles'
 import { addUser, as, login, sessionCookie, USER_PASSWORD } from '../../helpers/accounts'
 import { call, startTestApp, type TestApp } from '../../helpers/test-app'
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { LOGIN_FAILED } from '../../../src/modules/auth/login'
-import { Role, sha256, UserStatus } from '../../../src/plugins/session'
+import { Role, UserStatus } from '../../../src/db/repos/user-roles'
+import { sha256 } from '../../../src/crypto/sha256'
 import { addUser, as, login, sessionCookie, USER_PASSWORD } from '../../helpers/accounts'
 import { call, ROOT_PASSWORD, startTestApp, type TestApp } from '../../helpers/test-app'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createApp } from '../../../src/app'
-import { Role } from '../../../src/plugins/session'
+import { Role } from '../../../src/db/repos/user-roles'
 import { addUser, login } from '../../helpers/accounts'
 import { call, startTestApp, type TestApp } from '../../helpers/test-app'
 

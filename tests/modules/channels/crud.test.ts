@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { Role } from '../../../src/plugins/session'
+import { Role } from '../../../src/db/repos/user-roles'
 import { call, startTestApp, type TestApp } from '../../helpers/test-app'
 import { userHeaders } from './helpers'
 

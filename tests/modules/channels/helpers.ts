@@ -1,4 +1,5 @@
-import { Role, sha256 } from '../../../src/plugins/session'
+import { Role } from '../../../src/db/repos/user-roles'
+import { sha256 } from '../../../src/crypto/sha256'
 import type { TestApp } from '../../helpers/test-app'
 
 /** A user with the given role and an access token; returns the headers that authenticate as them. */

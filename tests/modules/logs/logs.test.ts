@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { LogType } from '../../../src/db/repos'
-import { Role } from '../../../src/plugins/session'
+import { Role } from '../../../src/db/repos/user-roles'
 import { addUser, login } from '../../helpers/accounts'
 import type { RelayEnv } from '../../helpers/relay-env'
 import { call, startTestApp } from '../../helpers/test-app'

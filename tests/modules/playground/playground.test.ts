@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { UserStatus } from '../../../src/plugins/session'
+import { UserStatus } from '../../../src/db/repos/user-roles'
 import { addUser, login } from '../../helpers/accounts'
 import type { RelayEnv } from '../../helpers/relay-env'
 import { call } from '../../helpers/test-app'

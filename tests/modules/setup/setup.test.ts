@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'bun:test'
 import { ROOT_START_QUOTA } from '../../../src/modules/setup/bootstrap'
-import { Role } from '../../../src/plugins/session'
+import { Role } from '../../../src/db/repos/user-roles'
 import { call, startTestApp, type TestApp } from '../../helpers/test-app'
 
 let app: TestApp

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { sha256 } from '../../../src/plugins/session'
+import { sha256 } from '../../../src/crypto/sha256'
 import { call, startTestApp, type TestApp } from '../../helpers/test-app'
 import { makeUser, type TestUser } from './users'
 

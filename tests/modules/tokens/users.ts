@@ -1,5 +1,6 @@
 import type { UserRow } from '../../../src/db/repos'
-import { Role, sha256 } from '../../../src/plugins/session'
+import { Role } from '../../../src/db/repos/user-roles'
+import { sha256 } from '../../../src/crypto/sha256'
 import type { TestApp } from '../../helpers/test-app'
 
 export interface TestUser {

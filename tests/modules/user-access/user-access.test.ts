@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { Role } from '../../../src/plugins/session'
+import { Role } from '../../../src/db/repos/user-roles'
 import { addUser, login } from '../../helpers/accounts'
 import { startRelayEnv, type RelayEnv } from '../../helpers/relay-env'
 import { call } from '../../helpers/test-app'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { Role, UserStatus } from '../../../src/plugins/session'
+import { Role, UserStatus } from '../../../src/db/repos/user-roles'
 import { addUser, as, login, USER_PASSWORD } from '../../helpers/accounts'
 import { call, startTestApp, type TestApp } from '../../helpers/test-app'
 

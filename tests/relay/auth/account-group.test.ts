@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { UserRow } from '../../../src/db/repos'
-import { Role } from '../../../src/plugins/session'
+import { Role } from '../../../src/db/repos/user-roles'
 import { addUser, as, login } from '../../helpers/accounts'
 import type { RelayEnv } from '../../helpers/relay-env'
 import { call } from '../../helpers/test-app'

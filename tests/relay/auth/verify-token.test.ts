@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, spyOn, test } from 'bun:test'
-import { Role, sha256, UserStatus } from '../../../src/plugins/session'
+import { Role, UserStatus } from '../../../src/db/repos/user-roles'
+import { sha256 } from '../../../src/crypto/sha256'
 import { ANTHROPIC_KEY_SOURCES, GEMINI_KEY_SOURCES, TokenAuthError, verifyToken, type TokenAuthReason, type VerifyTokenInput } from '../../../src/relay/auth'
 import { createToken } from '../../../src/services/tokens'
 import type { UserRow } from '../../../src/db/repos'
