@@ -64,7 +64,7 @@ function postgresUrl(raw: string): SourceSpec {
     database: decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres',
     tls: sslMode(params.get('sslmode')),
   }
-  return { kind: 'postgres', connection, display: redactUrl(url) }
+  return { kind: 'postgres', connection, display: shownUrl(url) }
 }
 
 function mysqlUrl(raw: string): SourceSpec {
@@ -79,7 +79,7 @@ function mysqlUrl(raw: string): SourceSpec {
     database,
     tls: mysqlTls(url.searchParams.get('tls') ?? url.searchParams.get('ssl-mode') ?? url.searchParams.get('sslmode')),
   }
-  return { kind: 'mysql', connection, display: redactUrl(url) }
+  return { kind: 'mysql', connection, display: shownUrl(url) }
 }
 
 /**
@@ -150,8 +150,4 @@ function mysqlTls(value: string | null): NetworkConnection['tls'] {
 }
 
 /** The URL as reports and logs may show it: the password replaced by `***` (in the userinfo and in the query). */
-function redactUrl(url: URL): string {
-  const copy = new URL(url.toString())
-  if (copy.password) copy.password = '***'
-  return redactDsn(copy.toString())
-}
+const shownUrl = (url: URL): string => redactDsn(url.toString())

@@ -26,13 +26,14 @@ const PRICED_BETAS = [/^context-1m-/, /^fast-mode-/]
  * The policy for what a client may choose that multiplies its price, applied before any upstream sees the
  * request: more outputs are reserved in the worst case (above MaxChoicesPerRequest: a 400 naming the field); a
  * service tier, hosted tool or beta an option prices is reserved and billed at that price; one no option prices is
- * declined, and the relay sends the request without it. Nothing a client chooses passes unpriced, so nothing it
- * chooses can end as `unpaid`.
+ * declined, and the relay sends the request without it. None of these choices passes unpriced, so none can end as
+ * `unpaid` (what still can is in docs/security.md: no output cap, input sent by reference).
  */
 export function priceTerms(options: Options, meter: Meter, free: boolean): PriceTerms {
   const outputs = outputsOf(options, meter)
-  // a free model (self-use mode) bills nothing: its outputs are capped all the same
-  if (free) return { multiplier: 1, feeUsd: 0, outputs }
+  // a free model (self-use mode) bills nothing: its outputs are capped all the same; a request that chose none of
+  // these (most) is priced as listed without the lookups below
+  if (free || (meter.serviceTier === undefined && !meter.betas?.length && !meter.hostedTools?.length)) return { multiplier: 1, feeUsd: 0, outputs }
   const declined: PriceChoices = {}
   const tier = tierRatio(options, meter.serviceTier)
   if (tier === undefined) declined.serviceTier = meter.serviceTier

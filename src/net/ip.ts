@@ -69,6 +69,12 @@ export function parseIpv6(text: string): number[] | undefined {
   return [...head, ...Array<number>(fill).fill(0), ...rest, ...tail]
 }
 
+/** 127.0.0.0/8 or ::1, written plainly or as an IPv4-mapped IPv6 address. */
+export function isLoopback(ip: string): boolean {
+  const plain = unmapIPv4(ip)
+  return plain === '::1' || ipv4Number(plain) >>> 24 === 127
+}
+
 /** The family of a bare address, or undefined for anything else (ports, brackets, zone ids like `%eth0`, spaces). */
 export function ipFamily(text: string): IpFamily | undefined {
   if (ipv4Number(text) >= 0) return 'ipv4'

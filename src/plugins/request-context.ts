@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Config } from '../config'
 import { PayloadTooLargeError } from '../errors'
-import { unmapIPv4 } from '../net/ip'
+import { isLoopback, unmapIPv4 } from '../net/ip'
 import { clientAddress, forwardedClient, trustsPeer, type TrustProxy } from '../net/trusted-proxies'
 import { limitBodyReads } from './body-limit'
 import { assertJsonDepth } from './json-depth'
@@ -71,7 +71,7 @@ export function idCarriedByResponse(set: { headers: Record<string, unknown> }): 
   delete set.headers['x-request-id']
 }
 
-type IpSource = { requestIP(request: Request): { address: string } | null } | null
+export type IpSource = { requestIP(request: Request): { address: string } | null } | null
 
 /**
  * The caller's address: the socket's peer, or with TRUST_PROXY the right-most `X-Forwarded-For` address that is
@@ -97,6 +97,21 @@ export function isHttpsRequest(request: Request, server: IpSource, trustProxy: T
 }
 
 const peerOf = (request: Request, server: IpSource): string => unmapIPv4(server?.requestIP(request)?.address ?? '')
+
+/** Headers a reverse proxy adds: a request carrying one was relayed for someone else, whatever its socket says. */
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const
+
+export function relayedByProxy(headers: Headers): boolean {
+  return FORWARDING_HEADERS.some((name) => headers.has(name))
+}
+
+/**
+ * A request from this machine: the socket's peer is a loopback address (never a header's word) and no proxy relayed
+ * it (a proxy on the same host connects from loopback on behalf of anyone).
+ */
+export function fromThisMachine(request: Request, server: IpSource): boolean {
+  return !relayedByProxy(request.headers) && isLoopback(peerOf(request, server))
+}
 
 function newRequestId(): string {
   // no encoding argument: the default is the same hex form, and passing one doubles the cost (~160 vs ~85 ns)

@@ -1,7 +1,6 @@
 import type { PriceChoices, Protocol } from '../protocols/types'
 import { joinedPieces } from './body-pieces'
 import { scanJson } from './json-scan'
-import type { RelayInput } from './pipeline'
 import { bodyLimits, scannedBody, watchOf, wholeBody, type RequestBody } from './request-body'
 
 /**
@@ -9,7 +8,7 @@ import { bodyLimits, scannedBody, watchOf, wholeBody, type RequestBody } from '.
  * hosted tools and beta flags no option prices are taken out before dispatch, so the vendor bills only what was
  * reserved. What was taken out is said in the warnings (the log row's `other.warnings`).
  */
-export function withoutDeclined(client: Protocol, input: RelayInput, declined: PriceChoices): { input: RelayInput; warnings: string[] } {
+export function withoutDeclined<I extends { headers: Headers; body: RequestBody }>(client: Protocol, input: I, declined: PriceChoices): { input: I; warnings: string[] } {
   const warnings: string[] = []
   const patch: Record<string, unknown> = {}
   const member = (key: string) => input.body.member(key)

@@ -131,9 +131,12 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
     // what no option prices goes no further (metering/price-terms.ts): the request is sent without it
     try {
       const stripped = withoutDeclined(client, input, meter.declined)
+      // a declined beta flag only in the header leaves the body as it was: nothing to decode again
+      if (stripped.input.body !== input.body) {
+        request = chatRequest(client, stripped.input)
+        ir = request.head
+      }
       input = stripped.input
-      request = chatRequest(client, input)
-      ir = request.head
       warnings.push(...stripped.warnings)
     } catch (error) {
       throw abandon(error, candidates[0]!)

@@ -177,6 +177,7 @@ function bodyOf(
   let parsed: Record<string, unknown> | undefined
   let spliced: SplicedBody | undefined | null = null
   const size = received.length
+  const standInValues = new Map<string, unknown>()
   const bytes = (): Uint8Array<ArrayBuffer> => {
     if (!held) throw new Error('the request body is released while the upstream answers: restore() it first')
     return held
@@ -191,8 +192,12 @@ function bodyOf(
     parsed: () => (parsed ??= parse(bytes())),
     member(key) {
       if (parsed || !standInsOf(view)?.has(key)) return (parsed ?? view)[key]
-      const span = scan().members.get(key)!
-      return parseWhole<unknown>(bytes().subarray(span.start, span.end))
+      // a stand-in's value is parsed once: metering and the body's patch both ask for `tools`
+      if (!standInValues.has(key)) {
+        const span = scan().members.get(key)!
+        standInValues.set(key, parseWhole<unknown>(bytes().subarray(span.start, span.end)))
+      }
+      return standInValues.get(key)
     },
     objectsOfType(type, keys) {
       const b = bytes()
@@ -219,6 +224,7 @@ function bodyOf(
       held.buffer.transfer(0)
       held = undefined
       parsed = undefined
+      standInValues.clear()
       spliced = null
     },
     restore() {

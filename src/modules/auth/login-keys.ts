@@ -1,4 +1,5 @@
 import type { LoginKey } from '../../coord/types'
+import { sha256 } from '../../crypto/sha256'
 import { parseIpv6 } from '../../net/ip'
 import { usernameSkeleton } from '../users/username-skeleton'
 
@@ -20,7 +21,7 @@ export function addressGroup(ip: string): string {
  * change) names new counters on every node and backend at once, so the old failures no longer count.
  */
 function passwordGeneration(hash: string): string {
-  return new Bun.CryptoHasher('sha256').update(hash).digest('hex').slice(0, 16)
+  return sha256(hash).slice(0, 16)
 }
 
 /**

@@ -3,10 +3,11 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { GatewayError } from '../../errors'
 import { EXPOSITION_CONTENT_TYPE, renderMetrics } from '../../ops/exposition'
+import { fromThisMachine } from '../../plugins/request-context'
 
 /**
  * GET /metrics in the Prometheus text format. With METRICS_TOKEN set it wants `Authorization: Bearer <token>`
- * (a missing or wrong one is a 401); without, it answers only a client on this host (`isLocalScrape`), and any
+ * (a missing or wrong one is a 401); without, it answers only a client on this host (`fromThisMachine`), and any
  * other a 403 that says to set the token. METRICS_ENABLED=false removes the route.
  */
 export function metricsModule(deps: Pick<AppDeps, 'config' | 'ops' | 'routing' | 'metering' | 'coord'>) {
@@ -22,7 +23,7 @@ export function metricsModule(deps: Pick<AppDeps, 'config' | 'ops' | 'routing' |
         if (!given || !timingSafeEqual(Bun.SHA256.hash(given), expected)) {
           throw new GatewayError(401, 'unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', undefined, { 'www-authenticate': 'Bearer realm="metrics"' })
         }
-      } else if (!isLocalScrape(request, server)) {
+      } else if (!fromThisMachine(request, server)) {
         throw new GatewayError(403, 'forbidden', NOT_LOCAL)
       }
       const channelFailures = await deps.coord.allChannelFailures()
@@ -45,20 +46,3 @@ export function metricsModule(deps: Pick<AppDeps, 'config' | 'ops' | 'routing' |
 }
 
 const NOT_LOCAL = 'GET /metrics answers only clients on this host while METRICS_TOKEN is unset: set METRICS_TOKEN and scrape with Authorization: Bearer <token>'
-
-/** Headers a reverse proxy adds: a request carrying one was relayed for someone else, whatever its socket says. */
-const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const
-
-/**
- * A scrape from this host: the socket's peer is a loopback address (never a header's word) and no proxy relayed
- * it (a proxy on the same host connects from loopback on behalf of anyone).
- */
-function isLocalScrape(request: Request, server: { requestIP(request: Request): { address: string } | null } | null): boolean {
-  for (const name of FORWARDING_HEADERS) if (request.headers.has(name)) return false
-  const address = server?.requestIP(request)?.address
-  return address !== undefined && isLoopback(address)
-}
-
-function isLoopback(address: string): boolean {
-  return address === '::1' || address.startsWith('127.') || address.toLowerCase().startsWith('::ffff:127.')
-}

@@ -1,12 +1,11 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { clientIpOf } from '../../plugins/request-context'
+import { clientIpOf, type IpSource } from '../../plugins/request-context'
 import { pathOf } from '../../plugins/url-path'
 import { verifyToken, type KeySource, type VerifiedToken } from '../../relay/auth'
 
 /** The key check's answer for one request: who calls, or why they are refused (thrown by `derive`). */
 type Verdict = { clientIp: string; caller: VerifiedToken } | { refused: unknown }
-type IpSource = Parameters<typeof clientIpOf>[1]
 
 /** What a refused caller's body parses to: nothing read; `derive` answers with the refusal before anything looks at it. */
 const UNREAD = {}

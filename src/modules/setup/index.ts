@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
-import { clientIpOf } from '../../plugins/request-context'
+import { clientIpOf, type IpSource } from '../../plugins/request-context'
 import { Password, Username } from '../users/credentials'
 import { toLoginView } from '../users/view'
 import { createSetupCodeGate } from './code-gate'
@@ -16,12 +16,10 @@ const SetupBody = t.Object({
   code: t.Optional(t.String({ maxLength: 64 })),
 })
 
-type Server = { requestIP(request: Request): { address: string } | null } | null
-
 /** First-run setup: without ROOT_PASSWORD the instance waits here until someone creates root. */
 export function setupModule(deps: AppDeps) {
   const gate = createSetupCodeGate(deps.secrets.session)
-  const local = (request: Request, server: Server) => isLocalRequest(server?.requestIP(request)?.address, request.headers)
+  const local = (request: Request, server: IpSource) => isLocalRequest(server?.requestIP(request)?.address, request.headers)
   return new Elysia({ name: 'setup' })
     .get('/api/setup', async ({ request, server }) => {
       const state = await setupState(deps)

@@ -1,5 +1,7 @@
 // The one-time setup code: until root exists, whoever reaches the setup route from the network must show it.
 import { createHmac, timingSafeEqual } from 'node:crypto'
+import { isLoopback } from '../../net/ip'
+import { relayedByProxy } from '../../plugins/request-context'
 
 const ALPHABET = 'ABCDEFGHJKMNPQRSTVWXYZ0123456789' // Crockford-like: no I, L, O, U to misread
 const CODE_LENGTH = 12 // 60 bits: out of reach at any request rate, and the attempts are limited besides
@@ -22,8 +24,6 @@ export function setupCodeMatches(given: string, code: string): boolean {
   return timingSafeEqual(digest(given), digest(code))
 }
 
-const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const
-
 /**
  * A request needs no code when it comes from this machine: the socket's peer is a loopback address (never a
  * header's claim), no proxy says it relays someone else (a proxy on this host connects from loopback too), and
@@ -33,7 +33,7 @@ const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as cons
  */
 export function isLocalRequest(peer: string | undefined, headers: Headers): boolean {
   if (!peer || !isLoopback(peer)) return false
-  return FORWARDING_HEADERS.every((name) => !headers.has(name)) && namesThisMachine(headers.get('host'))
+  return !relayedByProxy(headers) && namesThisMachine(headers.get('host'))
 }
 
 /** `localhost` (or a name under it), a loopback address, or `[::1]`, with or without a port. */
@@ -44,8 +44,3 @@ function namesThisMachine(host: string | null): boolean {
   return isLoopback(name)
 }
 
-/** 127.0.0.0/8, ::1, and 127.x written as an IPv4-mapped IPv6 address. */
-function isLoopback(address: string): boolean {
-  const v4 = address.toLowerCase().replace(/^::ffff:/, '')
-  return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4)
-}

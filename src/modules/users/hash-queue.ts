@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { GatewayError } from '../../errors'
+import { RateLimitError } from '../../errors'
 
 export interface HashLimits {
   /** hashes and checks running at once (0: one per CPU core) */
@@ -14,11 +14,7 @@ export interface HashTurn {
 }
 
 /** 503 while every turn is taken and the queue is full: try again in a second. */
-class HashBusyError extends GatewayError {
-  constructor() {
-    super(503, 'busy', 'the server is busy checking passwords: try again in 1 second', undefined, { 'retry-after': '1' }, { code: 'busy', retry_after: 1 })
-  }
-}
+const hashBusy = () => new RateLimitError('the server is busy checking passwords: try again in 1 second', 1, 'busy', 503)
 
 let limits: () => HashLimits = () => ({ concurrency: 0, waiting: 64 })
 let running = 0
@@ -36,10 +32,10 @@ export function setHashLimits(read: () => HashLimits): void {
 
 const allowed = (): number => limits().concurrency || availableParallelism()
 
-/** Wait for a turn (in order of asking), or throw HashBusyError when the line is full. */
+/** Wait for a turn (in order of asking), or throw `hashBusy()` when the line is full. */
 export function takeHashTurn(): Promise<HashTurn> {
   if (running < allowed()) return Promise.resolve(start())
-  if (queue.length >= limits().waiting) return Promise.reject(new HashBusyError())
+  if (queue.length >= limits().waiting) return Promise.reject(hashBusy())
   return new Promise((resolve) => queue.push(() => resolve(start())))
 }
 
