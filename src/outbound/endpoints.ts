@@ -5,7 +5,21 @@
  * (`https://api.openai.com/v1/models` → `http://127.0.0.1:4010/v1/models`). The target is the operator's choice,
  * so it may be private or loopback whatever `ChannelPrivateNetworksAllowed` says; link-local and metadata
  * addresses stay refused, and the connection is still pinned to the address checked.
+ *
+ * A key may also name a provider (`"github"`, `"stripe"`, …): it stands for every host of that provider
+ * (`PROVIDER_HOSTS`), so one entry moves its API, its OAuth pages and its checkout alike.
  */
+
+/** The hosts behind each provider name PROVIDER_ENDPOINTS accepts (the browser's pages and the server's API). */
+export const PROVIDER_HOSTS: Readonly<Record<string, readonly string[]>> = {
+  github: ['github.com', 'api.github.com'],
+  discord: ['discord.com'],
+  linuxdo: ['connect.linux.do'],
+  telegram: ['api.telegram.org', 'oauth.telegram.org'],
+  turnstile: ['challenges.cloudflare.com'],
+  stripe: ['api.stripe.com', 'checkout.stripe.com'],
+  creem: ['api.creem.io', 'test-api.creem.io'],
+}
 
 export interface EndpointMap {
   /** the URL the call goes to, and whether the operator chose it (PROVIDER_ENDPOINTS matched) */
@@ -19,6 +33,7 @@ const HOST = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9
 /** Parse PROVIDER_ENDPOINTS (its text); throws Error naming what is wrong. '' or unset: no redirection. */
 export function parseProviderEndpoints(text: string | undefined): Map<string, URL> {
   const map = new Map<string, URL>()
+  const explicit = new Set<string>()
   if (!text?.trim()) return map
   let raw: unknown
   try {
@@ -28,8 +43,11 @@ export function parseProviderEndpoints(text: string | undefined): Map<string, UR
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('PROVIDER_ENDPOINTS must be a JSON object of host → base URL')
   for (const [key, value] of Object.entries(raw)) {
-    const host = key.trim().toLowerCase()
-    if (!HOST.test(host)) throw new Error(`PROVIDER_ENDPOINTS: "${key}" is not a host name (api.openai.com, *.googleapis.com)`)
+    const name = key.trim().toLowerCase()
+    const hosts = PROVIDER_HOSTS[name] ?? [name]
+    if (!PROVIDER_HOSTS[name] && !HOST.test(name)) {
+      throw new Error(`PROVIDER_ENDPOINTS: "${key}" is not a host name (api.openai.com, *.googleapis.com) or a provider (${Object.keys(PROVIDER_HOSTS).join(', ')})`)
+    }
     if (typeof value !== 'string') throw new Error(`PROVIDER_ENDPOINTS: the target of ${key} must be a URL string`)
     let target: URL
     try {
@@ -39,7 +57,15 @@ export function parseProviderEndpoints(text: string | undefined): Map<string, UR
     }
     if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`PROVIDER_ENDPOINTS: the target of ${key} must be http or https`)
     if (target.username || target.password || target.search || target.hash) throw new Error(`PROVIDER_ENDPOINTS: the target of ${key} must have no credentials, query or fragment`)
-    map.set(host, target)
+    // an explicit host entry wins over the provider name that also covers it
+    for (const host of hosts) {
+      if (hosts.length > 1 || host !== name) {
+        if (!explicit.has(host)) map.set(host, target)
+      } else {
+        map.set(host, target)
+        explicit.add(host)
+      }
+    }
   }
   return map
 }

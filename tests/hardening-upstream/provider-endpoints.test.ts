@@ -64,4 +64,13 @@ describe('PROVIDER_ENDPOINTS', () => {
     }
     expect(loadConfig({}).providerEndpoints.size).toBe(0)
   })
+
+  test('a provider name stands for all its hosts; a host entry beside it wins for that host', () => {
+    const map = endpointMap(parseProviderEndpoints('{"api.github.com": "http://127.0.0.1:5001", "github": "http://127.0.0.1:5000/gh", "Stripe": "http://127.0.0.1:5002"}'))
+    expect(map.rewrite(new URL('https://github.com/login/oauth/authorize?client_id=x')).url.href).toBe('http://127.0.0.1:5000/gh/login/oauth/authorize?client_id=x')
+    expect(map.rewrite(new URL('https://api.github.com/user')).url.href).toBe('http://127.0.0.1:5001/user')
+    expect(map.rewrite(new URL('https://checkout.stripe.com/c/pay')).url.href).toBe('http://127.0.0.1:5002/c/pay')
+    expect(map.rewrite(new URL('https://api.stripe.com/v1/checkout/sessions')).trusted).toBe(true)
+    expect(map.rewrite(new URL('https://gitlab.com/x')).trusted).toBe(false)
+  })
 })
