@@ -4,7 +4,7 @@ import type { TokenFieldsInput } from '../services/tokens/token-fields'
 import { commandConfig, DATA_OPTIONS, EXIT, parseCommandArgs, UsageError } from './args'
 import { CommandError, withRepos } from './database'
 
-export const CREATE_TOKEN_HELP = `Usage: tollgate create-token --user <username> [--name NAME] [--quota N | --unlimited]
+export const CREATE_TOKEN_HELP = `Usage: tollgate create-token --user <username> [--name NAME] [--quota-usd D | --quota N | --unlimited]
                              [--expires DATE] [--models a,b] [--group G] [--allow-ips LIST] [--data-dir DIR]
 
 Create an API key (sk-…) for a user and print it, alone, on stdout (it is shown only this once; only its hash
@@ -12,7 +12,8 @@ is kept). Works whether the gateway runs or not.
 
   --user NAME      whose key it is (required)
   --name NAME      the key's name (default: cli)
-  --quota N        quota the key may spend (500000 = US$1 at the default QuotaPerUnit); default: unlimited
+  --quota-usd D    US$ the key may spend (made quota units at the instance's QuotaPerUnit, as the console does)
+  --quota N        the same in quota units (500000 = US$1 at the default QuotaPerUnit); default: unlimited
   --unlimited      no quota limit of its own (the user's balance still applies)
   --expires DATE   2026-12-31, an ISO time or unix seconds; default: never
   --models LIST    only these models (comma-separated)
@@ -20,7 +21,7 @@ is kept). Works whether the gateway runs or not.
   --allow-ips LIST only from these IPs or CIDR ranges (comma-separated)
   --data-dir DIR   the data directory (default: DATA_DIR or ./data; SQLITE_PATH and DATABASE_URL are honoured)
 
-  KEY=$(tollgate create-token --user alice --name ci --quota 5000000 --expires 2026-12-31)
+  KEY=$(tollgate create-token --user alice --name ci --quota-usd 10 --expires 2026-12-31)
 
 Exit codes: 0 created, 1 failed (no such user, a refused field, no database), 2 usage.
 `
@@ -34,6 +35,7 @@ export async function runCreateToken(argv: readonly string[], env: Env): Promise
       user: { type: 'string' },
       name: { type: 'string' },
       quota: { type: 'string' },
+      'quota-usd': { type: 'string' },
       unlimited: { type: 'boolean' },
       expires: { type: 'string' },
       models: { type: 'string' },
@@ -47,12 +49,18 @@ export async function runCreateToken(argv: readonly string[], env: Env): Promise
   const config = commandConfig(parsed, env, { postgres: 'allowed' })
   const v = parsed.values as Record<string, string | boolean | undefined>
   if (typeof v.user !== 'string' || !v.user) throw new UsageError('create-token: --user <username> is required')
-  if (v.quota !== undefined && v.unlimited) throw new UsageError('create-token: --quota and --unlimited exclude each other')
-  const fields: TokenFieldsInput = { name: typeof v.name === 'string' ? v.name : 'cli', unlimited_quota: v.quota === undefined, remain_quota: 0, expired_time: -1 }
+  const limits = [v.quota, v['quota-usd'], v.unlimited].filter((value) => value !== undefined)
+  if (limits.length > 1) throw new UsageError('create-token: --quota-usd, --quota and --unlimited exclude each other')
+  const fields: TokenFieldsInput = { name: typeof v.name === 'string' ? v.name : 'cli', unlimited_quota: v.quota === undefined && v['quota-usd'] === undefined, remain_quota: 0, expired_time: -1 }
   if (typeof v.quota === 'string') {
     const quota = Number(v.quota)
     if (!Number.isSafeInteger(quota) || quota < 0) throw new UsageError(`create-token: --quota must be a whole number ≥ 0, got ${v.quota}`)
     fields.remain_quota = quota
+  }
+  let quotaUsd: number | undefined
+  if (typeof v['quota-usd'] === 'string') {
+    quotaUsd = Number(v['quota-usd'])
+    if (!/^\d+(\.\d+)?$/.test(v['quota-usd']) || !Number.isFinite(quotaUsd)) throw new UsageError(`create-token: --quota-usd must be an amount ≥ 0 like 10 or 2.5, got ${v['quota-usd']}`)
   }
   if (typeof v.expires === 'string' && v.expires !== 'never') fields.expired_time = parseTime(v.expires)
   if (typeof v.models === 'string') {
@@ -64,8 +72,8 @@ export async function runCreateToken(argv: readonly string[], env: Env): Promise
   try {
     const running = await askStatus(config)
     const created = running
-      ? await askRunning<{ key: string; id: number; name: string }>(config, 'create-token', { username: v.user, fields })
-      : await withRepos(config, (repos) => controlActions({ repos }).createToken(v.user as string, fields))
+      ? await askRunning<{ key: string; id: number; name: string }>(config, 'create-token', { username: v.user, fields, quota_usd: quotaUsd })
+      : await withRepos(config, (repos) => controlActions({ repos }).createToken(v.user as string, fields, quotaUsd))
     console.log(created.key)
     console.error(`API key "${created.name}" (id ${created.id}) created for ${v.user}: it is shown only this once`)
     return EXIT.ok

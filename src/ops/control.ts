@@ -2,9 +2,11 @@ import { chmodSync, existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Server } from 'bun'
 import type { Config } from '../config'
+import type { OptionRepo } from '../db/repos'
 import type { AppDeps } from '../deps'
 import { GatewayError } from '../errors'
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from '../modules/users/credentials'
+import { OPTION_DEFINITIONS } from '../options/definitions'
 import { createToken } from '../services/tokens/create-token'
 import type { TokenFieldsInput } from '../services/tokens/token-fields'
 import { VERSION } from '../version'
@@ -35,7 +37,8 @@ export interface RunningStatus {
 /** What the command line may ask a running gateway to do. */
 export interface ControlActions {
   resetPassword(username: string, password: string): Promise<{ userId: number }>
-  createToken(username: string, fields: TokenFieldsInput): Promise<{ key: string; id: number; name: string }>
+  /** `quotaUsd`: the key's limit in US$, made quota units at the stored QuotaPerUnit (it replaces fields.remain_quota) */
+  createToken(username: string, fields: TokenFieldsInput, quotaUsd?: number): Promise<{ key: string; id: number; name: string }>
 }
 
 export class ControlError extends Error {
@@ -45,6 +48,12 @@ export class ControlError extends Error {
   ) {
     super(message)
   }
+}
+
+/** QuotaPerUnit as stored (the option's default when unset or unreadable): units per US$1. */
+async function quotaPerUnit(options: OptionRepo): Promise<number> {
+  const stored = Number((await options.all()).QuotaPerUnit)
+  return Number.isFinite(stored) && stored > 0 ? stored : Number(OPTION_DEFINITIONS.QuotaPerUnit!.default)
 }
 
 /** The actions on a gateway's own repositories: the same code whether the gateway or the command runs them. */
@@ -58,9 +67,10 @@ export function controlActions(deps: Pick<AppDeps, 'repos'>): ControlActions {
       await deps.repos.users.setPassword(user.id, await hashPassword(password))
       return { userId: user.id }
     },
-    async createToken(username, fields) {
+    async createToken(username, fields, quotaUsd) {
       const found = await deps.repos.users.findByUsername(username)
       if (!found) throw new ControlError(`no user named ${JSON.stringify(username)}`, 404)
+      if (quotaUsd !== undefined) fields = { ...fields, unlimited_quota: false, remain_quota: Math.round(quotaUsd * (await quotaPerUnit(deps.repos.options))) }
       const user = (await deps.repos.users.findById(found.id))!
       try {
         const { token, key } = await createToken(deps, { user, fields })
@@ -112,7 +122,8 @@ export async function startControlServer(
             return json(await actions.resetPassword(String(body.username ?? ''), String(body.password ?? '')))
           }
           if (request.method === 'POST' && url.pathname === '/create-token') {
-            const result = await actions.createToken(String(body.username ?? ''), (body.fields ?? {}) as TokenFieldsInput)
+            const quotaUsd = typeof body.quota_usd === 'number' && Number.isFinite(body.quota_usd) && body.quota_usd >= 0 ? body.quota_usd : undefined
+            const result = await actions.createToken(String(body.username ?? ''), (body.fields ?? {}) as TokenFieldsInput, quotaUsd)
             console.log(`control: token ${JSON.stringify(result.name)} (id ${result.id}) created from the command line for ${JSON.stringify(body.username)}`)
             return json(result)
           }

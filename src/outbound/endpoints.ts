@@ -11,7 +11,7 @@
  */
 
 /** The hosts behind each provider name PROVIDER_ENDPOINTS accepts (the browser's pages and the server's API). */
-export const PROVIDER_HOSTS: Readonly<Record<string, readonly string[]>> = {
+const PROVIDER_HOSTS: Readonly<Record<string, readonly string[]>> = {
   github: ['github.com', 'api.github.com'],
   discord: ['discord.com'],
   linuxdo: ['connect.linux.do'],

@@ -184,7 +184,7 @@ describe.skipIf(!browserAvailable)('console: the whole story', () => {
     }
 
     await page.reload()
-    await page.getByLabel('Amount to transfer').fill('1000000')
+    await page.getByLabel('Amount to transfer').fill('2') // US$, at the default 500,000 units per US$
     await page.getByRole('button', { name: 'Transfer to balance' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Transfer' }).click()
     await page.getByRole('status').getByText(/./).first().waitFor()

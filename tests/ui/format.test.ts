@@ -1,11 +1,13 @@
 import { expect, test } from 'bun:test'
-import { dollarsToQuota, formatDollars, formatQuota, fromLocalInput, quotaToDollars, toLocalInput } from '../../src/ui/lib/format'
+import { dollarsToQuota, formatDollars, formatAmount, fromLocalInput, quotaToDollars, toLocalInput } from '../../src/ui/lib/format'
 
-test('quota shows with its dollar value at QuotaPerUnit', () => {
-  expect(formatQuota(500_000, 500_000, 'en')).toBe('500,000 ($1.00)')
-  expect(formatQuota(0, 500_000, 'en')).toBe('0 ($0.00)')
-  expect(formatQuota(123_456_789, 500_000, 'en')).toBe('123,456,789 ($246.91)')
-  expect(formatQuota(1_000_000, 1_000_000, 'zh-CN')).toBe('1,000,000 (US$1.00)')
+test('an amount shows one way, as DisplayInCurrencyEnabled says: US$ at QuotaPerUnit, or quota units', () => {
+  expect(formatAmount(500_000, 500_000, 'en', true)).toBe('$1.00')
+  expect(formatAmount(0, 500_000, 'en', true)).toBe('$0.00')
+  expect(formatAmount(123_456_789, 500_000, 'en', true)).toBe('$246.91')
+  expect(formatAmount(1_000_000, 1_000_000, 'zh-CN', true)).toBe('US$1.00')
+  expect(formatAmount(123_456_789, 500_000, 'en', false)).toBe('123,456,789')
+  expect(formatAmount(1_000_000, 1_000_000, 'zh-CN', false)).toBe('1,000,000')
 })
 
 test('a request that costs well under a cent keeps enough digits to be told apart', () => {

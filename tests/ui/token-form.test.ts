@@ -165,7 +165,7 @@ test('the create drawer validates before sending, shows the server refusal, then
   typeInto(byLabel(container, 'Quota'), '2.5')
   typeInto(byLabel(container, 'Expires'), '')
   await settleAll()
-  expect(container.textContent).toContain('this token may spend 1,250,000 ($2.50)')
+  expect(container.textContent).toContain('In US dollars (= 1,250,000 quota units).')
 
   // Limit models with nothing listed is refused; a suggestion button adds the model
   ;(byLabel(container, 'Limit models') as HTMLInputElement).click()

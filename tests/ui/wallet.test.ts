@@ -10,19 +10,18 @@ describe('wallet checks', () => {
     expect(checkCode('x'.repeat(CODE_MAX + 1))).toBe('codeLength')
   })
 
-  test('a transfer is a whole number of quota units, at least one unit and at most what is available', () => {
-    const limits = { minimum: 500_000, available: 1_200_000 }
+  test('a transfer is typed in US$ like every amount: made quota units, at least US$1 and at most what is available', () => {
+    const limits = { minimum: 500_000, available: 1_200_000, perUnit: 500_000 }
     expect(checkTransfer('', limits)).toEqual({ error: 'required' })
     expect(checkTransfer('  ', limits)).toEqual({ error: 'required' })
     expect(checkTransfer('abc', limits)).toEqual({ error: 'number' })
-    expect(checkTransfer('1.5', limits)).toEqual({ error: 'number' })
-    expect(checkTransfer('-500000', limits)).toEqual({ error: 'number' })
-    expect(checkTransfer('499999', limits)).toEqual({ error: 'minimum' })
-    expect(checkTransfer('500000', limits)).toEqual({ quota: 500_000 })
-    expect(checkTransfer('1,000,000', limits)).toEqual({ quota: 1_000_000 })
-    expect(checkTransfer(' 1 200 000 ', limits)).toEqual({ quota: 1_200_000 })
-    expect(checkTransfer('1200001', limits)).toEqual({ error: 'available' })
-    expect(checkTransfer('500000', { minimum: 500_000, available: 0 })).toEqual({ error: 'available' })
+    expect(checkTransfer('-1', limits)).toEqual({ error: 'number' })
+    expect(checkTransfer('0.99', limits)).toEqual({ error: 'minimum' })
+    expect(checkTransfer('1', limits)).toEqual({ quota: 500_000 })
+    expect(checkTransfer('2.4', limits)).toEqual({ quota: 1_200_000 })
+    expect(checkTransfer(' 1.5 ', limits)).toEqual({ quota: 750_000 })
+    expect(checkTransfer('2.400002', limits)).toEqual({ error: 'available' })
+    expect(checkTransfer('1', { ...limits, available: 0 })).toEqual({ error: 'available' })
   })
 
   test('the invitation link uses the public address when set, without a doubled slash', () => {

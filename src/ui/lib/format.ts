@@ -16,9 +16,12 @@ export function formatDollars(dollars: number, locale: string): string {
   return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: digits }).format(dollars)
 }
 
-/** "500,000 ($1.00)": quota always with its dollar value. */
-export function formatQuota(quota: number, quotaPerUnit: number, locale: string): string {
-  return `${formatNumber(quota, locale)} (${formatDollars(quotaToDollars(quota, quotaPerUnit), locale)})`
+/**
+ * An amount of quota the one way the instance shows money (DisplayInCurrencyEnabled): "$1.00" in US$, or
+ * "500,000" in quota units. Every page and message uses this, so no page mixes the two.
+ */
+export function formatAmount(quota: number, quotaPerUnit: number, locale: string, inCurrency: boolean): string {
+  return inCurrency ? formatDollars(quotaToDollars(quota, quotaPerUnit), locale) : formatNumber(quota, locale)
 }
 
 /** Dollars typed by a person → quota units (rounded to whole units). */

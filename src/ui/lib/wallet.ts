@@ -1,6 +1,7 @@
 /** The wallet's checks before anything is sent: redemption codes and invitation-quota transfers. */
 
-import { parseWholeNumber } from './validate'
+import { dollarsToQuota } from './format'
+import { parseAmount } from './validate'
 
 /** The server's limit on a redemption code's length (`TopUpBody`). */
 export const CODE_MAX = 200
@@ -17,13 +18,15 @@ export function checkCode(text: string): CodeError | undefined {
 export type TransferError = 'required' | 'number' | 'minimum' | 'available'
 
 /**
- * An amount of invitation quota to move to the balance, typed in quota units: a whole number of at least
- * one unit (`minimum` = QuotaPerUnit, as the server requires) and no more than what is available.
+ * An amount of invitation quota to move to the balance, typed in US$ like every amount in the console (made
+ * quota units at `perUnit`): at least US$1 (`minimum` = QuotaPerUnit units, as the server requires) and no
+ * more than what is available.
  */
-export function checkTransfer(text: string, limits: { minimum: number; available: number }): { quota: number } | { error: TransferError } {
+export function checkTransfer(text: string, limits: { minimum: number; available: number; perUnit: number }): { quota: number } | { error: TransferError } {
   if (!text.trim()) return { error: 'required' }
-  const quota = parseWholeNumber(text.replace(/[,_\s]/g, ''))
-  if (quota === undefined) return { error: 'number' }
+  const dollars = parseAmount(text.replace(/[,_\s]/g, ''))
+  if (dollars === undefined) return { error: 'number' }
+  const quota = dollarsToQuota(dollars, limits.perUnit)
   if (quota < limits.minimum) return { error: 'minimum' }
   if (quota > limits.available) return { error: 'available' }
   return { quota }

@@ -36,7 +36,7 @@ export const tokens = {
   'tokens.form.name': 'Name',
   'tokens.form.nameHint': 'Say where it is used, like “laptop” or “ci”',
   'tokens.form.quota': 'Quota',
-  'tokens.form.quotaHint': 'In US dollars: this token may spend {quota}.',
+  'tokens.form.quotaHint': 'In US dollars (= {units} quota units).',
   'tokens.form.quotaHintUnlimited': 'Unlimited: only your balance limits this token.',
   'tokens.form.unlimited': 'Unlimited quota',
   'tokens.form.expires': 'Expires',

@@ -38,7 +38,7 @@ export const tokens: Record<keyof typeof en, string> = {
   'tokens.form.name': '名称',
   'tokens.form.nameHint': '写明用在哪里，比如“笔记本”或“ci”',
   'tokens.form.quota': '额度',
-  'tokens.form.quotaHint': '单位是美元：这个令牌最多可花 {quota}。',
+  'tokens.form.quotaHint': '单位是美元（= {units} 额度单位）。',
   'tokens.form.quotaHintUnlimited': '不限额度：只受你的账户余额限制。',
   'tokens.form.unlimited': '不限额度',
   'tokens.form.expires': '过期时间',

@@ -48,10 +48,12 @@ export function UsageCharts({ usage, loading, stacked, unit }: Props) {
 function MetricChart({ metric, title, usage, loading, stacked, unit }: Props & (typeof METRICS)[number]) {
   const { t, locale } = useI18n()
   const quota = useQuotaFormat()
-  const perUnit = useSession().status?.quota_per_unit ?? 500_000
+  const status = useSession().status
+  const perUnit = status?.quota_per_unit ?? 500_000
+  const inCurrency = status?.display_in_currency ?? true
   const compact = new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 })
   const format = metric === 'quota' ? quota : (value: number) => formatNumber(value, locale)
-  const tick = metric === 'quota' ? (value: number) => formatDollars(quotaToDollars(value, perUnit), locale) : (value: number) => compact.format(value)
+  const tick = metric === 'quota' && inCurrency ? (value: number) => formatDollars(quotaToDollars(value, perUnit), locale) : (value: number) => compact.format(value)
   const series = useMemo<ChartSeries[]>(
     () =>
       usage?.models.map((name, i) => ({

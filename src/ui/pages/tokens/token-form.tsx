@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { ErrorAlert } from '../../components/alert'
 import { CheckboxField, SelectField, TextAreaField, TextField, type Choice } from '../../components/field'
 import { useI18n } from '../../i18n'
-import { dollarsToQuota, formatQuota, timeZoneName } from '../../lib/format'
+import { dollarsToQuota, formatNumber, timeZoneName } from '../../lib/format'
 import { checkTokenForm, formFromToken, type EditedToken, type TokenBody, type TokenField, type TokenFormError, type TokenFormValues } from '../../lib/token-form'
 import { parseAmount } from '../../lib/validate'
 import { ModelLimits } from './model-limits'
@@ -63,7 +63,7 @@ export function TokenForm({ id, initial, quotaPerUnit, userGroup, groups, models
   const dollars = parseAmount(values.dollars)
   const quotaHint = values.unlimited
     ? t('tokens.form.quotaHintUnlimited')
-    : t('tokens.form.quotaHint', { quota: formatQuota(dollars === undefined ? 0 : dollarsToQuota(dollars, quotaPerUnit), quotaPerUnit, locale) })
+    : t('tokens.form.quotaHint', { units: formatNumber(dollars === undefined ? 0 : dollarsToQuota(dollars, quotaPerUnit), locale) })
 
   return (
     <form id={id} class="form token-form" onSubmit={submit} noValidate>

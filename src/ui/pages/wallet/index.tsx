@@ -1,6 +1,7 @@
 import { PageHeader } from '../../components/page-header'
 import { useI18n } from '../../i18n'
-import { formatDollars, formatNumber, quotaToDollars } from '../../lib/format'
+import { useQuotaFormat } from '../../components/quota'
+import { formatNumber } from '../../lib/format'
 import { useSession, useUser } from '../../state/session'
 import { Invitation } from './invitation'
 import { RedeemForm } from './redeem-form'
@@ -25,16 +26,16 @@ export function WalletPage() {
   )
 }
 
-/** A figure in dollars with its quota units under it. */
+/** A figure in the instance's money format; in US$, its quota units under it (what the API and CLI count in). */
 function MoneyCard({ label, quota }: { label: string; quota: number }) {
   const { t, locale } = useI18n()
   const { status } = useSession()
-  const perUnit = status?.quota_per_unit ?? 500_000
+  const format = useQuotaFormat()
   return (
     <div class="card">
       <div class="figure-label">{label}</div>
-      <div class="figure">{formatDollars(quotaToDollars(quota, perUnit), locale)}</div>
-      <div class="muted wallet-units">{t('wallet.card.units', { quota: formatNumber(quota, locale) })}</div>
+      <div class="figure">{format(quota)}</div>
+      {(status?.display_in_currency ?? true) && <div class="muted wallet-units">{t('wallet.card.units', { quota: formatNumber(quota, locale) })}</div>}
     </div>
   )
 }

@@ -7,7 +7,7 @@ import { TextField } from '../../components/field'
 import { useQuotaFormat } from '../../components/quota'
 import { useToast } from '../../components/toast'
 import { useI18n } from '../../i18n'
-import { formatDollars, quotaToDollars } from '../../lib/format'
+import { formatNumber, quotaToDollars } from '../../lib/format'
 import { checkTransfer } from '../../lib/wallet'
 import { useSession } from '../../state/session'
 import { useSubmit } from '../../state/use-submit'
@@ -18,7 +18,7 @@ interface Moved {
   aff_quota: number
 }
 
-/** Invitation quota → balance: at least one unit (QuotaPerUnit), confirmed first because money moves. */
+/** Invitation quota → balance, typed in US$: at least US$1 (QuotaPerUnit units), confirmed first because money moves. */
 export function TransferForm({ available }: { available: number }) {
   const { t, locale } = useI18n()
   const { status, refresh } = useSession()
@@ -30,8 +30,8 @@ export function TransferForm({ available }: { available: number }) {
   const [invalid, setInvalid] = useState<string>()
   const [done, setDone] = useState<string>()
   const { busy, failure, run } = useSubmit()
-  const limits = { minimum: perUnit, available }
-  const typed = checkTransfer(amount, { minimum: 0, available: Number.MAX_SAFE_INTEGER })
+  const limits = { minimum: perUnit, available, perUnit }
+  const typed = checkTransfer(amount, { minimum: 0, available: Number.MAX_SAFE_INTEGER, perUnit })
 
   const submit = async (event: Event) => {
     event.preventDefault()
@@ -55,7 +55,7 @@ export function TransferForm({ available }: { available: number }) {
 
   const hint = [
     t('wallet.transfer.hint', { minimum: format(perUnit), available: format(available) }),
-    'quota' in typed && typed.quota > 0 ? t('wallet.transfer.preview', { dollars: formatDollars(quotaToDollars(typed.quota, perUnit), locale) }) : '',
+    'quota' in typed && typed.quota > 0 ? t('wallet.transfer.preview', { units: formatNumber(typed.quota, locale) }) : '',
   ].join(' ')
 
   return (
@@ -63,8 +63,8 @@ export function TransferForm({ available }: { available: number }) {
       <h3 id="wallet-transfer-title">{t('wallet.transfer.title')}</h3>
       {available < perUnit && <p class="muted">{t('wallet.transfer.notEnough', { minimum: format(perUnit) })}</p>}
       <div class="wallet-amount">
-        <TextField label={t('wallet.transfer.amount')} value={amount} onValue={setAmount} inputMode="numeric" autocomplete="off" required hint={hint.trim()} error={invalid} />
-        <Button variant="ghost" disabled={available < perUnit} onClick={() => setAmount(String(available))}>
+        <TextField label={t('wallet.transfer.amount')} value={amount} onValue={setAmount} inputMode="decimal" autocomplete="off" required hint={hint.trim()} error={invalid} />
+        <Button variant="ghost" disabled={available < perUnit} onClick={() => setAmount(String(quotaToDollars(available, perUnit)))}>
           {t('wallet.transfer.all')}
         </Button>
       </div>
