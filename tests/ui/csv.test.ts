@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test'
-import { csvField, fileSlug, toCsv } from '../../src/ui/lib/csv'
+import { csvField, toCsv } from '../../src/csv'
+import { fileSlug } from '../../src/ui/lib/csv'
 
 test('plain cells stay as they are; empty values are empty cells', () => {
   expect(toCsv([['name', 'code', 'quota'], ['launch', 'abcd1234', 500000]])).toBe('name,code,quota\r\nlaunch,abcd1234,500000\r\n')

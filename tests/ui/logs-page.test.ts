@@ -61,6 +61,9 @@ test('filters from the URL reach the API; a filter that matches nothing offers R
   expect((byLabel(page, 'Type') as HTMLSelectElement).value).toBe('5')
   expect((byLabel(page, 'Model') as HTMLInputElement).value).toBe('gpt-4o')
   expect(page.textContent).toContain('No requests match these filters')
+  // the export downloads what the filters select (every page of it)
+  const exportLink = [...page.querySelectorAll('a')].find((a) => a.textContent === 'Export CSV')
+  expect(exportLink?.getAttribute('href')).toBe('/api/log/export?type=5&model_name=gpt-4o')
 
   rows = [ROW]
   const empty = page.querySelector('.empty')!
@@ -101,7 +104,7 @@ test('the form checks the range before filtering, then puts the filters in the U
 test('a row opens its details: request id, the retry path across channels, the message', async () => {
   rows = [ROW]
   const page = await mount('/logs')
-  const details = [...page.querySelectorAll('button')].find((b) => b.textContent === 'Details')!
+  const details = [...page.querySelectorAll('button')].find((b) => b.getAttribute('aria-label')?.startsWith('Details of the entry at'))!
   details.click()
   await settle()
   const drawer = document.querySelector('dialog.drawer')!

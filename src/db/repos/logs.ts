@@ -28,6 +28,12 @@ export interface LogFilter {
   requestId?: string
 }
 
+/** Where a newest-first walk stopped: the last row's time and id. */
+export interface LogCursor {
+  createdAt: number
+  id: number
+}
+
 export interface LogStat {
   quota: number
   rpm: number
@@ -47,6 +53,8 @@ export interface LogRepo {
   insertMany(rows: NewLog[]): Promise<void>
   /** Newest first (created_at, then id). */
   list(filter: LogFilter, offset: number, limit: number): Promise<Page<LogRow>>
+  /** Up to `limit` rows after `before` in the same newest-first order (keyset: no offset to walk, no count), for exports. */
+  listBefore(filter: LogFilter, before: LogCursor | undefined, limit: number): Promise<LogRow[]>
   /** Quota, request count and tokens of the consume rows matching the filter; rpm and tpm over the minute before `now`. */
   stat(filter: LogFilter, now: number): Promise<LogStat>
   count(filter?: LogFilter): Promise<number>

@@ -25,7 +25,8 @@ export const onUnauthorized = (listener: () => void) => {
   return () => unauthorizedListeners.delete(listener)
 }
 
-function withQuery(path: string, query?: Query): string {
+/** `path` with the query's non-empty values (also the href of a download link). */
+export function withQuery(path: string, query?: Query): string {
   if (!query) return path
   const params = new URLSearchParams()
   for (const [key, value] of Object.entries(query)) {

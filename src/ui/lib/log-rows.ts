@@ -53,5 +53,6 @@ export function formatLogTime(seconds: number, locale: string, now = Date.now() 
     hour: 'numeric',
     minute: '2-digit',
     second: '2-digit',
+    hourCycle: 'h23', // no AM/PM: the log's columns need the width
   }).format(date)
 }

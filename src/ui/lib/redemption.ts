@@ -1,5 +1,5 @@
 /** Redemption codes in the console: their state, the create form's checks and the one-time CSV export. */
-import { toCsv } from './csv'
+import { toCsv } from '../../csv'
 import { dollarsToQuota, fromLocalInput, quotaToDollars } from './format'
 import { parseAmount, parseWholeNumber } from './validate'
 

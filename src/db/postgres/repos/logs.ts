@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, lt, lte, sql, sum, type SQL } from 'drizzle-orm'
 import type { PgDb } from '../client'
 import { logs, usageHourly, usageHourlyModel } from '../schema'
-import { LogType, type LogFilter, type LogRepo, type LogStat, type NewLog } from '../../repos/logs'
+import { LogType, type LogCursor, type LogFilter, type LogRepo, type LogStat, type NewLog } from '../../repos/logs'
 import { aggregatable, aggregatedTotals, type Totals } from '../../repos/log-totals'
 import { insertLogsAtomically } from './log-insert'
 import { eqInt } from './sql'
@@ -59,6 +59,11 @@ export function createLogRepo(db: PgDb): LogRepo {
       const items = await db.select().from(logs).where(where).orderBy(desc(logs.createdAt), desc(logs.id)).limit(limit).offset(offset)
       const [total] = await db.select({ n: count() }).from(logs).where(where)
       return { items, total: total!.n }
+    },
+
+    async listBefore(filter: LogFilter, before: LogCursor | undefined, limit: number) {
+      const where = and(whereOf(filter), before ? sql`(${logs.createdAt}, ${logs.id}) < (${before.createdAt}, ${before.id})` : undefined)
+      return db.select().from(logs).where(where).orderBy(desc(logs.createdAt), desc(logs.id)).limit(limit)
     },
 
     async stat(filter: LogFilter, now: number): Promise<LogStat> {

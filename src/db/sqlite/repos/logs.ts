@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, lt, lte, sql, sum, type SQL } from 'drizzle-orm'
 import type { Db } from '../client'
 import { logs, usageHourly, usageHourlyModel } from '../schema'
-import { LogType, type LogFilter, type LogRepo, type LogStat, type NewLog } from '../../repos/logs'
+import { LogType, type LogCursor, type LogFilter, type LogRepo, type LogStat, type NewLog } from '../../repos/logs'
 import { aggregatable, aggregatedTotals, type Totals } from '../../repos/log-totals'
 import { createLogInserter } from './log-insert'
 
@@ -67,6 +67,11 @@ export function createLogRepo(db: Db): LogRepo {
       const items = db.select().from(logs).where(where).orderBy(desc(logs.createdAt), desc(logs.id)).limit(limit).offset(offset).all()
       const total = db.select({ n: count() }).from(logs).where(where).get()!.n
       return { items, total }
+    },
+
+    async listBefore(filter: LogFilter, before: LogCursor | undefined, limit: number) {
+      const where = and(whereOf(filter), before ? sql`(${logs.createdAt}, ${logs.id}) < (${before.createdAt}, ${before.id})` : undefined)
+      return db.select().from(logs).where(where).orderBy(desc(logs.createdAt), desc(logs.id)).limit(limit).all()
     },
 
     /** Quota, request count and tokens of the consume rows matching the filter; rpm and tpm over the minute before `now`. */

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'preact/hooks'
 import { Link, useLocation, useSearch } from 'wouter-preact'
-import { api, type Page } from '../../api/client'
+import { api, withQuery, type Page } from '../../api/client'
 import { Role, type LogRow } from '../../api/types'
 import { ErrorAlert } from '../../components/alert'
 import { Button } from '../../components/button'
@@ -55,15 +55,21 @@ export function LogsPage() {
         title={t('nav.logs')}
         lead={t('logs.lead')}
         actions={
-          <Button
-            onClick={() => {
-              list.reload()
-              stat.reload()
-            }}
-            busy={list.loading && list.data !== undefined}
-          >
-            {t('common.refresh')}
-          </Button>
+          <>
+            {/* a plain download: the server streams every row the filter selects, whatever their number */}
+            <a class="btn" href={withQuery(`${base}/export`, logStatQuery(filters, admin))} download title={t('logs.exportHint')}>
+              {t('logs.export')}
+            </a>
+            <Button
+              onClick={() => {
+                list.reload()
+                stat.reload()
+              }}
+              busy={list.loading && list.data !== undefined}
+            >
+              {t('common.refresh')}
+            </Button>
+          </>
         }
       />
       <LogFilterForm filters={filters} admin={admin} onApply={go} onReset={() => go({ ...NO_FILTERS, pageSize: filters.pageSize })} />

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact'
 import type { LogRow } from '../../api/types'
 import { Button } from '../../components/button'
 import { DataTable, type Column } from '../../components/data-table'
+import { Icon } from '../../components/icons'
 import { useQuotaFormat } from '../../components/quota'
 import { StatusDot } from '../../components/status-dot'
 import { useI18n, type MessageKey } from '../../i18n'
@@ -22,7 +23,11 @@ export function LogTime({ seconds, short }: { seconds: number; short?: boolean }
   )
 }
 
-/** What came of it: a dot and the status for requests (with the error's first words), the message for the rest. */
+/**
+ * What came of it: a dot and the status for requests (with the error's first words); for the other kinds of
+ * row (top-up, manage, system) their kind and message. The kind has no column of its own: at 1280 px the
+ * columns that matter (tokens, cost, duration) must fit beside it.
+ */
 function Result({ row }: { row: LogRow }) {
   const { t } = useI18n()
   if (row.type === LogTypeId.consume) return <StatusDot tone="success" label={row.status_code ? String(row.status_code) : t('logs.result.ok')} />
@@ -30,13 +35,36 @@ function Result({ row }: { row: LogRow }) {
     return (
       <span class="log-result" title={row.content}>
         <StatusDot tone="danger" label={row.status_code ? String(row.status_code) : t('logs.result.failed')} />
-        {row.content && <span class="log-excerpt">{excerpt(row.content, 60)}</span>}
+        {row.content && <span class="log-excerpt">{excerpt(row.content, 40)}</span>}
       </span>
     )
   }
   return (
-    <span class="log-excerpt muted" title={row.content}>
-      {excerpt(row.content, 60) || '—'}
+    <span class="log-result" title={row.content}>
+      <span class="log-kind">{t(typeLabel(row.type))}</span>
+      <span class="log-excerpt muted">{excerpt(row.content, 40) || '—'}</span>
+    </span>
+  )
+}
+
+function Who({ row }: { row: LogRow }) {
+  return (
+    <span class="log-who">
+      {row.username || '—'}
+      {row.token_name && <span class="muted">{row.token_name}</span>}
+    </span>
+  )
+}
+
+/** The whole request's time; a stream's first token under it, small. */
+function Duration({ row }: { row: LogRow }) {
+  const { t, locale } = useI18n()
+  if (row.use_time_ms <= 0) return <>—</>
+  const first = row.is_stream && row.first_token_ms > 0 ? formatDuration(row.first_token_ms, locale) : undefined
+  return (
+    <span class="log-duration">
+      {formatDuration(row.use_time_ms, locale)}
+      {first && <span class="muted" title={t('logs.col.ttft')}>{t('logs.firstToken', { time: first })}</span>}
     </span>
   )
 }
@@ -55,30 +83,28 @@ export function LogTable({ rows, loading, admin, empty, onDetails }: Props) {
   const count = (row: LogRow, value: number) => (isRequest(row) ? formatNumber(value, locale) : '—')
   const columns: Column<LogRow>[] = [
     { header: t('common.time'), cell: (row) => <LogTime seconds={row.created_at} short /> },
-    { header: t('logs.col.type'), cell: (row) => t(typeLabel(row.type)) },
     { header: t('common.model'), cell: (row) => row.model_name || '—' },
     { header: t('logs.col.result'), cell: (row) => <Result row={row} /> },
-    { header: t('logs.col.token'), cell: (row) => row.token_name || '—' },
     ...(admin
       ? [
-          { header: t('logs.col.user'), cell: (row: LogRow) => row.username || '—' },
+          // who, and under it with which token: one column, so the figures fit at 1280 px
+          { header: t('logs.col.userToken'), cell: (row: LogRow) => <Who row={row} /> },
           { header: t('logs.col.channel'), numeric: true, cell: (row: LogRow) => ('channel' in row && row.channel ? `#${row.channel}` : '—') },
         ]
-      : []),
+      : [{ header: t('logs.col.token'), cell: (row: LogRow) => row.token_name || '—' }]),
     {
       header: t('logs.col.tokens'),
       numeric: true,
       cell: (row) => (isRequest(row) ? <span title={t('logs.col.tokensTitle')}>{`${count(row, row.prompt_tokens)} / ${count(row, row.completion_tokens)}`}</span> : '—'),
     },
     { header: t('common.quota'), numeric: true, cell: (row) => (row.quota ? quota(row.quota) : '—') },
-    { header: t('logs.col.duration'), numeric: true, cell: (row) => (row.use_time_ms > 0 ? formatDuration(row.use_time_ms, locale) : '—') },
-    { header: t('logs.col.ttft'), numeric: true, cell: (row) => (row.is_stream && row.first_token_ms > 0 ? formatDuration(row.first_token_ms, locale) : '—') },
+    { header: t('logs.col.duration'), numeric: true, cell: (row) => <Duration row={row} /> },
     {
       header: t('common.actions'),
       class: 'col-actions',
       cell: (row) => (
-        <Button variant="ghost" aria-label={t('logs.detailsFor', { time: formatTime(row.created_at, locale) })} onClick={() => onDetails(row)}>
-          {t('logs.details')}
+        <Button variant="ghost" class="icon-button" aria-label={t('logs.detailsFor', { time: formatTime(row.created_at, locale) })} title={t('logs.details')} onClick={() => onDetails(row)}>
+          <Icon name="chevronRight" />
         </Button>
       ),
     },
