@@ -60,16 +60,37 @@ const LONG_CONTEXT = 1_000_000
 
 /** The most output tokens one output of `model` may write: ModelMaxOutputTokens, the shipped family, else DefaultMaxOutputTokens. */
 export function maxOutputOf(options: Options, model: string): number {
-  return sizeOf(options.get<Record<string, number>>('ModelMaxOutputTokens'), MAX_OUTPUT, model) ?? options.get<number>('DefaultMaxOutputTokens')
+  return sizeOf(options.get<Record<string, number>>('ModelMaxOutputTokens'), MAX_OUTPUT, model, outputs) ?? options.get<number>('DefaultMaxOutputTokens')
 }
 
 /** The most input tokens a request to `model` can hold: ModelContextTokens, the shipped family, else DefaultContextTokens. */
 export function contextOf(options: Options, model: string, betas: readonly string[] = []): number {
-  const window = sizeOf(options.get<Record<string, number>>('ModelContextTokens'), CONTEXT, model) ?? options.get<number>('DefaultContextTokens')
+  const window = sizeOf(options.get<Record<string, number>>('ModelContextTokens'), CONTEXT, model, windows) ?? options.get<number>('DefaultContextTokens')
   return betas.some((beta) => LONG_CONTEXT_BETA.test(beta)) ? Math.max(window, LONG_CONTEXT) : window
 }
 
-function sizeOf(custom: Record<string, number>, shipped: Record<string, number>, model: string): number | undefined {
+/** Sizes found per model name, for the option object they were found with (a new object: found anew). */
+interface Found {
+  custom: object | undefined
+  sizes: Map<string, number | null>
+}
+const outputs: Found = { custom: undefined, sizes: new Map() }
+const windows: Found = { custom: undefined, sizes: new Map() }
+const MAX_REMEMBERED = 10_000
+
+function sizeOf(custom: Record<string, number>, shipped: Record<string, number>, model: string, found: Found): number | undefined {
+  if (found.custom !== custom) {
+    found.custom = custom
+    found.sizes.clear()
+  }
+  const known = found.sizes.get(model)
+  if (known !== undefined) return known ?? undefined
+  const size = lookup(custom, shipped, model)
+  if (found.sizes.size < MAX_REMEMBERED) found.sizes.set(model, size ?? null)
+  return size
+}
+
+function lookup(custom: Record<string, number>, shipped: Record<string, number>, model: string): number | undefined {
   const names = namesOf(model)
   for (const name of names) if (Object.hasOwn(custom, name)) return custom[name]
   let best: string | undefined
