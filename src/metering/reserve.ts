@@ -141,7 +141,10 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
     }
     if (!result.ok) {
       release(0)
-      throw insufficient(amount, quotaPerUnit, result.userQuota ?? 0, result.tokenRemain)
+      const why: string[] = []
+      if (plan.injects) why.push(`no output cap was set, and fewer than ${plan.minimum} output tokens${outputs > 1 ? ' per output' : ''} are not served (MinOutputTokens)`)
+      if (floor) why.push(`input sent by reference (${meter.byReference!.join(', ')}) is reserved as the model's context window, ${floor} tokens`)
+      throw insufficient(amount, quotaPerUnit, result.userQuota ?? 0, result.tokenRemain, why)
     }
     hold = result.hold
   }
@@ -161,8 +164,9 @@ function budgetOf(result: ReserveResult, tokenLimited: boolean): number {
   return tokenLimited && result.tokenRemain !== undefined ? Math.min(user, result.tokenRemain) : user
 }
 
-function insufficient(amount: number, quotaPerUnit: number, userQuota: number, tokenRemain: number | undefined): ForbiddenError {
+function insufficient(amount: number, quotaPerUnit: number, userQuota: number, tokenRemain: number | undefined, why: string[]): ForbiddenError {
   const usd = (q: number) => `$${(q / quotaPerUnit).toFixed(6)}`
   const short = tokenRemain !== undefined && tokenRemain < amount ? `this API key has ${tokenRemain} left (${usd(tokenRemain)})` : `the balance is ${userQuota} (${usd(userQuota)})`
-  return new ForbiddenError(`insufficient quota: this request may cost up to ${amount} (${usd(amount)}), but ${short}`, 'insufficient_quota')
+  const because = why.length ? ` (${why.join('; ')})` : ''
+  return new ForbiddenError(`insufficient quota: this request may cost up to ${amount} (${usd(amount)})${because}, but ${short}`, 'insufficient_quota')
 }

@@ -105,6 +105,7 @@ describe('input by reference is reserved as the context window', () => {
       const poor = await account(env, 60_000)
       const refused = await send(c.path, c.headers(poor.key), c.body)
       expect(refused.status).toBe(403)
+      expect(await refused.text()).toContain(`is reserved as the model's context window, ${c.context} tokens`)
       expect(env.upstream.requests).toHaveLength(0)
       expect((await logsWhen(env, poor.user.id, 1)).map((r) => [r.type, r.quota])).toEqual([[5, 0]])
       expect((await userRow(env, poor.user.id)).quota).toBe(60_000)

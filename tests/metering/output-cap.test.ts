@@ -177,7 +177,9 @@ describe('a request without an output cap is sent with the one its hold pays for
     const { user, key } = await account(env, 900)
     const res = await chat(env, key, { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })
     expect(res.status).toBe(403)
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('insufficient_quota')
+    const error = ((await res.json()) as { error: { code: string; message: string } }).error
+    expect(error.code).toBe('insufficient_quota')
+    expect(error.message).toContain('fewer than 1024 output tokens are not served (MinOutputTokens)')
     expect(env.upstream.requests).toHaveLength(0)
     const rows = await logsWhen(env, user.id, 1)
     expect(rows.map((r) => [r.type, r.quota])).toEqual([[5, 0]])
