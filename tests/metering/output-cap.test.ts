@@ -92,6 +92,18 @@ describe('a request without an output cap is sent with the one its hold pays for
     }
   })
 
+  test("an API key's remaining quota limits the cap as the balance does", async () => {
+    const { user, key } = await account(env, 1_000_000, 5_000)
+    expect((await chat(env, key, { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200)
+    const cap = env.upstream.requests[0]!.json.max_completion_tokens as number
+    expect(cap).toBeGreaterThan(4_096)
+    expect(cap).toBeLessThan(5_000)
+    await settled(env, 1)
+    const [row] = await logsOf(env, user.id)
+    expect(JSON.parse(row!.other).unpaid).toBeUndefined()
+    expect(row!.quota).toBeLessThanOrEqual(5_000)
+  })
+
   test('chat to an OpenAI-compatible server: max_tokens, the field it reads', async () => {
     const { user, key } = await account(env, 6_000)
     expect((await chat(env, key, { model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200)
@@ -171,6 +183,12 @@ describe('a request without an output cap is sent with the one its hold pays for
     expect(cap).toBeGreaterThan(4_096)
     expect(cap).toBeLessThan(6_000)
     await paidInFull(user.id, 6_000)
+
+    env.outcomes.length = 0
+    const responses = await account(env, 6_000)
+    expect((await post('/v1/responses', { authorization: `Bearer ${responses.key}` }, '{"model":"claude-sonnet-4-5","input":"hi"}')).status).toBe(200)
+    expect(env.upstream.requests[1]!.json.max_tokens).toBeLessThan(6_000)
+    await paidInFull(responses.user.id, 6_000)
   })
 
   test('a balance that buys fewer than MinOutputTokens: refused (403 insufficient_quota) before dispatch, nothing charged', async () => {
