@@ -27,7 +27,8 @@ const PRICED_BETAS = [/^context-1m-/, /^fast-mode-/]
  * request: more outputs are reserved in the worst case (above MaxChoicesPerRequest: a 400 naming the field); a
  * service tier, hosted tool or beta an option prices is reserved and billed at that price; one no option prices is
  * declined, and the relay sends the request without it. None of these choices passes unpriced, so none can end as
- * `unpaid` (what still can is in docs/security.md: no output cap, input sent by reference).
+ * `unpaid`; a request without an output cap and input sent by reference are bounded in reserve.ts (output-cap.ts,
+ * model-limits.ts); what is left is in docs/security.md's known gaps.
  */
 export function priceTerms(options: Options, meter: Meter, free: boolean): PriceTerms {
   const outputs = outputsOf(options, meter)

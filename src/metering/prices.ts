@@ -76,7 +76,7 @@ function buildTables(key: Table[]): Tables {
 }
 
 /** Names to try for a model: as given, without a vendor prefix, without a date or `-latest` suffix. */
-function namesOf(model: string): string[] {
+export function namesOf(model: string): string[] {
   const names = [model]
   const bare = model.replace(/^(models|openai|anthropic|google|deepseek)\//, '')
   const undated = bare.replace(/-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$/, '')

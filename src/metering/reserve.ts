@@ -1,11 +1,14 @@
 import { admit, limitError, type Coordination } from '../coord'
 import type { Repos } from '../db/repos'
+import type { ReserveResult } from '../db/repos/quota'
 import { ForbiddenError } from '../errors'
 import type { OptionStore } from '../options/store'
 import type { Meter } from '../relay/meter'
 import type { RelayCall } from '../relay/pipeline'
 import { limitsFor } from './limits'
 import { priceTerms } from './price-terms'
+import { contextOf } from './model-limits'
+import { affordableOutput, outputPlan } from './output-cap'
 import { estimateQuota, requirePrice, type Price } from './prices'
 
 /** What a request holds between the reservation and its settlement. */
@@ -60,30 +63,41 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
   const price = terms.multiplier === 1 ? listed : { ...listed, multiplier: terms.multiplier }
   const quotaPerUnit = deps.options.get<number>('QuotaPerUnit')
   const fee = Math.round(terms.feeUsd * quotaPerUnit * price.group)
-  let promptTokens = meter.input
-  let promptExact = meter.exact
-  const maxOutputTokens = (meter.maxOutput ?? deps.options.get<number>('DefaultMaxOutputTokens')) * terms.outputs
+  const { outputs } = terms
+  const plan = outputPlan(deps.options, meter, price)
+  let perOutput = plan.perOutput
+  // input the body names but does not hold (a stored conversation, a file, a URL) may fill the context window
+  const floor = meter.byReference?.length ? contextOf(deps.options, meter.model, meter.betas) : 0
+  const bound = Math.max(meter.input, floor)
+  let promptTokens = bound
+  let counted = meter.exact || bound === floor
   const limits = limitsFor(deps.options, group)
   const scopes = [
     { key: `t:${token.id}`, label: 'API key', limits: limits.token },
     { key: `u:${user.id}`, label: 'user', limits: limits.user },
   ]
-  // TPM counts tokens: a meter in characters, seconds or images takes none of it
-  const tpmEstimate = () => (meter.unit === 'token' ? promptTokens + maxOutputTokens : 0)
+  // TPM counts tokens (a meter in characters, seconds or images takes none); a request without a cap counts what it did
+  // before caps were sent (DefaultMaxOutputTokens), not the model's whole maximum
+  const tpmOutput = meter.maxOutput === undefined ? Math.min(perOutput, deps.options.get<number>('DefaultMaxOutputTokens')) : perOutput
+  const tpmEstimate = () => (meter.unit === 'token' ? promptTokens + tpmOutput * outputs : 0)
+  const recount = () => {
+    promptTokens = Math.max(meter.count(), floor)
+    counted = true
+  }
   let admitted = admit(deps.coord, scopes, tpmEstimate())
   // only a shared backend answers later: on one node the admission is synchronous, no await added
   if (admitted instanceof Promise) admitted = await admitted
-  if (!admitted.ok && admitted.kind === 'tpm' && !promptExact) {
+  if (!admitted.ok && admitted.kind === 'tpm' && !counted) {
     // the bound does not fit the tokens per minute left: count exactly before refusing (a refusal takes nothing)
-    promptTokens = meter.count()
-    promptExact = true
+    recount()
     admitted = admit(deps.coord, scopes, tpmEstimate())
     if (admitted instanceof Promise) admitted = await admitted
   }
   if (!admitted.ok) throw limitError(admitted)
   const permit = admitted.permit
   const release = (usedTokens: number): void => void permit.release(usedTokens)
-  let amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit) + fee
+  const estimate = () => estimateQuota(price, promptTokens, perOutput * outputs, quotaPerUnit) + fee
+  let amount = estimate()
   const tokenLimited = !token.unlimitedQuota
   let hold: number | undefined
   if (amount > 0) {
@@ -95,12 +109,30 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
         await deps.settlePending()
         result = await deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
       }
-      if (!result.ok && !promptExact) {
+      if (!result.ok && !counted) {
         // The byte bound (about 3.5× a real prompt's tokens) does not fit: count exactly before refusing, so a
         // request the balance can pay is served and a refusal names the real estimate, not the bound.
-        promptTokens = meter.count()
-        promptExact = true
-        amount = estimateQuota(price, promptTokens, maxOutputTokens, quotaPerUnit) + fee
+        recount()
+        amount = estimate()
+        result = await deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
+      }
+      // A request without a cap is sent with the cap the balance buys (as OpenRouter limits output by credits), not
+      // refused, unless that is under the minimum. Twice at most: the balance may move between the two questions.
+      // Bought beside the prompt's bound, not our count of it: the vendor's tokenizer may count a few more, and the
+      // balance left after this reservation is too little to pay for them.
+      if (!result.ok && plan.injects) {
+        promptTokens = bound
+        counted = meter.exact || bound === floor
+      }
+      for (let tries = 0; !result.ok && plan.injects && tries < 2; tries++) {
+        const bought = Math.floor(affordableOutput(price, promptTokens, fee, budgetOf(result, tokenLimited), quotaPerUnit) / outputs)
+        if (bought < plan.minimum) {
+          perOutput = plan.minimum // the refusal names the least this request could have cost
+          amount = estimate()
+          break
+        }
+        perOutput = Math.min(perOutput, bought)
+        amount = estimate()
         result = await deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
       }
     } catch (error) {
@@ -109,15 +141,32 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
     }
     if (!result.ok) {
       release(0)
-      throw insufficient(amount, quotaPerUnit, result.userQuota ?? 0, result.tokenRemain)
+      const why: string[] = []
+      if (plan.injects) why.push(`no output cap was set, and fewer than ${plan.minimum} output tokens${outputs > 1 ? ' per output' : ''} are not served (MinOutputTokens)`)
+      if (floor) why.push(`input sent by reference (${meter.byReference!.join(', ')}) is reserved as the model's context window, ${floor} tokens`)
+      throw insufficient(amount, quotaPerUnit, result.userQuota ?? 0, result.tokenRemain, why)
     }
     hold = result.hold
   }
-  return { price, group, model: meter.model, unit: meter.unit, count: meter.count, countable: meter.countable, promptTokens, promptExact, maxOutputTokens, fee, reserved: amount, hold, tokenLimited, quotaPerUnit, release, settled: false }
+  if (plan.injects) {
+    meter.outputCap = perOutput
+    const why = perOutput < plan.perOutput ? `what the balance buys (the model's maximum is ${plan.perOutput})` : "the model's maximum output (ModelMaxOutputTokens)"
+    meter.notes = [`no output cap was set: sent with one of ${perOutput} tokens${outputs > 1 ? ' per output' : ''}, ${why}`]
+  }
+  if (floor) meter.notes = [...(meter.notes ?? []), `input sent by reference (${meter.byReference!.join(', ')}): reserved as the model's context window, ${floor} tokens`]
+  const promptExact = counted && !floor
+  return { price, group, model: meter.model, unit: meter.unit, count: meter.count, countable: meter.countable, promptTokens, promptExact, maxOutputTokens: perOutput * outputs, fee, reserved: amount, hold, tokenLimited, quotaPerUnit, release, settled: false }
 }
 
-function insufficient(amount: number, quotaPerUnit: number, userQuota: number, tokenRemain: number | undefined): ForbiddenError {
+/** What the user's balance, and a limited key's remaining quota, hold now (a refusal's answer). */
+function budgetOf(result: ReserveResult, tokenLimited: boolean): number {
+  const user = result.userQuota ?? 0
+  return tokenLimited && result.tokenRemain !== undefined ? Math.min(user, result.tokenRemain) : user
+}
+
+function insufficient(amount: number, quotaPerUnit: number, userQuota: number, tokenRemain: number | undefined, why: string[]): ForbiddenError {
   const usd = (q: number) => `$${(q / quotaPerUnit).toFixed(6)}`
   const short = tokenRemain !== undefined && tokenRemain < amount ? `this API key has ${tokenRemain} left (${usd(tokenRemain)})` : `the balance is ${userQuota} (${usd(userQuota)})`
-  return new ForbiddenError(`insufficient quota: this request may cost up to ${amount} (${usd(amount)}), but ${short}`, 'insufficient_quota')
+  const because = why.length ? ` (${why.join('; ')})` : ''
+  return new ForbiddenError(`insufficient quota: this request may cost up to ${amount} (${usd(amount)})${because}, but ${short}`, 'insufficient_quota')
 }

@@ -1,3 +1,5 @@
+import { OUTPUT_OPTIONS } from './output-options'
+
 /** Every runtime setting the back office may change: its type, default and a check of new values. */
 type OptionType = 'boolean' | 'integer' | 'number' | 'string' | 'json'
 
@@ -94,7 +96,7 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   ServiceTierRatio: { type: 'json', default: '{}', description: 'OpenAI service_tier → price multiplier (e.g. {"priority": 2}); a tier not listed is refused unless standard (default, auto, flex)', check: priceTable },
   HostedToolPrice: { type: 'json', default: '{}', description: 'hosted tool billed per use by the vendor (web_search, file_search, code_interpreter, code_execution, image_generation, google_maps …) → US$ added to each request that offers it; a tool not listed is refused', check: priceTable },
   AnthropicBetaRatio: { type: 'json', default: '{}', description: 'anthropic-beta flag → price multiplier (e.g. {"context-1m-2025-08-07": 2}); flags that change the vendor\'s price (context-1m-…, fast-mode-…) are refused unless listed', check: priceTable },
-  DefaultMaxOutputTokens: { type: 'integer', default: '4096', description: 'output tokens reserved when a request sets no maximum', check: positive },
+  DefaultMaxOutputTokens: { type: 'integer', default: '4096', description: 'the output cap (and what is reserved) of a request that sets none, for a model ModelMaxOutputTokens and the shipped table do not name', check: positive },
   LogConsumeEnabled: { type: 'boolean', default: 'true', description: 'write a usage log row for every relay request' },
   LogRetentionDays: { type: 'integer', default: '0', description: 'delete usage logs older than this many days (0 = keep forever)', check: nonNegative },
   TokenRpmLimit: { type: 'integer', default: '0', description: 'requests per minute per API key (0 = no limit)', check: nonNegative },
@@ -103,5 +105,6 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   UserRpmLimit: { type: 'integer', default: '0', description: 'requests per minute per user (0 = no limit)', check: nonNegative },
   UserTpmLimit: { type: 'integer', default: '0', description: 'tokens per minute per user (0 = no limit)', check: nonNegative },
   UserConcurrencyLimit: { type: 'integer', default: '0', description: 'requests in flight per user (0 = no limit)', check: nonNegative },
+  ...OUTPUT_OPTIONS,
   GroupRateLimits: { type: 'json', default: '{}', description: `group → overrides of the limits above: { "vip": { "token_rpm": 600 } } (keys ${RATE_LIMIT_KEYS.join(', ')})`, check: groupRateLimits },
 }

@@ -54,5 +54,7 @@ export function made(choices: PriceChoices): PriceChoices {
   if (choices.serviceTier !== undefined) out.serviceTier = choices.serviceTier
   if (choices.hostedTools?.length) out.hostedTools = choices.hostedTools
   if (choices.betas?.length) out.betas = choices.betas
+  if (choices.byReference?.length) out.byReference = choices.byReference
+  if (choices.maxOutput !== undefined) out.maxOutput = choices.maxOutput
   return out
 }

@@ -26,6 +26,8 @@ export interface PassthroughContext {
   clientHeaders: Headers
   upstreamModel: string
   quirks: UpstreamQuirks
+  /** the output cap (per output) metering sends a request that set none with: the protocol's own field is set to it */
+  outputCap?: number
 }
 
 /** What that body needs: top-level fields to set (the rest stays byte for byte), headers to forward, our own usage chunk to drop again. */
@@ -149,6 +151,10 @@ export interface PriceChoices {
   hostedTools?: { kind: string; field: string }[]
   /** `anthropic-beta` flags */
   betas?: string[]
+  /** input the body names but does not hold (`previous_response_id`, `cachedContent` …): its tokens may fill the context window */
+  byReference?: string[]
+  /** an output cap in a spelling the decoder does not read (Gemini's snake_case `generation_config.max_output_tokens`) */
+  maxOutput?: number
 }
 
 /** A protocol clients speak to the gateway: the server half (decode requests, encode answers and errors) and the upstream half. */

@@ -20,6 +20,13 @@ export interface ChatRequest {
   spliced(): SplicedRequest | undefined
   /** the request without its conversation (system, messages): what an answer's encoder echoes (model, tools, settings) */
   settings(): IrRequest
+  /** the output cap (per output) metering set for a request that set none: every attempt's body carries it (`withOutputCap`) */
+  outputCap?: number
+}
+
+/** The request with metering's decisions: the output cap it sends a request that set none with (meter.ts `outputCap`). */
+export function withOutputCap(request: ChatRequest, meter: { outputCap?: number }): ChatRequest {
+  return meter.outputCap === undefined ? request : { ...request, outputCap: meter.outputCap }
 }
 
 interface SplicedRequest extends Converted<IrRequest> {

@@ -26,6 +26,10 @@ export interface Meter extends PriceChoices {
   variant?: string
   /** set by metering's reserve: the price choices it does not price, which the relay takes out before dispatch */
   declined?: PriceChoices
+  /** set by metering's reserve for a request without an output cap: the cap (per output) the relay sends it with */
+  outputCap?: number
+  /** set by metering's reserve: what it decided that the log row's warnings say (an injected cap, input by reference) */
+  notes?: string[]
 }
 
 /** A meter whose input is known exactly (characters, images, or tokens already counted). */

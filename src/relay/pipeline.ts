@@ -14,7 +14,7 @@ import { convertedBody, passthroughBody, payloadText, sharedPayload, type Upstre
 import { upstreamProtocolFor } from './upstream-protocol'
 import { upstreamProtocolById } from './upstream-protocols'
 import { chatMeter } from './chat-meter'
-import { chatRequest, type ChatRequest } from './chat-request'
+import { chatRequest, withOutputCap, type ChatRequest } from './chat-request'
 import { withoutDeclined } from './declined-choices'
 import type { RequestBody } from './request-body'
 import type { Meter } from './meter'
@@ -142,6 +142,8 @@ export async function relay(deps: AppDeps, input: RelayInput, settle: SettleHook
       throw abandon(error, candidates[0]!)
     }
   }
+  request = withOutputCap(request, meter) // a request without an output cap is sent with metering's
+  if (meter.notes) warnings.push(...meter.notes)
   for (const candidate of candidates.slice(0, maxAttempts)) {
     last = candidate
     let plan: AttemptPlan

@@ -23,7 +23,7 @@ export interface BodyInput {
   body: RequestBody
   clientHeaders: Headers
   /** the client's request, decoded whole (a large body is parsed on the first call) or with its long strings cut */
-  request: Pick<ChatRequest, 'full' | 'fullWarnings' | 'spliced'>
+  request: Pick<ChatRequest, 'full' | 'fullWarnings' | 'spliced' | 'outputCap'>
   upstreamModel: string
   provider: Provider
   /** the body goes to fetch as it is made: no connector signs it, no envelope wraps it (so it may be a Blob) */
@@ -32,11 +32,12 @@ export interface BodyInput {
 
 /**
  * Same protocol: the client's bytes, unchanged except the top-level fields the protocol patches (its
- * `passthroughPatch`: the mapped model, a stream's usage option, Claude Code's unsigned thinking blocks …).
+ * `passthroughPatch`: the mapped model, a stream's usage option, Claude Code's unsigned thinking blocks, metering's
+ * output cap for a request that set none …).
  */
 export function passthroughBody(input: BodyInput, client: Protocol): UpstreamBody {
   const { body } = input
-  const ctx = { body: body.view, objectsOfType: body.objectsOfType, clientHeaders: input.clientHeaders, upstreamModel: input.upstreamModel, quirks: input.provider.quirks }
+  const ctx = { body: body.view, objectsOfType: body.objectsOfType, clientHeaders: input.clientHeaders, upstreamModel: input.upstreamModel, quirks: input.provider.quirks, outputCap: input.request.outputCap }
   let out = client.passthroughPatch?.(ctx)
   if (!out) return { payload: body.bytes, headers: {}, dropUsageChunk: false, warnings: [] }
   // a patch of a value a large body's view holds a stand-in for (its messages …) is made from the whole body
@@ -70,7 +71,9 @@ export function convertedBody(input: BodyInput, upstream: UpstreamProtocol): Ups
 }
 
 function encodeFor(input: BodyInput, upstream: UpstreamProtocol, ir: IrRequest): Converted<Record<string, unknown>> {
-  const out = upstream.encodeRequest({ ...ir, model: input.upstreamModel })
+  const cap = input.request.outputCap
+  // a request without an output cap goes with metering's (metering/output-cap.ts), in whatever field the upstream reads
+  const out = upstream.encodeRequest(cap === undefined ? { ...ir, model: input.upstreamModel } : { ...ir, model: input.upstreamModel, maxOutputTokens: cap })
   upstream.applyQuirks?.(out.value, input.provider.quirks)
   return out
 }

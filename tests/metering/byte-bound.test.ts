@@ -72,14 +72,23 @@ describe('the reservation of a short prompt (nothing is tokenized before dispatc
     expect(reservation(0)).toMatchObject({ promptTokens: Buffer.byteLength(JSON.stringify(body)), promptExact: false })
   })
 
-  test('with an image: counted exactly (its flat estimate is more than the bytes of a URL)', async () => {
+  test('with an image: counted exactly (its flat estimate is more than the bytes of a small image)', async () => {
     const { key } = await account(env, 50_000_000)
-    const image = { type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' } }
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' } }
     const res = await messages(env, key, { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: [image, { type: 'text', text: 'what is this?' }] }] })
     expect(res.status).toBe(200)
     await settled(env, 1)
     expect(reservation(0).promptExact).toBe(true)
     expect(reservation(0).promptTokens).toBeGreaterThan(1_500)
+  })
+
+  test("with an image by URL: the model's context window (the image is not in the bytes; tests/metering/input-by-reference.test.ts)", async () => {
+    const { key } = await account(env, 50_000_000)
+    const image = { type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' } }
+    const res = await messages(env, key, { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: [image, { type: 'text', text: 'what is this?' }] }] })
+    expect(res.status).toBe(200)
+    await settled(env, 1)
+    expect(reservation(0)).toMatchObject({ promptTokens: 200_000, promptExact: false })
   })
 
   test('a bound the balance cannot hold is counted exactly, and the request served', async () => {

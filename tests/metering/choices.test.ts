@@ -93,11 +93,25 @@ describe('chat n', () => {
     expect((await userRow(env, user.id)).quota).toBe(10_000 - 410)
   })
 
-  test('n without max_tokens reserves n × DefaultMaxOutputTokens', async () => {
+  test('n without max_tokens is sent with the cap the balance buys for each of n outputs (tests/metering/output-cap.test.ts)', async () => {
+    chatWorstCase()
     const { user, key } = await account(env, 4096 * 3)
     const res = await chat(env, key, { model: 'gpt-4o', n: 3, messages: [{ role: 'user', content: 'hi' }] })
+    expect(res.status).toBe(200)
+    await settled(env, 1)
+    const cap = env.upstream.requests[0]!.json.max_completion_tokens as number
+    expect(cap).toBeGreaterThan(4000)
+    expect(cap * 3).toBeLessThanOrEqual(4096 * 3)
+    const [row] = await logsOf(env, user.id)
+    expect(JSON.parse(row!.other).unpaid).toBeUndefined()
+    expect((await userRow(env, user.id)).quota).toBeGreaterThanOrEqual(0)
+  })
+
+  test('n without max_tokens whose balance buys under MinOutputTokens per output is refused before dispatch', async () => {
+    const { user, key } = await account(env, 1024 * 3)
+    const res = await chat(env, key, { model: 'gpt-4o', n: 3, messages: [{ role: 'user', content: 'hi' }] })
     expect(res.status).toBe(403)
-    await refusedBeforeDispatch(user.id, 4096 * 3)
+    await refusedBeforeDispatch(user.id, 1024 * 3)
   })
 
   test('twenty concurrent n=8 requests never overdraw: the sum charged stays within the balance, no unpaid row', async () => {

@@ -48,9 +48,19 @@ describe('legacy completions', () => {
     await refusedBeforeDispatch(res, user.id, 1_000_000, 400, 'best_of')
   })
 
-  test('best_of without max_tokens reserves best_of × DefaultMaxOutputTokens: a balance short of it is refused before dispatch', async () => {
+  test('best_of without max_tokens is sent with the max_tokens the balance buys for each; under MinOutputTokens each, refused before dispatch', async () => {
+    const poor = await account(o.env, 1024 * 5)
+    await refusedBeforeDispatch(await post('/v1/completions', poor.key, { model: MODEL, prompt: 'a', best_of: 5 }), poor.user.id, 1024 * 5, 403)
     const { user, key } = await account(o.env, 4096 * 3)
-    await refusedBeforeDispatch(await post('/v1/completions', key, { model: MODEL, prompt: 'a', best_of: 5 }), user.id, 4096 * 3, 403)
+    const before = o.up.requests.length
+    const res = await post('/v1/completions', key, { model: MODEL, prompt: 'a', best_of: 5 })
+    expect(res.status).toBe(200)
+    await settled(o.env, 1)
+    const cap = o.up.requests[before]!.json.max_tokens as number
+    expect(cap).toBeGreaterThanOrEqual(1024)
+    expect(cap * 5).toBeLessThanOrEqual(4096 * 3)
+    const [row] = await logsOf(o.env, user.id)
+    expect(JSON.parse(row!.other).reserved).toBeLessThanOrEqual(4096 * 3)
   })
 
   test('n for every prompt is reserved and settled on the usage', async () => {

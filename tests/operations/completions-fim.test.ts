@@ -99,7 +99,8 @@ describe('fill-in-the-middle through Mistral (Codestral, /v1/fim/completions)', 
     expect(content.map((c) => c.choices[0].text).join('')).toBe('let x = ' + fakeFill('let x = ').words.join(''))
     expect(content.at(-1).choices[0].finish_reason).toBe('stop')
     const sent = o.up.requests.at(-1)!.json
-    expect(sent).toEqual({ model: 'codestral-latest', prompt: 'let x = ', stream: true })
+    // no max_tokens from the client: sent with the cap metering reserved (DefaultMaxOutputTokens: no table names codestral)
+    expect(sent).toEqual({ model: 'codestral-latest', prompt: 'let x = ', stream: true, max_tokens: 4096 })
   })
 
   test('without include_usage no usage chunk reaches the client', async () => {

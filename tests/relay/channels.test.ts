@@ -154,7 +154,8 @@ describe('model mapping', () => {
     expect(answer.choices[0].message.content).toBe('mapped answer')
     const sent = env.upstream.requests[0]!
     expect(sent.json.model).toBe('gpt-4o-mini')
-    expect(sent.body).toBe(raw.replace('"model": "gpt-4o"', '"model": "gpt-4o-mini"'))
+    // no cap from the client: metering's goes in front (tests/metering/output-cap.test.ts), the rest as sent
+    expect(sent.body).toBe(`{"max_completion_tokens":16384,${raw.slice(1).replace('"model": "gpt-4o"', '"model": "gpt-4o-mini"')}`)
     expect(env.outcomes[0]!.upstreamModel).toBe('gpt-4o-mini')
   })
 
@@ -163,7 +164,7 @@ describe('model mapping', () => {
     const final = await openai.chat.completions.stream({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }], temperature: 0.2 }).finalChatCompletion()
     expect(final.choices[0]!.message.content).toBe('ab')
     const sent = env.upstream.requests[0]!.json
-    expect(sent).toEqual({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], temperature: 0.2, stream: true, stream_options: { include_usage: true } })
+    expect(sent).toEqual({ max_completion_tokens: 16_384, model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], temperature: 0.2, stream: true, stream_options: { include_usage: true } })
   })
 })
 

@@ -29,12 +29,13 @@ describe('chat completions → OpenAI upstream (passthrough)', () => {
     const sent = env.upstream.requests[0]!
     expect(sent.path).toBe('/v1/chat/completions')
     expect(sent.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`)
-    expect(JSON.parse(sent.body)).toEqual({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello' }] })
+    // no cap from the client: sent with the model's maximum output, in OpenAI's field (tests/metering/output-cap.test.ts)
+    expect(JSON.parse(sent.body)).toEqual({ max_completion_tokens: 16_384, model: 'gpt-4o', messages: [{ role: 'user', content: 'hello' }] })
     expect(env.outcomes[0]?.usage?.input.noCache).toBe(12)
   })
 
   test('raw bytes: a body with odd spacing goes upstream byte for byte', async () => {
-    const raw = '{"model":"gpt-4o",  "messages":[{"role":"user","content":"héllo"}],"x_custom":{"a":1}}'
+    const raw = '{"model":"gpt-4o",  "messages":[{"role":"user","content":"héllo"}],"x_custom":{"a":1},"max_tokens" :  50}'
     const res = await fetch(`${env.app.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${env.key}`, 'content-type': 'application/json' }, body: raw })
     expect(res.status).toBe(200)
     expect(env.upstream.requests[0]!.body).toBe(raw)

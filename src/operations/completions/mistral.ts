@@ -29,6 +29,7 @@ export const mistralFim: OperationDialect<CompletionsRequest> = {
     if (request.suffix !== undefined) body.suffix = request.suffix
     for (const field of PASSED) if (request.body[field] !== undefined && request.body[field] !== null) body[field] = request.body[field]
     if (Number.isInteger(request.body.seed)) body.random_seed = request.body.seed
+    if (request.meter.outputCap !== undefined) body.max_tokens = request.meter.outputCap
     if (request.stream) body.stream = true
     return { body: JSON.stringify(body), contentType: 'application/json' }
   },

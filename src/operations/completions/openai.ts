@@ -20,6 +20,8 @@ export const SSE_TYPE = 'text/event-stream; charset=utf-8'
 export const openAiCompletions: OperationDialect<CompletionsRequest> = {
   encode(request, upstreamModel) {
     const body: Record<string, unknown> = { ...request.body, model: upstreamModel }
+    // no max_tokens: the cap metering reserved (metering/output-cap.ts), not the upstream's own default
+    if (request.meter.outputCap !== undefined) body.max_tokens = request.meter.outputCap
     if (addsUsage(request)) body.stream_options = { ...(request.body.stream_options as object | undefined), include_usage: true }
     return { body: JSON.stringify(body), contentType: 'application/json' }
   },

@@ -2,7 +2,7 @@ import type { Protocol } from '../types.ts'
 import { priceChoices } from './price-choices.ts'
 import { errorsOn } from './routes.ts'
 import { streamFraming } from './json-array.ts'
-import { probeBody } from './passthrough.ts'
+import { passthroughPatch, probeBody } from './passthrough.ts'
 import { decodeRequest } from './decode-request.ts'
 import { decodeResponse } from './decode-response.ts'
 import { GeminiStreamDecoder } from './decode-stream.ts'
@@ -36,6 +36,7 @@ export const gemini: Protocol = {
     ],
   },
   priceChoices,
+  passthroughPatch,
   decodeRequest,
   encodeRequest,
   decodeResponse,

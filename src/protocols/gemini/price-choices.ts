@@ -5,12 +5,18 @@ import type { PriceChoices } from '../types.ts'
 const TOKEN_BILLED = new Set(['function_declarations', 'code_execution', 'url_context', 'computer_use'])
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 
-/** `generationConfig.candidateCount` and grounding tools (`googleSearch`, `googleMaps` …). */
+/**
+ * `generationConfig.candidateCount`, grounding tools (`googleSearch`, `googleMaps` …), a cached content's input (by
+ * reference) and the output cap in either spelling.
+ */
 export function priceChoices(member: (key: string) => unknown): PriceChoices {
   // Google's API takes the snake_case spelling too, and a passthrough upstream reads the body as sent
   const config = member('generationConfig') ?? member('generation_config')
   const fields = typeof config === 'object' && config !== null ? (config as Record<string, unknown>) : {}
   const candidates = fields.candidateCount ?? fields.candidate_count
+  const max = fields.maxOutputTokens ?? fields.max_output_tokens
+  const maxOutput = typeof max === 'number' && Number.isFinite(max) && max >= 0 ? max : undefined
+  const cached = member('cachedContent') ?? member('cached_content')
   const hostedTools: { kind: string; field: string }[] = []
   const tools = member('tools')
   if (Array.isArray(tools)) {
@@ -23,5 +29,5 @@ export function priceChoices(member: (key: string) => unknown): PriceChoices {
       }
     })
   }
-  return made({ choices: outputCount(candidates, 'generationConfig.candidateCount'), hostedTools })
+  return made({ choices: outputCount(candidates, 'generationConfig.candidateCount'), hostedTools, maxOutput, byReference: cached === undefined || cached === null ? [] : ['cachedContent'] })
 }

@@ -1,14 +1,17 @@
 import type { PassthroughContext, PassthroughPatch, UpstreamQuirks } from '../types.ts'
 
 /**
- * A Chat Completions body on its way to a Chat Completions upstream: the mapped model, and for a stream the
+ * A Chat Completions body on its way to a Chat Completions upstream: the mapped model, metering's output cap when the
+ * client set none, and for a stream the
  * usage chunk asked for (metering needs it) unless the vendor refuses `stream_options`; the client gets that
  * chunk only if it asked.
  */
-export function passthroughPatch({ body, upstreamModel, quirks }: PassthroughContext): PassthroughPatch {
+export function passthroughPatch({ body, upstreamModel, quirks, outputCap }: PassthroughContext): PassthroughPatch {
   const patch: Record<string, unknown> = {}
   let dropUsageChunk = false
   if (body.model !== upstreamModel) patch.model = upstreamModel
+  // a request without a cap goes with metering's, in the field the vendor reads (OpenAI's reasoning models refuse max_tokens)
+  if (outputCap !== undefined) patch[quirks.maxTokensField ?? 'max_tokens'] = outputCap
   if (body.stream === true && quirks.streamUsageOption !== false) {
     const options = (body.stream_options ?? {}) as Record<string, unknown>
     if (options.include_usage !== true) {

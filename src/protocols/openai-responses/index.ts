@@ -16,7 +16,7 @@ export const openaiResponses: Protocol = {
   passthroughPatch,
   probeBody,
   requestSchema: ResponsesRequest,
-  scanWords: { media: ['input_image', 'input_file'] },
+  scanWords: { media: ['input_image', 'input_file', 'item_reference'] },
   // instructions, message texts, tool outputs and media data (image URLs only when they are data URLs)
   splicePaths: {
     text: [

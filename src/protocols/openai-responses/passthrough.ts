@@ -1,8 +1,10 @@
 import type { PassthroughContext, PassthroughPatch } from '../types.ts'
 
-/** A Responses body on its way to a Responses upstream: only the mapped model changes. */
-export function passthroughPatch({ body, upstreamModel }: PassthroughContext): PassthroughPatch {
-  return { patch: body.model !== upstreamModel ? { model: upstreamModel } : {}, headers: {}, dropUsageChunk: false, warnings: [] }
+/** A Responses body on its way to a Responses upstream: the mapped model, and metering's output cap when the client set none. */
+export function passthroughPatch({ body, upstreamModel, outputCap }: PassthroughContext): PassthroughPatch {
+  const patch: Record<string, unknown> = body.model !== upstreamModel ? { model: upstreamModel } : {}
+  if (outputCap !== undefined) patch.max_output_tokens = outputCap
+  return { patch, headers: {}, dropUsageChunk: false, warnings: [] }
 }
 
 export function probeBody(model: string): Record<string, unknown> {

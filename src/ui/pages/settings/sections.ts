@@ -57,6 +57,10 @@ export const SECTIONS: readonly SettingSection[] = [
     fields: [
       { key: 'QuotaPerUnit', min: 1 },
       { key: 'DefaultMaxOutputTokens', min: 1 },
+      { key: 'ModelMaxOutputTokens' },
+      { key: 'MinOutputTokens', min: 1 },
+      { key: 'ModelContextTokens' },
+      { key: 'DefaultContextTokens', min: 1 },
       { key: 'MaxChoicesPerRequest', min: 1 },
       { key: 'ServiceTierRatio' },
       { key: 'HostedToolPrice' },
