@@ -1,6 +1,8 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from './deps'
 import { authModule } from './modules/auth'
+import { twoFactorModule } from './modules/twofa'
+import { verifyModule } from './modules/twofa/verify-route'
 import { channelsModule } from './modules/channels'
 import { optionsModule } from './modules/options'
 import { setupModule } from './modules/setup'
@@ -54,6 +56,8 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(statusModule(deps))
     .use(setupModule(deps))
     .use(authModule(deps))
+    .use(twoFactorModule(deps))
+    .use(verifyModule(deps))
     .use(usersModule(deps))
     .use(userAccessModule(deps))
     .use(optionsModule(deps))
