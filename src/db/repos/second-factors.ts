@@ -30,7 +30,7 @@ export interface PasskeyRow {
   lastUsedAt: number
 }
 
-type NewPasskey = Omit<PasskeyRow, 'id' | 'createdAt' | 'lastUsedAt'> & { createdAt?: number; lastUsedAt?: number }
+export type NewPasskey = Omit<PasskeyRow, 'id' | 'createdAt' | 'lastUsedAt'> & { createdAt?: number; lastUsedAt?: number }
 
 interface ChallengeRow {
   id: string
