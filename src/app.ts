@@ -1,6 +1,9 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from './deps'
 import { authModule } from './modules/auth'
+import { twoFactorModule } from './modules/twofa'
+import { passkeysModule } from './modules/passkeys'
+import { verifyModule } from './modules/twofa/verify-route'
 import { channelsModule } from './modules/channels'
 import { optionsModule } from './modules/options'
 import { setupModule } from './modules/setup'
@@ -54,6 +57,9 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(statusModule(deps))
     .use(setupModule(deps))
     .use(authModule(deps))
+    .use(twoFactorModule(deps))
+    .use(verifyModule(deps))
+    .use(passkeysModule(deps))
     .use(usersModule(deps))
     .use(userAccessModule(deps))
     .use(optionsModule(deps))

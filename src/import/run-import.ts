@@ -24,6 +24,7 @@ import { Report, type ReportJson } from './report'
 import { parseSource } from './source-dsn'
 import { keepsId, remapNote } from './ids'
 import { writeLogs } from './write-logs'
+import { importSecondFactors } from './second-factors'
 import { int } from './values'
 
 export interface ImportOptions {
@@ -125,6 +126,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     await repo.begin()
     try {
       const ids = await writeCore(repo, report, options.merge, { users, tokens, channels, sealed, redemptions, options: mappedOptions.values }, raw)
+      await importSecondFactors(source, schema, repo, box, ids.importedUser, report)
       if (options.logsSince !== undefined) await writeLogs(ctx, repo, logSource ?? source, logSource ? new Set(await logSource.tables()) : schema.tables, source, schema, ids, options, log)
       if (options.dryRun) await repo.rollback()
       else await repo.commit()
@@ -245,7 +247,13 @@ interface Mapped {
  * the target gives new ids and the references follow. Conflicts with what the target holds are skipped and
  * reported, never overwritten.
  */
-async function writeCore(repo: ImportRepo, report: Report, merge: boolean, m: Mapped, raw: Record<'users' | 'tokens' | 'channels' | 'redemptions', SourceRow[]>): Promise<IdResolver> {
+async function writeCore(
+  repo: ImportRepo,
+  report: Report,
+  merge: boolean,
+  m: Mapped,
+  raw: Record<'users' | 'tokens' | 'channels' | 'redemptions', SourceRow[]>,
+): Promise<IdResolver & { importedUser: (sourceId: number) => number }> {
   const userIds = new Map<number, number>()
   const tokenIds = new Map<number, number>()
   const channelIds = new Map<number, number>()
@@ -329,7 +337,7 @@ async function writeCore(repo: ImportRepo, report: Report, merge: boolean, m: Ma
     await repo.setOption(key, value)
   }
 
-  return { user, token: resolve(tokenIds), channel: resolve(channelIds) }
+  return { user, token: resolve(tokenIds), channel: resolve(channelIds), importedUser: (id) => userIds.get(id) ?? 0 }
 }
 
 /** Rows that keep their id go in first: a row given a new id must not take one a kept row still needs. */

@@ -52,6 +52,8 @@ export interface SessionClaims {
   sessionId?: string
   /** the JWT's `exp`, unix seconds */
   expiresAt: number
+  /** when this session last proved its user (password, code or passkey), unix seconds: secure verification's clock */
+  verifiedAt?: number
 }
 
 /**
@@ -78,10 +80,11 @@ export function sessionCookieOf(headers: Headers): string | undefined {
 /** The claims of a cookie signed by us and not expired; anything else is no session at all. */
 export async function readSessionClaims(verifier: { verify(token?: string): Promise<unknown> }, value: unknown): Promise<SessionClaims | undefined> {
   if (typeof value !== 'string' || !value) return undefined
-  const payload = (await verifier.verify(value)) as { uid?: unknown; sv?: unknown; jti?: unknown; exp?: unknown } | false
+  const payload = (await verifier.verify(value)) as { uid?: unknown; sv?: unknown; jti?: unknown; exp?: unknown; va?: unknown } | false
   if (!payload || typeof payload.uid !== 'number' || typeof payload.sv !== 'number' || typeof payload.exp !== 'number') return undefined
   const sessionId = typeof payload.jti === 'string' ? payload.jti : undefined
-  return { userId: payload.uid, sessionVersion: payload.sv, sessionId, expiresAt: payload.exp }
+  const verifiedAt = typeof payload.va === 'number' ? payload.va : undefined
+  return { userId: payload.uid, sessionVersion: payload.sv, sessionId, expiresAt: payload.exp, verifiedAt }
 }
 
 /** The session's user while the session is live: not ended by logout, not older than the user's session version. */
@@ -122,14 +125,20 @@ export interface CookieTarget {
   remove(): unknown
 }
 
-/** Sign a new session (its own random id, so logout can end it alone) and set it as an httpOnly, SameSite=Strict cookie. */
+/**
+ * Sign a new session (its own random id, so logout can end it alone) and set it as an httpOnly, SameSite=Strict
+ * cookie. Whoever starts a session has just checked a credential, so it counts as verified now (`va`) unless
+ * `resume` carries an existing session's id and verification time (secure verification re-signs its cookie).
+ */
 export async function startSession(
   signer: { sign(payload: Record<string, string | number>): Promise<string> },
   cookie: CookieTarget,
   user: UserRow,
   secure: boolean,
+  resume: { sessionId?: string; verifiedAt?: number } = {},
 ): Promise<void> {
-  const value = await signer.sign({ uid: user.id, sv: user.sessionVersion, jti: crypto.randomUUID() })
+  const verifiedAt = resume.verifiedAt ?? Math.floor(Date.now() / 1000)
+  const value = await signer.sign({ uid: user.id, sv: user.sessionVersion, jti: resume.sessionId ?? crypto.randomUUID(), va: verifiedAt })
   cookie.set({ value, httpOnly: true, sameSite: 'strict', secure, path: '/', maxAge: SESSION_DAYS * 86400 })
 }
 

@@ -1,4 +1,5 @@
 import type { NewChannel, NewLog, NewRedemption, NewToken, NewUser } from './rows'
+import type { NewPasskey } from './second-factors'
 
 export interface HourlyRow {
   userId: number
@@ -42,6 +43,10 @@ export interface ImportRepo {
   /** A channel and its routing rows (abilities), as the channel repository writes them. */
   insertChannel(row: NewChannel): Promise<number>
   setOption(key: string, value: string): Promise<void>
+  /** An enabled TOTP (its secret sealed) with its unused backup codes' hashes, as new-api kept them (bcrypt). */
+  insertTwoFactor(userId: number, sealedSecret: string, codeHashes: string[]): Promise<void>
+  /** A passkey; false (nothing written) when its credential id is in the target already. */
+  insertPasskey(row: NewPasskey): Promise<boolean>
   /** Log rows, with the hourly sums of their consume rows (the same insert the metering writer uses). */
   insertLogs(rows: NewLog[]): Promise<void>
   /** Hourly usage that no imported log row accounts for (hours before the first one): both hourly tables. */

@@ -11,6 +11,7 @@ import type { OptionRepo } from './options'
 import type { QuotaRepo } from './quota'
 import type { RedemptionRepo } from './redemptions'
 import type { RevokedSessionRepo } from './revoked-sessions'
+import type { SecondFactorRepo } from './second-factors'
 import type { NewLog } from './rows'
 import type { TokenRepo } from './tokens'
 import type { UserRepo } from './users'
@@ -35,6 +36,7 @@ export interface RepoSet {
   quota: QuotaRepo
   redemptions: RedemptionRepo
   revokedSessions: RevokedSessionRepo
+  secondFactors: SecondFactorRepo
 }
 
 export interface Repos extends RepoSet {

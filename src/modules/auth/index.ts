@@ -2,10 +2,12 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { clientIpOf } from '../../plugins/request-context'
-import { clearSessionCookie, isSecureRequest, liveSessionUser, readSessionClaims, SESSION_COOKIE, sessionPlugin, startSession } from '../../plugins/session'
+import { clearSessionCookie, isSecureRequest, liveSessionUser, readSessionClaims, SESSION_COOKIE, sessionCookieOf, sessionPlugin, startSession } from '../../plugins/session'
 import { Role, UserStatus } from '../../db/repos/user-roles'
 import { Password, Username } from '../users/credentials'
 import { toLoginView, toUserView } from '../users/view'
+import { secondStepIfNeeded, TWOFA_FLOW_COOKIE } from '../twofa/login-step'
+import { requireSecureVerification } from '../twofa/secure-verification'
 import { issueAccessToken } from './access-token'
 import { login } from './login'
 import { logout, logoutEverywhere } from './logout'
@@ -22,7 +24,10 @@ export function authModule(deps: AppDeps) {
       '/api/user/login',
       async ({ body, sessionJwt, cookie, request, server }) => {
         const user = await login(deps, { ...body, ip: clientIpOf(request, server, deps.config.trustProxy) })
-        await startSession(sessionJwt, cookie[SESSION_COOKIE]!, user, isSecureRequest(deps, request, server))
+        const secure = isSecureRequest(deps, request, server)
+        const secondStep = await secondStepIfNeeded(deps, user, cookie[TWOFA_FLOW_COOKIE]!, secure, Date.now())
+        if (secondStep) return ok(secondStep, 'enter the code from your authenticator app, or a backup code')
+        await startSession(sessionJwt, cookie[SESSION_COOKIE]!, user, secure)
         return ok(toLoginView(user))
       },
       { body: LoginBody },
@@ -53,7 +58,15 @@ export function authModule(deps: AppDeps) {
     .post('/api/user/register', async ({ body, request, server }) => ok(toUserView(await register(deps, { ...body, ip: clientIpOf(request, server, deps.config.trustProxy) })), 'registered'), {
       body: RegisterBody,
     })
-    .get('/api/user/token', async ({ user }) => ok(await issueAccessToken(deps, user.id), 'keep this token: it is shown only once'), {
-      role: Role.user,
-    })
+    // a secret revealed: a console session must have proved its user within the last minutes (secure verification);
+    // a caller with the access token itself (no live session) already holds the secret it rotates
+    .get(
+      '/api/user/token',
+      async ({ user, sessionJwt, request }) => {
+        const claims = await readSessionClaims(sessionJwt, sessionCookieOf(request.headers))
+        if (claims && (await liveSessionUser(deps, claims))?.id === user.id) requireSecureVerification(claims, user.id, Date.now())
+        return ok(await issueAccessToken(deps, user.id), 'keep this token: it is shown only once')
+      },
+      { role: Role.user },
+    )
 }

@@ -69,6 +69,10 @@ const rowTypes: Record<keyof typeof sqlite, [true, true]> = {
   abilities: [true, true] satisfies Same<typeof sqlite.abilities, typeof pg.abilities>,
   redemptions: [true, true] satisfies Same<typeof sqlite.redemptions, typeof pg.redemptions>,
   revokedSessions: [true, true] satisfies Same<typeof sqlite.revokedSessions, typeof pg.revokedSessions>,
+  twoFactors: [true, true] satisfies Same<typeof sqlite.twoFactors, typeof pg.twoFactors>,
+  backupCodes: [true, true] satisfies Same<typeof sqlite.backupCodes, typeof pg.backupCodes>,
+  passkeys: [true, true] satisfies Same<typeof sqlite.passkeys, typeof pg.passkeys>,
+  authChallenges: [true, true] satisfies Same<typeof sqlite.authChallenges, typeof pg.authChallenges>,
 }
 
 test('every table has its row-type check above', () => {

@@ -20,6 +20,10 @@ const METHODS = {
   quota: ['reserve', 'settle', 'onDirty', 'hasPending'],
   redemptions: ['insertMany', 'findById', 'list', 'update', 'delete', 'deleteInvalid', 'redeem'],
   revokedSessions: ['unexpired', 'insert', 'deleteExpired'],
+  secondFactors: [
+    'totp', 'startTotp', 'enableTotp', 'takeStep', 'deleteTotp', 'unusedBackupCodes', 'useBackupCode', 'replaceBackupCodes', 'passkeys', 'passkeyByCredentialId', 'insertPasskey',
+    'touchPasskey', 'deletePasskeys', 'putChallenge', 'peekChallenge', 'takeChallenge', 'deleteExpiredChallenges',
+  ],
 } as const satisfies { [K in keyof RepoSet]: readonly (keyof RepoSet[K])[] }
 
 type Missing = { [K in keyof RepoSet]: Exclude<keyof RepoSet[K], (typeof METHODS)[K][number]> }[keyof RepoSet]

@@ -4,7 +4,7 @@ import { drizzle } from 'drizzle-orm/bun-sql'
 import { closePostgres, openPostgres, type PgDb } from '../client'
 import { migratePostgres } from '../migrate'
 import * as schema from '../schema'
-import { abilities, channels, logs, options, redemptions, tokens, usageHourly, users } from '../schema'
+import { abilities, backupCodes, channels, logs, options, passkeys, redemptions, tokens, twoFactors, usageHourly, users } from '../schema'
 import { abilitiesOf } from '../../repos/channels'
 import type { ImportRepo } from '../../repos/import'
 import { addHourly, insertLogs } from './log-insert'
@@ -15,7 +15,7 @@ const FILLED_TABLES = { users, tokens, channels, redemptions, options, logs, usa
 type IdTable = 'users' | 'tokens' | 'channels' | 'redemptions'
 
 /** Every table the import writes, locked for the whole transaction. */
-const LOCKED = 'users, tokens, channels, abilities, redemptions, options, logs, usage_hourly, usage_hourly_model'
+const LOCKED = 'users, tokens, channels, abilities, redemptions, options, logs, usage_hourly, usage_hourly_model, two_factors, two_factor_backup_codes, passkeys'
 
 /** The pool's application name: a gateway's connections say `tollgate` (client.ts), the import's say this. */
 const IMPORT_APPLICATION = 'tollgate-import'
@@ -102,6 +102,11 @@ function createPostgresImportRepo(conn: ReservedSQL): ImportRepo {
     },
 
     setOption: async (key, value) => void (await db.insert(options).values({ key, value }).onConflictDoUpdate({ target: options.key, set: { value } })),
+    async insertTwoFactor(userId, secret, hashes) {
+      await db.insert(twoFactors).values({ userId, secret, enabled: true })
+      if (hashes.length) await db.insert(backupCodes).values(hashes.map((codeHash) => ({ userId, codeHash })))
+    },
+    insertPasskey: async (row) => (await db.insert(passkeys).values(row).onConflictDoNothing().returning({ id: passkeys.id })).length > 0,
     insertLogs: async (rows) => insertLogs(conn, rows),
     addHourly: async (rows) => addHourly(conn, rows),
 

@@ -4,7 +4,7 @@ import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { existsSync } from 'node:fs'
 import type { Db } from '../client'
 import * as schema from '../schema'
-import { abilities, channels, logs, options, redemptions, tokens, usageHourly, users } from '../schema'
+import { abilities, backupCodes, channels, logs, options, passkeys, redemptions, tokens, twoFactors, usageHourly, users } from '../schema'
 import { abilitiesOf } from '../../repos/channels'
 import type { ImportRepo } from '../../repos/import'
 import { createLogInserter, prepareHourlyUpserts } from './log-insert'
@@ -54,6 +54,11 @@ export function createImportRepo(db: Db): ImportRepo {
     },
 
     setOption: async (key, value) => void db.insert(options).values({ key, value }).onConflictDoUpdate({ target: options.key, set: { value } }).run(),
+    async insertTwoFactor(userId, secret, hashes) {
+      db.insert(twoFactors).values({ userId, secret, enabled: true }).run()
+      if (hashes.length) db.insert(backupCodes).values(hashes.map((codeHash) => ({ userId, codeHash }))).run()
+    },
+    insertPasskey: async (row) => db.insert(passkeys).values(row).onConflictDoNothing().returning({ id: passkeys.id }).all().length > 0,
 
     /** Log rows, with the hourly sums of their consume rows (the same insert the metering writer uses). */
     insertLogs: async (rows) => insertLogs(rows),

@@ -1,18 +1,37 @@
+import { useState } from 'preact/hooks'
 import { Link, useLocation } from 'wouter-preact'
+import { ErrorAlert } from '../../components/alert'
+import { Button } from '../../components/button'
 import { useI18n } from '../../i18n'
+import { signInWithPasskey } from '../../lib/passkey'
 import { useSession } from '../../state/session'
+import { useSubmit } from '../../state/use-submit'
 import { CredentialsForm } from './credentials-form'
-import { logIn } from './login-after'
+import { afterLogin, logIn } from './login-after'
+import { TwoFactorStep } from './two-factor-step'
 
 export function LoginPage() {
   const { t } = useI18n()
   const { status, refresh } = useSession()
   const [, navigate] = useLocation()
+  const [flowToken, setFlowToken] = useState<string>()
+  const passkey = useSubmit()
+  if (flowToken) return <TwoFactorStep flowToken={flowToken} onDone={() => afterLogin(refresh, navigate)} onBack={() => setFlowToken(undefined)} />
+  const withPasskey = () =>
+    passkey.run(async () => {
+      await signInWithPasskey()
+      await afterLogin(refresh, navigate)
+    })
   return (
     <>
       <h1>{t('auth.login.title')}</h1>
       <p class="lead">{t('auth.login.lead')}</p>
-      <CredentialsForm submitLabel={t('auth.login.submit')} onSubmit={({ username, password }) => logIn(username, password, refresh, navigate)} />
+      <CredentialsForm submitLabel={t('auth.login.submit')} onSubmit={async ({ username, password }) => setFlowToken(await logIn(username, password, refresh, navigate))} />
+      <p class="form-foot">{t('twofa.login.or')}</p>
+      <ErrorAlert error={passkey.failure} />
+      <Button variant="secondary" busy={passkey.busy} onClick={withPasskey}>
+        {t('twofa.login.passkey')}
+      </Button>
       {status?.register_enabled && (
         <p class="form-foot">
           {t('auth.login.noAccount')} <Link href={`/register${location.search}`}>{t('auth.login.register')}</Link>

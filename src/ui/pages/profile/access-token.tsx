@@ -7,6 +7,7 @@ import { Modal, useConfirm } from '../../components/dialog'
 import { useI18n } from '../../i18n'
 import { useSession } from '../../state/session'
 import { useSubmit } from '../../state/use-submit'
+import { useVerified } from './verify-dialog'
 
 /** The management API's access token: asked first (it replaces the previous one), then shown once in a dialog. */
 export function AccessToken() {
@@ -15,11 +16,12 @@ export function AccessToken() {
   const confirm = useConfirm()
   const [token, setToken] = useState<string>()
   const { busy, failure, run } = useSubmit()
+  const { guard, dialog } = useVerified()
 
   const create = async () => {
     const ok = await confirm({ message: t('profile.token.confirm'), confirmLabel: t('profile.token.confirmLabel') })
     if (!ok) return
-    await run(async () => setToken(await api.get<string>('/api/user/token')))
+    await run(() => guard(async () => setToken(await api.get<string>('/api/user/token'))))
   }
 
   const origin = (status?.server_address?.trim() || location.origin).replace(/\/+$/, '')
@@ -31,6 +33,7 @@ export function AccessToken() {
       <Button variant="secondary" busy={busy} onClick={create}>
         {t('profile.token.create')}
       </Button>
+      {dialog}
       {token && (
         <Modal title={t('profile.token.modalTitle')} onClose={() => setToken(undefined)}>
           <p class="alert alert-info">{t('profile.token.once')}</p>

@@ -5,7 +5,9 @@ import { useUser } from '../../state/session'
 import { AccessToken } from './access-token'
 import { NameForm } from './name-form'
 import { PasswordForm } from './password-form'
+import { PasskeysCard } from './passkeys-card'
 import { SessionCard } from './session-card'
+import { TwoFactorCard } from './two-factor-card'
 
 /** The user's own account: read-only facts, display name, password, management access token, logging out. */
 export function ProfilePage() {
@@ -39,6 +41,8 @@ export function ProfilePage() {
         </section>
         <PasswordForm />
         <AccessToken />
+        <TwoFactorCard />
+        <PasskeysCard />
         <SessionCard />
       </div>
     </>

@@ -64,6 +64,17 @@ export function UserRowMenu({ user, handlers }: { user: User; handlers: RowHandl
       },
     })
   }
+  const reset = (path: string, question: MessageKey, done: MessageKey) => async () => {
+    if (!(await confirm({ message: t(question, { name: user.username }), confirmLabel: t('common.confirm') }))) return
+    try {
+      await api.delete(`/api/user/${user.id}/${path}`)
+      toast(t(done, { name: user.username }))
+    } catch (error) {
+      handlers.onError(error)
+    }
+  }
+  actions.push({ label: t('twofa.admin.reset2fa'), onSelect: reset('2fa', 'twofa.admin.confirm2fa', 'twofa.admin.done2fa') })
+  actions.push({ label: t('twofa.admin.resetPasskeys'), onSelect: reset('reset_passkey', 'twofa.admin.confirmPasskeys', 'twofa.admin.donePasskeys') })
   actions.push({
     label: t('common.delete'),
     danger: true,
