@@ -77,6 +77,8 @@ const MIN_ROLE: Record<string, number> = {
   'GET /api/log/self': Role.user,
   'GET /api/log/stat': Role.admin,
   'GET /api/log/self/stat': Role.user,
+  'GET /api/log/export': Role.admin,
+  'GET /api/log/self/export': Role.user,
   'GET /api/usage/token/': API_KEY,
   'GET /api/pricing': Role.user,
   'GET /api/data/': Role.admin,
