@@ -24,6 +24,7 @@ import { userAccessModule } from './modules/user-access'
 import { requestContext, requestIdOf } from './plugins/request-context'
 import { sameOriginWrites } from './plugins/same-origin'
 import { consoleModule, consoleServeOptions } from './modules/console'
+import { mailModule } from './modules/mail'
 import { opsModule } from './modules/ops'
 import { wasSettled } from './relay/pipeline'
 
@@ -57,6 +58,7 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(usersModule(deps))
     .use(userAccessModule(deps))
     .use(optionsModule(deps))
+    .use(mailModule(deps))
     .use(tokensModule(deps))
     .use(channelsModule(deps))
     .use(logsModule(deps))

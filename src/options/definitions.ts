@@ -1,3 +1,5 @@
+import { MAIL_OPTIONS } from './mail-options'
+
 /** Every runtime setting the back office may change: its type, default and a check of new values. */
 type OptionType = 'boolean' | 'integer' | 'number' | 'string' | 'json'
 
@@ -7,6 +9,8 @@ export interface OptionDefinition {
   description: string
   /** Extra check beyond the type; return an error message or undefined. */
   check?: (value: unknown) => string | undefined
+  /** a password or key: sealed before it is stored, never shown (options/secret-options.ts) */
+  secret?: true
 }
 
 const nonNegative = (value: unknown) => ((value as number) < 0 ? 'must not be negative' : undefined)
@@ -104,4 +108,5 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   UserTpmLimit: { type: 'integer', default: '0', description: 'tokens per minute per user (0 = no limit)', check: nonNegative },
   UserConcurrencyLimit: { type: 'integer', default: '0', description: 'requests in flight per user (0 = no limit)', check: nonNegative },
   GroupRateLimits: { type: 'json', default: '{}', description: `group → overrides of the limits above: { "vip": { "token_rpm": 600 } } (keys ${RATE_LIMIT_KEYS.join(', ')})`, check: groupRateLimits },
+  ...MAIL_OPTIONS,
 }

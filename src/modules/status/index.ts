@@ -16,6 +16,11 @@ export function statusModule(deps: AppDeps) {
       display_in_currency: deps.options.get<boolean>('DisplayInCurrencyEnabled'),
       public_pricing_enabled: deps.options.get<boolean>('PublicPricingEnabled'),
       start_time: Math.floor(deps.startedAt / 1000),
+      // new-api's fields: the login and register pages show the code field and the Turnstile widget from these
+      email_verification: deps.options.get<boolean>('EmailVerificationEnabled'),
+      turnstile_check: deps.options.get<boolean>('TurnstileCheckEnabled'),
+      turnstile_site_key: deps.options.get<string>('TurnstileSiteKey'),
+      password_reset: deps.options.get<string>('SMTPServer') !== '' && deps.options.get<string>('ServerAddress') !== '',
       coordination: coordination(deps),
     }),
   )

@@ -10,7 +10,7 @@ import { DIALECTS } from './dialects'
 /** Every method of every repository interface (the type below fails the typecheck when one is missing here). */
 const METHODS = {
   users: [
-    'cachedById', 'findById', 'forget', 'forgetAll', 'findByUsername', 'findByUsernameKey', 'fillUsernameKeys', 'findByAffCode', 'findByAccessToken', 'count', 'rootExists', 'list', 'insert',
+    'cachedById', 'findById', 'forget', 'forgetAll', 'findByUsername', 'findByUsernameKey', 'fillUsernameKeys', 'findByEmail', 'findByAffCode', 'findByAccessToken', 'count', 'rootExists', 'list', 'insert',
     'insertFirst', 'update', 'delete', 'addQuota', 'transferAffQuota', 'revokeAllSessions', 'revokeCredentials', 'setPassword', 'setAffCodeIfMissing',
   ],
   tokens: ['cachedByKeyHash', 'findByKeyHash', 'liveById', 'forget', 'forgetUser', 'forgetAll', 'findById', 'findOwned', 'listOwned', 'insert', 'update', 'deleteOwned', 'setStatusIf'],
@@ -20,6 +20,7 @@ const METHODS = {
   quota: ['reserve', 'settle', 'onDirty', 'hasPending'],
   redemptions: ['insertMany', 'findById', 'list', 'update', 'delete', 'deleteInvalid', 'redeem'],
   revokedSessions: ['unexpired', 'insert', 'deleteExpired'],
+  emailCodes: ['issue', 'takeAttempt', 'consume'],
 } as const satisfies { [K in keyof RepoSet]: readonly (keyof RepoSet[K])[] }
 
 type Missing = { [K in keyof RepoSet]: Exclude<keyof RepoSet[K], (typeof METHODS)[K][number]> }[keyof RepoSet]
