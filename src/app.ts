@@ -25,6 +25,7 @@ import { requestContext, requestIdOf } from './plugins/request-context'
 import { sameOriginWrites } from './plugins/same-origin'
 import { consoleModule, consoleServeOptions } from './modules/console'
 import { mailModule } from './modules/mail'
+import { turnstileOrigin } from './turnstile/widget'
 import { opsModule } from './modules/ops'
 import { wasSettled } from './relay/pipeline'
 
@@ -70,5 +71,5 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(relayModule(deps, settle))
     .use(geminiRelayModule(deps, settle))
     .use(operationsModule(deps, settle))
-    .use(consoleModule())
+    .use(consoleModule(() => turnstileOrigin(deps)))
 }

@@ -31,7 +31,7 @@ export function startFakeTurnstile(secret: string): FakeTurnstile {
       const url = new URL(request.url)
       if (url.pathname === '/turnstile/v0/api.js') {
         // the widget stands in for Cloudflare's: the page calls render() and gets a token through its callback
-        const script = `window.turnstile={render:function(el,o){fetch(${JSON.stringify(`http://127.0.0.1:${server.port}`)}+'/issue').then(function(r){return r.text()}).then(function(t){el.setAttribute('data-fake-turnstile','rendered');o.callback(t)});return 'w1'},reset:function(){},remove:function(){}};`
+        const script: string = `window.turnstile={render:function(el,o){fetch(${JSON.stringify(`http://127.0.0.1:${server.port}`)}+'/issue').then(function(r){return r.text()}).then(function(t){el.setAttribute('data-fake-turnstile','rendered');o.callback(t)});return 'w1'},reset:function(){},remove:function(){}};`
         return new Response(script, { headers: { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' } })
       }
       if (url.pathname === '/issue') return new Response(issue(), { headers: { 'access-control-allow-origin': '*' } })
