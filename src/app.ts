@@ -27,6 +27,8 @@ import { userAccessModule } from './modules/user-access'
 import { requestContext, requestIdOf } from './plugins/request-context'
 import { sameOriginWrites } from './plugins/same-origin'
 import { consoleModule, consoleServeOptions } from './modules/console'
+import { mailModule } from './modules/mail'
+import { turnstileOrigin } from './turnstile/widget'
 import { opsModule } from './modules/ops'
 import { wasSettled } from './relay/pipeline'
 
@@ -63,6 +65,7 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(usersModule(deps))
     .use(userAccessModule(deps))
     .use(optionsModule(deps))
+    .use(mailModule(deps))
     .use(tokensModule(deps))
     .use(channelsModule(deps))
     .use(logsModule(deps))
@@ -74,5 +77,5 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(relayModule(deps, settle))
     .use(geminiRelayModule(deps, settle))
     .use(operationsModule(deps, settle))
-    .use(consoleModule())
+    .use(consoleModule(() => turnstileOrigin(deps)))
 }

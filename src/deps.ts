@@ -16,6 +16,7 @@ import { loadOrCreateSecret } from './secrets'
 import { createOps, type Ops } from './ops'
 import { createLogSink, type Logger } from './ops/logger'
 import { setHashLimits } from './modules/users/hash-queue'
+import { createMailer, type Mailer } from './mail/mailer'
 
 /** Everything a module needs, built once per app; tests build one per temp database. */
 export interface AppDeps {
@@ -39,6 +40,8 @@ export interface AppDeps {
   coord: Coordination
   /** The background jobs (channel probe, log retention, session pruning), each run by one node at a time; the app starts and stops them. */
   jobs: JobHolding
+  /** Mail through the SMTP options (src/mail), dialled by the outbound guard's SMTP side. */
+  mailer: Mailer
 }
 
 /**
@@ -90,5 +93,6 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
     ],
     config.jobLeaseSeconds * 1000,
   )
-  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs }
+  const mailer = createMailer({ options, cryptoSecret: secrets.crypto })
+  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer }
 }

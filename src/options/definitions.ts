@@ -1,4 +1,5 @@
 import { OUTPUT_OPTIONS } from './output-options'
+import { MAIL_OPTIONS } from './mail-options'
 
 /** Every runtime setting the back office may change: its type, default and a check of new values. */
 type OptionType = 'boolean' | 'integer' | 'number' | 'string' | 'json'
@@ -9,6 +10,8 @@ export interface OptionDefinition {
   description: string
   /** Extra check beyond the type; return an error message or undefined. */
   check?: (value: unknown) => string | undefined
+  /** a password or key: sealed before it is stored, never shown (options/secret-options.ts) */
+  secret?: true
 }
 
 const nonNegative = (value: unknown) => ((value as number) < 0 ? 'must not be negative' : undefined)
@@ -107,4 +110,5 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   UserConcurrencyLimit: { type: 'integer', default: '0', description: 'requests in flight per user (0 = no limit)', check: nonNegative },
   ...OUTPUT_OPTIONS,
   GroupRateLimits: { type: 'json', default: '{}', description: `group → overrides of the limits above: { "vip": { "token_rpm": 600 } } (keys ${RATE_LIMIT_KEYS.join(', ')})`, check: groupRateLimits },
+  ...MAIL_OPTIONS,
 }

@@ -4,6 +4,8 @@ import { ToastProvider } from './components/toast'
 import { I18nProvider, useI18n } from './i18n'
 import { LoginPage } from './pages/auth/login'
 import { RegisterPage } from './pages/auth/register'
+import { ForgotPasswordPage } from './pages/auth/forgot-password'
+import { ResetPasswordPage } from './pages/auth/reset-password'
 import { SetupPage } from './pages/auth/setup'
 import { NotFound } from './pages/not-found'
 import { PublicPricingPage } from './pages/pricing/public'
@@ -25,7 +27,7 @@ export function App() {
   )
 }
 
-const PUBLIC_PATHS = ['/setup', '/login', '/register']
+const PUBLIC_PATHS = ['/setup', '/login', '/register', '/reset', '/user/reset']
 
 /** Setup until root exists, the login page until someone is logged in, then the pages their role allows. */
 function Routes() {
@@ -43,6 +45,8 @@ function Routes() {
           <Route path="/setup" component={SetupPage} />
           <Route path="/login" component={LoginPage} />
           <Route path="/register" component={RegisterPage} />
+          <Route path="/reset" component={ForgotPasswordPage} />
+          <Route path="/user/reset" component={ResetPasswordPage} />
         </Switch>
       </PublicFrame>
     )

@@ -12,6 +12,7 @@ const SRC = join(import.meta.dir, '../../src')
 
 const ALLOWED: Record<string, string> = {
   'outbound/fetch.ts': 'the guard itself',
+  'outbound/smtp.ts': "the guard's SMTP side: nodemailer connects to the address checked there",
   'ops/control.ts': "the CLI talks to its own server over the data dir's unix socket",
   'cli/health.ts': 'the health check probes its own server on the configured port',
   'net/ip.ts': "node:net's isIP and BlockList parse addresses; they dial nothing",
@@ -25,6 +26,7 @@ const DIALS: [string, RegExp][] = [
   ['a Node network module', /['"]node:(http|https|http2|net|tls|dgram)['"]/],
   ['a WebSocket client', /new\s+WebSocket\s*\(/],
   ['an HTTP client library', /from\s+['"](undici|axios|node-fetch|got|ky)['"]/],
+  ['a mail client', /from\s+['"]nodemailer['"]|require\(['"]nodemailer['"]\)/],
 ]
 
 const METHOD = /^\s*(async\s+)?fetch\([\w\s?:,<>[\]|]*\)\s*(:|\{)/

@@ -6,6 +6,7 @@
  * the relay reads a warm key and its owner without waiting on a promise.
  */
 import type { ChannelRepo } from './channels'
+import type { EmailCodeRepo } from './email-codes'
 import type { LogRepo } from './logs'
 import type { OptionRepo } from './options'
 import type { QuotaRepo } from './quota'
@@ -37,6 +38,7 @@ export interface RepoSet {
   redemptions: RedemptionRepo
   revokedSessions: RevokedSessionRepo
   secondFactors: SecondFactorRepo
+  emailCodes: EmailCodeRepo
 }
 
 export interface Repos extends RepoSet {
@@ -56,6 +58,7 @@ export interface Repos extends RepoSet {
 
 export type { ChannelPatch, ChannelRow, LogRow, NewChannel, NewLog, NewUser, RedemptionRow, TokenRow, UserRow } from './rows'
 export type { ChannelRepo } from './channels'
+export type { EmailCodeRepo, EmailCodeRow } from './email-codes'
 export type { LogFilter, LogRepo } from './logs'
 export type { OptionRepo } from './options'
 export type { QuotaRepo } from './quota'

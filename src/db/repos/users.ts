@@ -34,6 +34,8 @@ export interface UserRepo {
    * except where another user has that key already: those stay without. Returns how many were filled.
    */
   fillUsernameKeys(): Promise<number>
+  /** The users whose e-mail is this address (compared lower-cased), at most `limit` of them. */
+  findByEmail(email: string, limit: number): Promise<UserRow[]>
   findByAffCode(code: string): Promise<UserRow | undefined>
   /** by the SHA-256 of a management access token */
   findByAccessToken(hash: string): Promise<UserRow | undefined>

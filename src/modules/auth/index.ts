@@ -12,25 +12,39 @@ import { issueAccessToken } from './access-token'
 import { login } from './login'
 import { logout, logoutEverywhere } from './logout'
 import { register } from './register'
+import { checkTurnstile, TURNSTILE_TOKEN_MAX } from '../../turnstile/siteverify'
+import { mailFlowDeps } from '../mail'
 
 const LoginBody = t.Object({ username: t.String({ minLength: 1, maxLength: 64 }), password: t.String({ minLength: 1, maxLength: 128 }) })
-const RegisterBody = t.Object({ username: Username, password: Password, aff_code: t.Optional(t.String({ maxLength: 32 })) })
+const RegisterBody = t.Object({
+  username: Username,
+  password: Password,
+  aff_code: t.Optional(t.String({ maxLength: 32 })),
+  // with EmailVerificationEnabled (new-api's fields): the address and the code GET /api/verification mailed to it
+  email: t.Optional(t.String({ maxLength: 254 })),
+  verification_code: t.Optional(t.String({ maxLength: 16 })),
+})
+/** new-api passes the Turnstile widget's token as `?turnstile=` (middleware/turnstile-check.go). */
+const TurnstileQuery = t.Object({ turnstile: t.Optional(t.String({ maxLength: TURNSTILE_TOKEN_MAX })) })
 
 /** Logging in and out, self-registration and the management access token. */
 export function authModule(deps: AppDeps) {
+  const turnstile = (token: string | undefined, ip: string) => checkTurnstile({ options: deps.options, cryptoSecret: deps.secrets.crypto, fetch: deps.outbound.fetch }, token, ip)
   return new Elysia({ name: 'auth' })
     .use(sessionPlugin(deps))
     .post(
       '/api/user/login',
-      async ({ body, sessionJwt, cookie, request, server }) => {
-        const user = await login(deps, { ...body, ip: clientIpOf(request, server, deps.config.trustProxy) })
+      async ({ body, query, sessionJwt, cookie, request, server }) => {
+        const ip = clientIpOf(request, server, deps.config.trustProxy)
+        await turnstile(query.turnstile, ip)
+        const user = await login(deps, { ...body, ip })
         const secure = isSecureRequest(deps, request, server)
         const secondStep = await secondStepIfNeeded(deps, user, cookie[TWOFA_FLOW_COOKIE]!, secure, Date.now())
         if (secondStep) return ok(secondStep, 'enter the code from your authenticator app, or a backup code')
         await startSession(sessionJwt, cookie[SESSION_COOKIE]!, user, secure)
         return ok(toLoginView(user))
       },
-      { body: LoginBody },
+      { body: LoginBody, query: TurnstileQuery },
     )
     // revokes the session it is called with (server-side), then clears the cookie; always succeeds
     .get('/api/user/logout', async ({ sessionJwt, cookie, request, server }) => {
@@ -55,9 +69,15 @@ export function authModule(deps: AppDeps) {
       const user = claims && (await liveSessionUser(deps, claims))
       return ok(user && user.status === UserStatus.enabled ? toUserView(user) : null)
     })
-    .post('/api/user/register', async ({ body, request, server }) => ok(toUserView(await register(deps, { ...body, ip: clientIpOf(request, server, deps.config.trustProxy) })), 'registered'), {
-      body: RegisterBody,
-    })
+    .post(
+      '/api/user/register',
+      async ({ body, query, request, server }) => {
+        const ip = clientIpOf(request, server, deps.config.trustProxy)
+        await turnstile(query.turnstile, ip)
+        return ok(toUserView(await register(deps, { ...body, ip }, mailFlowDeps(deps))), 'registered')
+      },
+      { body: RegisterBody, query: TurnstileQuery },
+    )
     // a secret revealed: a console session must have proved its user within the last minutes (secure verification);
     // a caller with the access token itself (no live session) already holds the secret it rotates
     .get(

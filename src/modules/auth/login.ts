@@ -17,7 +17,7 @@ export const LOGIN_FAILED = 'wrong username or password, or the user is disabled
  */
 export async function login(deps: AppDeps, input: { username: string; password: string; ip: string }): Promise<UserRow> {
   const { options } = deps
-  const user = await deps.repos.users.findByUsername(input.username)
+  const user = await findLoginUser(deps.repos.users, input.username)
   const keys = loginKeys({ ...input, user, perAccount: options.get<number>('LoginFailuresPerAccount'), perAddress: options.get<number>('LoginFailuresPerAddress') })
   const backoff = { maxSeconds: options.get<number>('LoginBackoffMaxSeconds'), forgetSeconds: options.get<number>('LoginFailureWindowSeconds') }
   // a turn at argon2 first (503 when the queue is full, counting nothing), then the attempt is counted before the
@@ -30,6 +30,17 @@ export async function login(deps: AppDeps, input: { username: string; password: 
   // update, not setPassword: the session about to start carries this session_version and must stay valid
   if (needsRehash(user.password)) return (await deps.repos.users.update(user.id, { password: await hashPassword(input.password) })) ?? user
   return user
+}
+
+/**
+ * The account a login names: by username, else (a name with an @) the one account with that e-mail address; an
+ * address several accounts share names none of them.
+ */
+async function findLoginUser(users: AppDeps['repos']['users'], name: string): Promise<UserRow | undefined> {
+  const byName = await users.findByUsername(name)
+  if (byName || !name.includes('@')) return byName
+  const byEmail = await users.findByEmail(name.trim(), 2)
+  return byEmail.length === 1 ? byEmail[0] : undefined
 }
 
 /** Count the attempt (or throw the 429), then run the password check. */

@@ -7,6 +7,7 @@ import { Role } from '../../db/repos/user-roles'
 import { hashPassword } from '../users/credentials'
 import { assertUsernameFree } from '../users/username-free'
 import { addressGroup } from './login-keys'
+import { verifiedRegistrationEmail } from '../../mail/verification'
 
 const HOUR = 3600
 
@@ -18,7 +19,8 @@ const HOUR = 3600
  */
 export async function register(
   deps: AppDeps,
-  input: { username: string; password: string; aff_code?: string; ip: string },
+  input: { username: string; password: string; aff_code?: string; email?: string; verification_code?: string; ip: string },
+  mail: Parameters<typeof verifiedRegistrationEmail>[0],
 ): Promise<UserRow> {
   const { users } = deps.repos
   if (!deps.options.get<boolean>('RegisterEnabled')) throw new ForbiddenError('registration is disabled on this instance')
@@ -26,13 +28,15 @@ export async function register(
   const inviter = input.aff_code ? await users.findByAffCode(input.aff_code) : undefined
   if (input.aff_code && !inviter) throw new BadRequestError('field "aff_code": no user has this invite code', 'aff_code')
   await assertUsernameFree(users, input.username)
+  // EmailVerificationEnabled: the mailed code, used up here, after the checks that cost nothing ('' when off)
+  const email = await verifiedRegistrationEmail(mail, { email: input.email, code: input.verification_code })
   await countSignUp(deps, input.ip)
 
   const password = await hashPassword(input.password)
   const reward = { reward: deps.options.get<number>('QuotaForInviter'), maxRewarded: deps.options.get<number>('QuotaForInviterMaxInvitees') }
   const quota = deps.options.get<number>('QuotaForNewUser') + (inviter ? deps.options.get<number>('QuotaForInvitee') : 0)
   try {
-    const user = { username: input.username, password, displayName: input.username, role: Role.user, quota, inviterId: inviter?.id ?? 0 }
+    const user = { username: input.username, password, displayName: input.username, role: Role.user, quota, inviterId: inviter?.id ?? 0, email }
     return await users.insert(user, inviter && { id: inviter.id, ...reward })
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConflictError(`the username "${input.username}" is taken`)

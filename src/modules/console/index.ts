@@ -21,8 +21,16 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ')
 
+/**
+ * The policy with one widget origin allowed (Turnstile's, while TurnstileCheckEnabled is on): its script, its
+ * frame and its calls; nothing else is fetched from elsewhere.
+ */
+function policyWith(origin: string | undefined): string {
+  if (!origin) return CONTENT_SECURITY_POLICY
+  return CONTENT_SECURITY_POLICY.replace("script-src 'self'", `script-src 'self' ${origin}`).replace("connect-src 'self'", `connect-src 'self' ${origin}`) + `; frame-src ${origin}`
+}
+
 const PAGE_HEADERS = {
-  'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'same-origin',
@@ -42,7 +50,7 @@ export function consoleServeOptions() {
  * The web console: its hashed assets with a year of caching and br/gzip, and its page on every other GET
  * that is not an API path, so each deep link (`/tokens`, `/logs?…`) works on reload.
  */
-export function consoleModule() {
+export function consoleModule(widgetOrigin: () => string | undefined = () => undefined) {
   let assets: Promise<AssetTable> | undefined
   const serve = async (path: string, request: Request) => {
     if (isApiPath(path)) throw new NotFoundError('no such route')
@@ -52,22 +60,23 @@ export function consoleModule() {
       throw error
     }))
     const file = table.get(path)
-    if (file) return respond(file, request, false)
+    if (file) return respond(file, request)
     if (/\.[a-z0-9]+$/i.test(path)) throw new NotFoundError(`no file ${path}`)
-    return respond(table.get(INDEX_PATH)!, request, true)
+    return respond(table.get(INDEX_PATH)!, request, policyWith(widgetOrigin()))
   }
   return new Elysia({ name: 'console' })
     .get('/', ({ path, request }) => serve(path, request))
     .get('/*', ({ path, request }) => serve(path, request))
 }
 
-function respond(file: ConsoleAsset, request: Request, isPage: boolean): Response {
+/** A console file; `policy`: it is the page, with this Content-Security-Policy. */
+function respond(file: ConsoleAsset, request: Request, policy?: string): Response {
   const headers: Record<string, string> = {
     'content-type': file.type,
     etag: file.etag,
     vary: 'accept-encoding',
     'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-    ...(isPage ? PAGE_HEADERS : { 'x-content-type-options': 'nosniff' }),
+    ...(policy ? { 'content-security-policy': policy, ...PAGE_HEADERS } : { 'x-content-type-options': 'nosniff' }),
   }
   if (request.headers.get('if-none-match') === file.etag) return new Response(null, { status: 304, headers })
   const { body, encoding } = encodingFor(file, request.headers.get('accept-encoding') ?? '')

@@ -4,20 +4,28 @@ import { ok } from '../../plugins/envelope'
 import { sessionPlugin } from '../../plugins/session'
 import { Role } from '../../db/repos/user-roles'
 import { manageLogHook } from '../../metering/manage-log'
+import { maskOption, redactSecretOption, sealOptionValue } from '../../options/secret-options'
 
 const OptionUpdate = t.Object({
   key: t.String({ minLength: 1, maxLength: 100 }),
   value: t.Union([t.String({ maxLength: 100_000 }), t.Number(), t.Boolean(), t.Record(t.String(), t.Unknown())]),
 })
 
-/** Runtime settings, root only; the option store types and checks every value. */
+/** Runtime settings, root only; the option store types and checks every value. Secrets are sealed and never shown. */
 export function optionsModule(deps: AppDeps) {
+  const logged = manageLogHook(deps, 'option')
+  // named as manageLogHook's own hook is (a test finds it on every admin write route); a secret's value redacted
+  const logManageChange = (ctx: Parameters<typeof logged>[0]) => logged({ ...ctx, body: redactSecretOption(ctx.body) })
   return new Elysia({ name: 'options' })
     .use(sessionPlugin(deps))
-    .onAfterHandle(manageLogHook(deps, 'option'))
-    .get('/api/option/', () => ok(deps.options.all()), { role: Role.root })
-    .put('/api/option/', async ({ body }) => ok({ key: body.key, value: await deps.options.set(body.key, body.value) }, `option ${body.key} saved`), {
-      role: Role.root,
-      body: OptionUpdate,
-    })
+    .onAfterHandle(logManageChange)
+    .get('/api/option/', () => ok(deps.options.all().map(maskOption)), { role: Role.root })
+    .put(
+      '/api/option/',
+      async ({ body }) => {
+        const value = await deps.options.set(body.key, await sealOptionValue(deps.secrets.crypto, body.key, body.value))
+        return ok(maskOption({ key: body.key, value }), `option ${body.key} saved`)
+      },
+      { role: Role.root, body: OptionUpdate },
+    )
 }

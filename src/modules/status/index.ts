@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { VERSION } from '../../version'
+import { turnstileScriptUrl } from '../../turnstile/widget'
 
 /** Public facts a login page or client needs before anyone logs in. */
 export function statusModule(deps: AppDeps) {
@@ -16,6 +17,13 @@ export function statusModule(deps: AppDeps) {
       display_in_currency: deps.options.get<boolean>('DisplayInCurrencyEnabled'),
       public_pricing_enabled: deps.options.get<boolean>('PublicPricingEnabled'),
       start_time: Math.floor(deps.startedAt / 1000),
+      // new-api's fields: the login and register pages show the code field and the Turnstile widget from these
+      email_verification: deps.options.get<boolean>('EmailVerificationEnabled'),
+      turnstile_check: deps.options.get<boolean>('TurnstileCheckEnabled'),
+      turnstile_site_key: deps.options.get<string>('TurnstileSiteKey'),
+      // Cloudflare's script, or where PROVIDER_ENDPOINTS' `turnstile` entry moves it (the console's CSP allows it)
+      turnstile_script_url: turnstileScriptUrl(deps.config.providerEndpoints),
+      password_reset: deps.options.get<string>('SMTPServer') !== '' && deps.options.get<string>('ServerAddress') !== '',
       coordination: coordination(deps),
     }),
   )

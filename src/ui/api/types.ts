@@ -23,6 +23,12 @@ export interface Status {
   server_address?: string
   display_in_currency?: boolean
   public_pricing_enabled?: boolean
+  email_verification?: boolean
+  turnstile_check?: boolean
+  turnstile_site_key?: string
+  turnstile_script_url?: string
+  /** SMTP and ServerAddress are set: the login page offers "forgot password" */
+  password_reset?: boolean
 }
 
 export const Role = { user: 1, admin: 10, root: 100 } as const

@@ -1,6 +1,7 @@
 import { ApiError } from '../api/client'
 import { useI18n, type I18n } from '../i18n'
 import { isFactorCode } from '../lib/factor-errors'
+import { mailErrorKey } from '../lib/mail-errors'
 
 /** Refusals the console words itself from the server's stable code (the server's English message otherwise). */
 function fromCode(error: ApiError, t: I18n['t']): string | undefined {
@@ -11,6 +12,9 @@ function fromCode(error: ApiError, t: I18n['t']): string | undefined {
   if (code === 'busy') return t('common.error.busy', { wait })
   if (code === 'username_confusable') return t('common.error.usernameConfusable')
   if (code && isFactorCode(code)) return t(`twofa.error.${code}`)
+  if (code === 'mail_send_failed') return t('mail.error.sendFailed', { reason: error.message.replace(/^the mail could not be sent: /, '') })
+  const mailKey = mailErrorKey(code)
+  if (mailKey) return t(mailKey, { wait })
   return undefined
 }
 

@@ -73,6 +73,7 @@ const rowTypes: Record<keyof typeof sqlite, [true, true]> = {
   backupCodes: [true, true] satisfies Same<typeof sqlite.backupCodes, typeof pg.backupCodes>,
   passkeys: [true, true] satisfies Same<typeof sqlite.passkeys, typeof pg.passkeys>,
   authChallenges: [true, true] satisfies Same<typeof sqlite.authChallenges, typeof pg.authChallenges>,
+  emailCodes: [true, true] satisfies Same<typeof sqlite.emailCodes, typeof pg.emailCodes>,
 }
 
 test('every table has its row-type check above', () => {

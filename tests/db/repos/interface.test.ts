@@ -10,7 +10,7 @@ import { DIALECTS } from './dialects'
 /** Every method of every repository interface (the type below fails the typecheck when one is missing here). */
 const METHODS = {
   users: [
-    'cachedById', 'findById', 'forget', 'forgetAll', 'findByUsername', 'findByUsernameKey', 'fillUsernameKeys', 'findByAffCode', 'findByAccessToken', 'count', 'rootExists', 'list', 'insert',
+    'cachedById', 'findById', 'forget', 'forgetAll', 'findByUsername', 'findByUsernameKey', 'fillUsernameKeys', 'findByEmail', 'findByAffCode', 'findByAccessToken', 'count', 'rootExists', 'list', 'insert',
     'insertFirst', 'update', 'delete', 'addQuota', 'transferAffQuota', 'revokeAllSessions', 'revokeCredentials', 'setPassword', 'setAffCodeIfMissing',
   ],
   tokens: ['cachedByKeyHash', 'findByKeyHash', 'liveById', 'forget', 'forgetUser', 'forgetAll', 'findById', 'findOwned', 'listOwned', 'insert', 'update', 'deleteOwned', 'setStatusIf'],
@@ -24,6 +24,7 @@ const METHODS = {
     'totp', 'startTotp', 'enableTotp', 'takeStep', 'deleteTotp', 'unusedBackupCodes', 'useBackupCode', 'replaceBackupCodes', 'passkeys', 'passkeyByCredentialId', 'insertPasskey',
     'touchPasskey', 'deletePasskeys', 'putChallenge', 'peekChallenge', 'takeChallenge', 'deleteExpiredChallenges',
   ],
+  emailCodes: ['issue', 'takeAttempt', 'consume'],
 } as const satisfies { [K in keyof RepoSet]: readonly (keyof RepoSet[K])[] }
 
 type Missing = { [K in keyof RepoSet]: Exclude<keyof RepoSet[K], (typeof METHODS)[K][number]> }[keyof RepoSet]

@@ -5,6 +5,7 @@ import m2 from './0002_quota_functions.sql' with { type: 'text' }
 import m3 from './0003_settle_batch.sql' with { type: 'text' }
 import m4 from './0004_username_keys.sql' with { type: 'text' }
 import m5 from './0005_second_factors.sql' with { type: 'text' }
+import m6 from './0006_email_codes.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -19,4 +20,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 3, tag: '0003_settle_batch', sql: m3 },
   { index: 4, tag: '0004_username_keys', sql: m4 },
   { index: 5, tag: '0005_second_factors', sql: m5 },
+  { index: 6, tag: '0006_email_codes', sql: m6 },
 ]

@@ -3,6 +3,7 @@ import { appliedMigrations } from '../migrate'
 import { migrations } from '../migrations'
 import { LogType, type NewLog, type Repos, type StorageCheck } from '../../repos'
 import { createChannelRepo } from './channels'
+import { createEmailCodeRepo } from './email-codes'
 import { insertLogs, insertLogsAtomically } from './log-insert'
 import { createLogRepo } from './logs'
 import { createOptionRepo } from './options'
@@ -60,6 +61,7 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
     redemptions: createRedemptionRepo(db, (id) => users.repo.forget(id)),
     revokedSessions: createRevokedSessionRepo(db),
     secondFactors: createSecondFactorRepo(db),
+    emailCodes: createEmailCodeRepo(db),
     holds: {
       renew: holds.renew,
       sweep: holds.sweep,

@@ -72,6 +72,7 @@ export function createUserRepo(db: PgDb) {
 
     findByUsername: async (username: string) => first(await db.select().from(users).where(eq(users.username, username)).limit(1)),
     findByUsernameKey: async (key: string) => first(await db.select().from(users).where(eq(users.usernameKey, key)).limit(1)),
+    findByEmail: async (email: string, limit: number) => db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(limit),
     findByAffCode: async (code: string) => first(await db.select().from(users).where(eq(users.affCode, code)).limit(1)),
     findByAccessToken: async (hash: string) => first(await db.select().from(users).where(eq(users.accessToken, hash)).limit(1)),
     count: async () => (await db.select({ n: count() }).from(users))[0]!.n,

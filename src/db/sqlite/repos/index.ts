@@ -3,6 +3,7 @@ import { sqliteCheck } from '../readiness'
 import { startWriterThread, type WriterThread } from '../writer/thread'
 import type { NewLog, QuotaRepo, Repos } from '../../repos'
 import { createChannelRepo } from './channels'
+import { createEmailCodeRepo } from './email-codes'
 import { createCheckpointHandover, type CheckpointOptions } from './checkpoints'
 import { createLogInserter } from './log-insert'
 import { createLogRepo } from './logs'
@@ -80,6 +81,7 @@ export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepo
     redemptions: syncedBefore(createRedemptionRepo(db), sync, []),
     revokedSessions: createRevokedSessionRepo(db),
     secondFactors: createSecondFactorRepo(db),
+    emailCodes: createEmailCodeRepo(db),
     /** With the writer thread, the batch is handed over and committed there; the main thread goes on at once. */
     async commitMetering(rows) {
       if (useThread && (thread ??= startWriterThread(path)).alive) {

@@ -52,6 +52,7 @@ export function createUserRepo(db: Db, sync: () => void = () => {}) {
 
     findByUsername: async (username: string) => db.select().from(users).where(eq(users.username, username)).get(),
     findByUsernameKey: async (key: string) => db.select().from(users).where(eq(users.usernameKey, key)).get(),
+    findByEmail: async (email: string, limit: number) => db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(limit).all(),
     findByAffCode: async (code: string) => db.select().from(users).where(eq(users.affCode, code)).get(),
     findByAccessToken: async (hash: string) => db.select().from(users).where(eq(users.accessToken, hash)).get(),
     count: async () => db.select({ n: count() }).from(users).get()!.n,

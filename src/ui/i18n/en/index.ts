@@ -14,6 +14,7 @@ import { redemptions } from './redemptions'
 import { settings } from './settings'
 import { outputCaps } from './output-caps'
 import { twofa } from './twofa'
+import { mail } from './mail'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -33,4 +34,5 @@ export const en = {
   ...settings,
   ...outputCaps,
   ...twofa,
+  ...mail,
 } as const

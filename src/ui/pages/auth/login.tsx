@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks'
 import { Link, useLocation } from 'wouter-preact'
 import { ErrorAlert } from '../../components/alert'
 import { Button } from '../../components/button'
+import { useTurnstile } from '../../components/turnstile'
 import { useI18n } from '../../i18n'
 import { signInWithPasskey } from '../../lib/passkey'
 import { useSession } from '../../state/session'
@@ -16,6 +17,7 @@ export function LoginPage() {
   const [, navigate] = useLocation()
   const [flowToken, setFlowToken] = useState<string>()
   const passkey = useSubmit()
+  const turnstile = useTurnstile()
   if (flowToken) return <TwoFactorStep flowToken={flowToken} onDone={() => afterLogin(refresh, navigate)} onBack={() => setFlowToken(undefined)} />
   const withPasskey = () =>
     passkey.run(async () => {
@@ -26,7 +28,17 @@ export function LoginPage() {
     <>
       <h1>{t('auth.login.title')}</h1>
       <p class="lead">{t('auth.login.lead')}</p>
-      <CredentialsForm submitLabel={t('auth.login.submit')} onSubmit={async ({ username, password }) => setFlowToken(await logIn(username, password, refresh, navigate))} />
+      <CredentialsForm
+        submitLabel={t('auth.login.submit')}
+        onSubmit={async ({ username, password }) => setFlowToken(await logIn(username, password, refresh, navigate, turnstile.query()).finally(turnstile.reset))}
+      >
+        {turnstile.widget}
+      </CredentialsForm>
+      {status?.password_reset && (
+        <p class="form-foot">
+          <Link href="/reset">{t('mail.forgot')}</Link>
+        </p>
+      )}
       <p class="form-foot">{t('twofa.login.or')}</p>
       <ErrorAlert error={passkey.failure} />
       <Button variant="secondary" busy={passkey.busy} onClick={withPasskey}>

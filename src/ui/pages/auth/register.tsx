@@ -7,6 +7,8 @@ import { useI18n } from '../../i18n'
 import { useSession } from '../../state/session'
 import { CredentialsForm } from './credentials-form'
 import { logIn } from './login-after'
+import { EmailCodeFields } from './email-code-fields'
+import { useTurnstile } from '../../components/turnstile'
 
 /** Self-registration where it is open; the invitation code comes prefilled from `?aff=`. */
 export function RegisterPage() {
@@ -14,6 +16,9 @@ export function RegisterPage() {
   const { status, refresh } = useSession()
   const [, navigate] = useLocation()
   const [affCode, setAffCode] = useState(() => new URLSearchParams(location.search).get('aff') ?? '')
+  const [email, setEmail] = useState('')
+  const [code, setCode] = useState('')
+  const turnstile = useTurnstile()
   if (!status?.register_enabled) {
     return (
       <>
@@ -34,10 +39,15 @@ export function RegisterPage() {
         confirm
         submitLabel={t('auth.register.submit')}
         onSubmit={async ({ username, password }) => {
-          await api.post('/api/user/register', { username, password, ...(affCode.trim() ? { aff_code: affCode.trim() } : {}) })
-          await logIn(username, password, refresh, navigate)
+          const verified = status.email_verification ? { email: email.trim(), verification_code: code.trim() } : {}
+          await api.post(`/api/user/register${turnstile.query()}`, { username, password, ...verified, ...(affCode.trim() ? { aff_code: affCode.trim() } : {}) }).finally(turnstile.reset)
+          // a Turnstile token works once: with the check on, the login page asks for its own
+          if (turnstile.on) navigate('/login')
+          else await logIn(username, password, refresh, navigate)
         }}
       >
+        {status.email_verification && <EmailCodeFields email={email} onEmail={setEmail} code={code} onCode={setCode} turnstile={turnstile} />}
+        {turnstile.widget}
         <TextField label={t('auth.register.affCode')} value={affCode} onValue={setAffCode} hint={t('auth.register.affHint')} autocomplete="off" />
       </CredentialsForm>
       <p class="form-foot">

@@ -7,6 +7,7 @@ import type { OptionEntry, OptionValue } from '../../lib/option-form'
 import { useApi } from '../../state/use-api'
 import { KNOWN_KEYS, PRICING_KEYS, SECTIONS, type SettingField } from './sections'
 import { SettingsSection, type SectionText } from './section'
+import { TestMailForm } from './test-mail'
 
 /** Root's runtime settings (`GET /api/option/`), section by section, each saved on its own. */
 export function SettingsPage() {
@@ -57,7 +58,9 @@ export function SettingsPage() {
           </nav>
           <div class="settings-main">
             {SECTIONS.map((section) => (
-              <SettingsSection key={section.id} id={section.id} fields={section.fields} text={sectionText(section.id)} stored={stored} pricingLink={section.pricingLink} onStored={onStored} />
+              <SettingsSection key={section.id} id={section.id} fields={section.fields} text={sectionText(section.id)} stored={stored} pricingLink={section.pricingLink} onStored={onStored}>
+                {section.id === 'mail' && <TestMailForm />}
+              </SettingsSection>
             ))}
             {others.length > 0 && <SettingsSection id="other" fields={others} text={otherText} stored={stored} onStored={onStored} />}
           </div>

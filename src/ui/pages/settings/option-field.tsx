@@ -43,5 +43,6 @@ export function OptionField({ entry, field, label, hint, value, problem, quotaPe
       />
     )
   }
+  if (field.secret) return <TextField label={label} hint={hint} error={error} type="password" value={text} onValue={onValue} autocomplete="new-password" />
   return <TextField label={label} hint={hint} error={error} type={field.url ? 'url' : 'text'} value={text} onValue={onValue} autocomplete="off" spellcheck={false} placeholder={field.url ? 'https://api.example.com' : undefined} />
 }

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client'
@@ -27,10 +28,12 @@ interface Props {
   pricingLink?: boolean
   /** a key was saved: the value the server kept */
   onStored(key: string, value: OptionValue): void
+  /** shown under the section's form (the mail section's test mail) */
+  children?: ComponentChildren
 }
 
 /** One section of settings with its own Save button, which sends only the keys that changed, one at a time. */
-export function SettingsSection({ id, fields, text, stored, pricingLink, onStored }: Props) {
+export function SettingsSection({ id, fields, text, stored, pricingLink, onStored, children }: Props) {
   const { t } = useI18n()
   const toast = useToast()
   const { refreshStatus } = useSession()
@@ -105,6 +108,7 @@ export function SettingsSection({ id, fields, text, stored, pricingLink, onStore
           </Button>
         </div>
       </form>
+      {children}
     </section>
   )
 }

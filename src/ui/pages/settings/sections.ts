@@ -1,10 +1,12 @@
 import type { FieldRule } from '../../lib/option-form'
 
-type SectionId = 'general' | 'registration' | 'rateLimits' | 'relay' | 'logs' | 'billing' | 'login'
+type SectionId = 'general' | 'registration' | 'rateLimits' | 'relay' | 'logs' | 'billing' | 'login' | 'mail' | 'emailRules' | 'turnstile'
 
 export interface SettingField extends FieldRule {
   /** quota units: the dollar value is shown beside them */
   quota?: boolean
+  /** a password or key: typed hidden, shown empty (the server never sends it); left empty, the saved one stays */
+  secret?: boolean
 }
 
 export interface SettingSection {
@@ -80,13 +82,34 @@ export const SECTIONS: readonly SettingSection[] = [
       { key: 'PasswordHashQueue', min: 0 },
     ],
   },
+  {
+    id: 'mail',
+    fields: [{ key: 'SMTPServer' }, { key: 'SMTPPort', min: 1 }, { key: 'SMTPSSLEnabled' }, { key: 'SMTPAccount' }, { key: 'SMTPFrom' }, { key: 'SMTPToken', secret: true }],
+  },
+  {
+    id: 'emailRules',
+    fields: [
+      { key: 'EmailVerificationEnabled' },
+      { key: 'EmailDomainRestrictionEnabled' },
+      { key: 'EmailDomainWhitelist' },
+      { key: 'EmailAliasRestrictionEnabled' },
+      { key: 'EmailCodeValidMinutes', min: 1 },
+      { key: 'EmailCodeMaxAttempts', min: 1 },
+      { key: 'EmailPerRecipientPerHour', min: 0 },
+      { key: 'EmailPerClientPerHour', min: 0 },
+    ],
+  },
+  { id: 'turnstile', fields: [{ key: 'TurnstileCheckEnabled' }, { key: 'TurnstileSiteKey' }, { key: 'TurnstileSecretKey', secret: true }] },
 ]
 
 /** Edited on the pricing page, not here. */
 export const PRICING_KEYS = new Set(['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio'])
 
 /** Options `/api/status` carries: after saving one, the session's status is refreshed (top bar, quota format). */
-export const STATUS_KEYS = new Set(['SystemName', 'ServerAddress', 'QuotaPerUnit', 'RegisterEnabled', 'DisplayInCurrencyEnabled', 'PublicPricingEnabled'])
+export const STATUS_KEYS = new Set([
+  'SystemName', 'ServerAddress', 'QuotaPerUnit', 'RegisterEnabled', 'DisplayInCurrencyEnabled', 'PublicPricingEnabled',
+  'SMTPServer', 'EmailVerificationEnabled', 'TurnstileCheckEnabled', 'TurnstileSiteKey',
+])
 
 /** Every option a section shows. */
 export const KNOWN_KEYS = new Set(SECTIONS.flatMap((section) => section.fields.map((field) => field.key)))
