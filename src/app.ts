@@ -4,6 +4,7 @@ import { authModule } from './modules/auth'
 import { channelsModule } from './modules/channels'
 import { optionsModule } from './modules/options'
 import { setupModule } from './modules/setup'
+import { checklistModule } from './modules/setup/checklist'
 import { statusModule } from './modules/status'
 import { usersModule } from './modules/users'
 import { tokensModule } from './modules/tokens'
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(opsModule(deps))
     .use(statusModule(deps))
     .use(setupModule(deps))
+    .use(checklistModule(deps))
     .use(authModule(deps))
     .use(usersModule(deps))
     .use(userAccessModule(deps))

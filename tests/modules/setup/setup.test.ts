@@ -76,3 +76,28 @@ test('with ROOT_PASSWORD setup is already done', async () => {
     await seeded.stop()
   }
 })
+
+test('the setup question sets self-use mode and sign-ups; new-api\'s SelfUseModeEnabled is understood', async () => {
+  const cases = [
+    { send: { usage: 'self' }, selfUse: true, register: false },
+    { send: { usage: 'team' }, selfUse: true, register: false },
+    { send: { usage: 'public' }, selfUse: false, register: true },
+    { send: { SelfUseModeEnabled: true }, selfUse: true, register: false },
+  ]
+  for (const { send, selfUse, register } of cases) {
+    const fresh = await startTestApp({ ROOT_PASSWORD: '' })
+    try {
+      await fresh.deps.options.set('SelfUseModeEnabled', !selfUse)
+      await fresh.deps.options.set('RegisterEnabled', !register)
+      const res = await call(fresh, 'POST', '/api/setup', { ...body, ...send })
+      expect(res.status).toBe(200)
+      expect([fresh.deps.options.get('SelfUseModeEnabled'), fresh.deps.options.get('RegisterEnabled')]).toEqual([selfUse, register])
+      expect((await call(fresh, 'GET', '/api/status')).body.data.register_enabled).toBe(register)
+    } finally {
+      await fresh.stop()
+    }
+  }
+  const bad = await call(app, 'POST', '/api/setup', { ...body, usage: 'everyone' })
+  expect(bad.status).toBe(400)
+  expect(await app.deps.repos.users.count()).toBe(0)
+})

@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/empty-state'
 import { PageHeader } from '../../components/page-header'
 import { Pager } from '../../components/pager'
 import { useI18n } from '../../i18n'
+import { asksForNew } from '../../lib/open-new'
 import { useApi } from '../../state/use-api'
 import { ChannelDrawer } from './channel-drawer'
 import { ChannelTable } from './channel-table'
@@ -34,7 +35,7 @@ export function ChannelsPage() {
   const [pageSize, setPageSize] = useState(20)
   const [tagsVersion, setTagsVersion] = useState(0)
   const [selected, setSelected] = useState<Set<number>>(new Set())
-  const [editing, setEditing] = useState<Channel | 'new' | null>(null)
+  const [editing, setEditing] = useState<Channel | 'new' | null>(() => (asksForNew(location.search) ? 'new' : null))
   const [dialog, setDialog] = useState<'testAll' | 'setTag' | null>(null)
   const list = useApi(() => api.get<Page<Channel>>('/api/channel/', { ...filters, p: page, page_size: pageSize }), [filters, page, pageSize])
   const tags = useApi(() => api.get<string[]>('/api/channel/tags'), [tagsVersion])
