@@ -23,7 +23,7 @@ export interface FirstRunChecklist {
 }
 
 /** Where a new instance stands between "root created" and "first answer": the dashboard's checklist reads it. */
-export async function firstRunChecklist(deps: Pick<AppDeps, 'routing' | 'options' | 'repos'>, user: UserRow): Promise<FirstRunChecklist> {
+async function firstRunChecklist(deps: Pick<AppDeps, 'routing' | 'options' | 'repos'>, user: UserRow): Promise<FirstRunChecklist> {
   await deps.routing.channels.ready
   const channels = deps.routing.channels.all()
   const served = new Set<string>()

@@ -9,7 +9,7 @@ export type SetupUsage = (typeof SETUP_USAGES)[number]
  * before the first request) and keep sign-ups closed (the root adds a team's members); a public instance bills,
  * so prices are required and anyone may register.
  */
-export const USAGE_OPTIONS: Record<SetupUsage, Record<string, boolean>> = {
+const USAGE_OPTIONS: Record<SetupUsage, Record<string, boolean>> = {
   self: { SelfUseModeEnabled: true, RegisterEnabled: false },
   team: { SelfUseModeEnabled: true, RegisterEnabled: false },
   public: { SelfUseModeEnabled: false, RegisterEnabled: true },

@@ -8,7 +8,7 @@ import { ErrorAlert } from './alert'
 import { Button } from './button'
 
 /** Root may turn self-use mode on from here: unpriced models then answer for free. */
-export const enableSelfUse = () => api.put('/api/option/', { key: 'SelfUseModeEnabled', value: true })
+const enableSelfUse = () => api.put('/api/option/', { key: 'SelfUseModeEnabled', value: true })
 
 /** "Set prices" (a link to Pricing) and, for root, "Use self-use mode" (one click): the two ways out of "no price". */
 export function UnpricedActions({ onSelfUse }: { onSelfUse(): void }) {
