@@ -33,7 +33,7 @@ test('POST /api/setup creates root once; a second call is refused', async () => 
 
   const again = await call(app, 'POST', '/api/setup', { ...body, username: 'other' })
   expect(again.status).toBe(409)
-  expect(again.body).toEqual({ success: false, message: expect.stringContaining('already'), data: null })
+  expect(again.body).toEqual({ success: false, message: expect.stringContaining('already'), data: expect.objectContaining({ code: expect.any(String) }) })
   expect(await app.deps.repos.users.count()).toBe(1)
 
   const login = await call(app, 'POST', '/api/user/login', { username: 'admin', password: 'a-good-password' })
