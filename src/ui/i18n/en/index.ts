@@ -13,6 +13,7 @@ import { users } from './users'
 import { redemptions } from './redemptions'
 import { settings } from './settings'
 import { firstRun } from './first-run'
+import { errors } from './errors'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -31,4 +32,5 @@ export const en = {
   ...redemptions,
   ...settings,
   ...firstRun,
+  ...errors,
 } as const

@@ -13,6 +13,7 @@ import { users } from './users'
 import { redemptions } from './redemptions'
 import { settings } from './settings'
 import { firstRun } from './first-run'
+import { errors } from './errors'
 import type { MessageKey } from '../catalog'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -32,4 +33,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...redemptions,
   ...settings,
   ...firstRun,
+  ...errors,
 }

@@ -1,3 +1,4 @@
+import { errorText } from '../../components/alert'
 import { useState } from 'preact/hooks'
 import { api } from '../../api/client'
 import { useConfirm } from '../../components/dialog'
@@ -65,7 +66,7 @@ export function useChannelActions({ reload, clearSelection }: Options) {
       override(channel.id, { response_time: result.time_ms, test_time: Math.floor(Date.now() / 1000) })
       toast(t('channels.test.ok', { name: channel.name, ms: formatNumber(result.time_ms, locale) }))
     } catch (error) {
-      setFailure(new Error(t('channels.test.failed', { name: channel.name, message: error instanceof Error ? error.message : String(error) })))
+      setFailure(new Error(t('channels.test.failed', { name: channel.name, message: errorText(error, t, locale) })))
       reload() // the server recorded the attempt's time
     } finally {
       flag(channel.id, false)
