@@ -14,6 +14,7 @@ import { redemptions } from './redemptions'
 import { settings } from './settings'
 import { firstRun } from './first-run'
 import { errors } from './errors'
+import { channelHealth } from './channel-health'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -33,4 +34,5 @@ export const en = {
   ...settings,
   ...firstRun,
   ...errors,
+  ...channelHealth,
 } as const
