@@ -52,7 +52,7 @@ const GENERIC: Record<string, MessageKey> = {
 export const WORDED_CODES: readonly string[] = [...Object.keys(SPECIFIC), ...Object.keys(GENERIC)]
 
 /** "4 min" or "30 s". */
-export function waitText(seconds: number, t: Translate): string {
+function waitText(seconds: number, t: Translate): string {
   return seconds < 60 ? t('common.wait.seconds', { count: Math.ceil(seconds) }) : t('common.wait.minutes', { count: Math.ceil(seconds / 60) })
 }
 
