@@ -63,5 +63,5 @@ test('what the server really answers a newcomer\'s mistakes reaches the Chinese 
   const channel = (await call(app, 'GET', '/api/channel/', undefined, root)).body.data.items[0]
   const test = await call(app, 'GET', `/api/channel/test/${channel.id}`, undefined, root)
   expect(test.body.success).toBe(false)
-  expect(zh(200, test.body)).toBe(`无法连接到 127.0.0.1:${new URL(deadUrl).port}。请检查 Base URL，并确认该服务正在运行、网关可以访问到它。`)
+  expect(zh(200, test.body)).toBe(`无法连接到 127.0.0.1:${new URL(deadUrl).port}。请检查接口地址，并确认该服务正在运行、网关可以访问到它。`)
 })

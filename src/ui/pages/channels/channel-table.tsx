@@ -32,7 +32,9 @@ function ChannelHealth({ channel }: { channel: Channel }) {
     <div class="channel-health">
       <ChannelStatusDot status={channel.status} />
       <StatusDot tone="danger" label={t('channels.test.failedShort')} />
-      <span class="channel-test-error" title={`${failure.method} ${failure.url} → ${failure.status || '—'}: ${failure.message}`}>
+      <span class="channel-test-error" title={`${words}
+${failure.method} ${failure.url} → ${failure.status || '—'}
+${failure.message}`}>
         {words}
       </span>
     </div>
