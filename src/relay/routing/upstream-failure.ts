@@ -38,9 +38,10 @@ export function fetchFailure(error: unknown, url: string | undefined, timeoutMs:
   const e = error as { name?: string; message?: string; code?: unknown }
   if (e?.name === 'TimeoutError') return { code: 'upstream_timeout', message: `no answer within ${timeoutMs / 1000} s` }
   if (error instanceof OutboundRefused) return { code: 'upstream_refused_address', message: e.message ?? 'upstream address refused' }
-  const host = hostOf(url)
-  const why = typeof e?.code === 'string' && /^[A-Z_]+$/.test(e.code) ? e.code : 'connection failed'
-  return { code: 'upstream_unreachable', message: `cannot connect to ${host || 'the upstream'} (${why})` }
+  // a socket's error (ECONNREFUSED, ENOTFOUND …): its code and the host; anything else (a refused token endpoint,
+  // a redirect not followed) already says what happened
+  if (typeof e?.code === 'string' && /^E[A-Z_]+$/.test(e.code)) return { code: 'upstream_unreachable', message: `cannot connect to ${hostOf(url) || 'the upstream'} (${e.code})` }
+  return { code: 'upstream_unreachable', message: e?.message || 'cannot reach the upstream' }
 }
 
 function hostOf(url: string | undefined): string {
