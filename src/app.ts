@@ -7,6 +7,7 @@ import { verifyModule } from './modules/twofa/verify-route'
 import { channelsModule } from './modules/channels'
 import { optionsModule } from './modules/options'
 import { setupModule } from './modules/setup'
+import { checklistModule } from './modules/setup/checklist'
 import { statusModule } from './modules/status'
 import { usersModule } from './modules/users'
 import { tokensModule } from './modules/tokens'
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(opsModule(deps))
     .use(statusModule(deps))
     .use(setupModule(deps))
+    .use(checklistModule(deps))
     .use(authModule(deps))
     .use(twoFactorModule(deps))
     .use(verifyModule(deps))

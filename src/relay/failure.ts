@@ -22,8 +22,11 @@ export function isRetryableStatus(status: number): boolean {
   return !(status === 400 || status === 413 || status === 422)
 }
 
-export function networkFailure(error: unknown): UpstreamFailure {
-  const message = error instanceof Error ? error.message : String(error)
+export function networkFailure(error: unknown, url?: string): UpstreamFailure {
   if ((error as { name?: string })?.name === 'TimeoutError') return new UpstreamFailure(0, 'upstream timed out', true)
-  return new UpstreamFailure(0, `upstream unreachable: ${message}`, true)
+  // the socket's code (ECONNREFUSED) and the host, not the runtime's own sentence ("Is the computer able to access the url?")
+  const code = (error as { code?: unknown })?.code
+  const why = typeof code === 'string' && /^[A-Z_]+$/.test(code) ? code : error instanceof Error ? error.message : String(error)
+  const host = url && URL.canParse(url) ? new URL(url).host : ''
+  return new UpstreamFailure(0, `upstream unreachable: ${host ? `cannot connect to ${host} (${why})` : why}`, true)
 }

@@ -57,7 +57,7 @@ export async function guardedFetch(
     if (error instanceof OutboundRedirected) throw new UpstreamFailure(error.status, maskSecrets(error.message, key), true)
     if (error instanceof OutboundRefused) throw new UpstreamFailure(0, error.message, true)
     if (clientSignal.aborted) throw new UpstreamFailure(0, 'the client went away', false)
-    throw networkFailure(scope.abort.signal.aborted ? scope.abort.signal.reason : error)
+    throw networkFailure(scope.abort.signal.aborted ? scope.abort.signal.reason : error, url)
   }
 }
 

@@ -68,7 +68,7 @@ for (const dialect of DIALECTS) {
       await repos.channels.setStatus([a!.id, b!.id], 1) // already enabled: no row changed
       await repos.channels.setStatus([a!.id], 2)
       await repos.channels.setStatusByTag('x', 2)
-      await repos.channels.recordTest(a!.id, 120, 1)
+      await repos.channels.recordTest(a!.id, 120, 1, '')
       expect(told).toEqual([`channels ${a!.id}`, `channels ${b!.id}`, `channels ${a!.id},${b!.id}`, `channels ${a!.id}`, `channels ${b!.id}`])
       told = []
       expect(await repos.channels.delete([a!.id, 999_999])).toEqual([a!.id])

@@ -80,8 +80,7 @@ describe.skipIf(!browserAvailable)('console: the whole story', () => {
     await drawer.waitFor({ state: 'detached' })
     const row = page.getByRole('row', { name: /fake-openai/ })
     await row.waitFor()
-    await row.getByRole('button', { name: /Actions for fake-openai/ }).click()
-    await page.getByRole('menuitem', { name: 'Test' }).click()
+    await row.getByRole('button', { name: 'Test fake-openai' }).click()
     await page.getByRole('status').getByText(/Tested: \d+ ms/).waitFor()
     // the key went to the upstream as the channel's own, never to the browser
     expect(upstream.requests.some((r) => r.headers.authorization === `Bearer ${UPSTREAM_KEY}`)).toBe(true)

@@ -35,7 +35,7 @@ const PAGED = [
 
 function expectNamed(res: { status: number; body: any }, param: string) {
   expect(res.status).toBe(400)
-  expect(res.body).toEqual({ success: false, message: expect.stringContaining(`"${param}"`), data: null })
+  expect(res.body).toEqual({ success: false, message: expect.stringContaining(`"${param}"`), data: expect.objectContaining({ code: expect.any(String) }) })
 }
 
 describe('page numbers and sizes', () => {

@@ -56,11 +56,22 @@ test('a visitor from the network gets a labelled setup-code field, filled from t
   await settle()
   byRole(container, 'button', 'Create root account').click()
   await until(() => posts.length === 1 && container.querySelector('[role="alert"]') !== null)
-  expect(posts[0]).toEqual({ username: 'owner', password: 'owner-password-1', confirmPassword: 'owner-password-1', code: 'WRNG-WRNG-WRNG' })
+  expect(posts[0]).toEqual({ username: 'owner', password: 'owner-password-1', confirmPassword: 'owner-password-1', code: 'WRNG-WRNG-WRNG', usage: 'self' })
   expect(byRole(container, 'alert').textContent).toBe('That is not the setup code. Copy it from the server’s log.')
 
   answers = [{ status: 429, message: 'too many setup attempts' }]
   byRole(container, 'button', 'Create root account').click()
   await until(() => posts.length === 2 && byRole(container, 'alert').textContent!.includes('Too many'))
   expect(byRole(container, 'alert').textContent).toBe('Too many attempts from your address. Wait a minute, then try again.')
+
+  // the one question: who the instance is for, sent with the account (the server sets self-use mode and sign-ups)
+  const publicChoice = byLabel(container, 'The public, with billing') as HTMLInputElement
+  expect((byLabel(container, 'Just me') as HTMLInputElement).checked).toBe(true)
+  publicChoice.click()
+  await settle()
+  expect(publicChoice.checked).toBe(true)
+  answers = [{ status: 403, message: 'wrong' }]
+  byRole(container, 'button', 'Create root account').click()
+  await until(() => posts.length === 3)
+  expect(posts[2]).toMatchObject({ usage: 'public' })
 })

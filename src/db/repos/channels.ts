@@ -69,5 +69,5 @@ export interface ChannelRepo {
   /** Delete channels (their abilities go with them); returns the ids removed. */
   delete(ids: number[]): Promise<number[]>
   /** Test bookkeeping: no routing field changes, so abilities stay as they are. */
-  recordTest(id: number, responseTimeMs: number, testTime: number): Promise<void>
+  recordTest(id: number, responseTimeMs: number, testTime: number, testError: string): Promise<void>
 }

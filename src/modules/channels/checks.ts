@@ -2,7 +2,12 @@ import { ChannelStatus } from '../../db/repos/channels'
 import type { AppDeps } from '../../deps'
 import { BadRequestError, GatewayError, NotFoundError } from '../../errors'
 import type { Channel } from '../../relay/routing/channel'
+import { splitKeys } from '../../relay/routing/channel'
 import { fetchUpstreamModels, UpstreamCallError, type ChannelTestResult } from '../../relay/routing/channel-test'
+import { assertKeyTargetsAllowed, assertTargetAllowed, channelPatch, checkKeys, normalizeKeys } from './input'
+import type { FetchModelsBody } from './schemas'
+
+const hostOf = (url: string) => URL.canParse(url) ? new URL(url).host : ''
 
 async function cachedChannel(deps: AppDeps, id: number): Promise<Channel> {
   await deps.routing.channels.ready
@@ -18,23 +23,65 @@ async function cachedChannel(deps: AppDeps, id: number): Promise<Channel> {
 export async function runChannelTest(deps: AppDeps, id: number, model?: string): Promise<ChannelTestResult> {
   const channel = await cachedChannel(deps, id)
   const { result } = await deps.routing.checkChannel(channel, model)
-  await deps.routing.channels.recordTest(id, result.timeMs) // stored before the answer: the console reads it next
+  await deps.routing.channels.recordTest(id, result) // stored before the answer: the console reads it next
   return result
 }
 
 /** The upstream's own model list; upstream failures become 502 with the upstream's message. */
 export async function listUpstreamModels(deps: AppDeps, id: number): Promise<string[]> {
-  const channel = await cachedChannel(deps, id)
+  return modelsOf(deps, await cachedChannel(deps, id))
+}
+
+/**
+ * new-api's POST /api/channel/fetch_models: the model list for a channel not saved yet, from the typed type, key
+ * and base URL (with `id`, an edited channel's stored keys when none is typed). The same checks as a save: the
+ * base URL and the key's addresses through the outbound rules, the key's format; the call goes through the guard.
+ */
+export async function previewUpstreamModels(deps: AppDeps, body: FetchModelsBody): Promise<string[]> {
+  const { patch, provider } = channelPatch({ type: body.type, base_url: body.base_url ?? '', other: body.other ?? undefined })
+  const typed = normalizeKeys(body.key ?? '')
+  const keyText = typed || (body.id ? ((await cachedChannel(deps, body.id)).keys.join('\n')) : '')
+  if (!keyText && provider.keyRequired) throw new BadRequestError(`key is required for ${provider.name} channels`, 'key')
+  await assertTargetAllowed(deps.outbound, patch.baseUrl ?? '', provider)
+  if (typed) {
+    await checkKeys(provider, typed)
+    await assertKeyTargetsAllowed(deps.outbound, provider, typed)
+  }
+  const channel: Channel = {
+    id: body.id ?? 0,
+    type: body.type,
+    provider,
+    name: '',
+    keys: splitKeys(keyText),
+    baseUrl: patch.baseUrl || provider.defaultBaseUrl,
+    models: [],
+    groups: [],
+    priority: 0,
+    weight: 0,
+    tag: '',
+    status: ChannelStatus.enabled,
+    modelMapping: {},
+    autoBan: false,
+    testModel: '',
+    other: patch.other ?? '',
+    setting: {},
+  }
+  return modelsOf(deps, channel)
+}
+
+async function modelsOf(deps: AppDeps, channel: Channel): Promise<string[]> {
   const { modelList, name, models } = channel.provider
   if (!modelList) {
     const known = models.length > 0 ? `; the ones Tollgate knows: ${models.join(', ')}` : ''
-    throw new BadRequestError(`${name} has no model list endpoint: enter the channel's models by hand${known}`)
+    throw new GatewayError(400, 'no_model_list', `${name} has no model list endpoint: enter the channel's models by hand${known}`, undefined, undefined, { code: 'no_model_list' })
   }
   try {
     return await fetchUpstreamModels(channel, deps.routing.upstreamFetch)
   } catch (error) {
     if (error instanceof UpstreamCallError) {
-      throw new GatewayError(502, 'upstream_error', `fetching models failed${error.status ? ` (upstream ${error.status})` : ''}: ${error.message}`)
+      const where = error.request ? ` ${error.request.method} ${error.request.url}` : ''
+      const facts = { code: error.code, status: error.status, method: error.request?.method ?? '', url: error.request?.url ?? '', host: hostOf(channel.baseUrl) }
+      throw new GatewayError(502, error.code, `fetching models failed${where}${error.status ? ` (upstream ${error.status})` : ''}: ${error.message}`, undefined, undefined, facts)
     }
     throw error
   }

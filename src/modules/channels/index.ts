@@ -6,11 +6,12 @@ import { sessionPlugin } from '../../plugins/session'
 import { Role } from '../../db/repos/user-roles'
 import { manageLogHook } from '../../metering/manage-log'
 import { PROVIDERS } from '../../providers/registry'
-import { listUpstreamModels, runChannelTest, testAllChannels } from './checks'
+import { listUpstreamModels, previewUpstreamModels, runChannelTest, testAllChannels } from './checks'
 import { keyStates } from './view'
-import { BatchTagBody, ChannelEdit, CreateBody, IdParams, IdsBody, ListQuery, TagBody, TagEdit, TestQuery } from './schemas'
+import { BatchTagBody, ChannelEdit, CopyQuery, CreateBody, FetchModelsBody, IdParams, IdsBody, ListQuery, TagBody, TagEdit, TestQuery } from './schemas'
 import {
   channelFilterOf,
+  copyChannel,
   createChannels,
   deleteChannel,
   deleteChannels,
@@ -112,14 +113,24 @@ export function channelsModule(deps: AppDeps) {
       async ({ params, query, request, server }) => {
         server?.timeout(request, 0) // every key, up to 30 s each: longer than Bun's 10 s idle timeout
         const r = await runChannelTest(deps, Number(params.id), query.model)
-        // new-api's shape: the envelope's success/message are the test's own verdict
+        // new-api's shape: the envelope's success/message are the test's own verdict; a failure's code and request besides
+        const failure = r.ok ? {} : { code: r.code ?? 'upstream_status', method: r.request?.method ?? '', url: r.request?.url ?? '' }
         return {
           success: r.ok,
           message: r.message,
-          data: { time: r.timeMs / 1000, time_ms: r.timeMs, status_code: r.status, model: r.model, upstream_model: r.upstreamModel },
+          data: { time: r.timeMs / 1000, time_ms: r.timeMs, status_code: r.status, model: r.model, upstream_model: r.upstreamModel, ...failure },
         } satisfies Envelope<unknown>
       },
       { ...admin, params: IdParams, query: TestQuery },
+    )
+    .post('/api/channel/fetch_models', async ({ body, request, server }) => {
+      server?.timeout(request, 0) // the upstream has up to 30 s: longer than Bun's 10 s idle timeout
+      return ok(await previewUpstreamModels(deps, body))
+    }, { ...admin, body: FetchModelsBody })
+    .post(
+      '/api/channel/copy/:id',
+      async ({ params, query }) => ok(await copyChannel(deps, Number(params.id), query.suffix ?? '_复制', query.reset_balance !== 'false')),
+      { ...admin, params: IdParams, query: CopyQuery },
     )
     .get('/api/channel/fetch_models/:id', async ({ params }) => ok(await listUpstreamModels(deps, Number(params.id))), {
       ...admin,

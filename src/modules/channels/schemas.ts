@@ -94,3 +94,19 @@ export const TagEdit = t.Object({
   model_mapping: t.Optional(JsonObject),
 })
 export type TagEdit = typeof TagEdit.static
+
+/** new-api's POST /api/channel/fetch_models: the drawer's fields before the channel exists (`id`: an edited channel's stored keys). */
+export const FetchModelsBody = t.Object({
+  type: channelFields.type,
+  key: t.Optional(channelFields.key),
+  base_url: t.Optional(channelFields.base_url),
+  other: t.Optional(channelFields.other),
+  id: t.Optional(Id),
+})
+export type FetchModelsBody = typeof FetchModelsBody.static
+
+/** new-api's POST /api/channel/copy/:id query: the copy's name suffix, whether its used quota starts at 0. */
+export const CopyQuery = t.Object({
+  suffix: t.Optional(t.String({ maxLength: 50 })),
+  reset_balance: t.Optional(t.UnionEnum(['true', 'false'])),
+})

@@ -129,3 +129,18 @@ export async function editTag(deps: AppDeps, input: TagEdit): Promise<number> {
   if (Object.keys(patch).length === 0) throw new BadRequestError('nothing to change: send new_tag, priority, weight, models, groups or model_mapping')
   return (await deps.routing.channels.updateByTag(tag, patch)).length
 }
+
+/**
+ * new-api's copy: the channel with its keys under `name + suffix`, test results cleared, used quota from 0 unless
+ * `resetBalance` is false. The keys never leave the server: the copy is made from the cached, decrypted ones.
+ */
+export async function copyChannel(deps: AppDeps, id: number, suffix: string, resetBalance: boolean): Promise<{ id: number }> {
+  const { id: _, key: __, createdTime: ___, ...row } = await findChannel(deps, id)
+  await deps.routing.channels.ready
+  const keyText = (deps.routing.channels.get(id)?.keys ?? []).join('\n')
+  const name = `${row.name}${suffix}`.slice(0, 200)
+  const [created] = await deps.routing.channels.create([
+    { ...row, name, keyText, testTime: 0, responseTime: 0, testError: '', usedQuota: resetBalance ? 0 : row.usedQuota },
+  ])
+  return { id: created!.id }
+}

@@ -35,7 +35,26 @@ export function toChannelView(row: ChannelRow, keys: readonly string[]) {
     used_quota: row.usedQuota,
     response_time: row.responseTime,
     test_time: row.testTime,
+    /** the last test's failure (code, status, method, url, message); null when it passed or never ran */
+    test_error: testErrorOf(row.testError),
     created_time: row.createdTime,
+  }
+}
+
+export interface TestErrorView {
+  code: string
+  status: number
+  method: string
+  url: string
+  message: string
+}
+
+function testErrorOf(text: string): TestErrorView | null {
+  if (!text) return null
+  try {
+    return JSON.parse(text) as TestErrorView
+  } catch {
+    return null
   }
 }
 

@@ -7,6 +7,7 @@ import { toLoginView } from '../users/view'
 import { createSetupCodeGate } from './code-gate'
 import { createRoot, setupState } from './create-root'
 import { isLocalRequest } from './setup-code'
+import { applyUsage, SETUP_USAGES, usageOf } from './usage'
 
 const SetupBody = t.Object({
   username: Username,
@@ -14,6 +15,10 @@ const SetupBody = t.Object({
   confirmPassword: t.String({ maxLength: 64 }),
   /** the one-time setup code from the server's log; needed unless the request comes from this machine */
   code: t.Optional(t.String({ maxLength: 64 })),
+  /** what the instance is for (usage.ts): sets self-use mode and sign-ups */
+  usage: t.Optional(t.UnionEnum(SETUP_USAGES)),
+  /** new-api's setup field: true reads as usage "self", false as "public" */
+  SelfUseModeEnabled: t.Optional(t.Boolean()),
 })
 
 /** First-run setup: without ROOT_PASSWORD the instance waits here until someone creates root. */
@@ -29,7 +34,10 @@ export function setupModule(deps: AppDeps) {
       '/api/setup',
       async ({ body, request, server }) => {
         const attempt = { local: local(request, server), address: clientIpOf(request, server, deps.config.trustProxy), given: body.code }
-        return ok(toLoginView(await createRoot(deps, body, () => gate.check(attempt))), 'root user created')
+        const root = await createRoot(deps, body, () => gate.check(attempt))
+        const usage = usageOf(body)
+        if (usage) await applyUsage(deps.options, usage)
+        return ok(toLoginView(root), 'root user created')
       },
       { body: SetupBody },
     )

@@ -1,3 +1,4 @@
+import type { ChannelTestResult } from './channel-test'
 import type { ChannelPatch, ChannelRepo, ChannelRow, NewChannel } from '../../db/repos'
 import type { SecretBox } from '../../crypto/secret-box'
 import { servesAnything } from '../../providers/registry'
@@ -160,9 +161,9 @@ export function createChannelStore(repo: ChannelRepo, box: SecretBox, hooks: { r
       return reloading
     },
 
-    /** Bookkeeping of a channel test (response time, when); never rejects: a failed write is logged. */
-    async recordTest(id: number, responseTimeMs: number): Promise<void> {
-      await repo.recordTest(id, Math.round(responseTimeMs), Math.floor(Date.now() / 1000)).catch((error: unknown) => {
+    /** Bookkeeping of a channel test (response time, when, why it failed); never rejects: a failed write is logged. */
+    async recordTest(id: number, result: Pick<ChannelTestResult, 'ok' | 'timeMs' | 'status' | 'message' | 'code' | 'request'>): Promise<void> {
+      await repo.recordTest(id, Math.round(result.timeMs), Math.floor(Date.now() / 1000), testErrorText(result)).catch((error: unknown) => {
         console.error(`channel ${id}: test result not recorded (${(error as Error).message})`)
       })
     },
@@ -170,6 +171,13 @@ export function createChannelStore(repo: ChannelRepo, box: SecretBox, hooks: { r
 }
 
 export type ChannelStore = ReturnType<typeof createChannelStore>
+
+/** The stored failure of a test: what the console shows on the row ('' when it passed). Bounded: 1000 characters of message. */
+function testErrorText(result: Pick<ChannelTestResult, 'ok' | 'status' | 'message' | 'code' | 'request'>): string {
+  if (result.ok) return ''
+  const { code = 'upstream_status', status, request } = result
+  return JSON.stringify({ code, status, method: request?.method ?? '', url: request?.url ?? '', message: result.message.slice(0, 1000) })
+}
 
 function indexKey(group: string, model: string): string {
   return `${group}\n${model}`

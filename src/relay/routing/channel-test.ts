@@ -4,6 +4,7 @@ import { upstreamErrorMessage } from '../../providers/upstream-error'
 import { probeCall } from './probe-call'
 import type { Channel } from './channel'
 import { mapModel } from './model-mapping'
+import { failureCode, fetchFailure, shownUrl, type UpstreamFailureCode } from './upstream-failure'
 import { probeOperation, testOperationFor } from './operation-test'
 
 export interface ChannelTestResult {
@@ -17,6 +18,10 @@ export interface ChannelTestResult {
   /** The model asked for (before mapping) and the one sent upstream. */
   model: string
   upstreamModel: string
+  /** why it failed, as a stable code the console words (upstream-failure.ts); absent on success */
+  code?: UpstreamFailureCode
+  /** the last request sent upstream: method and URL without its query (a key may ride in it) */
+  request?: { method: string; url: string }
 }
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>
@@ -34,19 +39,30 @@ function testModelOf(channel: Channel, requested?: string): string {
  * error message. Never throws.
  * `key-tests.ts` runs it once per key.
  */
-export async function testKey(channel: Channel, key: string, requestedModel: string | undefined, fetchImpl: Fetch): Promise<ChannelTestResult> {
+export async function testKey(channel: Channel, key: string, requestedModel: string | undefined, upstream: Fetch): Promise<ChannelTestResult> {
+  let request: ChannelTestResult['request']
+  const fetchImpl: Fetch = (input, init) => {
+    request = { method: init?.method ?? 'GET', url: shownUrl(input) }
+    return upstream(input, init)
+  }
   const model = testModelOf(channel, requestedModel)
   const upstreamModel = mapModel(channel.modelMapping, model)
   const protocol = channel.provider.protocols[0]
   const started = performance.now()
-  const result = (ok: boolean, status: number, message: string): ChannelTestResult => ({
+  const result = (ok: boolean, status: number, message: string, code = ok ? undefined : failureCode(status)): ChannelTestResult => ({
     ok,
     timeMs: Math.round(performance.now() - started),
     status,
     message,
     model,
     upstreamModel,
+    ...(code ? { code } : {}),
+    ...(request ? { request } : {}),
   })
+  const thrown = (error: unknown) => {
+    const failure = fetchFailure(error, request?.url, TEST_TIMEOUT_MS)
+    return result(false, 0, failure.message, failure.code)
+  }
   // an embedding model (or a provider with no chat, Jina) is tested with the operation it serves, not a chat
   const operation = testOperationFor(channel.provider, [model, upstreamModel])
   if (operation) {
@@ -54,11 +70,11 @@ export async function testKey(channel: Channel, key: string, requestedModel: str
       const probe = await probeOperation(operation, channel, key, model, upstreamModel, fetchImpl, AbortSignal.timeout(TEST_TIMEOUT_MS))
       return result(probe.ok, probe.status, hideKeys(probe.message, channel.keys))
     } catch (error) {
-      return result(false, 0, describeFetchError(error))
+      return thrown(error)
     }
   }
   // nothing this gateway relays to test: say so instead of sending a fake chat
-  if (!protocol) return result(false, 0, channel.provider.note ?? `${channel.provider.name} speaks no protocol Tollgate relays`)
+  if (!protocol) return result(false, 0, channel.provider.note ?? `${channel.provider.name} speaks no protocol Tollgate relays`, 'not_testable')
   try {
     const send = async () => {
       const target = await probeCall(channel, upstreamModel, model, key, fetchImpl)
@@ -76,11 +92,11 @@ export async function testKey(channel: Channel, key: string, requestedModel: str
     try {
       JSON.parse(text)
     } catch {
-      return result(false, response.status, 'upstream answered 2xx but not with JSON')
+      return result(false, response.status, 'upstream answered 2xx but not with JSON', 'upstream_bad_answer')
     }
     return result(true, response.status, '')
   } catch (error) {
-    return result(false, 0, describeFetchError(error))
+    return thrown(error)
   }
 }
 
@@ -93,7 +109,9 @@ export async function fetchUpstreamModels(channel: Channel, fetchImpl: Fetch): P
       return [...new Set(await list({ key: channel.keys[0] ?? '', baseUrl: channel.baseUrl, other: channel.other, fetch: fetchImpl }))]
     } catch (error) {
       const status = error instanceof ModelListError ? error.status : 0
-      throw new UpstreamCallError(status, hideKeys(status ? (error as Error).message : describeFetchError(error), channel.keys))
+      if (status) throw new UpstreamCallError(status, hideKeys((error as Error).message, channel.keys), failureCode(status))
+      const failure = fetchFailure(error, channel.baseUrl, TEST_TIMEOUT_MS)
+      throw new UpstreamCallError(0, hideKeys(failure.message, channel.keys), failure.code)
     }
   }
   const target = modelListRequest(channel.provider, channel.baseUrl, channel.keys[0] ?? '', { other: channel.other })
@@ -103,14 +121,16 @@ export async function fetchUpstreamModels(channel: Channel, fetchImpl: Fetch): P
     response = await fetchImpl(target.url, { headers: target.headers, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) })
     text = await response.text()
   } catch (error) {
-    throw new UpstreamCallError(0, describeFetchError(error))
+    const failure = fetchFailure(error, target.url, TEST_TIMEOUT_MS)
+    throw new UpstreamCallError(0, failure.message, failure.code, { method: 'GET', url: shownUrl(target.url) })
   }
-  if (!response.ok) throw new UpstreamCallError(response.status, hideKeys(upstreamErrorMessage(response.status, text), channel.keys))
+  const request = { method: 'GET', url: shownUrl(target.url) }
+  if (!response.ok) throw new UpstreamCallError(response.status, hideKeys(upstreamErrorMessage(response.status, text), channel.keys), failureCode(response.status), request)
   let body: unknown
   try {
     body = JSON.parse(text)
   } catch {
-    throw new UpstreamCallError(response.status, 'the model list is not JSON')
+    throw new UpstreamCallError(response.status, 'the model list is not JSON', 'upstream_bad_answer', request)
   }
   return [...new Set(channel.provider.modelList!.parse(body))]
 }
@@ -119,6 +139,8 @@ export class UpstreamCallError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code: UpstreamFailureCode,
+    readonly request?: { method: string; url: string },
   ) {
     super(message)
   }
@@ -129,10 +151,4 @@ function hideKeys(message: string, keys: readonly string[]): string {
   let out = message
   for (const key of keys) if (key.length >= 6) out = out.replaceAll(key, `${key.slice(0, 3)}…`)
   return out
-}
-
-function describeFetchError(error: unknown): string {
-  const e = error as { name?: string; message?: string }
-  if (e?.name === 'TimeoutError') return `no answer within ${TEST_TIMEOUT_MS / 1000} s`
-  return e?.message || 'cannot reach the upstream'
 }

@@ -41,7 +41,9 @@ export function summarizeKeyTests(tests: readonly KeyTest[], keyCount: number): 
   const notes = failed.map(describeFailure)
   if (keyCount > tests.length) notes.push(`only the first ${tests.length} of ${keyCount} keys were tested`)
   const message = failed.length > 0 ? `${failed.length} of ${tests.length} keys failed: ${notes.join('; ')}` : notes.join('; ')
-  return { ...first, ok: failed.length === 0, status: failed[0]?.result.status ?? first.status, message: maskSecrets(message) }
+  const { code: _, request: __, ...shared } = first
+  const blame = failed[0]?.result ?? first // the failure the row shows: the first failed key's
+  return { ...shared, ok: failed.length === 0, status: blame.status, message: maskSecrets(message), ...(blame.code ? { code: blame.code } : {}), ...(blame.request ? { request: blame.request } : {}) }
 }
 
 /** `key 2 (…abcd): upstream 401: Incorrect API key provided` */

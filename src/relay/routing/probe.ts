@@ -23,7 +23,7 @@ export function createChannelProbe(store: ChannelStore, health: HealthTracker, i
     const reenabled: number[] = []
     for (const channel of dead) {
       const check = await checkChannel(channel)
-      await store.recordTest(channel.id, check.result.timeMs)
+      await store.recordTest(channel.id, check.result)
       if (!check.anyKeyWorks) continue
       health.reset(channel.id)
       const changed = await store.setStatus([channel.id], ChannelStatus.enabled)

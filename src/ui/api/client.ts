@@ -3,6 +3,13 @@ export interface ErrorFacts {
   code?: string
   /** seconds to wait, with a `*_rate_limited` or `busy` code */
   retry_after?: number
+  /** the request field the refusal is about */
+  param?: string
+  /** an upstream's answer (0: none), the request sent and its host, with an `upstream_*` code */
+  status?: number
+  method?: string
+  url?: string
+  host?: string
 }
 
 /** The management API's envelope, unwrapped: data on success, an ApiError carrying the server's message otherwise. */
@@ -36,10 +43,13 @@ export function withQuery(path: string, query?: Query): string {
   return text ? `${path}?${text}` : path
 }
 
-function errorFacts(data: unknown): ErrorFacts {
+export function errorFacts(data: unknown): ErrorFacts {
   if (!data || typeof data !== 'object') return {}
-  const { code, retry_after } = data as Record<string, unknown>
-  return { code: typeof code === 'string' ? code : undefined, retry_after: typeof retry_after === 'number' ? retry_after : undefined }
+  const fields = data as Record<string, unknown>
+  const text = (key: string) => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined)
+  const number = (key: string) => (typeof fields[key] === 'number' ? (fields[key] as number) : undefined)
+  const facts: ErrorFacts = { code: text('code'), retry_after: number('retry_after'), param: text('param'), status: number('status') ?? number('status_code'), method: text('method'), url: text('url'), host: text('host') }
+  return Object.fromEntries(Object.entries(facts).filter(([, value]) => value !== undefined)) as ErrorFacts
 }
 
 async function call<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {

@@ -47,7 +47,7 @@ test('wrong password, unknown user and disabled user get the same 401 and messag
   const disabled = await call(app, 'POST', '/api/user/login', { username: 'sleeper', password: USER_PASSWORD })
   for (const res of [wrong, unknown, disabled]) {
     expect(res.status).toBe(401)
-    expect(res.body).toEqual({ success: false, message: LOGIN_FAILED, data: null })
+    expect(res.body).toEqual({ success: false, message: LOGIN_FAILED, data: expect.objectContaining({ code: expect.any(String) }) })
     expect(res.headers.getSetCookie()).toEqual([])
   }
 })

@@ -13,7 +13,7 @@ test('registration is refused with 403 while RegisterEnabled is false', async ()
   await enable(false)
   const res = await call(app, 'POST', '/api/user/register', { username: 'newbie', password: 'newbie-password' })
   expect(res.status).toBe(403)
-  expect(res.body).toEqual({ success: false, message: 'registration is disabled on this instance', data: null })
+  expect(res.body).toEqual({ success: false, message: 'registration is disabled on this instance', data: expect.objectContaining({ code: expect.any(String) }) })
   expect(await app.deps.repos.users.findByUsername('newbie')).toBeUndefined()
 })
 

@@ -26,7 +26,7 @@ test('off (the default): anonymous callers get 401, a bad cookie too', async () 
   expect(env.app.deps.options.get('PublicPricingEnabled')).toBe(false)
   const res = await pricing()
   expect(res.status).toBe(401)
-  expect(res.body).toEqual({ success: false, message: expect.stringContaining('not logged in'), data: null })
+  expect(res.body).toEqual({ success: false, message: expect.stringContaining('not logged in'), data: expect.objectContaining({ code: expect.any(String) }) })
   expect((await pricing({ cookie: 'tollgate_session=forged' })).status).toBe(401)
 })
 

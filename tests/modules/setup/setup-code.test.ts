@@ -102,7 +102,7 @@ describe.skipIf(!hostAddress)('a server bound to 0.0.0.0 without ROOT_PASSWORD',
 
     const missing = await post(remote, {})
     expect(missing.status).toBe(403)
-    expect(await missing.json()).toEqual({ success: false, message: expect.stringContaining('journalctl -u tollgate'), data: null })
+    expect(await missing.json()).toEqual({ success: false, message: expect.stringContaining('journalctl -u tollgate'), data: expect.objectContaining({ code: expect.any(String) }) })
     const wrong = await post(remote, { code: 'AAAA-BBBB-CCCC' })
     expect(wrong.status).toBe(403)
     expect((await wrong.json()).message).toContain('wrong setup code')

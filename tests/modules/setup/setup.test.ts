@@ -33,7 +33,7 @@ test('POST /api/setup creates root once; a second call is refused', async () => 
 
   const again = await call(app, 'POST', '/api/setup', { ...body, username: 'other' })
   expect(again.status).toBe(409)
-  expect(again.body).toEqual({ success: false, message: expect.stringContaining('already'), data: null })
+  expect(again.body).toEqual({ success: false, message: expect.stringContaining('already'), data: expect.objectContaining({ code: expect.any(String) }) })
   expect(await app.deps.repos.users.count()).toBe(1)
 
   const login = await call(app, 'POST', '/api/user/login', { username: 'admin', password: 'a-good-password' })
@@ -75,4 +75,29 @@ test('with ROOT_PASSWORD setup is already done', async () => {
   } finally {
     await seeded.stop()
   }
+})
+
+test('the setup question sets self-use mode and sign-ups; new-api\'s SelfUseModeEnabled is understood', async () => {
+  const cases = [
+    { send: { usage: 'self' }, selfUse: true, register: false },
+    { send: { usage: 'team' }, selfUse: true, register: false },
+    { send: { usage: 'public' }, selfUse: false, register: true },
+    { send: { SelfUseModeEnabled: true }, selfUse: true, register: false },
+  ]
+  for (const { send, selfUse, register } of cases) {
+    const fresh = await startTestApp({ ROOT_PASSWORD: '' })
+    try {
+      await fresh.deps.options.set('SelfUseModeEnabled', !selfUse)
+      await fresh.deps.options.set('RegisterEnabled', !register)
+      const res = await call(fresh, 'POST', '/api/setup', { ...body, ...send })
+      expect(res.status).toBe(200)
+      expect([fresh.deps.options.get('SelfUseModeEnabled'), fresh.deps.options.get('RegisterEnabled')]).toEqual([selfUse, register])
+      expect((await call(fresh, 'GET', '/api/status')).body.data.register_enabled).toBe(register)
+    } finally {
+      await fresh.stop()
+    }
+  }
+  const bad = await call(app, 'POST', '/api/setup', { ...body, usage: 'everyone' })
+  expect(bad.status).toBe(400)
+  expect(await app.deps.repos.users.count()).toBe(0)
 })

@@ -18,7 +18,7 @@ test('GET /api/status is public and reports setup done when root exists', async 
 test('unknown /api routes get a 404 envelope', async () => {
   const res = await call(app, 'GET', '/api/nope')
   expect(res.status).toBe(404)
-  expect(res.body).toEqual({ success: false, message: 'no such route', data: null })
+  expect(res.body).toEqual({ success: false, message: 'no such route', data: expect.objectContaining({ code: expect.any(String) }) })
 })
 
 test('bodies over the limit get 413 in the envelope', async () => {

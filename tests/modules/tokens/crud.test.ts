@@ -18,7 +18,7 @@ const row = (id: number) => app.deps.repos.tokens.findById(id)
 test('routes need a login', async () => {
   const res = await call(app, 'GET', '/api/token/')
   expect(res.status).toBe(401)
-  expect(res.body).toEqual({ success: false, message: expect.stringContaining('not logged in'), data: null })
+  expect(res.body).toEqual({ success: false, message: expect.stringContaining('not logged in'), data: expect.objectContaining({ code: expect.any(String) }) })
 })
 
 test('create returns the full key once and stores only its sha-256 and hint', async () => {
@@ -141,7 +141,7 @@ test('another user’s token is a 404 for every route and stays untouched', asyn
   ] as const) {
     const res = await call(app, method, path, body, alice.headers)
     expect(res.status).toBe(404)
-    expect(res.body).toEqual({ success: false, message: `token ${id} not found`, data: null })
+    expect(res.body).toEqual({ success: false, message: `token ${id} not found`, data: expect.objectContaining({ code: expect.any(String) }) })
   }
   const list = await call(app, 'GET', '/api/token/?page_size=100', undefined, alice.headers)
   expect(list.body.data.items.some((t: any) => t.id === id)).toBe(false)

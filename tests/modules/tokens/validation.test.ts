@@ -24,7 +24,7 @@ async function expect400(method: string, path: string, body: unknown, field: str
   const res = await call(app, method, path, body, alice.headers)
   expect(res.status).toBe(400)
   expect(res.body.success).toBe(false)
-  expect(res.body.data).toBeNull()
+  expect(res.body.data).toMatchObject({ code: 'invalid_request' })
   expect(res.body.message).toMatch(namesField(field))
   expect(await count()).toBe(before)
   return res

@@ -91,8 +91,8 @@ export function createChannelRepo(db: PgDb): ChannelRepo {
       })
     },
 
-    async recordTest(id, responseTimeMs, testTime) {
-      await db.update(channels).set({ responseTime: responseTimeMs, testTime }).where(eqInt(channels.id, id))
+    async recordTest(id, responseTimeMs, testTime, testError) {
+      await db.update(channels).set({ responseTime: responseTimeMs, testTime, testError }).where(eqInt(channels.id, id))
     },
 
     abilities: async (channelId) =>

@@ -28,6 +28,8 @@ export const channels = pgTable(
     usedQuota: quotaAmount('used_quota').notNull().default(0),
     responseTime: integer('response_time').notNull().default(0),
     testTime: unixSeconds('test_time').notNull().default(0),
+    /** the last test's failure as JSON (code, status, method, url, message); '' when it passed or never ran */
+    testError: text('test_error').notNull().default(''),
     createdTime: unixSeconds('created_time').notNull().default(nowSeconds),
   },
   (table) => [index('channels_tag_idx').on(table.tag)],

@@ -95,8 +95,8 @@ export function createChannelRepo(db: Db): ChannelRepo {
     },
 
     /** Test bookkeeping: no routing field changes, so abilities stay as they are. */
-    async recordTest(id, responseTimeMs, testTime) {
-      db.update(channels).set({ responseTime: responseTimeMs, testTime }).where(eq(channels.id, id)).run()
+    async recordTest(id, responseTimeMs, testTime, testError) {
+      db.update(channels).set({ responseTime: responseTimeMs, testTime, testError }).where(eq(channels.id, id)).run()
     },
 
     abilities: async (channelId) =>

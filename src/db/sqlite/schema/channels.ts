@@ -23,6 +23,8 @@ export const channels = sqliteTable(
     usedQuota: integer('used_quota').notNull().default(0),
     responseTime: integer('response_time').notNull().default(0),
     testTime: integer('test_time').notNull().default(0),
+    /** the last test's failure as JSON (code, status, method, url, message); '' when it passed or never ran */
+    testError: text('test_error').notNull().default(''),
     createdTime: integer('created_time').notNull().default(sql`(unixepoch())`),
   },
   (table) => [index('channels_tag_idx').on(table.tag)],

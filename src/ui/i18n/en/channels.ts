@@ -111,7 +111,7 @@ export const channels = {
   'channels.field.autoBanHint': 'Take the channel (or a key of a pool) out of use when the upstream keeps failing or refuses the key.',
 
   'channels.models.fetch': 'Fetch models',
-  'channels.models.fetchAfterSave': 'Save the channel to fetch its models from the upstream.',
+  'channels.models.fetchHint': 'Asks the upstream with the type, key and base URL above; nothing is saved yet.',
   'channels.models.suggested': 'Known models of this type',
   'channels.models.fromUpstream': 'Models the upstream lists ({count})',
   'channels.models.add': 'Add model {model}',

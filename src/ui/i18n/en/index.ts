@@ -15,6 +15,9 @@ import { settings } from './settings'
 import { outputCaps } from './output-caps'
 import { twofa } from './twofa'
 import { mail } from './mail'
+import { firstRun } from './first-run'
+import { errors } from './errors'
+import { channelHealth } from './channel-health'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -35,4 +38,7 @@ export const en = {
   ...outputCaps,
   ...twofa,
   ...mail,
+  ...firstRun,
+  ...errors,
+  ...channelHealth,
 } as const

@@ -113,7 +113,7 @@ export const channels: Record<keyof typeof en, string> = {
   'channels.field.autoBanHint': '上游持续出错或拒绝密钥时，停用这个渠道（密钥池则只停用出问题的密钥）。',
 
   'channels.models.fetch': '获取模型列表',
-  'channels.models.fetchAfterSave': '保存渠道后即可从上游获取模型列表。',
+  'channels.models.fetchHint': '用上面的类型、密钥和接口地址向上游查询，不会保存任何内容。',
   'channels.models.suggested': '该类型的常用模型',
   'channels.models.fromUpstream': '上游提供的模型（{count}）',
   'channels.models.add': '添加模型 {model}',

@@ -15,6 +15,9 @@ import { settings } from './settings'
 import { outputCaps } from './output-caps'
 import { twofa } from './twofa'
 import { mail } from './mail'
+import { firstRun } from './first-run'
+import { errors } from './errors'
+import { channelHealth } from './channel-health'
 import type { MessageKey } from '../catalog'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -36,4 +39,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...outputCaps,
   ...twofa,
   ...mail,
+  ...firstRun,
+  ...errors,
+  ...channelHealth,
 }

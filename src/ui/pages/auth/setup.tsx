@@ -6,6 +6,7 @@ import { useI18n } from '../../i18n'
 import { useSession } from '../../state/session'
 import { CredentialsForm } from './credentials-form'
 import { logIn } from './login-after'
+import { UsageChoice, type SetupUsage } from './usage-choice'
 
 interface SetupState {
   status: boolean
@@ -24,6 +25,7 @@ export function SetupPage() {
   const [, navigate] = useLocation()
   const [codeRequired, setCodeRequired] = useState(false)
   const [code, setCode] = useState(codeFromLink)
+  const [usage, setUsage] = useState<SetupUsage>('self')
   useEffect(() => {
     api.get<SetupState>('/api/setup').then((state) => setCodeRequired(Boolean(state.code_required)), () => {})
   }, [])
@@ -37,7 +39,7 @@ export function SetupPage() {
         submitLabel={t('auth.setup.submit')}
         onSubmit={async ({ username, password }) => {
           try {
-            await api.post('/api/setup', { username, password, confirmPassword: password, ...(code.trim() ? { code: code.trim() } : {}) })
+            await api.post('/api/setup', { username, password, confirmPassword: password, usage, ...(code.trim() ? { code: code.trim() } : {}) })
           } catch (error) {
             // the server's 403 and 429 are about the code: said in the page's language
             if (error instanceof ApiError && error.status === 403) throw new ApiError(403, t(code.trim() ? 'auth.setup.codeWrong' : 'auth.setup.codeMissing'))
@@ -48,6 +50,7 @@ export function SetupPage() {
           await logIn(username, password, refresh, navigate)
         }}
       >
+        <UsageChoice value={usage} onValue={setUsage} />
         {codeRequired && <TextField label={t('auth.setup.code')} hint={t('auth.setup.codeHint')} value={code} onValue={setCode} autocomplete="off" spellcheck={false} required />}
       </CredentialsForm>
     </>

@@ -141,7 +141,7 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
         {(otherHint || info?.other_field || form.other) && (
           <TextField label={t('channels.field.other')} value={form.other} onValue={set('other')} spellcheck={false} class="mono" hint={otherHint ? t(otherHint) : info?.other_field?.meaning} />
         )}
-        <ModelPicker value={form.models} onValue={set('models')} error={message('models', t('channels.field.models'))} channelId={channel?.id} suggested={info?.models ?? []} />
+        <ModelPicker value={form.models} onValue={set('models')} error={message('models', t('channels.field.models'))} upstream={{ type, key: form.key, base_url: form.baseUrl.trim(), other: form.other, ...(channel ? { id: channel.id } : {}) }} suggested={info?.models ?? []} />
         <TextField label={t('channels.field.groups')} value={form.groups} onValue={set('groups')} hint={t('channels.field.groupsHint')} />
         <div class="form-row">
           <TextField label={t('channels.field.priority')} inputMode="numeric" value={form.priority} onValue={set('priority')} hint={t('channels.field.priorityHint')} error={message('priority', t('channels.field.priority'))} />

@@ -1,10 +1,12 @@
 import type { ComponentChildren } from 'preact'
+import { Button } from '../../components/button'
 import { DataTable, type Column } from '../../components/data-table'
 import { useQuotaFormat } from '../../components/quota'
 import { RowMenu } from '../../components/row-menu'
 import { StatusDot, type Tone } from '../../components/status-dot'
 import { useI18n, type MessageKey } from '../../i18n'
 import { channelTypeName } from '../../lib/channel-types'
+import { errorWords } from '../../lib/error-words'
 import { formatNumber, formatTime, timeZoneName } from '../../lib/format'
 import { ChannelStatus, type Channel } from './types'
 
@@ -20,9 +22,36 @@ function ChannelStatusDot({ status }: { status: number }) {
   return <StatusDot tone={known?.tone ?? 'warning'} label={known ? t(known.label) : String(status)} />
 }
 
+/** Status, and the last test's failure under it: a failed test never leaves the row looking healthy. */
+function ChannelHealth({ channel }: { channel: Channel }) {
+  const { t, locale } = useI18n()
+  const failure = channel.test_error
+  if (!failure) return <ChannelStatusDot status={channel.status} />
+  const words = errorWords(200, failure.message, { code: failure.code, status: failure.status, method: failure.method, url: failure.url }, locale, t)
+  return (
+    <div class="channel-health">
+      <ChannelStatusDot status={channel.status} />
+      <StatusDot tone="danger" label={t('channels.test.failedShort')} />
+      <span class="channel-test-error" title={`${words}
+${failure.method} ${failure.url} → ${failure.status || '—'}
+${failure.message}`}>
+        {words}
+      </span>
+    </div>
+  )
+}
+
+/** `gpt-4o, gpt-4o-mini +3` */
+function modelSummary(models: string, t: ReturnType<typeof useI18n>['t']): string {
+  const list = models.split(',').filter(Boolean)
+  if (list.length === 0) return t('channels.models.none')
+  return list.length > 2 ? `${list.slice(0, 2).join(', ')} ${t('channels.models.moreShort', { count: list.length - 2 })}` : list.join(', ')
+}
+
 interface RowActions {
   edit(channel: Channel): void
   test(channel: Channel): void
+  duplicate(channel: Channel): void
   toggle(channel: Channel): void
   remove(channel: Channel): void
 }
@@ -45,14 +74,19 @@ export function ChannelTable({ rows, loading, empty, testing, selected, onSelect
   const columns: Column<Channel>[] = [
     {
       header: t('common.name'),
+      class: 'wrap col-channel',
       cell: (c) => (
         <>
           <span class="channel-name">{c.name}</span> <span class="channel-id">#{c.id}</span>
+          <span class="channel-where">{c.base_url || channelTypeName(c.type)}</span>
+          <span class="channel-models" title={c.models}>
+            {modelSummary(c.models, t)}
+          </span>
         </>
       ),
     },
     { header: t('channels.col.type'), cell: (c) => channelTypeName(c.type), class: 'col-type' },
-    { header: t('common.status'), cell: (c) => <ChannelStatusDot status={c.status} /> },
+    { header: t('common.status'), class: 'wrap', cell: (c) => <ChannelHealth channel={c} /> },
     { header: t('channels.col.priority'), cell: (c) => formatNumber(c.priority, locale), numeric: true },
     { header: t('channels.col.weight'), cell: (c) => formatNumber(c.weight, locale), numeric: true },
     { header: t('channels.col.tag'), cell: (c) => (c.tag ? <span class="chip">{c.tag}</span> : <span class="muted">—</span>) },
@@ -62,6 +96,8 @@ export function ChannelTable({ rows, loading, empty, testing, selected, onSelect
       cell: (c) =>
         testing.has(c.id) ? (
           <span class="muted">{t('channels.test.running')}</span>
+        ) : c.test_error ? (
+          <span class="muted" title={t('channels.test.failedAt', { time: formatTime(c.test_time, locale) })}>—</span>
         ) : c.test_time ? (
           <span title={`${formatTime(c.test_time, locale)} (${timeZoneName()})`}>{t('channels.ms', { ms: formatNumber(c.response_time, locale) })}</span>
         ) : (
@@ -74,15 +110,20 @@ export function ChannelTable({ rows, loading, empty, testing, selected, onSelect
       header: t('common.actions'),
       class: 'col-actions',
       cell: (c) => (
+        <div class="row-actions">
+          <Button variant="ghost" class="btn-small" onClick={() => actions.test(c)} busy={testing.has(c.id)} aria-label={t('channels.action.testNamed', { name: c.name })}>
+            {t('channels.action.test')}
+          </Button>
         <RowMenu
           name={c.name}
           actions={[
             { label: t('common.edit'), onSelect: () => actions.edit(c) },
-            { label: t('channels.action.test'), onSelect: () => actions.test(c) },
+            { label: t('channels.action.duplicate'), onSelect: () => actions.duplicate(c) },
             { label: c.status === ChannelStatus.enabled ? t('common.disable') : t('common.enable'), onSelect: () => actions.toggle(c) },
             { label: t('common.delete'), onSelect: () => actions.remove(c), danger: true },
           ]}
         />
+        </div>
       ),
     },
   ]

@@ -6,8 +6,10 @@ import { EmptyState } from '../../components/empty-state'
 import { PageHeader } from '../../components/page-header'
 import { Pager } from '../../components/pager'
 import { useI18n } from '../../i18n'
+import { asksForNew } from '../../lib/open-new'
 import { useApi } from '../../state/use-api'
 import { ChannelDrawer } from './channel-drawer'
+import { UnpricedAfterSave } from './unpriced-after-save'
 import { ChannelTable } from './channel-table'
 import { ChannelFilters } from './filters'
 import { SetTagDialog } from './set-tag'
@@ -34,8 +36,9 @@ export function ChannelsPage() {
   const [pageSize, setPageSize] = useState(20)
   const [tagsVersion, setTagsVersion] = useState(0)
   const [selected, setSelected] = useState<Set<number>>(new Set())
-  const [editing, setEditing] = useState<Channel | 'new' | null>(null)
+  const [editing, setEditing] = useState<Channel | 'new' | null>(() => (asksForNew(location.search) ? 'new' : null))
   const [dialog, setDialog] = useState<'testAll' | 'setTag' | null>(null)
+  const [priceCheck, setPriceCheck] = useState(0)
   const list = useApi(() => api.get<Page<Channel>>('/api/channel/', { ...filters, p: page, page_size: pageSize }), [filters, page, pageSize])
   const tags = useApi(() => api.get<string[]>('/api/channel/tags'), [tagsVersion])
   const types = useApi(() => api.get<TypeInfo[]>('/api/channel/models'), [])
@@ -104,6 +107,7 @@ export function ChannelsPage() {
           </Button>
         </div>
       )}
+      {priceCheck > 0 && <UnpricedAfterSave key={priceCheck} />}
       <ErrorAlert error={actions.failure ?? list.error} />
       <ChannelTable
         rows={rows}
@@ -129,7 +133,7 @@ export function ChannelsPage() {
           types={types.data ?? []}
           tags={tags.data ?? []}
           onClose={() => setEditing(null)}
-          onSaved={() => (setEditing(null), reload(true))}
+          onSaved={() => (setEditing(null), reload(true), setPriceCheck((v) => v + 1))}
         />
       )}
       {dialog === 'testAll' && <TestAllDialog onClose={() => (setDialog(null), list.reload())} />}

@@ -12,14 +12,14 @@ interface Props {
   value: string
   onValue(value: string): void
   error?: string
-  /** the saved channel's id: its upstream can be asked for its model list */
-  channelId?: number
+  /** what the upstream is asked with (POST /api/channel/fetch_models): the drawer's current fields, saved or not */
+  upstream: { type: number; key: string; base_url: string; other: string; id?: number }
   /** the type's well-known models */
   suggested: readonly string[]
 }
 
 /** The Models field, with the type's known models (or the upstream's, after "Fetch models") to add with one click. */
-export function ModelPicker({ value, onValue, error, channelId, suggested }: Props) {
+export function ModelPicker({ value, onValue, error, upstream, suggested }: Props) {
   const { t } = useI18n()
   const id = useId()
   const [fetched, setFetched] = useState<string[]>()
@@ -34,7 +34,7 @@ export function ModelPicker({ value, onValue, error, channelId, suggested }: Pro
     setBusy(true)
     setFailure(undefined)
     try {
-      setFetched(await api.get<string[]>(`/api/channel/fetch_models/${channelId}`))
+      setFetched(await api.post<string[]>('/api/channel/fetch_models', upstream))
     } catch (err) {
       setFailure(err)
     } finally {
@@ -46,13 +46,10 @@ export function ModelPicker({ value, onValue, error, channelId, suggested }: Pro
     <div class="model-picker">
       <TextAreaField label={t('channels.field.models')} value={value} onValue={onValue} rows={3} hint={t('channels.field.modelsHint')} error={error} />
       <div class="model-picker-bar">
-        {channelId !== undefined ? (
-          <Button onClick={fetchModels} busy={busy}>
-            {t('channels.models.fetch')}
-          </Button>
-        ) : (
-          <span class="muted">{t('channels.models.fetchAfterSave')}</span>
-        )}
+        <Button onClick={fetchModels} busy={busy}>
+          {t('channels.models.fetch')}
+        </Button>
+        <span class="muted">{t('channels.models.fetchHint')}</span>
       </div>
       <ErrorAlert error={failure} />
       {source.length > 0 && (

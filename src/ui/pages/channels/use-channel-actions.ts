@@ -1,3 +1,4 @@
+import { errorText } from '../../components/alert'
 import { useState } from 'preact/hooks'
 import { api } from '../../api/client'
 import { useConfirm } from '../../components/dialog'
@@ -62,10 +63,10 @@ export function useChannelActions({ reload, clearSelection }: Options) {
     flag(channel.id, true)
     try {
       const result = await api.get<{ time_ms: number }>(`/api/channel/test/${channel.id}`)
-      override(channel.id, { response_time: result.time_ms, test_time: Math.floor(Date.now() / 1000) })
+      override(channel.id, { response_time: result.time_ms, test_time: Math.floor(Date.now() / 1000), test_error: null })
       toast(t('channels.test.ok', { name: channel.name, ms: formatNumber(result.time_ms, locale) }))
     } catch (error) {
-      setFailure(new Error(t('channels.test.failed', { name: channel.name, message: error instanceof Error ? error.message : String(error) })))
+      setFailure(new Error(t('channels.test.failed', { name: channel.name, message: errorText(error, t, locale) })))
       reload() // the server recorded the attempt's time
     } finally {
       flag(channel.id, false)
@@ -119,6 +120,13 @@ export function useChannelActions({ reload, clearSelection }: Options) {
       return tag ? t('channels.toast.tagged', { count: ids.length, tag }) : t('channels.toast.untagged', { count: ids.length })
     }, () => (clearSelection(), reload(true)))
 
+  /** new-api's copy route: the channel with its keys, named in the reader's language */
+  const duplicate = (channel: Channel) =>
+    run(async () => {
+      await api.post(`/api/channel/copy/${channel.id}?suffix=${encodeURIComponent(t('channels.copySuffix'))}`)
+      return t('channels.toast.duplicated', { name: channel.name })
+    }, () => reload())
+
   const setTagStatus = async (tag: string, enabled: boolean) => {
     if (!enabled && !(await confirm({ message: t('channels.tag.disableConfirm', { tag }), confirmLabel: t('channels.tag.disable', { tag }) }))) return
     await run(async () => {
@@ -134,7 +142,7 @@ export function useChannelActions({ reload, clearSelection }: Options) {
     overrides,
     clearOverrides: () => setOverrides(new Map()),
     testing,
-    row: { test, toggle, remove },
+    row: { test, toggle, remove, duplicate },
     batch: { setStatusOf, removeMany, tagMany },
     setTagStatus,
   }

@@ -10,6 +10,7 @@ import { useApi } from '../../state/use-api'
 import { useUser } from '../../state/session'
 import { ChartControls, type ChartChoices } from './controls'
 import { AccountFigures, RangeFigures } from './figures'
+import { FirstRunChecklist } from './first-run'
 import { RecentErrors } from './recent-errors'
 import { UsageCharts } from './usage-charts'
 
@@ -53,6 +54,7 @@ export function DashboardPage() {
           </Button>
         }
       />
+      {admin && <FirstRunChecklist />}
       <AccountFigures user={self.data} error={self.error} />
       <section class="section" aria-labelledby="dashboard-usage">
         <h2 id="dashboard-usage" class="section-title">

@@ -28,7 +28,9 @@ export async function streamChat(body: unknown, signal: AbortSignal, onStart: (r
   onStart(response.headers.get('x-request-id') ?? undefined)
   if (!response.ok) {
     const payload: unknown = await response.json().catch(() => null)
-    throw new ApiError(response.status, errorMessage(payload) ?? `HTTP ${response.status}`)
+    // the relay's error code (OpenAI's shape: error.code), for the console to word in the reader's language
+    const code = (payload as { error?: { code?: unknown } } | null)?.error?.code
+    throw new ApiError(response.status, errorMessage(payload) ?? `HTTP ${response.status}`, typeof code === 'string' ? { code } : {})
   }
   if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
     // a whole answer instead of a stream: show it at once

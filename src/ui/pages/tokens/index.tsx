@@ -12,6 +12,7 @@ import { Pager } from '../../components/pager'
 import { useToast } from '../../components/toast'
 import { useI18n } from '../../i18n'
 import { enableBlocker, TOKEN_STATUS } from '../../lib/token-form'
+import { asksForNew } from '../../lib/open-new'
 import { useApi } from '../../state/use-api'
 import { useTokenColumns } from './columns'
 import { NewKeyModal, SetupModal } from './key-modal'
@@ -29,7 +30,7 @@ export function TokensPage() {
   const [search, setSearch] = useState('')
   const [keyword, setKeyword] = useState('')
   const [selected, setSelected] = useState<Set<number>>(new Set())
-  const [drawer, setDrawer] = useState<{ token?: Token } | null>(null)
+  const [drawer, setDrawer] = useState<{ token?: Token } | null>(() => (asksForNew(location.search) ? {} : null))
   const [newKey, setNewKey] = useState<Token | null>(null)
   const [setupFor, setSetupFor] = useState<Token | null>(null)
   const [actionError, setActionError] = useState<unknown>()

@@ -1,0 +1,1 @@
+ALTER TABLE "channels" ADD COLUMN "test_error" text DEFAULT '' NOT NULL;

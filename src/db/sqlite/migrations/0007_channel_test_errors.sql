@@ -1,0 +1,1 @@
+ALTER TABLE `channels` ADD `test_error` text DEFAULT '' NOT NULL;
