@@ -13,6 +13,7 @@ import type { RedemptionRepo } from './redemptions'
 import type { RevokedSessionRepo } from './revoked-sessions'
 import type { NewLog } from './rows'
 import type { TokenRepo } from './tokens'
+import type { TopUpRepo } from './topups'
 import type { UserRepo } from './users'
 
 type Dialect = 'sqlite' | 'postgres'
@@ -35,6 +36,7 @@ export interface RepoSet {
   quota: QuotaRepo
   redemptions: RedemptionRepo
   revokedSessions: RevokedSessionRepo
+  topups: TopUpRepo
 }
 
 export interface Repos extends RepoSet {
@@ -60,6 +62,7 @@ export type { QuotaRepo } from './quota'
 export type { RedemptionRepo } from './redemptions'
 export type { RevokedSessionRepo } from './revoked-sessions'
 export type { TokenRepo } from './tokens'
+export type { TopUpRepo } from './topups'
 export type { UserRepo } from './users'
 export type { HourlyRow, ImportRepo } from './import'
 export { ChannelStatus } from './channels'

@@ -69,6 +69,7 @@ const rowTypes: Record<keyof typeof sqlite, [true, true]> = {
   abilities: [true, true] satisfies Same<typeof sqlite.abilities, typeof pg.abilities>,
   redemptions: [true, true] satisfies Same<typeof sqlite.redemptions, typeof pg.redemptions>,
   revokedSessions: [true, true] satisfies Same<typeof sqlite.revokedSessions, typeof pg.revokedSessions>,
+  topups: [true, true] satisfies Same<typeof sqlite.topups, typeof pg.topups>,
 }
 
 test('every table has its row-type check above', () => {

@@ -10,6 +10,7 @@ import { createPostgresQuota, DEFAULT_LEASE, type HoldLease } from './quota'
 import { createRedemptionRepo } from './redemptions'
 import { createRevokedSessionRepo } from './revoked-sessions'
 import { createTokenRepo } from './tokens'
+import { createTopUpRepo } from './topups'
 import { createUserRepo } from './users'
 
 export interface PostgresRepoOptions {
@@ -58,6 +59,7 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
     quota: holds.quota,
     redemptions: createRedemptionRepo(db, (id) => users.repo.forget(id)),
     revokedSessions: createRevokedSessionRepo(db),
+    topups: createTopUpRepo(db, (id) => users.repo.forget(id)),
     holds: {
       renew: holds.renew,
       sweep: holds.sweep,

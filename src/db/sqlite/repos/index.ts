@@ -12,6 +12,7 @@ import { createRedemptionRepo } from './redemptions'
 import { createRevokedSessionRepo } from './revoked-sessions'
 import { syncedBefore } from './synced'
 import { createTokenRepo } from './tokens'
+import { createTopUpRepo } from './topups'
 import { createUserRepo } from './users'
 
 export interface RepoOptions {
@@ -78,6 +79,7 @@ export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepo
     quota,
     redemptions: syncedBefore(createRedemptionRepo(db), sync, []),
     revokedSessions: createRevokedSessionRepo(db),
+    topups: syncedBefore(createTopUpRepo(db), sync, []),
     /** With the writer thread, the batch is handed over and committed there; the main thread goes on at once. */
     async commitMetering(rows) {
       if (useThread && (thread ??= startWriterThread(path)).alive) {
