@@ -2,7 +2,7 @@ import type { SecretBox } from '../crypto/secret-box'
 import { OPTION_DEFINITIONS } from './definitions'
 
 /** What GET /api/option/ shows for a secret that is set; sending it back keeps the stored secret. */
-export const SECRET_MASK = '********'
+const SECRET_MASK = '********'
 
 export const isSecretOption = (key: string): boolean => OPTION_DEFINITIONS[key]?.secret === true
 

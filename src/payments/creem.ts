@@ -6,7 +6,7 @@ import type { CreemSettings } from './settings'
 const creemBase = (testMode: boolean) => (testMode ? 'https://test-api.creem.io' : 'https://api.creem.io')
 
 /** Creem's webhook signature: HMAC-SHA256 of the raw body with the webhook secret, hex, in `creem-signature`. */
-export function creemSignature(payload: string, secret: string): string {
+function creemSignature(payload: string, secret: string): string {
   return createHmac('sha256', secret).update(payload, 'utf8').digest('hex')
 }
 

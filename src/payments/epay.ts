@@ -6,7 +6,7 @@ import type { EpaySettings } from './settings'
  * as `a=1&b=2`, the merchant key appended, MD5 in lower-case hex. The same rule signs our submit and checks the
  * gateway's notify.
  */
-export function epaySign(params: Record<string, string>, key: string): string {
+function epaySign(params: Record<string, string>, key: string): string {
   const text = Object.keys(params)
     .filter((name) => name !== 'sign' && name !== 'sign_type' && params[name] !== '' && params[name] !== undefined)
     .sort()

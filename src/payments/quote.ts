@@ -2,7 +2,7 @@ import { GatewayError } from '../errors'
 import type { PaymentDeps } from './types'
 
 /** Most US$ of quota one order may buy. */
-export const MAX_TOPUP_AMOUNT = 1_000_000
+const MAX_TOPUP_AMOUNT = 1_000_000
 
 export interface Quote {
   /** US$ of quota asked for */

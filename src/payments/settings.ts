@@ -11,7 +11,7 @@ export interface StripeSettings {
   secret: string
   webhookSecret: string
 }
-export interface CreemProduct {
+interface CreemProduct {
   productId: string
   name: string
   price: number

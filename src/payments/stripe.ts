@@ -2,7 +2,7 @@ import Stripe from 'stripe'
 import type { OutboundFetch } from '../outbound/fetch'
 
 /** Seconds a webhook's signed timestamp may differ from now (Stripe's own default): an older one is a replay. */
-export const STRIPE_TOLERANCE_SECONDS = 300
+const STRIPE_TOLERANCE_SECONDS = 300
 
 /** The official SDK, dialling through the outbound guard (so PROVIDER_ENDPOINTS' `stripe` applies). */
 export function stripeClient(secret: string, dial: OutboundFetch): Stripe {
@@ -48,5 +48,3 @@ const crypto = Stripe.createSubtleCryptoProvider()
 export function verifyStripeEvent(payload: string, signature: string, secret: string): Promise<Stripe.Event> {
   return Stripe.webhooks.constructEventAsync(payload, signature, secret, STRIPE_TOLERANCE_SECONDS, crypto)
 }
-
-export type StripeCheckoutSession = Stripe.Checkout.Session

@@ -10,5 +10,3 @@ export interface PaymentDeps {
   fetch: OutboundFetch
   box: SecretBox
 }
-
-export type Provider = 'epay' | 'stripe' | 'creem'

@@ -1,10 +1,9 @@
 import type { NewLog, NewTopUp, Page, TopUpRow } from './rows'
 
-export type { NewTopUp, TopUpRow } from './rows'
+export type { TopUpRow } from './rows'
 
 /** An order's state, as new-api writes it (`success` is what the console calls paid). */
 export const TopUpStatus = { pending: 'pending', success: 'success', expired: 'expired', failed: 'failed' } as const
-export type TopUpStatusName = (typeof TopUpStatus)[keyof typeof TopUpStatus]
 
 export interface TopUpFilter {
   userId?: number

@@ -11,8 +11,9 @@ export const CreemPayBody = t.Object({ product_id: t.String({ minLength: 1, maxL
 
 export const OrderQuery = t.Object({
   ...PageQuery.properties,
-  status: t.Optional(t.UnionEnum(['pending', 'success', 'expired', 'failed'])),
-  provider: t.Optional(t.UnionEnum(['epay', 'stripe', 'creem', 'admin'])),
+  // patterns, not enums: Elysia fills an optional enum in a query with its first member
+  status: t.Optional(t.String({ pattern: '^(pending|success|expired|failed)$', description: 'pending, success (paid), expired or failed' })),
+  provider: t.Optional(t.String({ pattern: '^(epay|stripe|creem)$', description: 'epay, stripe or creem' })),
   user_id: t.Optional(integerParam('user_id', Bounds.id)),
 })
 

@@ -5,7 +5,7 @@ import { creemWebhook, epayNotify, stripeWebhook, type NotificationNote, type We
 import type { PaymentDeps } from '../../payments/types'
 
 /** A provider's notify or webhook body is small: 64 KiB is far past any of them. */
-export const WEBHOOK_MAX_BYTES = 64 * 1024
+const WEBHOOK_MAX_BYTES = 64 * 1024
 
 
 const text = (answer: WebhookAnswer | string) =>

@@ -16,7 +16,7 @@ export interface FakeStripe {
   /** where it posts webhooks (set once the gateway runs) */
   webhookUrl: string
   /** a signed event for the session as Stripe would send it (type checkout.session.completed unless given) */
-  event(sessionId: string, type?: string, patch?: Record<string, unknown>): { payload: string; header: string }
+  event(sessionId: string, type?: string, patch?: Record<string, unknown>): Promise<{ payload: string; header: string }>
   /** post an event to the webhook; answers the gateway's status */
   deliver(sessionId: string, type?: string, patch?: Record<string, unknown>): Promise<number>
   stop(): void
@@ -31,13 +31,13 @@ export function startFakeStripe(): FakeStripe {
     apiKey: 'sk_test_fake_0123456789',
     webhookSecret: 'whsec_fake_0123456789',
     webhookUrl: '',
-    event(sessionId, type = 'checkout.session.completed', patch = {}) {
+    async event(sessionId, type = 'checkout.session.completed', patch = {}) {
       const session = { ...sessions.get(sessionId)!, ...patch }
       const payload = JSON.stringify({ id: `evt_${++n}`, object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object: session } })
-      return { payload, header: Stripe.webhooks.generateTestHeaderString({ payload, secret: fake.webhookSecret }) }
+      return { payload, header: await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: fake.webhookSecret }) }
     },
     async deliver(sessionId, type, patch) {
-      const { payload, header } = fake.event(sessionId, type, patch)
+      const { payload, header } = await fake.event(sessionId, type, patch)
       const response = await fetch(fake.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload })
       await response.text()
       return response.status
