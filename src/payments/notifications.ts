@@ -54,7 +54,7 @@ export async function epayNotify(deps: PaymentDeps, params: Record<string, strin
  */
 export async function stripeWebhook(deps: PaymentDeps, payload: string, signature: string, ctx: NotificationContext): Promise<WebhookAnswer> {
   const settings = await stripeSettings(deps)
-  if (!settings) return noted(ctx, { provider: 'stripe', outcome: 'disabled' }, answer(503, 'stripe is not set up'))
+  if (!settings) return noted(ctx, { provider: 'stripe', outcome: 'disabled' }, answer(404, 'stripe is not set up on this instance'))
   let event: Stripe.Event
   try {
     event = await verifyStripeEvent(payload, signature, settings.webhookSecret)
@@ -95,7 +95,7 @@ interface CreemEvent {
  */
 export async function creemWebhook(deps: PaymentDeps, payload: string, signature: string, ctx: NotificationContext): Promise<WebhookAnswer> {
   const settings = await creemSettings(deps)
-  if (!settings) return noted(ctx, { provider: 'creem', outcome: 'disabled' }, answer(503, 'creem is not set up'))
+  if (!settings) return noted(ctx, { provider: 'creem', outcome: 'disabled' }, answer(404, 'creem is not set up on this instance'))
   if (!creemVerify(payload, signature, settings.webhookSecret)) return noted(ctx, { provider: 'creem', outcome: 'bad_signature' }, answer(401, 'bad signature'))
   let event: CreemEvent
   try {
