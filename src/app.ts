@@ -23,6 +23,7 @@ import { logsModule } from './modules/logs'
 import { dataModule } from './modules/data'
 import { pricingModule } from './modules/pricing'
 import { redemptionsModule } from './modules/redemptions'
+import { paymentsModule } from './modules/payments'
 import { playgroundModule } from './modules/playground'
 import { userAccessModule } from './modules/user-access'
 import { requestContext, requestIdOf } from './plugins/request-context'
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(pricingModule(deps))
     .use(dataModule(deps))
     .use(redemptionsModule(deps))
+    .use(paymentsModule(deps))
     .use(rootProbeModule())
     .use(playgroundModule(deps, settle))
     .use(relayModule(deps, settle))

@@ -1,5 +1,5 @@
 import type { Coordination } from '../coord'
-import type { ChannelRepo, OptionRepo, RedemptionRepo, Repos, RevokedSessionRepo, TokenRepo, UserRepo } from '../db/repos'
+import type { ChannelRepo, OptionRepo, RedemptionRepo, Repos, RevokedSessionRepo, TokenRepo, TopUpRepo, UserRepo } from '../db/repos'
 import { idList, sessionPayload, Topic, type TopicName } from './topics'
 
 type Publish = Coordination['publish']
@@ -100,6 +100,15 @@ export function publishingRepos(repos: Repos, publish: Publish): Repos {
       return after(row, row !== undefined, Topic.users, [userId])
     },
   }
+  const topups = repos.topups
+  const publishedTopUps: TopUpRepo = {
+    ...topups,
+    // the order's quota was credited to its owner
+    complete: async (tradeNo, check, now, logOf) => {
+      const row = await topups.complete(tradeNo, check, now, logOf)
+      return after(row, row !== undefined, Topic.users, row ? [row.userId] : [])
+    },
+  }
   // the rest of `Repos` (metering, check, close, a dialect's own getters) is reached through the prototype
   return Object.assign(Object.create(repos) as Repos, {
     users: publishedUsers,
@@ -108,5 +117,6 @@ export function publishingRepos(repos: Repos, publish: Publish): Repos {
     options: publishedOptions,
     revokedSessions: publishedSessions,
     redemptions: publishedRedemptions,
+    topups: publishedTopUps,
   })
 }

@@ -55,14 +55,17 @@ function recordManageLog(deps: ManageLogDeps, input: ManageLogInput): void {
 }
 
 const SECRET_FIELD = /^(key|keys|key_text|password|original_password|access_token|secret)$/i
+/** Options whose value is a secret (EpayKey, StripeApiSecret, CreemWebhookSecret, SMTPToken…): the value is redacted. */
+const SECRET_OPTION = /(Key|Secret|Token|Password)$/
 
 /** The changed fields of a request body, safe to store: secrets redacted, long text cut, nested values summarized. */
 function summarizeBody(body: unknown, keepKey = false): Record<string, unknown> | undefined {
   if (Array.isArray(body)) return { items: body.length }
   if (!body || typeof body !== 'object') return undefined
   const out: Record<string, unknown> = {}
+  const secretOption = keepKey && SECRET_OPTION.test(String((body as { key?: unknown }).key ?? ''))
   for (const [field, value] of Object.entries(body)) {
-    if (SECRET_FIELD.test(field) && !(keepKey && field === 'key')) out[field] = '[redacted]'
+    if ((SECRET_FIELD.test(field) && !(keepKey && field === 'key')) || (secretOption && field === 'value')) out[field] = '[redacted]'
     else if (typeof value === 'string') out[field] = value.length > 200 ? `${value.slice(0, 200)}…` : value
     else if (Array.isArray(value)) out[field] = value.length <= 20 && value.every((v) => typeof v !== 'object') ? value : `[${value.length} items]`
     else if (value && typeof value === 'object') out[field] = '[object]'

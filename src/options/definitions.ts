@@ -1,5 +1,6 @@
 import { OUTPUT_OPTIONS } from './output-options'
 import { MAIL_OPTIONS } from './mail-options'
+import { PAYMENT_OPTIONS } from './payment-options'
 
 /** Every runtime setting the back office may change: its type, default and a check of new values. */
 type OptionType = 'boolean' | 'integer' | 'number' | 'string' | 'json'
@@ -10,7 +11,7 @@ export interface OptionDefinition {
   description: string
   /** Extra check beyond the type; return an error message or undefined. */
   check?: (value: unknown) => string | undefined
-  /** a password or key: sealed before it is stored, never shown (options/secret-options.ts) */
+  /** a password or key: sealed before it is stored, never shown, redacted from the manage log (options/secret-options.ts) */
   secret?: true
 }
 
@@ -109,6 +110,7 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   UserTpmLimit: { type: 'integer', default: '0', description: 'tokens per minute per user (0 = no limit)', check: nonNegative },
   UserConcurrencyLimit: { type: 'integer', default: '0', description: 'requests in flight per user (0 = no limit)', check: nonNegative },
   ...OUTPUT_OPTIONS,
+  ...PAYMENT_OPTIONS,
   GroupRateLimits: { type: 'json', default: '{}', description: `group → overrides of the limits above: { "vip": { "token_rpm": 600 } } (keys ${RATE_LIMIT_KEYS.join(', ')})`, check: groupRateLimits },
   ...MAIL_OPTIONS,
 }

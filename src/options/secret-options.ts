@@ -1,4 +1,4 @@
-import { createSecretBox } from '../crypto/secret-box'
+import { createSecretBox, type SecretBox } from '../crypto/secret-box'
 import { OPTION_DEFINITIONS } from './definitions'
 import type { OptionStore, OptionValue } from './store'
 
@@ -9,9 +9,13 @@ import type { OptionStore, OptionValue } from './store'
  */
 const isSecretOption = (key: string): boolean => OPTION_DEFINITIONS[key]?.secret === true
 
-/** The value to store for `key`: a secret sealed ('' stays '': clearing it), anything else as sent. */
+/** A form field that was never touched may send back this old mask: it means "keep the stored secret". */
+const OLD_MASK = '********'
+
+/** The value to store for `key`: a secret sealed ('' stays '': clearing it; the mask: undefined, keep it), anything else as sent. */
 export async function sealOptionValue(cryptoSecret: string, key: string, value: unknown): Promise<unknown> {
   if (!isSecretOption(key) || typeof value !== 'string' || value.trim() === '') return value
+  if (value.trim() === OLD_MASK) return undefined
   return createSecretBox(cryptoSecret).encrypt(value.trim())
 }
 
@@ -31,4 +35,14 @@ export function maskOption<T extends { key: string; value: OptionValue }>(option
 export function redactSecretOption(body: unknown): unknown {
   if (!body || typeof body !== 'object' || !isSecretOption(String((body as { key?: unknown }).key))) return body
   return { ...body, value: '[redacted]' }
+}
+
+/** A stored secret option's plain text ('' when unset or unreadable: a key sealed under another CRYPTO_SECRET is no key). */
+export async function openSecret(box: SecretBox, stored: string): Promise<string> {
+  if (!stored) return ''
+  try {
+    return await box.decrypt(stored)
+  } catch {
+    return ''
+  }
 }

@@ -15,6 +15,12 @@ export const ACTING_GETS = ['/api/user/logout', '/api/user/token', '/api/channel
 
 const ACTING_GET_PATTERNS = ACTING_GETS.map((route) => new RegExp(`^${route.replace(/:[^/]+/g, '[^/]+')}/?$`))
 
+/**
+ * Payment providers' notifies and webhooks (modules/payments/webhooks.ts): posted by the provider's servers, as a
+ * form (EPay) or JSON, with no session; each is checked by its own signature instead. Exempt exactly these paths.
+ */
+const PROVIDER_POSTS = new Set(['/api/user/epay/notify', '/api/stripe/webhook', '/api/creem/webhook'])
+
 /** Browser-sent `Sec-Fetch-Site` values a page of this instance (or a user typing the URL) produces. */
 const OWN_FETCH_SITES = new Set(['same-origin', 'none'])
 
@@ -65,7 +71,12 @@ function isSessionWrite(url: string): boolean {
 
 /** The paths whose writes act with the console's session cookie: every /api route and the playground relay. */
 function underSessionPrefix(url: string, at: number): boolean {
-  return url.startsWith('/api/', at) || url.startsWith('/pg/', at)
+  return (url.startsWith('/api/', at) && !isProviderPost(url, at)) || url.startsWith('/pg/', at)
+}
+
+function isProviderPost(url: string, at: number): boolean {
+  const query = url.indexOf('?', at)
+  return PROVIDER_POSTS.has(query === -1 ? url.substring(at) : url.substring(at, query))
 }
 
 function actsOnGet(url: string): boolean {

@@ -15,6 +15,7 @@ import type { RevokedSessionRepo } from './revoked-sessions'
 import type { SecondFactorRepo } from './second-factors'
 import type { NewLog } from './rows'
 import type { TokenRepo } from './tokens'
+import type { TopUpRepo } from './topups'
 import type { UserRepo } from './users'
 
 type Dialect = 'sqlite' | 'postgres'
@@ -39,6 +40,7 @@ export interface RepoSet {
   revokedSessions: RevokedSessionRepo
   secondFactors: SecondFactorRepo
   emailCodes: EmailCodeRepo
+  topups: TopUpRepo
 }
 
 export interface Repos extends RepoSet {
@@ -65,6 +67,7 @@ export type { QuotaRepo } from './quota'
 export type { RedemptionRepo } from './redemptions'
 export type { RevokedSessionRepo } from './revoked-sessions'
 export type { TokenRepo } from './tokens'
+export type { TopUpRepo } from './topups'
 export type { UserRepo } from './users'
 export type { HourlyRow, ImportRepo } from './import'
 export { ChannelStatus } from './channels'

@@ -3,7 +3,7 @@
  * the PostgreSQL schema infers exactly the same types (tests/db/postgres/schema.test.ts fails the typecheck
  * otherwise), so one interface serves both.
  */
-import type { abilities, channels, logs, redemptions, revokedSessions, tokens, users } from '../sqlite/schema'
+import type { abilities, channels, logs, redemptions, revokedSessions, tokens, topups, users } from '../sqlite/schema'
 
 export type UserRow = typeof users.$inferSelect
 export type NewUser = typeof users.$inferInsert
@@ -32,3 +32,6 @@ export interface Page<T> {
   items: T[]
   total: number
 }
+
+export type TopUpRow = typeof topups.$inferSelect
+export type NewTopUp = typeof topups.$inferInsert

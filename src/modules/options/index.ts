@@ -23,7 +23,9 @@ export function optionsModule(deps: AppDeps) {
     .put(
       '/api/option/',
       async ({ body }) => {
-        const value = await deps.options.set(body.key, await sealOptionValue(deps.secrets.crypto, body.key, body.value))
+        const sealed = await sealOptionValue(deps.secrets.crypto, body.key, body.value)
+        // undefined: a secret's untouched mask came back, the stored one stays
+        const value = sealed === undefined ? deps.options.get(body.key) : await deps.options.set(body.key, sealed)
         return ok(maskOption({ key: body.key, value }), `option ${body.key} saved`)
       },
       { role: Role.root, body: OptionUpdate },

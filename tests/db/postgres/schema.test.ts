@@ -74,6 +74,7 @@ const rowTypes: Record<keyof typeof sqlite, [true, true]> = {
   passkeys: [true, true] satisfies Same<typeof sqlite.passkeys, typeof pg.passkeys>,
   authChallenges: [true, true] satisfies Same<typeof sqlite.authChallenges, typeof pg.authChallenges>,
   emailCodes: [true, true] satisfies Same<typeof sqlite.emailCodes, typeof pg.emailCodes>,
+  topups: [true, true] satisfies Same<typeof sqlite.topups, typeof pg.topups>,
 }
 
 test('every table has its row-type check above', () => {

@@ -25,6 +25,7 @@ const METHODS = {
     'touchPasskey', 'deletePasskeys', 'putChallenge', 'peekChallenge', 'takeChallenge', 'deleteExpiredChallenges',
   ],
   emailCodes: ['issue', 'takeAttempt', 'consume'],
+  topups: ['insert', 'findByTradeNo', 'list', 'countPendingSince', 'complete', 'settleUnpaid', 'setProviderRef'],
 } as const satisfies { [K in keyof RepoSet]: readonly (keyof RepoSet[K])[] }
 
 type Missing = { [K in keyof RepoSet]: Exclude<keyof RepoSet[K], (typeof METHODS)[K][number]> }[keyof RepoSet]

@@ -7,6 +7,7 @@ import m4 from './0004_username_keys.sql' with { type: 'text' }
 import m5 from './0005_second_factors.sql' with { type: 'text' }
 import m6 from './0006_email_codes.sql' with { type: 'text' }
 import m7 from './0007_channel_test_errors.sql' with { type: 'text' }
+import m8 from './0008_topups.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -23,4 +24,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 5, tag: '0005_second_factors', sql: m5 },
   { index: 6, tag: '0006_email_codes', sql: m6 },
   { index: 7, tag: '0007_channel_test_errors', sql: m7 },
+  { index: 8, tag: '0008_topups', sql: m8 },
 ]

@@ -12,6 +12,7 @@ import { createRedemptionRepo } from './redemptions'
 import { createRevokedSessionRepo } from './revoked-sessions'
 import { createSecondFactorRepo } from './second-factors'
 import { createTokenRepo } from './tokens'
+import { createTopUpRepo } from './topups'
 import { createUserRepo } from './users'
 
 export interface PostgresRepoOptions {
@@ -62,6 +63,7 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
     revokedSessions: createRevokedSessionRepo(db),
     secondFactors: createSecondFactorRepo(db),
     emailCodes: createEmailCodeRepo(db),
+    topups: createTopUpRepo(db, (id) => users.repo.forget(id)),
     holds: {
       renew: holds.renew,
       sweep: holds.sweep,

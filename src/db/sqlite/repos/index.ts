@@ -14,6 +14,7 @@ import { createRevokedSessionRepo } from './revoked-sessions'
 import { createSecondFactorRepo } from './second-factors'
 import { syncedBefore } from './synced'
 import { createTokenRepo } from './tokens'
+import { createTopUpRepo } from './topups'
 import { createUserRepo } from './users'
 
 export interface RepoOptions {
@@ -82,6 +83,7 @@ export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepo
     revokedSessions: createRevokedSessionRepo(db),
     secondFactors: createSecondFactorRepo(db),
     emailCodes: createEmailCodeRepo(db),
+    topups: syncedBefore(createTopUpRepo(db), sync, []),
     /** With the writer thread, the batch is handed over and committed there; the main thread goes on at once. */
     async commitMetering(rows) {
       if (useThread && (thread ??= startWriterThread(path)).alive) {

@@ -18,6 +18,7 @@ import { mail } from './mail'
 import { firstRun } from './first-run'
 import { errors } from './errors'
 import { channelHealth } from './channel-health'
+import { payments } from './payments'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -41,4 +42,5 @@ export const en = {
   ...firstRun,
   ...errors,
   ...channelHealth,
+  ...payments,
 } as const

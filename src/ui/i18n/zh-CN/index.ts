@@ -18,6 +18,7 @@ import { mail } from './mail'
 import { firstRun } from './first-run'
 import { errors } from './errors'
 import { channelHealth } from './channel-health'
+import { payments } from './payments'
 import type { MessageKey } from '../catalog'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -42,4 +43,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...firstRun,
   ...errors,
   ...channelHealth,
+  ...payments,
 }

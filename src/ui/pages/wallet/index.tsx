@@ -5,6 +5,7 @@ import { formatNumber } from '../../lib/format'
 import { useSession, useUser } from '../../state/session'
 import { Invitation } from './invitation'
 import { RedeemForm } from './redeem-form'
+import { TopUpForm } from './top-up-form'
 
 /** Balance at a glance, redemption codes, and the invitation link with its earnings. */
 export function WalletPage() {
@@ -19,6 +20,7 @@ export function WalletPage() {
         <CountCard label={t('wallet.card.requests')} count={user.request_count} hint={t('wallet.card.requestsHint')} />
       </section>
       <div class="wallet-grid">
+        <TopUpForm />
         <RedeemForm />
         <Invitation />
       </div>

@@ -1,0 +1,45 @@
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../deps'
+import { clientIpOf, enforceBodyLimit, requestIdOf } from '../../plugins/request-context'
+import { creemWebhook, epayNotify, stripeWebhook, type NotificationNote, type WebhookAnswer } from '../../payments/notifications'
+import type { PaymentDeps } from '../../payments/types'
+
+/** A provider's notify or webhook body is small: 64 KiB is far past any of them. */
+const WEBHOOK_MAX_BYTES = 64 * 1024
+
+
+const text = (answer: WebhookAnswer | string) =>
+  typeof answer === 'string'
+    ? new Response(answer, { headers: { 'content-type': 'text/plain; charset=utf-8' } })
+    : new Response(answer.body, { status: answer.status, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+
+/** Providers' notifies and webhooks: the raw body (bounded) checked against its signature before anything is read from it. */
+export function paymentWebhooks(deps: AppDeps, payments: PaymentDeps) {
+  const context = (request: Request, server: Parameters<typeof clientIpOf>[1]) => ({
+    ip: clientIpOf(request, server, deps.config.trustProxy),
+    requestId: requestIdOf(request),
+    note: (note: NotificationNote) => deps.ops.log.info({ ...note, request_id: requestIdOf(request) ?? null }, 'payment notification'),
+  })
+  const rawBody = async (request: Request) => {
+    enforceBodyLimit(request, WEBHOOK_MAX_BYTES)
+    return request.text()
+  }
+  const epay = async (request: Request, server: Parameters<typeof clientIpOf>[1]) => {
+    const params = request.method === 'POST' ? new URLSearchParams(await rawBody(request)) : new URL(request.url).searchParams
+    if ([...params.keys()].length > 50) return text('fail')
+    return text(await epayNotify(payments, Object.fromEntries(params), context(request, server)))
+  }
+  return new Elysia({ name: 'payment-webhooks' })
+    .get('/api/user/epay/notify', ({ request, server }) => epay(request, server))
+    .post('/api/user/epay/notify', ({ request, server }) => epay(request, server), { parse: 'none' })
+    .post(
+      '/api/stripe/webhook',
+      async ({ request, server }) => text(await stripeWebhook(payments, await rawBody(request), request.headers.get('stripe-signature') ?? '', context(request, server))),
+      { parse: 'none' },
+    )
+    .post(
+      '/api/creem/webhook',
+      async ({ request, server }) => text(await creemWebhook(payments, await rawBody(request), request.headers.get('creem-signature') ?? '', context(request, server))),
+      { parse: 'none' },
+    )
+}
