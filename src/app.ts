@@ -24,6 +24,8 @@ import { userAccessModule } from './modules/user-access'
 import { requestContext, requestIdOf } from './plugins/request-context'
 import { sameOriginWrites } from './plugins/same-origin'
 import { consoleModule, consoleServeOptions } from './modules/console'
+import { siteModule } from './modules/site'
+import { contentOrigins } from './modules/site/logo'
 import { opsModule } from './modules/ops'
 import { wasSettled } from './relay/pipeline'
 
@@ -52,6 +54,7 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(sameOriginWrites(deps))
     .use(opsModule(deps))
     .use(statusModule(deps))
+    .use(siteModule(deps))
     .use(setupModule(deps))
     .use(authModule(deps))
     .use(usersModule(deps))
@@ -68,5 +71,5 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(relayModule(deps, settle))
     .use(geminiRelayModule(deps, settle))
     .use(operationsModule(deps, settle))
-    .use(consoleModule())
+    .use(consoleModule(() => contentOrigins(deps.options)))
 }

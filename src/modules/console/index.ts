@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import page from '../../ui/index.html'
 import { NotFoundError } from '../../errors'
+import type { ContentOrigins } from '../site/logo'
 import { encodingFor, INDEX_PATH, loadConsoleAssets, type AssetTable, type ConsoleAsset } from './assets'
 
 /** Paths the console never answers: their unknown routes keep their own API errors. */
@@ -8,11 +9,13 @@ const API_PREFIXES = ['/api', '/v1', '/v1beta', '/pg', '/metrics', '/healthz', '
 const isApiPath = (path: string) => API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
 
 // The console talks only to its own origin; nothing is fetched from anywhere else.
-const CONTENT_SECURITY_POLICY = [
+// The operator's logo and framed pages (an https home page or About) add their own origins: `contentOrigins`.
+const contentSecurityPolicy = ({ img, frame }: ContentOrigins) => [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data:",
+  ["img-src 'self' data:", ...img].join(' '),
+  ...(frame.length ? [`frame-src ${frame.join(' ')}`] : []),
   "font-src 'self'",
   "connect-src 'self'",
   "manifest-src 'self'",
@@ -21,12 +24,12 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-const PAGE_HEADERS = {
-  'content-security-policy': CONTENT_SECURITY_POLICY,
+const pageHeaders = (origins: ContentOrigins) => ({
+  'content-security-policy': contentSecurityPolicy(origins),
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'same-origin',
-}
+})
 
 /** `bun run dev` sets TOLLGATE_CONSOLE_DEV: Bun's own dev server bundles the console with hot reload. */
 const consoleDevMode = () => process.env.TOLLGATE_CONSOLE_DEV === '1'
@@ -42,7 +45,7 @@ export function consoleServeOptions() {
  * The web console: its hashed assets with a year of caching and br/gzip, and its page on every other GET
  * that is not an API path, so each deep link (`/tokens`, `/logs?…`) works on reload.
  */
-export function consoleModule() {
+export function consoleModule(origins: () => ContentOrigins = () => ({ img: [], frame: [] })) {
   let assets: Promise<AssetTable> | undefined
   const serve = async (path: string, request: Request) => {
     if (isApiPath(path)) throw new NotFoundError('no such route')
@@ -52,22 +55,23 @@ export function consoleModule() {
       throw error
     }))
     const file = table.get(path)
-    if (file) return respond(file, request, false)
+    if (file) return respond(file, request)
     if (/\.[a-z0-9]+$/i.test(path)) throw new NotFoundError(`no file ${path}`)
-    return respond(table.get(INDEX_PATH)!, request, true)
+    return respond(table.get(INDEX_PATH)!, request, pageHeaders(origins()))
   }
   return new Elysia({ name: 'console' })
     .get('/', ({ path, request }) => serve(path, request))
     .get('/*', ({ path, request }) => serve(path, request))
 }
 
-function respond(file: ConsoleAsset, request: Request, isPage: boolean): Response {
+/** An asset, or the page when `page` carries its headers (the CSP). */
+function respond(file: ConsoleAsset, request: Request, page?: Record<string, string>): Response {
   const headers: Record<string, string> = {
     'content-type': file.type,
     etag: file.etag,
     vary: 'accept-encoding',
     'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-    ...(isPage ? PAGE_HEADERS : { 'x-content-type-options': 'nosniff' }),
+    ...(page ?? { 'x-content-type-options': 'nosniff' }),
   }
   if (request.headers.get('if-none-match') === file.etag) return new Response(null, { status: 304, headers })
   const { body, encoding } = encodingFor(file, request.headers.get('accept-encoding') ?? '')
