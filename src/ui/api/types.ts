@@ -23,6 +23,11 @@ export interface Status {
   server_address?: string
   display_in_currency?: boolean
   public_pricing_enabled?: boolean
+  /** the public face: '' = the built-in mark; the footer is Markdown (new-api's name) */
+  logo?: string
+  footer_html?: string
+  user_agreement_enabled?: boolean
+  privacy_policy_enabled?: boolean
 }
 
 export const Role = { user: 1, admin: 10, root: 100 } as const

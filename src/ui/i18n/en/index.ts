@@ -12,6 +12,7 @@ import { pricing } from './pricing'
 import { users } from './users'
 import { redemptions } from './redemptions'
 import { settings } from './settings'
+import { site } from './site'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -29,4 +30,5 @@ export const en = {
   ...users,
   ...redemptions,
   ...settings,
+  ...site,
 } as const

@@ -12,6 +12,7 @@ import { pricing } from './pricing'
 import { users } from './users'
 import { redemptions } from './redemptions'
 import { settings } from './settings'
+import { site } from './site'
 import type { MessageKey } from '../catalog'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -30,4 +31,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...users,
   ...redemptions,
   ...settings,
+  ...site,
 }
