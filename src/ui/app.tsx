@@ -7,7 +7,7 @@ import { LoginPage } from './pages/auth/login'
 import { RegisterPage } from './pages/auth/register'
 import { SetupPage } from './pages/auth/setup'
 import { NotFound } from './pages/not-found'
-import { PublicPricingPage } from './pages/pricing/public'
+import { ModelSquarePage } from './pages/models'
 import { HomePage } from './pages/site/home'
 import { AboutPage, PrivacyPolicyPage, UserAgreementPage } from './pages/site/pages'
 import { PAGES } from './routes'
@@ -43,7 +43,7 @@ function Routes() {
   if (SitePage) return <PublicFrame><SitePage /></PublicFrame>
   if (!user) {
     if (location === '/') return <PublicFrame><HomePage /></PublicFrame>
-    if (location === '/pricing' && status.public_pricing_enabled) return <PublicFrame><PublicPricingPage /></PublicFrame>
+    if (location === '/pricing' && status.public_pricing_enabled) return <PublicFrame><ModelSquarePage /></PublicFrame>
     if (!PUBLIC_PATHS.includes(location)) return <Redirect to={`/login?next=${encodeURIComponent(location)}`} replace />
     return (
       <PublicFrame card>

@@ -13,6 +13,7 @@ import { users } from './users'
 import { redemptions } from './redemptions'
 import { settings } from './settings'
 import { site } from './site'
+import { models } from './models'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -31,4 +32,5 @@ export const en = {
   ...redemptions,
   ...settings,
   ...site,
+  ...models,
 } as const

@@ -13,6 +13,7 @@ import { users } from './users'
 import { redemptions } from './redemptions'
 import { settings } from './settings'
 import { site } from './site'
+import { models } from './models'
 import type { MessageKey } from '../catalog'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -32,4 +33,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...redemptions,
   ...settings,
   ...site,
+  ...models,
 }
