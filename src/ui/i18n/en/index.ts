@@ -14,6 +14,7 @@ import { redemptions } from './redemptions'
 import { settings } from './settings'
 import { site } from './site'
 import { models } from './models'
+import { playgroundExtra } from './playground-extra'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -33,4 +34,5 @@ export const en = {
   ...settings,
   ...site,
   ...models,
+  ...playgroundExtra,
 } as const

@@ -14,6 +14,7 @@ import { redemptions } from './redemptions'
 import { settings } from './settings'
 import { site } from './site'
 import { models } from './models'
+import { playgroundExtra } from './playground-extra'
 import type { MessageKey } from '../catalog'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -34,4 +35,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...settings,
   ...site,
   ...models,
+  ...playgroundExtra,
 }
