@@ -93,7 +93,8 @@ export function useChat(hooks: Hooks): Chat {
             abort.signal,
             (id, status) => {
               requestId = id
-              if (live()) setExchange({ ...record, status })
+              record.status = status
+              if (live()) setExchange({ ...record })
             },
             (reading, raw) => {
               if (live() && record.events.length < MAX_EVENTS) {
