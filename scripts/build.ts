@@ -24,6 +24,8 @@ const result = await Bun.build({
   minify: { whitespace: true, syntax: true, identifiers: false },
   sourcemap: 'linked',
   bytecode: false,
+  // the console's HTML import is bundled here too: its Markdown renderer stays a chunk of its own, loaded when first shown
+  splitting: true,
 })
 if (!result.success) {
   for (const log of result.logs) console.error(log)

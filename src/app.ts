@@ -31,6 +31,8 @@ import { sameOriginWrites } from './plugins/same-origin'
 import { consoleModule, consoleServeOptions } from './modules/console'
 import { mailModule } from './modules/mail'
 import { turnstileOrigin } from './turnstile/widget'
+import { siteModule } from './modules/site'
+import { contentOrigins } from './modules/site/logo'
 import { opsModule } from './modules/ops'
 import { wasSettled } from './relay/pipeline'
 
@@ -59,6 +61,7 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(sameOriginWrites(deps))
     .use(opsModule(deps))
     .use(statusModule(deps))
+    .use(siteModule(deps))
     .use(setupModule(deps))
     .use(checklistModule(deps))
     .use(authModule(deps))
@@ -81,5 +84,5 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(relayModule(deps, settle))
     .use(geminiRelayModule(deps, settle))
     .use(operationsModule(deps, settle))
-    .use(consoleModule(() => turnstileOrigin(deps)))
+    .use(consoleModule(() => ({ ...contentOrigins(deps.options), widget: [turnstileOrigin(deps)].filter((o): o is string => o !== undefined) })))
 }

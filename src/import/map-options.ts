@@ -1,3 +1,4 @@
+import { FACE_OPTIONS } from '../options/face-options'
 import { checkOption } from '../options/store'
 import type { MapContext } from './map-common'
 import type { SourceRow } from './read-source'
@@ -12,6 +13,8 @@ export interface MappedOptions {
 
 /** Settings that mean the same in both, under the same name. */
 const SAME = ['SystemName', 'QuotaPerUnit', 'QuotaForNewUser', 'QuotaForInviter', 'QuotaForInvitee', 'ServerAddress', 'DisplayInCurrencyEnabled', 'LogConsumeEnabled', 'SelfUseModeEnabled'] as const
+/** The public face (logo, home page, notice, about, legal texts): new-api's names, kept as written. */
+const FACE = Object.keys(FACE_OPTIONS)
 /** Price tables: model (or group) → number, the same ratios in both. */
 const PRICE_TABLES = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio'] as const
 /** Read here and turned into other settings. */
@@ -53,7 +56,7 @@ export function mapOptions(ctx: MapContext, rows: SourceRow[]): MappedOptions {
   const used = new Set<string>()
   const invalid = new Set<string>()
 
-  for (const key of SAME) {
+  for (const key of [...SAME, ...FACE]) {
     if (!source.has(key)) continue
     used.add(key)
     let value = source.get(key)!.trim()

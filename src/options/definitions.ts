@@ -1,6 +1,7 @@
 import { OUTPUT_OPTIONS } from './output-options'
 import { MAIL_OPTIONS } from './mail-options'
 import { PAYMENT_OPTIONS } from './payment-options'
+import { FACE_OPTIONS } from './face-options'
 
 /** Every runtime setting the back office may change: its type, default and a check of new values. */
 type OptionType = 'boolean' | 'integer' | 'number' | 'string' | 'json'
@@ -65,6 +66,7 @@ const groupRateLimits = (value: unknown) => {
 
 export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   SystemName: { type: 'string', default: 'Tollgate', description: 'name shown in the UI and /api/status' },
+  ...FACE_OPTIONS,
   RegisterEnabled: { type: 'boolean', default: 'false', description: 'allow self-registration' },
   ServerAddress: { type: 'string', default: '', description: "the gateway's public address for clients (console, API base URL); '' = the browser's own address", check: serverAddress },
   DisplayInCurrencyEnabled: { type: 'boolean', default: 'true', description: 'the console shows amounts in US$ rather than quota units' },

@@ -1,3 +1,4 @@
+import type { ComponentType } from 'preact'
 import { Redirect, Route, Switch, useLocation } from 'wouter-preact'
 import { ConfirmProvider } from './components/dialog'
 import { ToastProvider } from './components/toast'
@@ -8,7 +9,9 @@ import { ForgotPasswordPage } from './pages/auth/forgot-password'
 import { ResetPasswordPage } from './pages/auth/reset-password'
 import { SetupPage } from './pages/auth/setup'
 import { NotFound } from './pages/not-found'
-import { PublicPricingPage } from './pages/pricing/public'
+import { ModelSquarePage } from './pages/models'
+import { HomePage } from './pages/site/home'
+import { AboutPage, PrivacyPolicyPage, UserAgreementPage } from './pages/site/pages'
 import { PAGES } from './routes'
 import { Layout, PublicFrame } from './shell/layout'
 import { SessionProvider, useSession } from './state/session'
@@ -28,6 +31,8 @@ export function App() {
 }
 
 const PUBLIC_PATHS = ['/setup', '/login', '/register', '/reset', '/user/reset']
+/** The instance's public face: open to everyone, logged in or not. */
+const SITE_PAGES: Record<string, ComponentType> = { '/about': AboutPage, '/user-agreement': UserAgreementPage, '/privacy-policy': PrivacyPolicyPage }
 
 /** Setup until root exists, the login page until someone is logged in, then the pages their role allows. */
 function Routes() {
@@ -36,11 +41,14 @@ function Routes() {
   const [location] = useLocation()
   if (!status || user === undefined) return <p class="boot">{t('app.loading')}</p>
   if (!status.setup && location !== '/setup') return <Redirect to="/setup" replace />
+  const SitePage = SITE_PAGES[location]
+  if (SitePage) return <PublicFrame><SitePage /></PublicFrame>
   if (!user) {
-    if (location === '/pricing' && status.public_pricing_enabled) return <PublicFrame><PublicPricingPage /></PublicFrame>
+    if (location === '/') return <PublicFrame><HomePage /></PublicFrame>
+    if (location === '/pricing' && status.public_pricing_enabled) return <PublicFrame><ModelSquarePage /></PublicFrame>
     if (!PUBLIC_PATHS.includes(location)) return <Redirect to={`/login?next=${encodeURIComponent(location)}`} replace />
     return (
-      <PublicFrame>
+      <PublicFrame card>
         <Switch>
           <Route path="/setup" component={SetupPage} />
           <Route path="/login" component={LoginPage} />

@@ -9,6 +9,7 @@ import { WalletPage } from './pages/wallet'
 import { ProfilePage } from './pages/profile'
 import { ChannelsPage } from './pages/channels'
 import { PricingPage } from './pages/pricing'
+import { ModelSquarePage } from './pages/models'
 import { UsersPage } from './pages/users'
 import { RedemptionsPage } from './pages/redemptions'
 import { SettingsPage } from './pages/settings'
@@ -26,6 +27,7 @@ export interface PageRoute {
 export const PAGES: readonly PageRoute[] = [
   { path: '/dashboard', label: 'nav.dashboard', role: Role.user, component: DashboardPage, icon: 'dashboard' },
   { path: '/playground', label: 'nav.playground', role: Role.user, component: PlaygroundPage, icon: 'chat' },
+  { path: '/models', label: 'models.title', role: Role.user, component: ModelSquarePage, icon: 'tag' },
   { path: '/tokens', label: 'nav.tokens', role: Role.user, component: TokensPage, icon: 'key' },
   { path: '/logs', label: 'nav.logs', role: Role.user, component: LogsPage, icon: 'list' },
   { path: '/wallet', label: 'nav.wallet', role: Role.user, component: WalletPage, icon: 'wallet' },

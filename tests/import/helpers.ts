@@ -189,6 +189,15 @@ export async function checkNewApiImport(app: TestApp, fixture: NewApiFixture, up
   expect(opt.get('RelayMaxAttempts')).toBe(3)
   expect(opt.get('UserRpmLimit')).toBe(60)
   expect(opt.get('ServerAddress')).toBe('https://api.example.com')
+  // the public face keeps its texts under new-api's names; a logo Tollgate refuses (http) is named in the report
+  expect(opt.get('Notice')).toBe('**Maintenance** on Sunday')
+  expect(opt.get('About')).toBe('https://about.example.com/team')
+  expect(opt.get('HomePageContent')).toBe('# Welcome\n\nCheap tokens.')
+  expect(opt.get('legal.user_agreement')).toBe('## 用户协议\n\n请遵守。')
+  expect(opt.get('legal.privacy_policy')).toBe('## Privacy\n\nWe keep logs 30 days.')
+  expect(opt.get('Footer')).toBe('© Example Ltd')
+  expect(opt.get('Logo')).toBe('')
+  expect(report.issues.some((i) => i.table === 'options' && i.field === 'Logo' && i.note.includes('https'))).toBe(true)
 
   // the report: counts, reasons, named channels and tables, ids; never a secret
   expect(report.tables.users).toEqual({ read: 6, imported: 5, skipped: 1, skipped_by_reason: { 'soft-deleted': 1 } })

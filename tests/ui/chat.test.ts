@@ -56,3 +56,13 @@ describe('stream chunks', () => {
     expect(errorMessage({})).toBeUndefined()
   })
 })
+
+test('images go as image_url parts beside the text; the request view cuts data: URLs short', async () => {
+  const { bodyForView, chatBody } = await import('../../src/ui/lib/chat')
+  const image = `data:image/png;base64,${'A'.repeat(5000)}`
+  const body = chatBody({ model: 'gpt-4o', system: '', temperature: '', maxTokens: '' }, [{ role: 'user', content: 'what is this?', images: [image] }]) as { messages: unknown[] }
+  expect(body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: image } }] }])
+  const view = bodyForView(body)
+  expect(view).toContain('(5022 characters)')
+  expect(view).not.toContain('A'.repeat(100))
+})

@@ -22,6 +22,23 @@ const OVERVIEW = {
   unpriced_models: ['house-model'],
 }
 
+// what /api/pricing answers: money only, each model's price per group
+const PUBLIC = {
+  group: 'default',
+  group_ratio: 1,
+  groups: ['default', 'vip'],
+  quota_per_unit: 500_000,
+  self_use_mode: false,
+  items: [
+    { model: 'claude-sonnet-4-5', priced: true, mode: 'ratio', input: 3, output: 15, cache_read: 0.3, cache_write: 3.75, group_prices: { default: { mode: 'ratio', input: 3, output: 15 }, vip: { mode: 'ratio', input: 1.5, output: 7.5 } } },
+    { model: 'gpt-4o', priced: true, mode: 'ratio', input: 2.5, output: 10, cache_read: 1.25, cache_write: 2.5, group_prices: { default: { mode: 'ratio', input: 2.5, output: 10 } } },
+    { model: 'house-model', priced: false, mode: 'none', group_prices: {} },
+    { model: 'text-embedding-3-small', priced: true, mode: 'ratio', input: 0.02, output: 0, group_prices: {} },
+    { model: 'dall-e-3', priced: true, mode: 'call', per_call: 0.04, group_prices: {} },
+  ],
+  unpriced_models: ['house-model'],
+}
+
 beforeAll(() => {
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://127.0.0.1:3000')
@@ -31,7 +48,7 @@ beforeAll(() => {
     if (url.pathname === '/api/status') return envelope({ version: 't', system_name: 'Tollgate', setup: true, register_enabled: false, quota_per_unit: 500_000, start_time: 0, public_pricing_enabled: true })
     if (url.pathname === '/api/user/session') return envelope({ id: 1, username: 'boss', display_name: 'Boss', role, status: 1, group: 'default' })
     if (url.pathname === '/api/pricing/models') return envelope(OVERVIEW)
-    if (url.pathname === '/api/pricing') return envelope({ group: 'default', group_ratio: 1.5, quota_per_unit: 500_000, self_use_mode: false, items: OVERVIEW.items.map(({ channels, ...item }) => item), unpriced_models: ['house-model'] })
+    if (url.pathname === '/api/pricing') return envelope(PUBLIC)
     if (url.pathname === '/api/option/' && method === 'GET') return envelope(Object.entries(options).map(([key, value]) => ({ key, value, type: 'json', description: '' })))
     if (url.pathname === '/api/option/' && method === 'PUT') {
       options[body.key] = body.value
@@ -59,12 +76,12 @@ async function renderPage(which: 'admin' | 'public'): Promise<HTMLElement> {
   const { SessionProvider, useSession } = await import('../../src/ui/state/session')
   const { ToastProvider } = await import('../../src/ui/components/toast')
   const { PricingPage } = await import('../../src/ui/pages/pricing')
-  const { PublicPricingPage } = await import('../../src/ui/pages/pricing/public')
+  const { ModelSquarePage } = await import('../../src/ui/pages/models')
   localStorage.setItem('tollgate.locale', 'en')
   const container = document.createElement('div')
   document.body.append(container)
   // the app shows logged-in pages once the session knows the user
-  const Gate = () => (which === 'public' || useSession().user ? h(which === 'admin' ? PricingPage : PublicPricingPage, null) : null)
+  const Gate = () => (which === 'public' || useSession().user ? h(which === 'admin' ? PricingPage : ModelSquarePage, null) : null)
   render(h(I18nProvider, null, h(SessionProvider, null, h(ToastProvider, null, h(Gate, null)))), container)
   await settleAll()
   return container
@@ -137,13 +154,41 @@ test('an admin who is not root reads prices only', async () => {
   expect(sent.some((s) => s.path === '/api/option/')).toBe(false)
 })
 
-test('public list: the same prices read-only, without channels', async () => {
+test('model square: money per 1M or per call, never ratios; search, vendor and type filters; prices of another group; copy the name', async () => {
   const page = await renderPage('public')
-  expect(sent.some((s) => s.path === '/api/pricing')).toBe(true)
-  expect(page.textContent).toContain('$2.50')
-  expect(page.textContent).toContain('No price')
-  expect(page.textContent).toContain('Prices of the default group (ratio ×1.5 included).')
-  expect(page.textContent).not.toContain('Channels')
-  expect(page.querySelectorAll('button')).toHaveLength(0)
-  expect(page.querySelector('a[href="/login"]')?.textContent).toBe('Log in to use these models')
+  const names = () => [...page.querySelectorAll('.model-card-name')].map((n) => n.textContent)
+  expect(names()).toEqual(['claude-sonnet-4-5', 'gpt-4o', 'house-model', 'text-embedding-3-small', 'dall-e-3'])
+  const card = (model: string) => [...page.querySelectorAll('.model-card')].find((c) => c.querySelector('.model-card-name')?.textContent === model)!
+  expect(card('gpt-4o').textContent).toContain('$2.50')
+  expect(card('gpt-4o').textContent).toContain('OpenAI · Chat')
+  expect(card('dall-e-3').textContent).toContain('Per call$0.04')
+  expect(card('house-model').textContent).toContain('No price')
+  expect(card('text-embedding-3-small').textContent).toContain('Embedding')
+  expect(page.textContent).not.toMatch(/ratio|×/i)
+  expect(byRole(card('gpt-4o'), 'button', 'Copy the model name gpt-4o')).toBeDefined()
+
+  typeInto(byLabel(page, 'Search'), 'claude')
+  await settle()
+  expect(names()).toEqual(['claude-sonnet-4-5'])
+  typeInto(byLabel(page, 'Search'), '')
+  await settle()
+  byRole(page, 'button', 'OpenAI 3').click()
+  await settle()
+  expect(names()).toEqual(['gpt-4o', 'text-embedding-3-small', 'dall-e-3'])
+  const kind = byLabel(page, 'Type') as HTMLSelectElement
+  kind.value = 'image'
+  kind.dispatchEvent(new Event('change', { bubbles: true }))
+  await settle()
+  expect(names()).toEqual(['dall-e-3'])
+  kind.value = ''
+  kind.dispatchEvent(new Event('change', { bubbles: true }))
+  byRole(page, 'button', 'All').click()
+  await settle()
+
+  const group = byLabel(page, 'Prices for group') as HTMLSelectElement
+  group.value = 'vip'
+  group.dispatchEvent(new Event('change', { bubbles: true }))
+  await settle()
+  expect(card('claude-sonnet-4-5').textContent).toContain('$1.50')
+  expect(card('gpt-4o').textContent).toContain('No price') // not served to vip
 })

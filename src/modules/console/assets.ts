@@ -32,7 +32,7 @@ export async function loadConsoleAssets(): Promise<AssetTable> {
     }
     return table
   }
-  const built = await Bun.build({ entrypoints: [sourceIndexPath()], minify: true, publicPath: '/', target: 'browser' })
+  const built = await Bun.build({ entrypoints: [sourceIndexPath()], minify: true, publicPath: '/', target: 'browser', splitting: true })
   if (!built.success) throw new AggregateError(built.logs, 'console build failed')
   for (const output of built.outputs) {
     if (output.path.endsWith('.map')) continue

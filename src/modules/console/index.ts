@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import page from '../../ui/index.html'
 import { NotFoundError } from '../../errors'
+import type { ContentOrigins } from '../site/logo'
 import { encodingFor, INDEX_PATH, loadConsoleAssets, type AssetTable, type ConsoleAsset } from './assets'
 
 /** Paths the console never answers: their unknown routes keep their own API errors. */
@@ -8,33 +9,28 @@ const API_PREFIXES = ['/api', '/v1', '/v1beta', '/pg', '/metrics', '/healthz', '
 const isApiPath = (path: string) => API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
 
 // The console talks only to its own origin; nothing is fetched from anywhere else.
-const CONTENT_SECURITY_POLICY = [
+// The operator's logo and framed pages (an https home page or About) add their own origins: `contentOrigins`;
+// a widget (Turnstile's, while it is on) its script, its frame and its calls.
+const contentSecurityPolicy = ({ img, frame, widget = [] }: ContentOrigins) => [
   "default-src 'none'",
-  "script-src 'self'",
+  ["script-src 'self'", ...widget].join(' '),
   "style-src 'self'",
-  "img-src 'self' data:",
+  ["img-src 'self' data:", ...img].join(' '),
+  ...(frame.length || widget.length ? [`frame-src ${[...frame, ...widget].join(' ')}`] : []),
   "font-src 'self'",
-  "connect-src 'self'",
+  ["connect-src 'self'", ...widget].join(' '),
   "manifest-src 'self'",
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ')
 
-/**
- * The policy with one widget origin allowed (Turnstile's, while TurnstileCheckEnabled is on): its script, its
- * frame and its calls; nothing else is fetched from elsewhere.
- */
-function policyWith(origin: string | undefined): string {
-  if (!origin) return CONTENT_SECURITY_POLICY
-  return CONTENT_SECURITY_POLICY.replace("script-src 'self'", `script-src 'self' ${origin}`).replace("connect-src 'self'", `connect-src 'self' ${origin}`) + `; frame-src ${origin}`
-}
-
-const PAGE_HEADERS = {
+const pageHeaders = (origins: ContentOrigins) => ({
+  'content-security-policy': contentSecurityPolicy(origins),
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'same-origin',
-}
+})
 
 /** `bun run dev` sets TOLLGATE_CONSOLE_DEV: Bun's own dev server bundles the console with hot reload. */
 const consoleDevMode = () => process.env.TOLLGATE_CONSOLE_DEV === '1'
@@ -50,7 +46,7 @@ export function consoleServeOptions() {
  * The web console: its hashed assets with a year of caching and br/gzip, and its page on every other GET
  * that is not an API path, so each deep link (`/tokens`, `/logs?…`) works on reload.
  */
-export function consoleModule(widgetOrigin: () => string | undefined = () => undefined) {
+export function consoleModule(origins: () => ContentOrigins = () => ({ img: [], frame: [] })) {
   let assets: Promise<AssetTable> | undefined
   const serve = async (path: string, request: Request) => {
     if (isApiPath(path)) throw new NotFoundError('no such route')
@@ -62,21 +58,21 @@ export function consoleModule(widgetOrigin: () => string | undefined = () => und
     const file = table.get(path)
     if (file) return respond(file, request)
     if (/\.[a-z0-9]+$/i.test(path)) throw new NotFoundError(`no file ${path}`)
-    return respond(table.get(INDEX_PATH)!, request, policyWith(widgetOrigin()))
+    return respond(table.get(INDEX_PATH)!, request, pageHeaders(origins()))
   }
   return new Elysia({ name: 'console' })
     .get('/', ({ path, request }) => serve(path, request))
     .get('/*', ({ path, request }) => serve(path, request))
 }
 
-/** A console file; `policy`: it is the page, with this Content-Security-Policy. */
-function respond(file: ConsoleAsset, request: Request, policy?: string): Response {
+/** An asset, or the page when `page` carries its headers (the CSP). */
+function respond(file: ConsoleAsset, request: Request, page?: Record<string, string>): Response {
   const headers: Record<string, string> = {
     'content-type': file.type,
     etag: file.etag,
     vary: 'accept-encoding',
     'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-    ...(policy ? { 'content-security-policy': policy, ...PAGE_HEADERS } : { 'x-content-type-options': 'nosniff' }),
+    ...(page ?? { 'x-content-type-options': 'nosniff' }),
   }
   if (request.headers.get('if-none-match') === file.etag) return new Response(null, { status: 304, headers })
   const { body, encoding } = encodingFor(file, request.headers.get('accept-encoding') ?? '')

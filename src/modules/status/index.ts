@@ -10,6 +10,10 @@ export function statusModule(deps: AppDeps) {
     ok({
       version: VERSION,
       system_name: deps.options.get<string>('SystemName'),
+      logo: deps.options.get<string>('Logo'),
+      footer_html: deps.options.get<string>('Footer'),
+      user_agreement_enabled: deps.options.get<string>('legal.user_agreement') !== '',
+      privacy_policy_enabled: deps.options.get<string>('legal.privacy_policy') !== '',
       setup: (await deps.repos.users.count()) > 0,
       register_enabled: deps.options.get<boolean>('RegisterEnabled'),
       quota_per_unit: deps.options.get<number>('QuotaPerUnit'),

@@ -29,6 +29,11 @@ export interface Status {
   turnstile_script_url?: string
   /** SMTP and ServerAddress are set: the login page offers "forgot password" */
   password_reset?: boolean
+  /** the public face: '' = the built-in mark; the footer is Markdown (new-api's name) */
+  logo?: string
+  footer_html?: string
+  user_agreement_enabled?: boolean
+  privacy_policy_enabled?: boolean
 }
 
 export const Role = { user: 1, admin: 10, root: 100 } as const

@@ -3,6 +3,19 @@
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant'
   content: string
+  /** images sent with a question, as data: URLs (vision models) */
+  images?: readonly string[]
+}
+
+type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }
+type WireMessage = { role: ChatMessage['role']; content: string | ContentPart[] }
+
+/** A message as Chat Completions takes it: plain text, or text and images as content parts. */
+function wireMessage({ role, content, images }: ChatMessage): WireMessage {
+  if (!images?.length) return { role, content }
+  const parts: ContentPart[] = content ? [{ type: 'text', text: content }] : []
+  for (const url of images) parts.push({ type: 'image_url', image_url: { url } })
+  return { role, content: parts }
 }
 
 export interface ChatSettings {
@@ -31,9 +44,9 @@ export function checkSettings(settings: ChatSettings): SettingsError {
 
 /** An OpenAI Chat Completions body, streamed with the usage in the last chunk. Settings must have been checked. */
 export function chatBody(settings: ChatSettings, history: readonly ChatMessage[]): Record<string, unknown> {
-  const messages: ChatMessage[] = []
+  const messages: WireMessage[] = []
   if (settings.system.trim()) messages.push({ role: 'system', content: settings.system })
-  for (const message of history) if (message.content) messages.push({ role: message.role, content: message.content })
+  for (const message of history) if (message.content || message.images?.length) messages.push(wireMessage(message))
   const body: Record<string, unknown> = { model: settings.model, messages, stream: true, stream_options: { include_usage: true } }
   if (settings.temperature.trim()) body.temperature = Number(settings.temperature)
   if (settings.maxTokens.trim()) body.max_tokens = Number(settings.maxTokens)
@@ -84,6 +97,11 @@ export function readChunk(data: string): ChunkReading {
     reading.usage = { prompt_tokens: count(record.usage.prompt_tokens), completion_tokens: count(record.usage.completion_tokens) }
   }
   return reading
+}
+
+/** A body for reading: long strings (an image's data: URL) cut to their start and their size. */
+export function bodyForView(body: unknown): string {
+  return JSON.stringify(body, (_key, value) => (typeof value === 'string' && value.length > 200 ? `${value.slice(0, 60)}… (${value.length} characters)` : value), 2)
 }
 
 /** The message of an OpenAI-shaped error body (`{error: {message}}`), or of the console's envelope (`{message}`). */

@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { SideNav } from './side-nav'
-import { Preferences, TopBar } from './top-bar'
+import { SiteFooter, SiteHeader } from './site-header'
+import { TopBar } from './top-bar'
 
 /** The logged-in frame: top bar, side navigation (behind "Menu" on phones) and the page. */
 export function Layout({ children }: { children: ComponentChildren }) {
@@ -19,14 +20,19 @@ export function Layout({ children }: { children: ComponentChildren }) {
   )
 }
 
-/** The frame of the pages before login: a centred card, with language and theme at the top. */
-export function PublicFrame({ children }: { children: ComponentChildren }) {
+/**
+ * The frame of the public pages (home, models, about, legal) and of login: the instance's name and logo,
+ * its links, language and theme; a centred card for the forms (`card`), the page's width otherwise; the
+ * operator's footer and the legal links under it.
+ */
+export function PublicFrame({ children, card }: { children: ComponentChildren; card?: boolean }) {
   return (
     <div class="public-frame">
-      <header class="public-top">
-        <Preferences />
-      </header>
-      <main class="public-card">{children}</main>
+      <SiteHeader />
+      <main class={card ? 'public-card' : 'public-page'} id="main">
+        {children}
+      </main>
+      <SiteFooter />
     </div>
   )
 }

@@ -19,6 +19,9 @@ import { firstRun } from './first-run'
 import { errors } from './errors'
 import { channelHealth } from './channel-health'
 import { payments } from './payments'
+import { site } from './site'
+import { models } from './models'
+import { playgroundExtra } from './playground-extra'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -43,4 +46,7 @@ export const en = {
   ...errors,
   ...channelHealth,
   ...payments,
+  ...site,
+  ...models,
+  ...playgroundExtra,
 } as const

@@ -19,6 +19,9 @@ import { firstRun } from './first-run'
 import { errors } from './errors'
 import { channelHealth } from './channel-health'
 import { payments } from './payments'
+import { site } from './site'
+import { models } from './models'
+import { playgroundExtra } from './playground-extra'
 import type { MessageKey } from '../catalog'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -44,4 +47,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...errors,
   ...channelHealth,
   ...payments,
+  ...site,
+  ...models,
+  ...playgroundExtra,
 }

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks'
 import { Button } from '../../components/button'
 import { TextAreaField } from '../../components/field'
 import { useI18n } from '../../i18n'
+import { ImagePicker } from './image-picker'
 
 interface Props {
   message: string
@@ -11,10 +12,12 @@ interface Props {
   /** true when the message went out (the field then empties) */
   onSend(message: string): boolean
   onStop(): void
+  images: readonly string[]
+  onImages(images: string[]): void
 }
 
 /** The message field: Enter sends, Shift+Enter is a new line (and Enter while composing Chinese input does nothing). */
-export function Composer({ message, onMessage: setMessage, running, disabled, onSend, onStop }: Props) {
+export function Composer({ message, onMessage: setMessage, running, disabled, onSend, onStop, images, onImages }: Props) {
   const { t } = useI18n()
   const [invalid, setInvalid] = useState<string>()
 
@@ -53,6 +56,7 @@ export function Composer({ message, onMessage: setMessage, running, disabled, on
           send()
         }}
       />
+      <ImagePicker images={images} onImages={onImages} />
       <div class="pg-composer-actions">
         {running && (
           <Button variant="danger" onClick={onStop}>

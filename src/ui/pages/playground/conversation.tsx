@@ -1,11 +1,20 @@
 import { useEffect, useRef } from 'preact/hooks'
+import { Button } from '../../components/button'
+import { CopyButton } from '../../components/copy-button'
+import { Markdown } from '../../components/markdown'
 import { useQuotaFormat } from '../../components/quota'
 import { useI18n } from '../../i18n'
 import { formatNumber } from '../../lib/format'
 import type { Turn } from './use-chat'
 
+interface Props {
+  turns: readonly Turn[]
+  /** ask the last question again; undefined while an answer streams */
+  onRegenerate?(): void
+}
+
 /** The messages, the answer streaming into the last one; a polite live log that keeps the newest in view. */
-export function Conversation({ turns }: { turns: readonly Turn[] }) {
+export function Conversation({ turns, onRegenerate }: Props) {
   const { t } = useI18n()
   const ref = useRef<HTMLDivElement>(null)
   // follow the newest text unless the reader scrolled up to read something earlier
@@ -25,7 +34,9 @@ export function Conversation({ turns }: { turns: readonly Turn[] }) {
   return (
     <div class="pg-log" role="log" aria-live="polite" aria-label={t('playground.conversation')} ref={ref} onScroll={onScroll}>
       {turns.length === 0 && <p class="pg-start muted">{t('playground.start')}</p>}
-      {turns.map((turn) => (turn.role === 'user' ? <UserTurn key={turn.id} turn={turn} /> : <AnswerTurn key={turn.id} turn={turn} />))}
+      {turns.map((turn, index) =>
+        turn.role === 'user' ? <UserTurn key={turn.id} turn={turn} /> : <AnswerTurn key={turn.id} turn={turn} onRegenerate={index === turns.length - 1 ? onRegenerate : undefined} />,
+      )}
     </div>
   )
 }
@@ -36,11 +47,18 @@ function UserTurn({ turn }: { turn: Turn }) {
     <article class="pg-turn pg-turn-user">
       <div class="pg-who">{t('playground.you')}</div>
       <div class="pg-text">{turn.content}</div>
+      {turn.images && (
+        <div class="pg-images">
+          {turn.images.map((url, i) => (
+            <img key={i} src={url} alt={t('playground.image', { n: i + 1 })} />
+          ))}
+        </div>
+      )}
     </article>
   )
 }
 
-function AnswerTurn({ turn }: { turn: Turn }) {
+function AnswerTurn({ turn, onRegenerate }: { turn: Turn; onRegenerate?(): void }) {
   const { t } = useI18n()
   const streaming = turn.state === 'streaming'
   return (
@@ -52,8 +70,18 @@ function AnswerTurn({ turn }: { turn: Turn }) {
           <div class="pg-text">{turn.reasoning}</div>
         </details>
       )}
-      {turn.content ? <div class="pg-text">{turn.content}</div> : streaming && <p class="muted pg-waiting">{t('playground.waiting')}</p>}
-      {!streaming && <TurnFooter turn={turn} />}
+      {turn.content ? <Markdown text={turn.content} class="pg-answer" /> : streaming && <p class="muted pg-waiting">{t('playground.waiting')}</p>}
+      {!streaming && (
+        <div class="pg-turn-actions">
+          {turn.content && <CopyButton text={turn.content} name={t('playground.copyAnswer')} />}
+          {onRegenerate && (
+            <Button variant="secondary" onClick={onRegenerate}>
+              {t('playground.regenerate')}
+            </Button>
+          )}
+          <TurnFooter turn={turn} />
+        </div>
+      )}
     </article>
   )
 }

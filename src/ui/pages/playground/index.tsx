@@ -15,6 +15,7 @@ import { useSession, useUser } from '../../state/session'
 import { useApi } from '../../state/use-api'
 import { Composer } from './composer'
 import { Conversation } from './conversation'
+import { ExchangeView } from './exchange-view'
 import { SettingsPanel } from './settings-panel'
 import { useChat } from './use-chat'
 
@@ -31,6 +32,7 @@ export function PlaygroundPage() {
   const [settings, setSettings] = useState<Omit<ChatSettings, 'model'>>({ system: '', temperature: '', maxTokens: '' })
   const [errors, setErrors] = useState<SettingsError>({})
   const [draft, setDraft] = useState('')
+  const [images, setImages] = useState<string[]>([])
   const chat = useChat({ onUnauthorized: () => void refresh(), onRefused: (message) => setDraft((current) => current || message) })
 
   const available = models.data ?? []
@@ -46,8 +48,15 @@ export function PlaygroundPage() {
     const found = checkSettings(current)
     setErrors(found)
     if (Object.keys(found).length > 0) return false
-    chat.send(current, message)
+    chat.send(current, message, images)
+    setImages([])
     return true
+  }
+
+  const regenerate = () => {
+    const found = checkSettings(current)
+    setErrors(found)
+    if (Object.keys(found).length === 0) chat.regenerate(current)
   }
 
   if (models.data && models.data.length === 0) {
@@ -84,9 +93,10 @@ export function PlaygroundPage() {
       <div class="pg-layout">
         <SettingsPanel settings={current} models={models.data} prices={prices} errors={errors} onChange={change} />
         <section class="pg-chat" aria-label={t('playground.conversation')}>
-          <Conversation turns={chat.turns} />
+          <Conversation turns={chat.turns} onRegenerate={chat.running ? undefined : regenerate} />
           <ErrorAlert error={chat.error} />
-          <Composer message={draft} onMessage={setDraft} running={chat.running} disabled={!models.data} onSend={send} onStop={chat.stop} />
+          <Composer message={draft} onMessage={setDraft} running={chat.running} disabled={!models.data} onSend={send} onStop={chat.stop} images={images} onImages={setImages} />
+          <ExchangeView exchange={chat.exchange} />
         </section>
       </div>
     </>

@@ -11,7 +11,12 @@ const PLAYGROUND_PATH = '/pg/chat/completions'
  * stopped answer); `onChunk` every piece. A refusal throws an ApiError with the server's message; Stop
  * (the signal) rejects with an AbortError.
  */
-export async function streamChat(body: unknown, signal: AbortSignal, onStart: (requestId: string | undefined) => void, onChunk: (reading: ChunkReading) => void): Promise<void> {
+export async function streamChat(
+  body: unknown,
+  signal: AbortSignal,
+  onStart: (requestId: string | undefined, status: number) => void,
+  onChunk: (reading: ChunkReading, raw: string) => void,
+): Promise<void> {
   let response: Response
   try {
     response = await fetch(PLAYGROUND_PATH, {
@@ -25,7 +30,7 @@ export async function streamChat(body: unknown, signal: AbortSignal, onStart: (r
     if (signal.aborted) throw error
     throw new ApiError(0, 'network')
   }
-  onStart(response.headers.get('x-request-id') ?? undefined)
+  onStart(response.headers.get('x-request-id') ?? undefined, response.status)
   if (!response.ok) {
     const payload: unknown = await response.json().catch(() => null)
     // the relay's error code (OpenAI's shape: error.code), for the console to word in the reader's language
@@ -35,7 +40,7 @@ export async function streamChat(body: unknown, signal: AbortSignal, onStart: (r
   if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
     // a whole answer instead of a stream: show it at once
     const payload = (await response.json().catch(() => null)) as { choices?: { message?: { content?: string } }[]; usage?: ChunkReading['usage'] } | null
-    onChunk({ content: payload?.choices?.[0]?.message?.content ?? '', usage: payload?.usage })
+    onChunk({ content: payload?.choices?.[0]?.message?.content ?? '', usage: payload?.usage }, JSON.stringify(payload))
     return
   }
   const reader = response.body.getReader()
@@ -45,7 +50,7 @@ export async function streamChat(body: unknown, signal: AbortSignal, onStart: (r
       const reading = readChunk(event.data)
       if (reading.error) throw new ApiError(response.status, reading.error)
       if (reading.done) return true
-      onChunk(reading)
+      onChunk(reading, event.data)
     }
     return false
   }

@@ -9,6 +9,8 @@ export interface Turn {
   id: number
   role: 'user' | 'assistant'
   content: string
+  /** a question's images (data: URLs) */
+  images?: readonly string[]
   /** assistant turns: the model asked, its reasoning if streamed, how it ended, usage and charge */
   model?: string
   reasoning?: string
@@ -17,11 +19,23 @@ export interface Turn {
   charge?: Charge
 }
 
+/** The last request as sent and the stream's events as received (the request view). */
+export interface Exchange {
+  body: unknown
+  status?: number
+  events: string[]
+}
+
+const MAX_EVENTS = 2000
+
 export interface Chat {
   turns: readonly Turn[]
   running: boolean
   error: unknown
-  send(settings: ChatSettings, message: string): void
+  exchange: Exchange | undefined
+  send(settings: ChatSettings, message: string, images?: readonly string[]): void
+  /** ask the last question again, in place of its answer */
+  regenerate(settings: ChatSettings): void
   stop(): void
   clear(): void
 }
@@ -42,6 +56,7 @@ export function useChat(hooks: Hooks): Chat {
   const [turns, setTurns] = useState<Turn[]>([])
   const [error, setError] = useState<unknown>()
   const [running, setRunning] = useState(false)
+  const [exchange, setExchange] = useState<Exchange>()
   const controller = useRef<AbortController>()
   const generation = useRef(0) // bumped by Clear: late answers of a cleared conversation are dropped
   const latest = useRef(turns)
@@ -52,16 +67,19 @@ export function useChat(hooks: Hooks): Chat {
   const update = (id: number, change: (turn: Turn) => Partial<Turn>) =>
     setTurns((list) => list.map((turn) => (turn.id === id ? { ...turn, ...change(turn) } : turn)))
 
-  const send = useCallback(
-    (settings: ChatSettings, message: string) => {
+  /** Stream the answer to `question`, the last of `history` (the turns before it stay, anything after goes). */
+  const start = useCallback(
+    (settings: ChatSettings, history: Turn[], question: Turn) => {
       if (controller.current) return
+      const message = question.content
       const mine = generation.current
       const abort = new AbortController()
       controller.current = abort
-      const question: Turn = { id: nextId++, role: 'user', content: message }
       const answer: Turn = { id: nextId++, role: 'assistant', content: '', model: settings.model, state: 'streaming' }
-      const history = [...latest.current, question]
-      setTurns((list) => [...list, question, answer])
+      setTurns([...history, answer])
+      const body = chatBody(settings, history)
+      const record: Exchange = { body, events: [] }
+      setExchange(record)
       setError(undefined)
       setRunning(true)
       let requestId: string | undefined
@@ -71,10 +89,18 @@ export function useChat(hooks: Hooks): Chat {
         let ending: Turn['state'] = 'done'
         try {
           await streamChat(
-            chatBody(settings, history),
+            body,
             abort.signal,
-            (id) => (requestId = id),
-            (reading) => {
+            (id, status) => {
+              requestId = id
+              record.status = status
+              if (live()) setExchange({ ...record })
+            },
+            (reading, raw) => {
+              if (live() && record.events.length < MAX_EVENTS) {
+                record.events.push(raw)
+                setExchange({ ...record })
+              }
               if (!live()) return
               received ||= Boolean(reading.content || reading.reasoning)
               update(answer.id, (turn) => ({
@@ -119,6 +145,22 @@ export function useChat(hooks: Hooks): Chat {
     [],
   )
 
+  const send = useCallback(
+    (settings: ChatSettings, message: string, images: readonly string[] = []) => {
+      const question: Turn = { id: nextId++, role: 'user', content: message, ...(images.length ? { images } : {}) }
+      start(settings, [...latest.current, question], question)
+    },
+    [start],
+  )
+  const regenerate = useCallback(
+    (settings: ChatSettings) => {
+      const list = latest.current
+      const at = list.map((turn) => turn.role).lastIndexOf('user')
+      if (at >= 0) start(settings, list.slice(0, at + 1), list[at]!)
+    },
+    [start],
+  )
+
   const stop = useCallback(() => controller.current?.abort(), [])
   const clear = useCallback(() => {
     generation.current++
@@ -127,7 +169,8 @@ export function useChat(hooks: Hooks): Chat {
     setRunning(false)
     setTurns([])
     setError(undefined)
+    setExchange(undefined)
   }, [])
 
-  return { turns, running, error, send, stop, clear }
+  return { turns, running, error, exchange, send, regenerate, stop, clear }
 }

@@ -18,6 +18,8 @@ export interface PriceItem {
   create_cache_ratio?: number
   model_price?: number
   channels?: { id: number; name: string; type: number; status: number }[]
+  /** `/api/pricing`: the model's price in each group that serves it */
+  group_prices?: Record<string, { mode: string; input?: number; output?: number; cache_read?: number; cache_write?: number; per_call?: number }>
 }
 
 // the server's items must fit the console's reading of them: `Fitting` fails to compile otherwise

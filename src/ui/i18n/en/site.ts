@@ -1,0 +1,16 @@
+export const site = {
+  'site.nav': 'Site',
+  'site.models': 'Models',
+  'site.about': 'About',
+  'site.about.empty': 'The operator has not written an About page yet.',
+  'site.signIn': 'Sign in',
+  'site.console': 'Console',
+  'site.notice': 'Announcement',
+  'site.home.lead': 'One API for many model providers: keys, quotas, prices and logs in one place.',
+  'site.openPage': 'Open this page in a new tab',
+  'site.legal': 'Legal',
+  'site.legal.empty': 'This page has not been written yet.',
+  'site.userAgreement': 'User agreement',
+  'site.privacyPolicy': 'Privacy policy',
+  'site.dismiss': 'Dismiss',
+} as const
