@@ -1,6 +1,8 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from './deps'
 import { authModule } from './modules/auth'
+import { bindingsModule } from './modules/oauth/bindings'
+import { oauthModule } from './modules/oauth'
 import { channelsModule } from './modules/channels'
 import { optionsModule } from './modules/options'
 import { setupModule } from './modules/setup'
@@ -54,6 +56,8 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(statusModule(deps))
     .use(setupModule(deps))
     .use(authModule(deps))
+    .use(oauthModule(deps))
+    .use(bindingsModule(deps))
     .use(usersModule(deps))
     .use(userAccessModule(deps))
     .use(optionsModule(deps))

@@ -1,3 +1,5 @@
+import { OAUTH_OPTION_DEFINITIONS } from './oauth-options'
+
 /** Every runtime setting the back office may change: its type, default and a check of new values. */
 type OptionType = 'boolean' | 'integer' | 'number' | 'string' | 'json'
 
@@ -7,6 +9,8 @@ export interface OptionDefinition {
   description: string
   /** Extra check beyond the type; return an error message or undefined. */
   check?: (value: unknown) => string | undefined
+  /** a credential: stored sealed (crypto/secret-box.ts), never sent back (GET /api/option/ shows whether it is set) */
+  secret?: boolean
 }
 
 const nonNegative = (value: unknown) => ((value as number) < 0 ? 'must not be negative' : undefined)
@@ -103,5 +107,6 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   UserRpmLimit: { type: 'integer', default: '0', description: 'requests per minute per user (0 = no limit)', check: nonNegative },
   UserTpmLimit: { type: 'integer', default: '0', description: 'tokens per minute per user (0 = no limit)', check: nonNegative },
   UserConcurrencyLimit: { type: 'integer', default: '0', description: 'requests in flight per user (0 = no limit)', check: nonNegative },
+  ...OAUTH_OPTION_DEFINITIONS,
   GroupRateLimits: { type: 'json', default: '{}', description: `group → overrides of the limits above: { "vip": { "token_rpm": 600 } } (keys ${RATE_LIMIT_KEYS.join(', ')})`, check: groupRateLimits },
 }

@@ -5,6 +5,7 @@
  * (`users.cachedById`, `tokens.cachedByKeyHash`, the `forget…` drops, `quota.onDirty`) touch memory only, so
  * the relay reads a warm key and its owner without waiting on a promise.
  */
+import type { BindingRepo } from './bindings'
 import type { ChannelRepo } from './channels'
 import type { LogRepo } from './logs'
 import type { OptionRepo } from './options'
@@ -35,6 +36,7 @@ export interface RepoSet {
   quota: QuotaRepo
   redemptions: RedemptionRepo
   revokedSessions: RevokedSessionRepo
+  bindings: BindingRepo
 }
 
 export interface Repos extends RepoSet {
@@ -53,6 +55,7 @@ export interface Repos extends RepoSet {
 }
 
 export type { ChannelPatch, ChannelRow, LogRow, NewChannel, NewLog, NewUser, RedemptionRow, TokenRow, UserRow } from './rows'
+export type { BindingRepo, BindingRow } from './bindings'
 export type { ChannelRepo } from './channels'
 export type { LogFilter, LogRepo } from './logs'
 export type { OptionRepo } from './options'

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { VERSION } from '../../version'
+import { oauthStatus } from '../oauth/status'
 
 /** Public facts a login page or client needs before anyone logs in. */
 export function statusModule(deps: AppDeps) {
@@ -17,6 +18,7 @@ export function statusModule(deps: AppDeps) {
       public_pricing_enabled: deps.options.get<boolean>('PublicPricingEnabled'),
       start_time: Math.floor(deps.startedAt / 1000),
       coordination: coordination(deps),
+      ...oauthStatus(deps.options),
     }),
   )
 }

@@ -9,6 +9,7 @@ import { createOptionRepo } from './options'
 import { createPostgresQuota, DEFAULT_LEASE, type HoldLease } from './quota'
 import { createRedemptionRepo } from './redemptions'
 import { createRevokedSessionRepo } from './revoked-sessions'
+import { createBindingRepo } from './bindings'
 import { createTokenRepo } from './tokens'
 import { createUserRepo } from './users'
 
@@ -58,6 +59,7 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
     quota: holds.quota,
     redemptions: createRedemptionRepo(db, (id) => users.repo.forget(id)),
     revokedSessions: createRevokedSessionRepo(db),
+    bindings: createBindingRepo(db),
     holds: {
       renew: holds.renew,
       sweep: holds.sweep,

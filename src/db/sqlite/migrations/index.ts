@@ -4,6 +4,7 @@ import m1 from './0001_metering.sql' with { type: 'text' }
 import m2 from './0002_log_query_indexes.sql' with { type: 'text' }
 import m3 from './0003_revoked_sessions.sql' with { type: 'text' }
 import m4 from './0004_username_keys.sql' with { type: 'text' }
+import m5 from './0005_user_bindings.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -17,4 +18,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 2, tag: '0002_log_query_indexes', sql: m2 },
   { index: 3, tag: '0003_revoked_sessions', sql: m3 },
   { index: 4, tag: '0004_username_keys', sql: m4 },
+  { index: 5, tag: '0005_user_bindings', sql: m5 },
 ]

@@ -10,6 +10,7 @@ import { createOptionRepo } from './options'
 import { createQuotaLedger, type QuotaLedger } from './quota'
 import { createRedemptionRepo } from './redemptions'
 import { createRevokedSessionRepo } from './revoked-sessions'
+import { createBindingRepo } from './bindings'
 import { syncedBefore } from './synced'
 import { createTokenRepo } from './tokens'
 import { createUserRepo } from './users'
@@ -78,6 +79,7 @@ export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepo
     quota,
     redemptions: syncedBefore(createRedemptionRepo(db), sync, []),
     revokedSessions: createRevokedSessionRepo(db),
+    bindings: createBindingRepo(db),
     /** With the writer thread, the batch is handed over and committed there; the main thread goes on at once. */
     async commitMetering(rows) {
       if (useThread && (thread ??= startWriterThread(path)).alive) {
