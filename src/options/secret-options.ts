@@ -12,7 +12,7 @@ function boxFor(cryptoSecret: string): SecretBox {
   return box
 }
 
-export const isSecretOption = (key: string, definitions: Record<string, OptionDefinition> = OPTION_DEFINITIONS): boolean => definitions[key]?.secret === true
+const isSecretOption = (key: string, definitions: Record<string, OptionDefinition> = OPTION_DEFINITIONS): boolean => definitions[key]?.secret === true
 
 /** The option list as the console sees it: a secret's value is SECRET_SET or '', never the secret. */
 export function maskSecrets<T extends { key: string; value: OptionValue }>(entries: T[]): (T & { secret?: true })[] {

@@ -55,7 +55,7 @@ export interface Repos extends RepoSet {
 }
 
 export type { ChannelPatch, ChannelRow, LogRow, NewChannel, NewLog, NewUser, RedemptionRow, TokenRow, UserRow } from './rows'
-export type { BindingRepo, BindingRow } from './bindings'
+export type { BindingRow } from './bindings'
 export type { ChannelRepo } from './channels'
 export type { LogFilter, LogRepo } from './logs'
 export type { OptionRepo } from './options'

@@ -2,12 +2,12 @@ import type { OptionStore } from '../../options/store'
 import { field, type ProviderProfile } from './profile'
 
 /** The built-in providers of new-api's `/api/oauth/:provider`; bindings store these names. */
-export const OAUTH_PROVIDERS = ['github', 'discord', 'linuxdo', 'oidc'] as const
+const OAUTH_PROVIDERS = ['github', 'discord', 'linuxdo', 'oidc'] as const
 export type OAuthProviderName = (typeof OAUTH_PROVIDERS)[number]
 export const isOAuthProvider = (name: string): name is OAuthProviderName => (OAUTH_PROVIDERS as readonly string[]).includes(name)
 
 /** Reads a protected resource with the access token (through the outbound guard); throws on a non-2xx answer. */
-export type ResourceReader = (url: string) => Promise<unknown>
+type ResourceReader = (url: string) => Promise<unknown>
 
 /** A plain OAuth 2 provider: fixed endpoints (PROVIDER_ENDPOINTS may move their hosts) and a profile read. */
 export interface FixedProvider {
@@ -94,7 +94,7 @@ const linuxdo: FixedProvider = {
 
 export const FIXED_PROVIDERS: Record<Exclude<OAuthProviderName, 'oidc'>, FixedProvider> = { github, discord, linuxdo }
 
-export const OIDC_OPTIONS = { enabled: 'oidc.enabled', clientId: 'oidc.client_id', clientSecret: 'oidc.client_secret' }
+const OIDC_OPTIONS = { enabled: 'oidc.enabled', clientId: 'oidc.client_id', clientSecret: 'oidc.client_secret' }
 
 /** The option names of a provider's switch, client id and secret. */
 export const optionsOf = (name: OAuthProviderName) => (name === 'oidc' ? OIDC_OPTIONS : FIXED_PROVIDERS[name].options)
