@@ -204,3 +204,15 @@ test('a disabled provider and an unknown one are refused with their codes', asyn
   const unknown = await api(app, new Jar(), '/api/oauth/state?provider=myspace')
   expect([unknown.status, unknown.body.data.code]).toEqual([404, 'oauth_unknown_provider'])
 })
+
+// last: it leaves this address waiting
+test('failed callbacks count against the address, as failed password logins do', async () => {
+  github.account = { id: 4004, login: 'carol' }
+  expect((await signIn(app, new Jar(), 'github')).status).toBe(200) // a success: the address starts over
+  await setOption('LoginFailuresPerAddress', 2)
+  const statuses: number[] = []
+  for (let i = 0; i < 4; i++) statuses.push((await api(app, new Jar(), '/api/oauth/github?code=x&state=forged')).status)
+  expect(statuses).toEqual([400, 400, 429, 429])
+  // a password login from the same address waits too: one limiter for every way in
+  expect((await call(app, 'POST', '/api/user/login', { username: 'root', password: 'wrong-password' })).status).toBe(429)
+})
