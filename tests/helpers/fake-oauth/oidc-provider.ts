@@ -21,7 +21,7 @@ export async function startOidcProvider(client: { id: string; secret: string; re
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'preferred_username'] },
     cookies: { keys: ['tollgate-test-cookie-key'] },
     features: { devInteractions: { enabled: true } },
-    async findAccount(_ctx, sub) {
+    async findAccount(_ctx: unknown, sub: string) {
       return {
         accountId: sub,
         claims: async () => ({ sub, preferred_username: sub, name: `OIDC ${sub}`, email: `${sub}@example.com`, email_verified: !sub.startsWith('unverified') }),
