@@ -5,6 +5,7 @@ import { I18nProvider, useI18n } from './i18n'
 import { LoginPage } from './pages/auth/login'
 import { RegisterPage } from './pages/auth/register'
 import { SetupPage } from './pages/auth/setup'
+import { OAuthCallbackPage } from './pages/auth/oauth-callback'
 import { NotFound } from './pages/not-found'
 import { PublicPricingPage } from './pages/pricing/public'
 import { PAGES } from './routes'
@@ -34,6 +35,14 @@ function Routes() {
   const [location] = useLocation()
   if (!status || user === undefined) return <p class="boot">{t('app.loading')}</p>
   if (!status.setup && location !== '/setup') return <Redirect to="/setup" replace />
+  // the providers' callback URL: signed in or not (a binding comes back here too)
+  if (location.startsWith('/oauth/')) {
+    return (
+      <PublicFrame>
+        <Route path="/oauth/:provider" component={OAuthCallbackPage} />
+      </PublicFrame>
+    )
+  }
   if (!user) {
     if (location === '/pricing' && status.public_pricing_enabled) return <PublicFrame><PublicPricingPage /></PublicFrame>
     if (!PUBLIC_PATHS.includes(location)) return <Redirect to={`/login?next=${encodeURIComponent(location)}`} replace />

@@ -6,6 +6,7 @@ import { TextField } from '../../components/field'
 import { useI18n } from '../../i18n'
 import { useSession } from '../../state/session'
 import { CredentialsForm } from './credentials-form'
+import { OAuthButtons } from './oauth-buttons'
 import { logIn } from './login-after'
 
 /** Self-registration where it is open; the invitation code comes prefilled from `?aff=`. */
@@ -40,6 +41,7 @@ export function RegisterPage() {
       >
         <TextField label={t('auth.register.affCode')} value={affCode} onValue={setAffCode} hint={t('auth.register.affHint')} autocomplete="off" />
       </CredentialsForm>
+      <OAuthButtons status={status} />
       <p class="form-foot">
         {t('auth.register.haveAccount')} <Link href="/login">{t('auth.login.title')}</Link>
       </p>
