@@ -4,6 +4,8 @@ import { authModule } from './modules/auth'
 import { twoFactorModule } from './modules/twofa'
 import { passkeysModule } from './modules/passkeys'
 import { verifyModule } from './modules/twofa/verify-route'
+import { bindingsModule } from './modules/oauth/bindings'
+import { oauthModule } from './modules/oauth'
 import { channelsModule } from './modules/channels'
 import { optionsModule } from './modules/options'
 import { setupModule } from './modules/setup'
@@ -68,6 +70,8 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(twoFactorModule(deps))
     .use(verifyModule(deps))
     .use(passkeysModule(deps))
+    .use(oauthModule(deps))
+    .use(bindingsModule(deps))
     .use(usersModule(deps))
     .use(userAccessModule(deps))
     .use(optionsModule(deps))

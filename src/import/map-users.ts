@@ -18,6 +18,18 @@ export interface MappedUser {
   row: Omit<NewUser, 'id'>
   /** users.inviter_id in the source (0: none) */
   sourceInviterId: number
+  /** the sign-in providers bound in the source's columns (github_id, …): Tollgate's user_bindings rows */
+  bindings: { provider: string; externalId: string }[]
+}
+
+/** new-api's and one-api's binding columns → Tollgate's provider names (docs/accounts.md). */
+const BINDING_COLUMNS: Record<string, string> = {
+  github_id: 'github',
+  discord_id: 'discord',
+  oidc_id: 'oidc',
+  linux_do_id: 'linuxdo',
+  telegram_id: 'telegram',
+  wechat_id: 'wechat',
 }
 
 const READ = new Set([
@@ -26,16 +38,11 @@ const READ = new Set([
   'created_time', 'deleted_at',
   // new-api's session counter: no session carries over (everyone logs in once), so there is nothing to map
   'auth_version',
+  ...Object.keys(BINDING_COLUMNS),
 ])
 
 const NOTES: Record<string, string> = {
-  github_id: 'GitHub sign-in binding: Tollgate has no OAuth sign-in, the user logs in with username and password',
-  discord_id: 'Discord sign-in binding: Tollgate has no OAuth sign-in',
-  oidc_id: 'OIDC sign-in binding: Tollgate has no OAuth sign-in',
-  wechat_id: 'WeChat sign-in binding: Tollgate has no OAuth sign-in',
-  telegram_id: 'Telegram sign-in binding: Tollgate has no OAuth sign-in',
-  linux_do_id: 'LinuxDO sign-in binding: Tollgate has no OAuth sign-in',
-  lark_id: 'Lark sign-in binding: Tollgate has no OAuth sign-in',
+  lark_id: 'Lark sign-in binding: Tollgate has no Lark sign-in',
   setting: "user settings (notifications, IP logging…): Tollgate has no per-user settings",
   remark: 'admin remark: no counterpart',
   stripe_customer: 'Stripe customer id: Tollgate has no payments',
@@ -96,8 +103,10 @@ export function mapUsers(ctx: MapContext, rows: SourceRow[]): MappedUser[] {
     }
     if (!rules.accept()) continue
 
-    if (!password) report.issue('users', 'password', 'no password (an OAuth sign-up?): cannot log in until an admin sets one', id)
-    else if (!/^\$(2[abxy]?|argon2(id|i|d))\$/.test(password)) report.issue('users', 'password', 'not a bcrypt or argon2 hash: logging in with it will fail', id)
+    const bindings = bindingsOf(row)
+    if (!password) {
+      if (bindings.length === 0) report.issue('users', 'password', 'no password and no sign-in provider bound: cannot log in until an admin sets a password', id)
+    } else if (!/^\$(2[abxy]?|argon2(id|i|d))\$/.test(password)) report.issue('users', 'password', 'not a bcrypt or argon2 hash: logging in with it will fail', id)
 
     let role = int(row.role, Role.user)
     if (!ROLES.has(role)) {
@@ -117,6 +126,7 @@ export function mapUsers(ctx: MapContext, rows: SourceRow[]): MappedUser[] {
     out.push({
       sourceId: id,
       sourceInviterId: inviter,
+      bindings,
       row: {
         username,
         password,
@@ -131,6 +141,16 @@ export function mapUsers(ctx: MapContext, rows: SourceRow[]): MappedUser[] {
       },
     })
     reportUnread(ctx, 'users', row, READ, NOTES)
+  }
+  return out
+}
+
+/** The provider ids a source user has (a non-empty github_id, …), bounded as a provider's id is. */
+function bindingsOf(row: SourceRow): MappedUser['bindings'] {
+  const out: MappedUser['bindings'] = []
+  for (const [column, provider] of Object.entries(BINDING_COLUMNS)) {
+    const externalId = text(row[column]).trim()
+    if (externalId && externalId.length <= 256) out.push({ provider, externalId })
   }
   return out
 }

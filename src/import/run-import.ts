@@ -288,6 +288,13 @@ async function writeCore(
     userIds.set(u.sourceId, remapped('users', u.sourceId, await repo.insertUser({ ...u.row, affCode, ...keep(u.sourceId) })))
     report.imported('users')
   }
+  for (const u of m.users) {
+    const id = userIds.get(u.sourceId)
+    if (id === undefined) continue
+    for (const b of u.bindings) {
+      if (!(await repo.insertBinding(id, b.provider, b.externalId))) report.issue('users', `${b.provider} binding`, 'this provider account is bound to a user in the target already: not bound', u.sourceId)
+    }
+  }
   const user = resolve(userIds)
   for (const u of m.users) {
     const id = userIds.get(u.sourceId)

@@ -2,6 +2,7 @@ import { OUTPUT_OPTIONS } from './output-options'
 import { MAIL_OPTIONS } from './mail-options'
 import { PAYMENT_OPTIONS } from './payment-options'
 import { FACE_OPTIONS } from './face-options'
+import { OAUTH_OPTION_DEFINITIONS } from './oauth-options'
 
 /** Every runtime setting the back office may change: its type, default and a check of new values. */
 type OptionType = 'boolean' | 'integer' | 'number' | 'string' | 'json'
@@ -113,6 +114,7 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   UserConcurrencyLimit: { type: 'integer', default: '0', description: 'requests in flight per user (0 = no limit)', check: nonNegative },
   ...OUTPUT_OPTIONS,
   ...PAYMENT_OPTIONS,
+  ...OAUTH_OPTION_DEFINITIONS,
   GroupRateLimits: { type: 'json', default: '{}', description: `group → overrides of the limits above: { "vip": { "token_rpm": 600 } } (keys ${RATE_LIMIT_KEYS.join(', ')})`, check: groupRateLimits },
   ...MAIL_OPTIONS,
 }

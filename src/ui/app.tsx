@@ -8,6 +8,7 @@ import { RegisterPage } from './pages/auth/register'
 import { ForgotPasswordPage } from './pages/auth/forgot-password'
 import { ResetPasswordPage } from './pages/auth/reset-password'
 import { SetupPage } from './pages/auth/setup'
+import { OAuthCallbackPage } from './pages/auth/oauth-callback'
 import { NotFound } from './pages/not-found'
 import { ModelSquarePage } from './pages/models'
 import { HomePage } from './pages/site/home'
@@ -41,6 +42,14 @@ function Routes() {
   const [location] = useLocation()
   if (!status || user === undefined) return <p class="boot">{t('app.loading')}</p>
   if (!status.setup && location !== '/setup') return <Redirect to="/setup" replace />
+  // the providers' callback URL: signed in or not (a binding comes back here too)
+  if (location.startsWith('/oauth/')) {
+    return (
+      <PublicFrame>
+        <Route path="/oauth/:provider" component={OAuthCallbackPage} />
+      </PublicFrame>
+    )
+  }
   const SitePage = SITE_PAGES[location]
   if (SitePage) return <PublicFrame><SitePage /></PublicFrame>
   if (!user) {

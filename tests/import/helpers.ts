@@ -207,8 +207,11 @@ export async function checkNewApiImport(app: TestApp, fixture: NewApiFixture, up
   expect(report.unsupported_channels.map((c) => [c.id, c.source_type_name])).toEqual([[5, 'type 999']])
   expect(report.not_imported_tables).toMatchObject({ top_ups: { rows: 1, reason: 'no counterpart in Tollgate' }, setups: { rows: 1, reason: 'no counterpart in Tollgate' } })
   const issue = (table: string, field: string) => report.issues.filter((i) => i.table === table && i.field === field)
-  expect(issue('users', 'github_id')[0]!.ids.sort()).toEqual([3, 6])
-  expect(issue('users', 'password')[0]!.ids).toEqual([6])
+  // github_id carries over as a binding (docs/accounts.md): the OAuth-only user is no longer reported as locked out
+  expect(issue('users', 'github_id')).toEqual([])
+  expect(issue('users', 'password')).toEqual([])
+  expect((await app.deps.repos.bindings.listByUser(3)).map((b) => [b.provider, b.externalId])).toEqual([['github', 'gh-123']])
+  expect((await app.deps.repos.bindings.listByUser(6)).map((b) => [b.provider, b.externalId])).toEqual([['github', 'gh-456']])
   expect(issue('users', 'group')[0]).toMatchObject({ value: '企业版', ids: [4] })
   expect(issue('tokens', 'group')[0]).toMatchObject({ value: 'auto', ids: [2] })
   expect(issue('tokens', 'cross_group_retry')[0]!.ids).toEqual([6])

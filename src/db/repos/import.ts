@@ -38,6 +38,8 @@ export interface ImportRepo {
   /** Insert and answer the id (the given one, or a new one when `row.id` is undefined). */
   insertUser(row: NewUser): Promise<number>
   setInviter(id: number, inviterId: number): Promise<void>
+  /** A sign-in provider binding; false (nothing written) when that provider account is bound already. */
+  insertBinding(userId: number, provider: string, externalId: string): Promise<boolean>
   insertToken(row: NewToken): Promise<number>
   insertRedemption(row: NewRedemption): Promise<number>
   /** A channel and its routing rows (abilities), as the channel repository writes them. */

@@ -5,6 +5,7 @@
  * (`users.cachedById`, `tokens.cachedByKeyHash`, the `forget…` drops, `quota.onDirty`) touch memory only, so
  * the relay reads a warm key and its owner without waiting on a promise.
  */
+import type { BindingRepo } from './bindings'
 import type { ChannelRepo } from './channels'
 import type { EmailCodeRepo } from './email-codes'
 import type { LogRepo } from './logs'
@@ -41,6 +42,7 @@ export interface RepoSet {
   secondFactors: SecondFactorRepo
   emailCodes: EmailCodeRepo
   topups: TopUpRepo
+  bindings: BindingRepo
 }
 
 export interface Repos extends RepoSet {
@@ -59,6 +61,7 @@ export interface Repos extends RepoSet {
 }
 
 export type { ChannelPatch, ChannelRow, LogRow, NewChannel, NewLog, NewUser, RedemptionRow, TokenRow, UserRow } from './rows'
+export type { BindingRow } from './bindings'
 export type { ChannelRepo } from './channels'
 export type { EmailCodeRepo, EmailCodeRow } from './email-codes'
 export type { LogFilter, LogRepo } from './logs'

@@ -45,7 +45,7 @@ export async function register(
 }
 
 /** One sign-up from this address (an IPv6 /64) this hour, across nodes, or 429 with the wait. */
-async function countSignUp(deps: AppDeps, ip: string): Promise<void> {
+export async function countSignUp(deps: AppDeps, ip: string): Promise<void> {
   const limit = deps.options.get<number>('RegisterLimitPerHour')
   if (limit === 0) return
   const hit = await deps.coord.windowHit([`signup:${addressGroup(ip)}`], limit, HOUR)

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { VERSION } from '../../version'
 import { turnstileScriptUrl } from '../../turnstile/widget'
+import { oauthStatus } from '../oauth/status'
 
 /** Public facts a login page or client needs before anyone logs in. */
 export function statusModule(deps: AppDeps) {
@@ -29,6 +30,7 @@ export function statusModule(deps: AppDeps) {
       turnstile_script_url: turnstileScriptUrl(deps.config.providerEndpoints),
       password_reset: deps.options.get<string>('SMTPServer') !== '' && deps.options.get<string>('ServerAddress') !== '',
       coordination: coordination(deps),
+      ...oauthStatus(deps.options),
     }),
   )
 }

@@ -18,6 +18,11 @@ export interface Status {
   system_name: string
   setup: boolean
   register_enabled: boolean
+  github_oauth?: boolean
+  discord_oauth?: boolean
+  linuxdo_oauth?: boolean
+  oidc_enabled?: boolean
+  oidc_display_name?: string
   quota_per_unit: number
   start_time: number
   server_address?: string

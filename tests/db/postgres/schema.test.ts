@@ -60,6 +60,7 @@ type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ?
 type Same<S extends Table, P extends Table> = [Equal<S['$inferSelect'], P['$inferSelect']>, Equal<S['$inferInsert'], P['$inferInsert']>]
 const rowTypes: Record<keyof typeof sqlite, [true, true]> = {
   users: [true, true] satisfies Same<typeof sqlite.users, typeof pg.users>,
+  userBindings: [true, true] satisfies Same<typeof sqlite.userBindings, typeof pg.userBindings>,
   tokens: [true, true] satisfies Same<typeof sqlite.tokens, typeof pg.tokens>,
   options: [true, true] satisfies Same<typeof sqlite.options, typeof pg.options>,
   logs: [true, true] satisfies Same<typeof sqlite.logs, typeof pg.logs>,

@@ -17,6 +17,13 @@ const MIN_ROLE: Record<string, number> = {
   'GET /api/user/logout': PUBLIC,
   'POST /api/user/logout_all': Role.user,
   'GET /api/user/session': PUBLIC,
+  // sign-in providers: anyone may start and finish a flow (a binding checks the session inside)
+  'GET /api/oauth/state': PUBLIC,
+  'GET /api/oauth/:provider': PUBLIC,
+  'GET /api/user/oauth/bindings': Role.user,
+  'DELETE /api/user/bindings/:binding_type': Role.user,
+  'GET /api/user/:id/oauth/bindings': Role.admin,
+  'DELETE /api/user/:id/bindings/:binding_type': Role.admin,
   'GET /api/user/self': Role.user,
   'PUT /api/user/self': Role.user,
   'GET /api/user/token': Role.user,

@@ -11,6 +11,7 @@ import { createPostgresQuota, DEFAULT_LEASE, type HoldLease } from './quota'
 import { createRedemptionRepo } from './redemptions'
 import { createRevokedSessionRepo } from './revoked-sessions'
 import { createSecondFactorRepo } from './second-factors'
+import { createBindingRepo } from './bindings'
 import { createTokenRepo } from './tokens'
 import { createTopUpRepo } from './topups'
 import { createUserRepo } from './users'
@@ -64,6 +65,7 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
     secondFactors: createSecondFactorRepo(db),
     emailCodes: createEmailCodeRepo(db),
     topups: createTopUpRepo(db, (id) => users.repo.forget(id)),
+    bindings: createBindingRepo(db),
     holds: {
       renew: holds.renew,
       sweep: holds.sweep,

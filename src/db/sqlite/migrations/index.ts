@@ -8,6 +8,7 @@ import m5 from './0005_second_factors.sql' with { type: 'text' }
 import m6 from './0006_email_codes.sql' with { type: 'text' }
 import m7 from './0007_channel_test_errors.sql' with { type: 'text' }
 import m8 from './0008_topups.sql' with { type: 'text' }
+import m9 from './0009_user_bindings.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -25,4 +26,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 6, tag: '0006_email_codes', sql: m6 },
   { index: 7, tag: '0007_channel_test_errors', sql: m7 },
   { index: 8, tag: '0008_topups', sql: m8 },
+  { index: 9, tag: '0009_user_bindings', sql: m9 },
 ]

@@ -12,6 +12,7 @@ import { createQuotaLedger, type QuotaLedger } from './quota'
 import { createRedemptionRepo } from './redemptions'
 import { createRevokedSessionRepo } from './revoked-sessions'
 import { createSecondFactorRepo } from './second-factors'
+import { createBindingRepo } from './bindings'
 import { syncedBefore } from './synced'
 import { createTokenRepo } from './tokens'
 import { createTopUpRepo } from './topups'
@@ -84,6 +85,7 @@ export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepo
     secondFactors: createSecondFactorRepo(db),
     emailCodes: createEmailCodeRepo(db),
     topups: syncedBefore(createTopUpRepo(db), sync, []),
+    bindings: createBindingRepo(db),
     /** With the writer thread, the batch is handed over and committed there; the main thread goes on at once. */
     async commitMetering(rows) {
       if (useThread && (thread ??= startWriterThread(path)).alive) {

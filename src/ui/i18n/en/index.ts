@@ -1,6 +1,7 @@
 import { common } from './common'
 import { nav } from './nav'
 import { auth } from './auth'
+import { oauth } from './oauth'
 import { dashboard } from './dashboard'
 import { tokens } from './tokens'
 import { playground } from './playground'
@@ -28,6 +29,7 @@ export const en = {
   ...common,
   ...nav,
   ...auth,
+  ...oauth,
   ...dashboard,
   ...tokens,
   ...playground,

@@ -1,6 +1,7 @@
 import { common } from './common'
 import { nav } from './nav'
 import { auth } from './auth'
+import { oauth } from './oauth'
 import { dashboard } from './dashboard'
 import { tokens } from './tokens'
 import { playground } from './playground'
@@ -29,6 +30,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...common,
   ...nav,
   ...auth,
+  ...oauth,
   ...dashboard,
   ...tokens,
   ...playground,

@@ -9,6 +9,7 @@ import { useSession } from '../../state/session'
 import { useSubmit } from '../../state/use-submit'
 import { CredentialsForm } from './credentials-form'
 import { afterLogin, logIn } from './login-after'
+import { OAuthButtons } from './oauth-buttons'
 import { TwoFactorStep } from './two-factor-step'
 
 export function LoginPage() {
@@ -44,6 +45,7 @@ export function LoginPage() {
       <Button variant="secondary" busy={passkey.busy} onClick={withPasskey}>
         {t('twofa.login.passkey')}
       </Button>
+      <OAuthButtons status={status} />
       {status?.register_enabled && (
         <p class="form-foot">
           {t('auth.login.noAccount')} <Link href={`/register${location.search}`}>{t('auth.login.register')}</Link>

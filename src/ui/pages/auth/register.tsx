@@ -6,6 +6,7 @@ import { TextField } from '../../components/field'
 import { useI18n } from '../../i18n'
 import { useSession } from '../../state/session'
 import { CredentialsForm } from './credentials-form'
+import { OAuthButtons } from './oauth-buttons'
 import { logIn } from './login-after'
 import { EmailCodeFields } from './email-code-fields'
 import { useTurnstile } from '../../components/turnstile'
@@ -50,6 +51,7 @@ export function RegisterPage() {
         {turnstile.widget}
         <TextField label={t('auth.register.affCode')} value={affCode} onValue={setAffCode} hint={t('auth.register.affHint')} autocomplete="off" />
       </CredentialsForm>
+      <OAuthButtons status={status} />
       <p class="form-foot">
         {t('auth.register.haveAccount')} <Link href="/login">{t('auth.login.title')}</Link>
       </p>

@@ -1,0 +1,21 @@
+import type { OptionStore } from '../../options/store'
+
+/**
+ * What the login page needs to show the providers, under new-api's /api/status names (no secret: client ids are
+ * public, they are in every authorization URL).
+ */
+export function oauthStatus(options: Pick<OptionStore, 'get'>) {
+  const on = (enabled: string, clientId: string) => options.get<boolean>(enabled) && options.get<string>(clientId) !== ''
+  return {
+    github_oauth: on('GitHubOAuthEnabled', 'GitHubClientId'),
+    github_client_id: options.get<string>('GitHubClientId'),
+    discord_oauth: on('discord.enabled', 'discord.client_id'),
+    discord_client_id: options.get<string>('discord.client_id'),
+    linuxdo_oauth: on('LinuxDOOAuthEnabled', 'LinuxDOClientId'),
+    linuxdo_client_id: options.get<string>('LinuxDOClientId'),
+    linuxdo_minimum_trust_level: options.get<number>('LinuxDOMinimumTrustLevel'),
+    oidc_enabled: on('oidc.enabled', 'oidc.client_id') && options.get<string>('oidc.well_known') !== '',
+    oidc_client_id: options.get<string>('oidc.client_id'),
+    oidc_display_name: options.get<string>('oidc.display_name') || 'OIDC',
+  }
+}

@@ -1,0 +1,42 @@
+import { useEffect, useState } from 'preact/hooks'
+import { Link, useLocation, useParams } from 'wouter-preact'
+import { api, ApiError } from '../../api/client'
+import { useI18n } from '../../i18n'
+import { useSession } from '../../state/session'
+
+/**
+ * `/oauth/<provider>`: the callback URL registered at the provider. It hands the provider's query to the server,
+ * which checks it and signs in (or binds), then goes on to the dashboard (or back to the profile after a binding).
+ */
+export function OAuthCallbackPage() {
+  const { t } = useI18n()
+  const { refresh } = useSession()
+  const [, navigate] = useLocation()
+  const { provider } = useParams<{ provider: string }>()
+  const [error, setError] = useState('')
+  useEffect(() => {
+    const query = Object.fromEntries(new URLSearchParams(location.search))
+    api
+      .get<{ action: string }>(`/api/oauth/${encodeURIComponent(provider)}`, query)
+      .then(async (outcome) => {
+        await refresh()
+        navigate(outcome.action === 'bind' ? '/profile' : '/dashboard', { replace: true })
+      })
+      .catch((e: unknown) => setError(e instanceof ApiError ? e.message : String(e)))
+  }, [provider])
+  return (
+    <>
+      <h1>{t('oauth.callback.title')}</h1>
+      {error ? (
+        <>
+          <p role="alert">{error}</p>
+          <p class="form-foot">
+            <Link href="/login">{t('oauth.callback.back')}</Link>
+          </p>
+        </>
+      ) : (
+        <p aria-live="polite">{t('oauth.callback.working')}</p>
+      )}
+    </>
+  )
+}
