@@ -10,6 +10,11 @@ const API_KEY = -1
 /** The lowest role each management route admits. A new /api route fails the first test until it is listed here. */
 const MIN_ROLE: Record<string, number> = {
   'GET /api/status': PUBLIC,
+  'GET /api/notice': PUBLIC,
+  'GET /api/about': PUBLIC,
+  'GET /api/home_page_content': PUBLIC,
+  'GET /api/user-agreement': PUBLIC,
+  'GET /api/privacy-policy': PUBLIC,
   'GET /api/setup': PUBLIC,
   'POST /api/setup': PUBLIC,
   'POST /api/user/login': PUBLIC,
