@@ -12,7 +12,7 @@ import { pricing } from './pricing'
 import { users } from './users'
 import { redemptions } from './redemptions'
 import { settings } from './settings'
-import type { MessageKey } from '../catalog'
+import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
 export const zhCN: Record<MessageKey, string> = {
