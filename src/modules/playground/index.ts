@@ -3,7 +3,8 @@ import type { AppDeps } from '../../deps'
 import { ForbiddenError } from '../../errors'
 import { clientIpOf, idCarriedByResponse } from '../../plugins/request-context'
 import { findSessionUser, readSessionClaims, sessionCookieOf, sessionPlugin } from '../../plugins/session'
-import { relay, type SettleHook } from '../../relay/pipeline'
+import { relayChat } from '../../relay/chat-job'
+import type { RelayHooks } from '../../relay/types'
 import { protocolFor } from '../../relay/protocol-registry'
 import { playgroundCaller } from '../../services/playground/caller'
 import { assertJsonBody, parseRawJson } from '../relay/raw-body'
@@ -20,7 +21,7 @@ import { wireCheck } from '../relay/wire-check'
  * Like the relay routes, the body is checked by hand against the protocol's schema after authentication
  * (`wire-check.ts`): a declared schema would deep-copy every body through Elysia's normalizer.
  */
-export function playgroundModule(deps: AppDeps, settle: SettleHook) {
+export function playgroundModule(deps: AppDeps, hooks: RelayHooks) {
   const checkBody = wireCheck('body', protocolFor('openai-chat').requestSchema)
   const disabled = () => new ForbiddenError('this user is disabled', 'user_disabled')
 
@@ -42,7 +43,7 @@ export function playgroundModule(deps: AppDeps, settle: SettleHook) {
       ({ body, request, caller, clientIp, set }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
         checkBody(body)
         idCarriedByResponse(set)
-        return relay(deps, relayInputOf('openai-chat', { body, request, caller, clientIp }), settle)
+        return relayChat(deps, relayInputOf('openai-chat', { body, request, caller, clientIp }), hooks)
       },
       { parse: parseRawJson },
     )

@@ -6,7 +6,8 @@ import { idCarriedByResponse } from '../../plugins/request-context'
 import { apiKeyAuth } from './api-key-auth'
 import { GEMINI_KEY_SOURCES, type VerifiedToken } from '../../relay/auth'
 import { modelsForToken, type ListedModel } from '../../relay/models'
-import { relay, type SettleHook } from '../../relay/pipeline'
+import { relayChat } from '../../relay/chat-job'
+import type { RelayHooks } from '../../relay/types'
 import { protocolFor } from '../../relay/protocol-registry'
 import { assertJsonBody, chatJsonParser, parseRawJson } from './raw-body'
 import { relayInputOf } from './relay-input'
@@ -63,7 +64,7 @@ export function geminiModelList(models: ListedModel[]) {
  * for clients configured with api version v1, and the model list. Keys come as Bearer, `x-goog-api-key` or
  * `?key=`. The model and the stream flag live in the path; the pipeline takes them as `pathModel`/`pathStream`.
  */
-export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
+export function geminiRelayModule(deps: AppDeps, hooks: RelayHooks) {
   const checkBody = wireCheck('body', protocolFor('gemini').requestSchema)
   const generate = async ({ body, request, params, caller, clientIp, set }: GenerateContext) => {
     const { model, action } = splitModelAction(params.model)
@@ -71,12 +72,12 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
     if (action === 'countTokens') return geminiCountTokens(body, checkBody)
     idCarriedByResponse(set)
     if (action === 'embedContent' || action === 'batchEmbedContents') {
-      return geminiEmbed(deps, settle, { body, request, caller, clientIp }, model, action === 'batchEmbedContents')
+      return geminiEmbed(deps, hooks, { body, request, caller, clientIp }, model, action === 'batchEmbedContents')
     }
     checkBody(body)
     const stream = action === 'streamGenerateContent'
     const input = relayInputOf('gemini', { body, request, caller, clientIp })
-    const response = await relay(deps, { ...input, pathModel: model, pathStream: stream }, settle)
+    const response = await relayChat(deps, { ...input, pathModel: model, pathStream: stream }, hooks)
     return stream ? protocolFor('gemini').streamFraming!(response, request) : response
   }
 

@@ -4,7 +4,8 @@ import type { ProtocolId } from '../../protocols/types'
 import { idCarriedByResponse } from '../../plugins/request-context'
 import { ANTHROPIC_KEY_SOURCES, GEMINI_KEY_SOURCES, type KeySource } from '../../relay/auth'
 import { apiKeyAuth } from './api-key-auth'
-import { relay, type SettleHook } from '../../relay/pipeline'
+import { relayChat } from '../../relay/chat-job'
+import type { RelayHooks } from '../../relay/types'
 import { protocolFor } from '../../relay/protocol-registry'
 import { countRequestTokens } from '../../relay/tokenize'
 import { NotFoundError } from '../../errors'
@@ -41,7 +42,7 @@ const MODEL_LIST_KEY_SOURCES: readonly KeySource[] = [...ANTHROPIC_KEY_SOURCES, 
  * body validation (api-key-auth.ts), so a request without a valid key is told so first, its body unread. Handlers
  * only translate HTTP to the pipeline's input.
  */
-export function relayModule(deps: AppDeps, settle: SettleHook) {
+export function relayModule(deps: AppDeps, hooks: RelayHooks) {
   // headers, then body, as declared schemas would be checked; both after the key (derive) and the JSON check (transform)
   const generate = (protocol: ProtocolId, checkHeaders?: (request: Request) => void) => {
     const checkBody = wireCheck('body', protocolFor(protocol).requestSchema)
@@ -50,7 +51,7 @@ export function relayModule(deps: AppDeps, settle: SettleHook) {
       checkHeaders?.(request)
       checkBody(body)
       idCarriedByResponse(set)
-      return relay(deps, relayInputOf(protocol, { body, request, caller, clientIp }), settle)
+      return relayChat(deps, relayInputOf(protocol, { body, request, caller, clientIp }), hooks)
     }
   }
 

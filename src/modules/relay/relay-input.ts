@@ -1,7 +1,7 @@
 import type { TokenRow, UserRow } from '../../db/repos'
 import { arrivedAt, requestIdOf } from '../../plugins/request-context'
 import type { ProtocolId } from '../../protocols/types'
-import type { RelayCall, RelayInput } from '../../relay/pipeline'
+import type { RelayCall, RelayInput } from '../../relay/types'
 import { requestBodyOf } from './raw-body'
 
 export interface RelayRequestContext {
@@ -25,7 +25,7 @@ export function relayCallOf<P extends string>(protocol: P, { request, caller, cl
   }
 }
 
-/** HTTP → the chat pipeline's input: the one translation every chat route shares, called after the route's wire check. */
+/** HTTP → the chat job's input: the one translation every chat route shares, called after the route's wire check. */
 export function relayInputOf(protocol: ProtocolId, ctx: RelayRequestContext): RelayInput {
   return { ...relayCallOf(protocol, ctx), body: requestBodyOf(ctx.request, protocol), bodyChecked: true }
 }
