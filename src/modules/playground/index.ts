@@ -7,7 +7,7 @@ import { relayChat } from '../../relay/chat-job'
 import type { RelayHooks } from '../../relay/types'
 import { protocolFor } from '../../relay/protocol-registry'
 import { playgroundCaller } from '../../services/playground/caller'
-import { assertJsonBody, parseRawJson } from '../relay/raw-body'
+import { assertJsonBody, parseRawJson, type RawBodyContext } from '../relay/raw-body'
 import { relayInputOf, type RelayRequestContext } from '../relay/relay-input'
 import { wireCheck } from '../relay/wire-check'
 
@@ -34,16 +34,16 @@ export function playgroundModule(deps: AppDeps, hooks: RelayHooks) {
       const user = await findSessionUser(deps, request.headers, claims, disabled)
       return { clientIp: clientIpOf(request, server, deps.config.trustProxy), caller: playgroundCaller(user) }
     })
-    .onTransform(({ request }) => {
-      if (request.method === 'POST') assertJsonBody(request)
+    .onTransform(({ request, rawBody }: RawBodyContext) => {
+      if (request.method === 'POST') assertJsonBody(rawBody)
     })
     .post(
       '/pg/chat/completions',
       // destructured on purpose: Elysia reads handler parameters to decide what to parse
-      ({ body, request, caller, clientIp, set }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
+      ({ body, request, caller, clientIp, set, rawBody }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
         checkBody(body)
         idCarriedByResponse(set)
-        return relayChat(deps, relayInputOf('openai-chat', { body, request, caller, clientIp }), hooks)
+        return relayChat(deps, relayInputOf('openai-chat', { body, request, caller, clientIp, rawBody }), hooks)
       },
       { parse: parseRawJson },
     )

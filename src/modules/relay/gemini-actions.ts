@@ -16,11 +16,11 @@ import type { RelayRequestContext } from './relay-input'
  * Gemini's shape (`{embedding: {values}}`, `{embeddings: [{values}]}`).
  */
 export function geminiEmbed(deps: AppDeps, hooks: RelayHooks, ctx: RelayRequestContext, model: string, batch: boolean): Promise<Response> {
-  const { body, request, caller, clientIp } = ctx
+  const { body, request, caller, clientIp, rawBody } = ctx
   const input: OperationInput = {
     protocol: batch ? 'gemini:batchEmbedContents' : 'gemini:embedContent',
     body,
-    bytes: Buffer.byteLength(rawBodyOf(request)),
+    bytes: Buffer.byteLength(rawBodyOf(rawBody)),
     headers: request.headers,
     token: caller.token,
     user: caller.user,

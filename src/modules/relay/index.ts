@@ -10,7 +10,7 @@ import { protocolFor } from '../../relay/protocol-registry'
 import { countRequestTokens } from '../../relay/tokenize'
 import { NotFoundError } from '../../errors'
 import { modelList, modelObject, modelsForToken } from '../../relay/models'
-import { assertJsonBody, chatJsonParser, parseRawJson } from './raw-body'
+import { assertJsonBody, chatJsonParser, parseRawJson, type RawBodyContext } from './raw-body'
 import { relayInputOf, type RelayRequestContext } from './relay-input'
 import { wireCheck } from './wire-check'
 import { geminiModelList, geminiModelObject, isGeminiCaller } from './gemini'
@@ -47,19 +47,19 @@ export function relayModule(deps: AppDeps, hooks: RelayHooks) {
   const generate = (protocol: ProtocolId, checkHeaders?: (request: Request) => void) => {
     const checkBody = wireCheck('body', protocolFor(protocol).requestSchema)
     // destructured on purpose: Elysia reads handler parameters to decide what to parse
-    return ({ body, request, caller, clientIp, set }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
+    return ({ body, request, caller, clientIp, set, rawBody }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
       checkHeaders?.(request)
       checkBody(body)
       idCarriedByResponse(set)
-      return relayChat(deps, relayInputOf(protocol, { body, request, caller, clientIp }), hooks)
+      return relayChat(deps, relayInputOf(protocol, { body, request, caller, clientIp, rawBody }), hooks)
     }
   }
 
   return new Elysia({ name: 'relay' })
     .use(apiKeyAuth(deps, 'relay', keySources))
     // after the key (so a refusal is logged against it), before schema validation: a body that is not a JSON object is named as such
-    .onTransform(({ request }) => {
-      if (request.method === 'POST') assertJsonBody(request)
+    .onTransform(({ request, rawBody }: RawBodyContext) => {
+      if (request.method === 'POST') assertJsonBody(rawBody)
     })
     .post('/v1/chat/completions', generate('openai-chat'), { parse: chatJsonParser('openai-chat') })
     .post('/v1/responses', generate('openai-responses'), { parse: chatJsonParser('openai-responses') })

@@ -8,13 +8,13 @@ import { relayOperation, type OperationInput } from '../../relay/operation-job'
 import type { RelayHooks } from '../../relay/types'
 import type { VerifiedToken } from '../../relay/auth'
 import { apiKeyAuth } from './api-key-auth'
-import { assertMultipartBody, multipartBytes, parseMultipart } from './multipart-body'
-import { assertJsonBody, parseRawJson, rawBodyOf } from './raw-body'
+import { assertMultipartBody, multipartBytes, parseMultipart, type MultipartContext } from './multipart-body'
+import { assertJsonBody, parseRawJson, rawBodyOf, type RawBodyContext } from './raw-body'
 import { relayCallOf } from './relay-input'
 
 const BEARER_ONLY: readonly KeySource[] = []
 
-interface OperationContext {
+interface OperationContext extends RawBodyContext, MultipartContext {
   body: unknown
   request: Request
   caller: VerifiedToken
@@ -30,10 +30,10 @@ interface OperationContext {
 export function operationsModule(deps: AppDeps, hooks: RelayHooks) {
   const app = new Elysia({ name: 'relay-operations' })
     .use(apiKeyAuth(deps, 'operations', () => BEARER_ONLY))
-    .onTransform(({ request }) => {
+    .onTransform(({ request, rawBody, multipart }: RawBodyContext & MultipartContext) => {
       if (request.method !== 'POST') return
-      if (isMultipart(request)) assertMultipartBody(request)
-      else assertJsonBody(request)
+      if (isMultipart(request)) assertMultipartBody(multipart)
+      else assertJsonBody(rawBody)
     })
   for (const op of OPERATIONS) {
     for (const path of [op.path, ...(op.aliases ?? [])]) app.post(path, handler(deps, op, hooks), { parse: op.body === 'json' ? parseRawJson : parseMultipart })
@@ -47,9 +47,9 @@ function isMultipart(request: Request): boolean {
 
 function handler(deps: AppDeps, op: Operation<OperationRequest>, hooks: RelayHooks) {
   // destructured on purpose: Elysia reads handler parameters to decide what to parse
-  return ({ body, request, caller, clientIp, set }: OperationContext) => {
+  return ({ body, request, caller, clientIp, set, rawBody, multipart }: OperationContext) => {
     idCarriedByResponse(set)
-    const bytes = op.body === 'json' ? Buffer.byteLength(rawBodyOf(request)) : multipartBytes(request)
+    const bytes = op.body === 'json' ? Buffer.byteLength(rawBodyOf(rawBody)) : multipartBytes(multipart)
     const input: OperationInput = { ...relayCallOf(op.path, { request, caller, clientIp }), body, bytes }
     return relayOperation(deps, op, input, hooks)
   }
