@@ -4,13 +4,15 @@
  * its process, all threads, from /proc). Separate `bench/run.ts` runs of two builds on a shared machine drift
  * by ±30 % in lane 3; pairing rounds of the same minutes gives the ratio a change makes.
  *
- *   bun bench/ab-binaries.ts <binary A> <binary B>   (env C=connections 16, S=seconds per round 5, R=rounds 6)
+ *   bun bench/ab-binaries.ts <binary A> <binary B>   (env C=connections 16, S=seconds per round 5, R=rounds 6,
+ *     BYTES=N: opencode's tool follow-up turn grown to N bytes, an agent body, instead of a tiny one)
  *
  * Prints each round on stderr, then one JSON line: medians per binary and the medians of the per-round B/A ratios.
  */
 import { join } from 'node:path'
 import { cpuMs, median, runChild } from './lib'
 import { ROOT, startFake, startGateway } from './targets'
+import { opencodeBody } from '../tests/helpers/agent-body'
 
 const [a, b] = Bun.argv.slice(2)
 if (!a || !b) throw new Error('usage: bun bench/ab-binaries.ts <binary A> <binary B>')
@@ -23,7 +25,8 @@ const models = { openai: ['bench-d16'], chatOnly: ['chatonly-d16'] }
 const gateways = { A: await startGateway([a], a, fake, models), B: await startGateway([b], b, fake, models) }
 type Side = keyof typeof gateways
 
-const body = JSON.stringify({ model: 'bench-d16', messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 })
+const bytes = Number(process.env.BYTES ?? 0)
+const body = JSON.stringify(bytes > 0 ? { ...opencodeBody(bytes, 'bench-d16'), max_tokens: 16 } : { model: 'bench-d16', messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 })
 async function load(side: Side, connections: number, durationS: number) {
   const g = gateways[side]
   const cpuBefore = cpuMs(g.pid)
@@ -48,7 +51,7 @@ for (let i = 0; i < rounds; i++) {
 }
 const of = (side: Side, key: 'rps' | 'cpuUs') => median(seen[side].map((r) => r[key]))
 const ratio = (key: 'rps' | 'cpuUs') => median(seen.B.map((r, i) => r[key] / seen.A[i]![key]))
-console.log(JSON.stringify({ connections: conns, A: { rps: of('A', 'rps'), cpuUs: of('A', 'cpuUs') }, B: { rps: of('B', 'rps'), cpuUs: of('B', 'cpuUs') }, bOverA: { rps: ratio('rps'), cpuUs: ratio('cpuUs') } }))
+console.log(JSON.stringify({ connections: conns, bodyBytes: body.length, A: { rps: of('A', 'rps'), cpuUs: of('A', 'cpuUs') }, B: { rps: of('B', 'rps'), cpuUs: of('B', 'cpuUs') }, bOverA: { rps: ratio('rps'), cpuUs: ratio('cpuUs') } }))
 await gateways.A.stop()
 await gateways.B.stop()
 await fake.child.stop()

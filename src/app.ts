@@ -19,7 +19,7 @@ import { relayModule, rootProbeModule } from './modules/relay'
 import { geminiRelayModule } from './modules/relay/gemini'
 import { operationsModule } from './modules/relay/operations'
 import { registerRelayErrors } from './modules/relay/error-shapes'
-import type { SettleHook } from './relay/pipeline'
+import type { RelayObserver } from './relay/types'
 import { meteredHooks } from './metering/hooks'
 import { logsModule } from './modules/logs'
 import { dataModule } from './modules/data'
@@ -36,11 +36,11 @@ import { turnstileOrigin } from './turnstile/widget'
 import { siteModule } from './modules/site'
 import { contentOrigins } from './modules/site/logo'
 import { opsModule } from './modules/ops'
-import { wasSettled } from './relay/pipeline'
+import { wasSettled } from './relay/engine'
 
 /** Compose plugins and feature modules. Tests call this with a temp database; `observe` sees every settled relay request. */
-export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
-  const settle = meteredHooks(deps.metering, observe, deps.ops.relay.settled)
+export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
+  const hooks = meteredHooks(deps.metering, observe, deps.ops.relay.settled)
   const errors = createErrorRouter()
   registerRelayErrors(errors, deps)
   // Bun's own body limit answers 413 with no body before any hook runs: set out of reach, the limit is ours
@@ -84,9 +84,9 @@ export function createApp(deps: AppDeps, observe: SettleHook = () => {}) {
     .use(redemptionsModule(deps))
     .use(paymentsModule(deps))
     .use(rootProbeModule())
-    .use(playgroundModule(deps, settle))
-    .use(relayModule(deps, settle))
-    .use(geminiRelayModule(deps, settle))
-    .use(operationsModule(deps, settle))
+    .use(playgroundModule(deps, hooks))
+    .use(relayModule(deps, hooks))
+    .use(geminiRelayModule(deps, hooks))
+    .use(operationsModule(deps, hooks))
     .use(consoleModule(() => ({ ...contentOrigins(deps.options), widget: [turnstileOrigin(deps)].filter((o): o is string => o !== undefined) })))
 }

@@ -4,7 +4,6 @@ import type { SourceSchema } from './detect-schema'
 import type { MapContext } from './map-common'
 import { mapLog, mapQuotaData, type IdResolver } from './map-logs'
 import type { Source } from './read-source'
-import type { ImportOptions } from './run-import'
 import { int } from './values'
 
 /** Source rows read per page. */
@@ -25,7 +24,7 @@ export async function writeLogs(
   mainSource: Source,
   schema: SourceSchema,
   ids: IdResolver,
-  options: ImportOptions,
+  options: { logsSince?: number; dryRun: boolean },
   log: (line: string) => void,
 ): Promise<void> {
   const { report } = ctx

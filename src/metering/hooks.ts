@@ -1,4 +1,4 @@
-import type { RelayOutcome, SettleHook } from '../relay/pipeline'
+import type { RelayHooks, RelayObserver, RelayOutcome } from '../relay/types'
 import type { Metering } from './index'
 import type { Settled } from './settle'
 
@@ -9,12 +9,12 @@ import type { Settled } from './settle'
  */
 export function meteredHooks(
   metering: Pick<Metering, 'reserve' | 'settle'>,
-  observe: SettleHook = () => {},
+  observe: RelayObserver = () => {},
   report?: (outcome: RelayOutcome, billed: Settled | undefined) => void,
-): SettleHook {
+): RelayHooks {
   // the relay does not wait for the settlement (a stream's end, a response already sent): it finishes here, and a
   // failure is logged, never thrown into the request
-  const settle: SettleHook = (outcome) => void finish(outcome).catch((error: unknown) => console.error(`observe ${outcome.input.requestId}: ${(error as Error).message}`))
+  const settle = (outcome: RelayOutcome): void => void finish(outcome).catch((error: unknown) => console.error(`observe ${outcome.input.requestId}: ${(error as Error).message}`))
   const finish = async (outcome: RelayOutcome): Promise<void> => {
     let billed: Settled | undefined
     try {
@@ -31,6 +31,5 @@ export function meteredHooks(
     }
     observe(outcome)
   }
-  settle.reserve = metering.reserve
-  return settle
+  return { reserve: metering.reserve, settle }
 }

@@ -1,7 +1,7 @@
 import type { Repos } from '../db/repos'
 import type { Meter } from '../relay/meter'
 import type { OptionStore } from '../options/store'
-import type { RelayCall, RelayOutcome } from '../relay/pipeline'
+import type { RelayCall, RelayOutcome } from '../relay/types'
 import { createLogWriter, type LogWriterOptions } from './log-writer'
 import type { Coordination } from '../coord'
 import { logRefusal, type Refusal } from './refusal'
@@ -12,7 +12,7 @@ import { settle } from './settle'
 export type { Refusal } from './refusal'
 
 /**
- * Prices, quota, rate limits and usage logs, hung on the relay pipeline's two hooks: `reserve` before the
+ * Prices, quota, rate limits and usage logs, hung on the relay engine's two hooks: `reserve` before the
  * first upstream attempt and `settle` once the request is over (failures included).
  */
 export function createMetering(deps: { options: OptionStore; repos: Repos; coord: Coordination }, writerOptions?: LogWriterOptions) {

@@ -4,18 +4,9 @@ import { PAYMENT_OPTIONS } from './payment-options'
 import { FACE_OPTIONS } from './face-options'
 import { OAUTH_OPTION_DEFINITIONS } from './oauth-options'
 
-/** Every runtime setting the back office may change: its type, default and a check of new values. */
-type OptionType = 'boolean' | 'integer' | 'number' | 'string' | 'json'
+import type { OptionDefinition } from './option-definition'
 
-export interface OptionDefinition {
-  type: OptionType
-  default: string
-  description: string
-  /** Extra check beyond the type; return an error message or undefined. */
-  check?: (value: unknown) => string | undefined
-  /** a password or key: sealed before it is stored, never shown, redacted from the manage log (options/secret-options.ts) */
-  secret?: true
-}
+/** Every runtime setting the back office may change, the areas' own (…-options.ts) spread in. */
 
 const nonNegative = (value: unknown) => ((value as number) < 0 ? 'must not be negative' : undefined)
 const positive = (value: unknown) => ((value as number) < 1 ? 'must be at least 1' : undefined)

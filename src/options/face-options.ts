@@ -1,4 +1,4 @@
-import type { OptionDefinition } from './definitions'
+import type { OptionDefinition } from './option-definition'
 
 /** The longest text an operator may publish (home page, notice, about, legal pages): the option route's own limit. */
 const TEXT_MAX = 100_000

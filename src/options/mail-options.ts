@@ -1,4 +1,4 @@
-import type { OptionDefinition } from './definitions'
+import type { OptionDefinition } from './option-definition'
 
 const port = (value: unknown) => ((value as number) < 1 || (value as number) > 65535 ? 'must be a port between 1 and 65535' : undefined)
 const positive = (value: unknown) => ((value as number) < 1 ? 'must be at least 1' : undefined)

@@ -1,4 +1,4 @@
-import type { OptionDefinition } from './definitions'
+import type { OptionDefinition } from './option-definition'
 
 /** An absolute http(s) URL, or '' (unset). */
 const urlOrEmpty = (value: unknown) => {

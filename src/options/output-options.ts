@@ -1,4 +1,4 @@
-import type { OptionDefinition } from './definitions'
+import type { OptionDefinition } from './option-definition'
 
 /** A JSON object of model name → a positive whole number of tokens. */
 const tokenTable = (value: unknown) => {

@@ -1,4 +1,4 @@
-import type { OptionDefinition } from './definitions'
+import type { OptionDefinition } from './option-definition'
 
 /**
  * Online top-up (src/payments): new-api's option names. Secrets are stored sealed (crypto/secret-box) and

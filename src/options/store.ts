@@ -1,6 +1,7 @@
 import type { OptionRepo } from '../db/repos'
 import { BadRequestError } from '../errors'
-import { OPTION_DEFINITIONS, type OptionDefinition } from './definitions'
+import { OPTION_DEFINITIONS } from './definitions'
+import type { OptionDefinition } from './option-definition'
 
 export type OptionValue = string | number | boolean | object
 

@@ -1,4 +1,4 @@
-import type { VerifiedToken } from '../relay/auth'
+import type { VerifiedToken } from '../relay/types'
 import { describeError, type ErrorView } from './describe-error'
 import { renderEnvelopeError } from './envelope'
 

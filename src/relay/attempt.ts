@@ -1,15 +1,32 @@
-import type { AppDeps } from '../deps'
 import type { AssistantPart, IrRequest } from '../ir'
 import type { Protocol, UpstreamProtocol } from '../protocols/types'
 import { isRetryableStatus, UpstreamFailure } from './failure'
 import { maskSecrets } from './mask'
-import type { AttemptPlan, RelayInput } from './pipeline'
+import type { RelayInput, RelayPorts } from './types'
+import type { UpstreamBody } from './upstream-body'
 import type { RouteCandidate } from './routing'
 import { convertStream, outputNeeded, passthroughStream, type StreamEnd } from './stream-pipe'
 import { peekStream } from './stream-peek'
 import { asUpstreamFailure, guardedFetch, openAttempt } from './send'
 
-export interface AttemptInput extends AttemptPlan {
+export interface AttemptPlan {
+  upstreamProtocol: UpstreamProtocol
+  /** the request as this attempt's answer encoders see it: its settings and tools (chat-request.ts `settings`) */
+  ir: IrRequest
+  /** the client's body went on as is (or patched) */
+  passthrough: boolean
+  /** the answer's bytes go to the client as they came (passthrough over the same framing) */
+  rawAnswer: boolean
+  body: UpstreamBody
+  url: string
+  headers: Record<string, string>
+  /** URL and headers made per call (signed, or with a minted token), once the body is known */
+  connect?: () => Promise<{ url: string; headers: Record<string, string> }>
+  /** the upstream refused a call `connect` made (its status); true when cached credentials were dropped to be made anew */
+  rejected?: (status: number) => boolean
+}
+
+interface AttemptInput extends AttemptPlan {
   candidate: RouteCandidate
   input: RelayInput
   ir: IrRequest
@@ -17,7 +34,7 @@ export interface AttemptInput extends AttemptPlan {
   onEnd(end: StreamEnd & { firstByteAt: number | undefined }): void
 }
 
-export interface AttemptResult {
+interface AttemptResult {
   /** what the client gets with status 200 (the pipeline adds its own headers before building the Response) */
   body: string | ReadableStream<Uint8Array>
   headers: Record<string, string>
@@ -31,7 +48,7 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache
  * One upstream call. Throws UpstreamFailure for anything that goes wrong before the client's first byte;
  * after that, the stream carries the client protocol's own error event.
  */
-export async function attemptUpstream(deps: AppDeps, a: AttemptInput): Promise<AttemptResult> {
+export async function attemptUpstream(deps: Omit<RelayPorts, 'routing'>, a: AttemptInput): Promise<AttemptResult> {
   const scope = openAttempt(deps, a.input.signal)
   const key = a.candidate.key
   try {
@@ -63,7 +80,7 @@ async function connected(connect: NonNullable<AttemptInput['connect']>): Promise
   }
 }
 
-async function streamResult(deps: AppDeps, a: AttemptInput, response: Response, upstreamAbort: AbortController): Promise<AttemptResult> {
+async function streamResult(deps: Omit<RelayPorts, 'routing'>, a: AttemptInput, response: Response, upstreamAbort: AbortController): Promise<AttemptResult> {
   if (!response.body) throw new UpstreamFailure(0, 'upstream sent no body', true)
   const decoder = a.upstreamProtocol.createStreamDecoder()
   let peeked: Awaited<ReturnType<typeof peekStream>>

@@ -1,6 +1,6 @@
 import type { Converted, IrRequest } from '../ir'
 import type { Protocol } from '../protocols/types'
-import type { RelayInput } from './pipeline'
+import type { RelayInput } from './types'
 import type { SplicedBody } from './spliced-body'
 
 /** The client's chat request, decoded as far as the relay needs it. */

@@ -1,8 +1,13 @@
-import type { RelayOutcome } from './pipeline'
 
 interface StreamRegistry {
   add(abort: AbortController): void
   delete(abort: AbortController): void
+}
+
+/** How the stream ended: broken off by the upstream, or cancelled by the client; neither when it ran to its end. */
+interface StreamFinish {
+  error?: string
+  aborted?: boolean
 }
 
 export interface OperationStreamOptions {
@@ -18,7 +23,7 @@ export interface OperationStreamOptions {
  * settled once, when it ends, breaks or the client stops reading; ended when the upstream falls silent for
  * `RelayStreamIdleSeconds`; registered as an open stream so shutdown waits for it, then aborts it.
  */
-export function settledAtEnd(body: ReadableStream<Uint8Array>, done: (rest: Partial<RelayOutcome>) => void, options: OperationStreamOptions): ReadableStream<Uint8Array> {
+export function settledAtEnd(body: ReadableStream<Uint8Array>, done: (rest: StreamFinish) => void, options: OperationStreamOptions): ReadableStream<Uint8Array> {
   const reader = body.getReader()
   const { abort, streams } = options
   let over = false
@@ -27,12 +32,12 @@ export function settledAtEnd(body: ReadableStream<Uint8Array>, done: (rest: Part
     clearTimeout(idle)
     idle = setTimeout(() => abort.abort(new DOMException('the upstream fell silent', 'TimeoutError')), options.idleMs)
   }
-  const finish = (rest: Partial<RelayOutcome>) => {
+  const finish = (rest: StreamFinish) => {
     if (over) return
     over = true
     clearTimeout(idle)
     streams?.delete(abort)
-    done({ endedAt: performance.now(), ...rest })
+    done(rest)
   }
   streams?.add(abort)
   arm()
@@ -49,7 +54,7 @@ export function settledAtEnd(body: ReadableStream<Uint8Array>, done: (rest: Part
         controller.enqueue(value)
       } catch (error) {
         const why = abort.signal.aborted ? (abort.signal.reason as Error)?.message : (error as Error).message
-        finish({ ok: false, error: `upstream broke off: ${why}` })
+        finish({ error: `upstream broke off: ${why}` })
         controller.error(error)
       }
     },

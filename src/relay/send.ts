@@ -1,7 +1,7 @@
-import type { AppDeps } from '../deps'
 import { OutboundRedirected, OutboundRefused } from '../outbound/fetch'
 import { networkFailure, UpstreamFailure } from './failure'
 import { maskSecrets } from './mask'
+import type { RelayPorts } from './types'
 
 /** One upstream attempt's lifetime: its abort controller, the deadline, and the client going away. */
 export interface AttemptScope {
@@ -14,7 +14,7 @@ export interface AttemptScope {
  * Opens an attempt: aborted past `RelayTimeoutSeconds`, when the client goes away, or at shutdown
  * (ops/open-streams). Throws a 503 failure once the shutdown grace period is over.
  */
-export function openAttempt(deps: Pick<AppDeps, 'options' | 'ops'>, clientSignal: AbortSignal): AttemptScope {
+export function openAttempt(deps: Pick<RelayPorts, 'options' | 'ops'>, clientSignal: AbortSignal): AttemptScope {
   // past the shutdown grace period no new attempt starts (ops/open-streams): the client gets a 503 in its shape
   if (deps.ops?.streams.closed) throw new UpstreamFailure(503, 'the gateway is shutting down', false)
   const abort = new AbortController()
@@ -42,7 +42,7 @@ export function openAttempt(deps: Pick<AppDeps, 'options' | 'ops'>, clientSignal
  * and a body made for this call alone is then garbage instead of held until the upstream answers.
  */
 export async function guardedFetch(
-  deps: Pick<AppDeps, 'outbound'>,
+  deps: Pick<RelayPorts, 'outbound'>,
   url: string,
   init: { method?: string; headers: Record<string, string>; body?: string | FormData | Uint8Array<ArrayBuffer> | Blob },
   scope: AttemptScope,

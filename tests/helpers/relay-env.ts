@@ -1,6 +1,6 @@
 import type { Env } from '../../src/config'
 import type { UserRow } from '../../src/db/repos'
-import type { RelayOutcome } from '../../src/relay/pipeline'
+import type { RelayOutcome } from '../../src/relay/types'
 import type { NewChannelInput } from '../../src/relay/routing'
 import { seededRandom } from '../../src/relay/routing'
 import { createToken } from '../../src/services/tokens/create-token'

@@ -9,7 +9,7 @@ import { migrate } from '../../src/db/sqlite/migrate'
 import { createSqliteRepos } from '../../src/db/sqlite/repos'
 import { createDeps, type AppDeps } from '../../src/deps'
 import { bootstrapRoot } from '../../src/modules/setup/bootstrap'
-import type { SettleHook } from '../../src/relay/pipeline'
+import type { RelayObserver } from '../../src/relay/types'
 import { hasPostgres, sharedPostgres } from './pg-server'
 
 export const ROOT_PASSWORD = 'root-password-123'
@@ -35,7 +35,7 @@ export interface TestApp {
  * unless `env.ROOT_PASSWORD` is ''. With a postgres:// `env.DATABASE_URL` (an empty database: see `appDialects`)
  * the app runs on PostgreSQL, opened as `openRepos` opens it; the secrets still live in the data dir.
  */
-export async function startTestApp(env: Env = {}, settle?: SettleHook, dataDir = mkdtempSync(join(tmpdir(), 'tollgate-test-'))): Promise<TestApp> {
+export async function startTestApp(env: Env = {}, settle?: RelayObserver, dataDir = mkdtempSync(join(tmpdir(), 'tollgate-test-'))): Promise<TestApp> {
   // the writer thread on whatever the machine: the suite runs the path a many-core server runs
   // LOG_LEVEL silent: no operations log lines on the test runner's stdout unless a test asks for them
   // TOLLGATE_TEST_POSTGRES=1: every app of the run on PostgreSQL (tests that read SQLite directly then fail, by name)

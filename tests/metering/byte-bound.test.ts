@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import type { RelayInput } from '../../src/relay/pipeline'
+import type { RelayInput } from '../../src/relay/types'
 import type { Reservation } from '../../src/metering/reserve'
 import { estimateQuota, findPrice } from '../../src/metering/prices'
 import { decodeRequest } from '../../src/protocols/anthropic/decode-request'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import type { RelayInput } from '../../src/relay/pipeline'
+import type { RelayInput } from '../../src/relay/types'
 import { bodyLimits, WHOLE_BODY_BYTES } from '../../src/relay/request-body'
 import { agentBody } from '../helpers/agent-body'
 import { blobReads } from '../helpers/blob-reads'

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import type { RelayOutcome } from '../../src/relay/pipeline'
+import type { RelayOutcome } from '../../src/relay/types'
 import { startRelayEnv, UPSTREAM_KEY, type RelayEnv } from '../helpers/relay-env'
 
 /** Streams after the first byte: client disconnects, upstream cuts, and passthrough byte fidelity. */

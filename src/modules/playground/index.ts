@@ -3,10 +3,11 @@ import type { AppDeps } from '../../deps'
 import { ForbiddenError } from '../../errors'
 import { clientIpOf, idCarriedByResponse } from '../../plugins/request-context'
 import { findSessionUser, readSessionClaims, sessionCookieOf, sessionPlugin } from '../../plugins/session'
-import { relay, type SettleHook } from '../../relay/pipeline'
+import { relayChat } from '../../relay/chat-job'
+import type { RelayHooks } from '../../relay/types'
 import { protocolFor } from '../../relay/protocol-registry'
 import { playgroundCaller } from '../../services/playground/caller'
-import { assertJsonBody, parseRawJson } from '../relay/raw-body'
+import { assertJsonBody, parseRawJson, type RawBodyContext } from '../relay/raw-body'
 import { relayInputOf, type RelayRequestContext } from '../relay/relay-input'
 import { wireCheck } from '../relay/wire-check'
 
@@ -20,7 +21,7 @@ import { wireCheck } from '../relay/wire-check'
  * Like the relay routes, the body is checked by hand against the protocol's schema after authentication
  * (`wire-check.ts`): a declared schema would deep-copy every body through Elysia's normalizer.
  */
-export function playgroundModule(deps: AppDeps, settle: SettleHook) {
+export function playgroundModule(deps: AppDeps, hooks: RelayHooks) {
   const checkBody = wireCheck('body', protocolFor('openai-chat').requestSchema)
   const disabled = () => new ForbiddenError('this user is disabled', 'user_disabled')
 
@@ -33,16 +34,16 @@ export function playgroundModule(deps: AppDeps, settle: SettleHook) {
       const user = await findSessionUser(deps, request.headers, claims, disabled)
       return { clientIp: clientIpOf(request, server, deps.config.trustProxy), caller: playgroundCaller(user) }
     })
-    .onTransform(({ request }) => {
-      if (request.method === 'POST') assertJsonBody(request)
+    .onTransform(({ request, rawBody }: RawBodyContext) => {
+      if (request.method === 'POST') assertJsonBody(rawBody)
     })
     .post(
       '/pg/chat/completions',
       // destructured on purpose: Elysia reads handler parameters to decide what to parse
-      ({ body, request, caller, clientIp, set }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
+      ({ body, request, caller, clientIp, set, rawBody }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
         checkBody(body)
         idCarriedByResponse(set)
-        return relay(deps, relayInputOf('openai-chat', { body, request, caller, clientIp }), settle)
+        return relayChat(deps, relayInputOf('openai-chat', { body, request, caller, clientIp, rawBody }), hooks)
       },
       { parse: parseRawJson },
     )

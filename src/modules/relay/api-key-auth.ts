@@ -18,28 +18,31 @@ const UNREAD = {}
  * Gemini's `x-goog-api-key` and `?key=`).
  */
 export function apiKeyAuth(deps: Pick<AppDeps, 'config' | 'repos'>, name: string, sources: (path: string) => readonly KeySource[]) {
-  const verdicts = new WeakMap<Request, Verdict | Promise<Verdict>>()
-  // asked once per request: by the parse hook when the route has a body, else by derive
+  // asked once per request, by the parse hook when the route has a body, else by derive; kept on the request's context
   // the path from the URL, not Elysia's (a segment late for a host under four characters: plugins/url-path.ts)
-  const verdictOf = (request: Request, server: IpSource): Verdict | Promise<Verdict> => {
-    let verdict = verdicts.get(request)
-    if (!verdict) verdicts.set(request, (verdict = check(deps, request, clientIpOf(request, server, deps.config.trustProxy), sources(pathOf(request.url)))))
-    return verdict
-  }
+  const verdictOf = (request: Request, server: IpSource): Verdict | Promise<Verdict> =>
+    check(deps, request, clientIpOf(request, server, deps.config.trustProxy), sources(pathOf(request.url)))
   return new Elysia({ name: `api-key-auth:${name}` })
-    // Both hooks name the context's fields they read: Elysia reads a hook's source to decide what to prepare for a
+    // Both hooks read the context's fields by name: Elysia reads a hook's source to decide what to prepare for a
     // route, and a context passed on whole makes it copy every header into an object on every request.
-    .onParse({ as: 'scoped' }, ({ request, server }) => {
+    .onParse({ as: 'scoped' }, (keyContext: KeyContext) => {
       // undefined: the route's own parser reads the body
-      const verdict = verdictOf(request, server)
+      const verdict = (keyContext.keyVerdict = verdictOf(keyContext.request, keyContext.server))
       return verdict instanceof Promise ? verdict.then(unreadIfRefused) : unreadIfRefused(verdict)
     })
     // async: Elysia awaits a derive only when it can tell from its source that the function may return a promise
-    .derive({ as: 'scoped' }, async ({ request, server }) => {
+    .derive({ as: 'scoped' }, async (keyContext: KeyContext) => {
       // a plain value once the key and its owner are in memory (no database behind it); a promise only on a miss
-      const verdict = verdictOf(request, server)
+      const verdict = keyContext.keyVerdict ?? verdictOf(keyContext.request, keyContext.server)
       return callerOrThrow(verdict instanceof Promise ? await verdict : verdict)
     })
+}
+
+/** The hooks' view of the request's context: the verdict rides on it from the parse hook to derive. */
+interface KeyContext {
+  request: Request
+  server: IpSource
+  keyVerdict?: Verdict | Promise<Verdict>
 }
 
 function check(deps: Pick<AppDeps, 'repos'>, request: Request, clientIp: string, sources: readonly KeySource[]): Verdict | Promise<Verdict> {

@@ -3,8 +3,8 @@ import { BadRequestError } from '../../errors'
 import { geminiEmbeddingsOperation } from '../../operations/embeddings'
 import { objectBody } from '../../operations/fields'
 import { arrivedAt, requestIdOf } from '../../plugins/request-context'
-import { relayOperation, type OperationInput } from '../../relay/operation-pipeline'
-import type { SettleHook } from '../../relay/pipeline'
+import { relayOperation, type OperationInput } from '../../relay/operation-job'
+import type { RelayHooks } from '../../relay/types'
 import { protocolFor } from '../../relay/protocol-registry'
 import { countRequestTokens } from '../../relay/tokenize'
 import { rawBodyOf } from './raw-body'
@@ -15,12 +15,12 @@ import type { RelayRequestContext } from './relay-input'
  * any channel that serves the model's embeddings (OpenAI, Gemini …), billed as `/v1/embeddings` is, answered in
  * Gemini's shape (`{embedding: {values}}`, `{embeddings: [{values}]}`).
  */
-export function geminiEmbed(deps: AppDeps, settle: SettleHook, ctx: RelayRequestContext, model: string, batch: boolean): Promise<Response> {
-  const { body, request, caller, clientIp } = ctx
+export function geminiEmbed(deps: AppDeps, hooks: RelayHooks, ctx: RelayRequestContext, model: string, batch: boolean): Promise<Response> {
+  const { body, request, caller, clientIp, rawBody } = ctx
   const input: OperationInput = {
     protocol: batch ? 'gemini:batchEmbedContents' : 'gemini:embedContent',
     body,
-    bytes: Buffer.byteLength(rawBodyOf(request)),
+    bytes: Buffer.byteLength(rawBodyOf(rawBody)),
     headers: request.headers,
     token: caller.token,
     user: caller.user,
@@ -29,7 +29,7 @@ export function geminiEmbed(deps: AppDeps, settle: SettleHook, ctx: RelayRequest
     clientIp,
     signal: request.signal,
   }
-  return relayOperation(deps, geminiEmbeddingsOperation(model, batch), input, settle)
+  return relayOperation(deps, geminiEmbeddingsOperation(model, batch), input, hooks)
 }
 
 /**

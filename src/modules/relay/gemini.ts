@@ -6,9 +6,10 @@ import { idCarriedByResponse } from '../../plugins/request-context'
 import { apiKeyAuth } from './api-key-auth'
 import { GEMINI_KEY_SOURCES, type VerifiedToken } from '../../relay/auth'
 import { modelsForToken, type ListedModel } from '../../relay/models'
-import { relay, type SettleHook } from '../../relay/pipeline'
+import { relayChat } from '../../relay/chat-job'
+import type { RelayHooks } from '../../relay/types'
 import { protocolFor } from '../../relay/protocol-registry'
-import { assertJsonBody, chatJsonParser, parseRawJson } from './raw-body'
+import { assertJsonBody, chatBodyReader, readWholeBody, type RawBodyContext } from './raw-body'
 import { relayInputOf } from './relay-input'
 import { wireCheck } from './wire-check'
 import { geminiCountTokens, geminiEmbed } from './gemini-actions'
@@ -63,20 +64,20 @@ export function geminiModelList(models: ListedModel[]) {
  * for clients configured with api version v1, and the model list. Keys come as Bearer, `x-goog-api-key` or
  * `?key=`. The model and the stream flag live in the path; the pipeline takes them as `pathModel`/`pathStream`.
  */
-export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
+export function geminiRelayModule(deps: AppDeps, hooks: RelayHooks) {
   const checkBody = wireCheck('body', protocolFor('gemini').requestSchema)
-  const generate = async ({ body, request, params, caller, clientIp, set }: GenerateContext) => {
+  const generate = async ({ body, request, params, caller, clientIp, set, rawBody }: GenerateContext) => {
     const { model, action } = splitModelAction(params.model)
     if (!ACTIONS.includes(action)) throw new NotFoundError(`the method "${action}" is not served; use ${ACTIONS.join(', ')}`, 'not_found')
     if (action === 'countTokens') return geminiCountTokens(body, checkBody)
     idCarriedByResponse(set)
     if (action === 'embedContent' || action === 'batchEmbedContents') {
-      return geminiEmbed(deps, settle, { body, request, caller, clientIp }, model, action === 'batchEmbedContents')
+      return geminiEmbed(deps, hooks, { body, request, caller, clientIp, rawBody }, model, action === 'batchEmbedContents')
     }
     checkBody(body)
     const stream = action === 'streamGenerateContent'
-    const input = relayInputOf('gemini', { body, request, caller, clientIp })
-    const response = await relay(deps, { ...input, pathModel: model, pathStream: stream }, settle)
+    const input = relayInputOf('gemini', { body, request, caller, clientIp, rawBody })
+    const response = await relayChat(deps, { ...input, pathModel: model, pathStream: stream }, hooks)
     return stream ? protocolFor('gemini').streamFraming!(response, request) : response
   }
 
@@ -91,8 +92,8 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
 
   return new Elysia({ name: 'relay-gemini' })
     .use(apiKeyAuth(deps, 'gemini', () => GEMINI_KEY_SOURCES))
-    .onTransform(({ request }) => {
-      if (request.method === 'POST') assertJsonBody(request)
+    .onTransform(({ request, rawBody }: RawBodyContext) => {
+      if (request.method === 'POST') assertJsonBody(rawBody)
     })
     .post('/v1beta/models/:model', generate, options)
     .post('/v1/models/:model', generate, options)
@@ -106,10 +107,11 @@ export function geminiRelayModule(deps: AppDeps, settle: SettleHook) {
  * with its long strings spliced; embeddings and countTokens read their bodies whole.
  */
 function geminiParser() {
-  const chat = chatJsonParser('gemini')
-  // destructured: Elysia reads a hook's parameters, and a context passed on whole makes every request parse its cookies
-  return ({ request }: { request: Request }): Promise<unknown> => {
-    return GENERATE.has(actionOf(lastSegment(request.url))) ? chat({ request }) : parseRawJson({ request })
+  const readChat = chatBodyReader('gemini')
+  // read by property: Elysia reads a hook's source, and a context passed on whole makes every request parse its cookies
+  return (parseContext: RawBodyContext): Promise<unknown> => {
+    const read = GENERATE.has(actionOf(lastSegment(parseContext.request.url))) ? readChat : readWholeBody
+    return read(parseContext.request).then((entry) => (parseContext.rawBody = entry).view)
   }
 }
 
@@ -141,9 +143,8 @@ export function pathModel(failed: FailedRequest): { model: string; stream: boole
   }
 }
 
-interface GenerateContext {
+interface GenerateContext extends RawBodyContext {
   body: unknown
-  request: Request
   params: { model: string }
   caller: VerifiedToken
   clientIp: string

@@ -4,12 +4,13 @@ import type { ProtocolId } from '../../protocols/types'
 import { idCarriedByResponse } from '../../plugins/request-context'
 import { ANTHROPIC_KEY_SOURCES, GEMINI_KEY_SOURCES, type KeySource } from '../../relay/auth'
 import { apiKeyAuth } from './api-key-auth'
-import { relay, type SettleHook } from '../../relay/pipeline'
+import { relayChat } from '../../relay/chat-job'
+import type { RelayHooks } from '../../relay/types'
 import { protocolFor } from '../../relay/protocol-registry'
 import { countRequestTokens } from '../../relay/tokenize'
 import { NotFoundError } from '../../errors'
 import { modelList, modelObject, modelsForToken } from '../../relay/models'
-import { assertJsonBody, chatJsonParser, parseRawJson } from './raw-body'
+import { assertJsonBody, chatJsonParser, parseRawJson, type RawBodyContext } from './raw-body'
 import { relayInputOf, type RelayRequestContext } from './relay-input'
 import { wireCheck } from './wire-check'
 import { geminiModelList, geminiModelObject, isGeminiCaller } from './gemini'
@@ -41,24 +42,24 @@ const MODEL_LIST_KEY_SOURCES: readonly KeySource[] = [...ANTHROPIC_KEY_SOURCES, 
  * body validation (api-key-auth.ts), so a request without a valid key is told so first, its body unread. Handlers
  * only translate HTTP to the pipeline's input.
  */
-export function relayModule(deps: AppDeps, settle: SettleHook) {
+export function relayModule(deps: AppDeps, hooks: RelayHooks) {
   // headers, then body, as declared schemas would be checked; both after the key (derive) and the JSON check (transform)
   const generate = (protocol: ProtocolId, checkHeaders?: (request: Request) => void) => {
     const checkBody = wireCheck('body', protocolFor(protocol).requestSchema)
     // destructured on purpose: Elysia reads handler parameters to decide what to parse
-    return ({ body, request, caller, clientIp, set }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
+    return ({ body, request, caller, clientIp, set, rawBody }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
       checkHeaders?.(request)
       checkBody(body)
       idCarriedByResponse(set)
-      return relay(deps, relayInputOf(protocol, { body, request, caller, clientIp }), settle)
+      return relayChat(deps, relayInputOf(protocol, { body, request, caller, clientIp, rawBody }), hooks)
     }
   }
 
   return new Elysia({ name: 'relay' })
     .use(apiKeyAuth(deps, 'relay', keySources))
     // after the key (so a refusal is logged against it), before schema validation: a body that is not a JSON object is named as such
-    .onTransform(({ request }) => {
-      if (request.method === 'POST') assertJsonBody(request)
+    .onTransform(({ request, rawBody }: RawBodyContext) => {
+      if (request.method === 'POST') assertJsonBody(rawBody)
     })
     .post('/v1/chat/completions', generate('openai-chat'), { parse: chatJsonParser('openai-chat') })
     .post('/v1/responses', generate('openai-responses'), { parse: chatJsonParser('openai-responses') })

@@ -1,23 +1,32 @@
 import { BadRequestError, GatewayError } from '../../errors'
 import { restoreDeclaredTypes } from './multipart-types'
 
+/** What the upload parser read, kept on the request's own context (as raw-body.ts keeps a JSON body). */
 interface Parsed {
   form?: FormData
   bytes: number
   problem?: GatewayError
 }
 
-const forms = new WeakMap<Request, Parsed>()
+/** The context of an upload route: its parser leaves the form's record there. */
+export interface MultipartContext {
+  request: Request
+  multipart?: Parsed
+}
 
 /**
  * Route-level parser for uploads (audio transcriptions, image edits): multipart/form-data into FormData. Like
  * parseRawJson it never throws (Elysia parses before the key is checked); `assertMultipartBody` throws
  * the problem after authentication.
  */
-export async function parseMultipart({ request }: { request: Request }): Promise<unknown> {
-  const bytes = Number(request.headers.get('content-length') ?? 0)
-  const entry: Parsed = { bytes }
-  forms.set(request, entry)
+export function parseMultipart(parseContext: MultipartContext): Promise<unknown> {
+  const entry: Parsed = { bytes: Number(parseContext.request.headers.get('content-length') ?? 0) }
+  // a property write, not the context handed on whole: Elysia would prepare every field of it for the route
+  parseContext.multipart = entry
+  return readForm(parseContext.request, entry)
+}
+
+async function readForm(request: Request, entry: Parsed): Promise<unknown> {
   if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
     entry.problem = new BadRequestError('this route takes multipart/form-data (a file upload with its fields)')
     // read it anyway, so a body past the limit is its 413 rather than this 400 (the reading methods count)
@@ -40,12 +49,11 @@ export async function parseMultipart({ request }: { request: Request }): Promise
   return entry.form
 }
 
-export function assertMultipartBody(request: Request): void {
-  const entry = forms.get(request)
+export function assertMultipartBody(entry: Parsed | undefined): void {
   if (!entry) throw new BadRequestError('the request body is empty; multipart/form-data is required')
   if (entry.problem) throw entry.problem
 }
 
-export function multipartBytes(request: Request): number {
-  return forms.get(request)?.bytes ?? 0
+export function multipartBytes(entry: Parsed | undefined): number {
+  return entry?.bytes ?? 0
 }

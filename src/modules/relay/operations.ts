@@ -4,17 +4,17 @@ import { OPERATIONS } from '../../operations'
 import type { Operation, OperationRequest } from '../../operations/types'
 import { idCarriedByResponse } from '../../plugins/request-context'
 import type { KeySource } from '../../relay/auth'
-import { relayOperation, type OperationInput } from '../../relay/operation-pipeline'
-import type { SettleHook } from '../../relay/pipeline'
+import { relayOperation, type OperationInput } from '../../relay/operation-job'
+import type { RelayHooks } from '../../relay/types'
 import type { VerifiedToken } from '../../relay/auth'
 import { apiKeyAuth } from './api-key-auth'
-import { assertMultipartBody, multipartBytes, parseMultipart } from './multipart-body'
-import { assertJsonBody, parseRawJson, rawBodyOf } from './raw-body'
+import { assertMultipartBody, multipartBytes, parseMultipart, type MultipartContext } from './multipart-body'
+import { assertJsonBody, parseRawJson, rawBodyOf, type RawBodyContext } from './raw-body'
 import { relayCallOf } from './relay-input'
 
 const BEARER_ONLY: readonly KeySource[] = []
 
-interface OperationContext {
+interface OperationContext extends RawBodyContext, MultipartContext {
   body: unknown
   request: Request
   caller: VerifiedToken
@@ -27,16 +27,16 @@ interface OperationContext {
  * `/v1/audio/…`, `/v1/moderations`, `/v1/completions`), each in OpenAI's wire shape and error body. The key is
  * checked first (the shared auth plugin), then the body; the operation's pipeline does the rest.
  */
-export function operationsModule(deps: AppDeps, settle: SettleHook) {
+export function operationsModule(deps: AppDeps, hooks: RelayHooks) {
   const app = new Elysia({ name: 'relay-operations' })
     .use(apiKeyAuth(deps, 'operations', () => BEARER_ONLY))
-    .onTransform(({ request }) => {
+    .onTransform(({ request, rawBody, multipart }: RawBodyContext & MultipartContext) => {
       if (request.method !== 'POST') return
-      if (isMultipart(request)) assertMultipartBody(request)
-      else assertJsonBody(request)
+      if (isMultipart(request)) assertMultipartBody(multipart)
+      else assertJsonBody(rawBody)
     })
   for (const op of OPERATIONS) {
-    for (const path of [op.path, ...(op.aliases ?? [])]) app.post(path, handler(deps, op, settle), { parse: op.body === 'json' ? parseRawJson : parseMultipart })
+    for (const path of [op.path, ...(op.aliases ?? [])]) app.post(path, handler(deps, op, hooks), { parse: op.body === 'json' ? parseRawJson : parseMultipart })
   }
   return app
 }
@@ -45,12 +45,12 @@ function isMultipart(request: Request): boolean {
   return OPERATIONS.some((op) => op.body === 'multipart' && new URL(request.url).pathname === op.path)
 }
 
-function handler(deps: AppDeps, op: Operation<OperationRequest>, settle: SettleHook) {
+function handler(deps: AppDeps, op: Operation<OperationRequest>, hooks: RelayHooks) {
   // destructured on purpose: Elysia reads handler parameters to decide what to parse
-  return ({ body, request, caller, clientIp, set }: OperationContext) => {
+  return ({ body, request, caller, clientIp, set, rawBody, multipart }: OperationContext) => {
     idCarriedByResponse(set)
-    const bytes = op.body === 'json' ? Buffer.byteLength(rawBodyOf(request)) : multipartBytes(request)
+    const bytes = op.body === 'json' ? Buffer.byteLength(rawBodyOf(rawBody)) : multipartBytes(multipart)
     const input: OperationInput = { ...relayCallOf(op.path, { request, caller, clientIp }), body, bytes }
-    return relayOperation(deps, op, input, settle)
+    return relayOperation(deps, op, input, hooks)
   }
 }

@@ -5,8 +5,11 @@ import { scanJson } from '../../relay/json-scan'
 import { protocolFor } from '../../relay/protocol-registry'
 import { bodyLimits, decodeText, scannedBody, utf8Body, watchOf, wholeBody, type RequestBody } from '../../relay/request-body'
 
-interface RawBody {
+/** What the route's parser read, kept on the request's own context (one object per request, passed along, no side store). */
+export interface RawBody {
   bytes: Uint8Array<ArrayBuffer>
+  /** what the route sees as its `body`: the parsed object, a large body's top-level fields, or `{}` for a problem */
+  view: unknown
   /** the body parsed whole (small bodies, and every body of a route that parses whole) */
   parsed?: Record<string, unknown>
   /** a large chat body, scanned and not parsed */
@@ -15,7 +18,12 @@ interface RawBody {
   problem?: BadRequestError
 }
 
-const rawBodies = new WeakMap<Request, RawBody>()
+/** The context of a relay route: its parser leaves the body's record there for the transform and the handler. */
+export interface RawBodyContext {
+  request: Request
+  rawBody?: RawBody
+}
+
 const NO_BYTES = new Uint8Array(0)
 
 /**
@@ -23,9 +31,18 @@ const NO_BYTES = new Uint8Array(0)
  * and accepts JSON whatever content type the client declared. It never throws: Elysia parses before
  * `derive`, so a throw here would answer a bad body before the key was checked, and its own PARSE error
  * would hide our message. The problem is kept and thrown by `assertJsonBody` after authentication.
+ * The record goes on the context by a property write: a context handed to a function whole makes Elysia prepare
+ * every field of it (cookies, query, headers) for the route.
  */
-export async function parseRawJson({ request }: { request: Request }): Promise<unknown> {
-  return parsedWhole(await read(request))
+export function parseRawJson(parseContext: RawBodyContext): Promise<unknown> {
+  return readWholeBody(parseContext.request).then((entry) => (parseContext.rawBody = entry).view)
+}
+
+/** The body read and parsed whole. */
+export async function readWholeBody(request: Request): Promise<RawBody> {
+  const entry = await read(request)
+  entry.view = parsedWhole(entry)
+  return entry
 }
 
 /**
@@ -34,22 +51,31 @@ export async function parseRawJson({ request }: { request: Request }): Promise<u
  * without building it (relay/request-body.ts). The route's `body` is then that view of the top-level fields.
  */
 export function chatJsonParser(protocol: ProtocolId) {
+  const readChat = chatBodyReader(protocol)
+  return (parseContext: RawBodyContext): Promise<unknown> => readChat(parseContext.request).then((entry) => (parseContext.rawBody = entry).view)
+}
+
+/** How a chat route reads its body: whole when small, scanned when large. */
+export function chatBodyReader(protocol: ProtocolId): (request: Request) => Promise<RawBody> {
   const watch = watchOf(protocolFor(protocol))
-  return async ({ request }: { request: Request }): Promise<unknown> => {
+  return async (request) => {
     const entry = await read(request)
-    if (entry.bytes.length <= bodyLimits.wholeBytes) return parsedWhole(entry)
+    if (entry.bytes.length <= bodyLimits.wholeBytes) return withView(entry, parsedWhole(entry))
     const scan = scanJson(entry.bytes, watch)
     // JSON.parse names a problem as it always has; a body nested past the bound is checked whole, as small ones are
-    if (scan.problem || scan.depth > MAX_JSON_DEPTH) return parsedWhole(entry)
+    if (scan.problem || scan.depth > MAX_JSON_DEPTH) return withView(entry, parsedWhole(entry))
     entry.scanned = scannedBody(entry.bytes, scan)
     entry.bytes = NO_BYTES // the scanned body holds them, and may let go of them while the upstream answers
-    return entry.scanned.view
+    return withView(entry, entry.scanned.view)
   }
 }
 
 async function read(request: Request): Promise<RawBody> {
-  const entry: RawBody = { bytes: utf8Body(await request.bytes()) }
-  rawBodies.set(request, entry)
+  return { bytes: utf8Body(await request.bytes()), view: undefined }
+}
+
+function withView(entry: RawBody, view: unknown): RawBody {
+  entry.view = view
   return entry
 }
 
@@ -75,21 +101,18 @@ function parsedWhole(entry: RawBody): unknown {
 }
 
 /** Throws the body problem the parser found (or an empty body it never saw); call after auth, before validation. */
-export function assertJsonBody(request: Request): void {
-  const entry = rawBodies.get(request)
+export function assertJsonBody(entry: RawBody | undefined): void {
   if (!entry) throw new BadRequestError('the request body is empty; a JSON object is required')
   if (entry.problem) throw entry.problem
 }
 
 /** The body as text (decoded on each call). */
-export function rawBodyOf(request: Request): string {
-  const entry = rawBodies.get(request)
+export function rawBodyOf(entry: RawBody | undefined): string {
   return entry ? decodeText(entry.bytes) : ''
 }
 
 /** The body as the chat pipeline reads it: bytes, top-level fields, the rest on demand. */
-export function requestBodyOf(request: Request, protocol: ProtocolId): RequestBody {
-  const entry = rawBodies.get(request)
+export function requestBodyOf(entry: RawBody | undefined, protocol: ProtocolId): RequestBody {
   if (entry?.scanned) return entry.scanned
   return wholeBody(entry?.bytes ?? new Uint8Array(), entry?.parsed ?? {}, watchOf(protocolFor(protocol)))
 }

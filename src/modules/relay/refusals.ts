@@ -2,7 +2,7 @@ import type { AppDeps } from '../../deps'
 import type { ErrorView } from '../../plugins/describe-error'
 import type { FailedRequest } from '../../plugins/error-routes'
 import { requestIdOf } from '../../plugins/request-context'
-import { wasSettled } from '../../relay/pipeline'
+import { wasSettled } from '../../relay/engine'
 
 /**
  * The relay routes' error observer: a generation request that failed after its key was verified and that

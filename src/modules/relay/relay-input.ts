@@ -1,18 +1,20 @@
 import type { TokenRow, UserRow } from '../../db/repos'
 import { arrivedAt, requestIdOf } from '../../plugins/request-context'
 import type { ProtocolId } from '../../protocols/types'
-import type { RelayCall, RelayInput } from '../../relay/pipeline'
-import { requestBodyOf } from './raw-body'
+import type { RelayCall, RelayInput } from '../../relay/types'
+import { requestBodyOf, type RawBody } from './raw-body'
 
 export interface RelayRequestContext {
   body: unknown
   request: Request
   caller: { token: TokenRow; user: UserRow }
   clientIp: string
+  /** what the route's parser read (raw-body.ts) */
+  rawBody?: RawBody
 }
 
 /** Who is calling and how to reach them, from the request: what every relay route (chat or not) hands its pipeline. */
-export function relayCallOf<P extends string>(protocol: P, { request, caller, clientIp }: Omit<RelayRequestContext, 'body'>): RelayCall & { protocol: P } {
+export function relayCallOf<P extends string>(protocol: P, { request, caller, clientIp }: Omit<RelayRequestContext, 'body' | 'rawBody'>): RelayCall & { protocol: P } {
   return {
     protocol,
     headers: request.headers,
@@ -25,7 +27,7 @@ export function relayCallOf<P extends string>(protocol: P, { request, caller, cl
   }
 }
 
-/** HTTP → the chat pipeline's input: the one translation every chat route shares, called after the route's wire check. */
+/** HTTP → the chat job's input: the one translation every chat route shares, called after the route's wire check. */
 export function relayInputOf(protocol: ProtocolId, ctx: RelayRequestContext): RelayInput {
-  return { ...relayCallOf(protocol, ctx), body: requestBodyOf(ctx.request, protocol), bodyChecked: true }
+  return { ...relayCallOf(protocol, ctx), body: requestBodyOf(ctx.rawBody, protocol), bodyChecked: true }
 }

@@ -1,11 +1,11 @@
-import type { TokenRow, UserRow } from '../../db/repos'
-import type { AppDeps } from '../../deps'
+import type { Repos, TokenRow, UserRow } from '../../db/repos'
 import { UserStatus } from '../../db/repos/user-roles'
 import { ipMatcher, type IpMatcher } from '../../services/tokens/ip-list'
 import { keyBodyOf, keyHash, maskedKey, keyHint } from '../../services/tokens/key'
 import { isExhausted, isExpired, mayUseGroup, nowSeconds, TokenStatus } from '../../services/tokens/token-status'
 import { describeSources, extractKey, type KeySource } from './extract-key'
 import { TokenAuthError } from './token-auth-error'
+import type { VerifiedToken } from '../types'
 
 export interface VerifyTokenInput {
   headers: Headers
@@ -19,10 +19,8 @@ export interface VerifyTokenInput {
   now?: number
 }
 
-export interface VerifiedToken {
-  token: TokenRow
-  user: UserRow
-}
+/** The repositories the key check reads (their caches first). */
+type TokenRepos = { repos: Pick<Repos, 'tokens' | 'users'> }
 
 // Parsed allow lists per cached row object; a write replaces the row in the repo cache, so entries age out.
 const matchers = new WeakMap<TokenRow, IpMatcher>()
@@ -34,7 +32,7 @@ const matchers = new WeakMap<TokenRow, IpMatcher>()
  * synchronously, so the answer is a plain value. Only a key or user not in memory yet is loaded (then the
  * answer is a promise), and the one-time lazy `status = 3` on a token found past its expiry is written.
  */
-export function verifyToken(deps: Pick<AppDeps, 'repos'>, input: VerifyTokenInput): VerifiedToken | Promise<VerifiedToken> {
+export function verifyToken(deps: TokenRepos, input: VerifyTokenInput): VerifiedToken | Promise<VerifiedToken> {
   const raw = extractKey(input)
   if (!raw) throw new TokenAuthError('missing_key', `no API key: send it as ${describeSources(input.sources)}`)
   const body = keyBodyOf(raw)
@@ -45,7 +43,7 @@ export function verifyToken(deps: Pick<AppDeps, 'repos'>, input: VerifyTokenInpu
   return checkToken(deps, input, raw, body, cached ?? undefined)
 }
 
-function checkToken(deps: Pick<AppDeps, 'repos'>, input: VerifyTokenInput, raw: string, body: string, token: TokenRow | undefined): VerifiedToken | Promise<VerifiedToken> {
+function checkToken(deps: TokenRepos, input: VerifyTokenInput, raw: string, body: string, token: TokenRow | undefined): VerifiedToken | Promise<VerifiedToken> {
   if (!token) throw unknownKey(raw, body)
   const now = input.now ?? nowSeconds()
   switch (token.status) {
@@ -75,7 +73,7 @@ function checkToken(deps: Pick<AppDeps, 'repos'>, input: VerifyTokenInput, raw: 
   return checkUser(deps, token, user, raw, body)
 }
 
-function checkUser(deps: Pick<AppDeps, 'repos'>, token: TokenRow, user: UserRow | undefined, raw: string, body: string): VerifiedToken {
+function checkUser(deps: TokenRepos, token: TokenRow, user: UserRow | undefined, raw: string, body: string): VerifiedToken {
   if (!user) {
     deps.repos.tokens.forgetUser(token.userId) // owner deleted (tokens cascade): drop the stale cache entries
     throw unknownKey(raw, body)

@@ -1,7 +1,8 @@
 import { en } from './en'
 import { zhCN } from './zh-CN'
+import type { MessageKey } from './message-key'
 
-export type MessageKey = keyof typeof en
+export type { MessageKey } from './message-key'
 export type Locale = 'en' | 'zh-CN'
 export const LOCALES: readonly { id: Locale; label: string }[] = [
   { id: 'en', label: 'English' },

@@ -23,7 +23,7 @@ import { payments } from './payments'
 import { site } from './site'
 import { models } from './models'
 import { playgroundExtra } from './playground-extra'
-import type { MessageKey } from '../catalog'
+import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
 export const zhCN: Record<MessageKey, string> = {
