@@ -90,12 +90,13 @@ interface HookContext {
  * An `onAfterHandle` hook for a management module: every successful change (any method but GET) is a
  * manage log row naming who did what to which record. Failed requests never reach after-handle.
  */
-export function manageLogHook(deps: ManageLogDeps, area: string) {
-  // named: a test finds it on every admin write route (tests/modules/logs/manage-logs.test.ts)
+export function manageLogHook(deps: ManageLogDeps, area: string, redactBody: (body: unknown) => unknown = (body) => body) {
+  // named: a test finds it on every admin write route (tests/modules/logs/manage-logs.test.ts). It names the context's
+  // fields it reads: a hook that spreads the context makes Elysia prepare all of it (cookies too) on every route
   return function logManageChange(ctx: HookContext): void {
     const method = ctx.request.method
     if (method === 'GET' || method === 'HEAD' || !ctx.user) return
-    const details = { ...summarizeBody(ctx.body, area === 'option'), ...(ctx.params && Object.keys(ctx.params).length ? { params: ctx.params } : {}) }
+    const details = { ...summarizeBody(redactBody(ctx.body), area === 'option'), ...(ctx.params && Object.keys(ctx.params).length ? { params: ctx.params } : {}) }
     const began = arrivedAt(ctx.request)
     recordManageLog(deps, {
       actor: ctx.user,

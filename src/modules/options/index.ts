@@ -13,12 +13,9 @@ const OptionUpdate = t.Object({
 
 /** Runtime settings, root only; the option store types and checks every value. Secrets are sealed and never shown. */
 export function optionsModule(deps: AppDeps) {
-  const logged = manageLogHook(deps, 'option')
-  // named as manageLogHook's own hook is (a test finds it on every admin write route); a secret's value redacted
-  const logManageChange = (ctx: Parameters<typeof logged>[0]) => logged({ ...ctx, body: redactSecretOption(ctx.body) })
   return new Elysia({ name: 'options' })
     .use(sessionPlugin(deps))
-    .onAfterHandle(logManageChange)
+    .onAfterHandle(manageLogHook(deps, 'option', redactSecretOption)) // a secret's value redacted
     .get('/api/option/', () => ok(deps.options.all().map(maskOption)), { role: Role.root })
     .put(
       '/api/option/',
