@@ -4,7 +4,7 @@ import { type MailMessage, type SmtpDialOptions, type SmtpSettings, sendSmtp } f
 import { GatewayError } from '../errors'
 
 export interface Mailer {
-  /** SMTPServer is set (else every mail route answers 503 mail_not_configured) */
+  /** SMTPServer is set (else every mail route answers 409 mail_not_configured: the instance's state, not a server failure) */
   configured(): boolean
   /** Send now through the outbound guard; throws GatewayError 502 mail_send_failed naming the SMTP step that failed. */
   send(message: MailMessage): Promise<void>
@@ -37,7 +37,7 @@ export function createMailer(pieces: MailerPieces): Mailer {
     async send(message) {
       if (!pieces.options.get<string>('SMTPServer')) throw mailNotConfigured()
       const settings = await smtpSettings(pieces)
-      if (!settings.from) throw new GatewayError(503, 'mail_not_configured', 'set SMTPFrom (or SMTPAccount) first: mail needs a sender', undefined, undefined, { code: 'mail_not_configured' })
+      if (!settings.from) throw new GatewayError(409, 'mail_not_configured', 'set SMTPFrom (or SMTPAccount) first: mail needs a sender', undefined, undefined, { code: 'mail_not_configured' })
       try {
         await sendSmtp(settings, message, pieces.dial)
       } catch (error) {
@@ -50,5 +50,5 @@ export function createMailer(pieces: MailerPieces): Mailer {
 }
 
 export function mailNotConfigured(): GatewayError {
-  return new GatewayError(503, 'mail_not_configured', 'this instance sends no mail: root has not set up SMTP', undefined, undefined, { code: 'mail_not_configured' })
+  return new GatewayError(409, 'mail_not_configured', 'this instance sends no mail: root has not set up SMTP', undefined, undefined, { code: 'mail_not_configured' })
 }

@@ -75,13 +75,13 @@ test('the outbound guard refuses a metadata address before any connection', asyn
   await setOptions(app, root, { SMTPServer: 'localhost' })
 })
 
-test('bad settings are refused by their checks; no SMTP server means 503 mail_not_configured', async () => {
+test('bad settings are refused by their checks; no SMTP server means 409 mail_not_configured', async () => {
   expect((await call(app, 'PUT', '/api/option/', { key: 'SMTPPort', value: 70000 }, as(root))).status).toBe(400)
   expect((await call(app, 'PUT', '/api/option/', { key: 'SMTPServer', value: 'smtp://x/y' }, as(root))).status).toBe(400)
   expect((await call(app, 'PUT', '/api/option/', { key: 'SMTPFrom', value: 'not an address' }, as(root))).status).toBe(400)
   await setOptions(app, root, { SMTPServer: '' })
   const sent = await call(app, 'POST', '/api/mail/test', { email: 'root@example.com' }, as(root))
-  expect(sent.status).toBe(503)
+  expect(sent.status).toBe(409)
   expect(sent.body.data.code).toBe('mail_not_configured')
   await setOptions(app, root, { SMTPServer: 'localhost' })
 })

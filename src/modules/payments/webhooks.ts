@@ -7,11 +7,15 @@ import type { PaymentDeps } from '../../payments/types'
 /** A provider's notify or webhook body is small: 64 KiB is far past any of them. */
 const WEBHOOK_MAX_BYTES = 64 * 1024
 
-
-const text = (answer: WebhookAnswer | string) =>
-  typeof answer === 'string'
-    ? new Response(answer, { headers: { 'content-type': 'text/plain; charset=utf-8' } })
-    : new Response(answer.body, { status: answer.status, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+/**
+ * The provider's answer: its plain text when accepted (EPay reads `success`/`fail`), a refusal in the /api
+ * envelope like every other route's (providers read only the status).
+ */
+const text = (answer: WebhookAnswer | string) => {
+  if (typeof answer === 'string') return new Response(answer, { headers: { 'content-type': 'text/plain; charset=utf-8' } })
+  if (answer.status < 400) return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+  return Response.json({ success: false, message: answer.body, data: { code: 'webhook_refused' } }, { status: answer.status })
+}
 
 /** Providers' notifies and webhooks: the raw body (bounded) checked against its signature before anything is read from it. */
 export function paymentWebhooks(deps: AppDeps, payments: PaymentDeps) {
