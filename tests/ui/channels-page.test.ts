@@ -18,7 +18,7 @@ const envelope = (data: unknown, status = 200, message = '') => new Response(JSO
 
 const channel = (id: number, name: string, extra: object = {}) => ({
   id, type: 1, name, key_mask: 'sk-ab…wxyz', key_count: 1, base_url: '', models: 'gpt-4o', group: 'default', priority: 0, weight: 1, tag: '',
-  status: 1, model_mapping: '', test_model: '', auto_ban: 1, other: '', setting: '', used_quota: 500_000, response_time: 0, test_time: 0, created_time: 1, ...extra,
+  status: 1, model_mapping: '', test_model: '', auto_ban: 1, other: '', setting: '', used_quota: 500_000, response_time: 0, test_time: 0, test_error: '', created_time: 1, ...extra,
 })
 
 beforeAll(() => {

@@ -23,8 +23,8 @@ function useFilters(): [Filters, (next: Filters) => void] {
   const update = (next: Filters) => {
     const params = new URLSearchParams(Object.entries(next).filter(([, value]) => value !== ''))
     const search = params.toString()
+    setFilters(next) // first: the list follows the filters even if the address cannot change
     history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}`)
-    setFilters(next)
   }
   return [filters, update]
 }
