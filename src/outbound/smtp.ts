@@ -5,7 +5,6 @@
  * server is root's own setting, so private and loopback addresses are allowed (a relay on the LAN, a local
  * Postfix); link-local and cloud metadata addresses never are.
  */
-import { createTransport } from 'nodemailer'
 import { refusal } from './address-class'
 import { OutboundRefused } from './fetch'
 import { type Resolver, sharedResolver } from './resolver'
@@ -48,6 +47,8 @@ export async function sendSmtp(settings: SmtpSettings, message: MailMessage, opt
   if (refused) throw new OutboundRefused(`SMTP server refused: ${refused}`)
   const isName = resolved.connectTo !== ''
   const loopback = resolved.verdict.kind === 'a loopback address'
+  // nodemailer is loaded on first use: an instance that sends no mail never pays its memory
+  const { createTransport } = await import('nodemailer')
   const transport = createTransport({
     host: resolved.connectTo || host,
     port: settings.port,

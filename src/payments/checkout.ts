@@ -46,7 +46,7 @@ export async function startStripe(
   const quote = quoteTopUp(deps, 'stripe', input.amount, user.group)
   await assertMayOpenOrder(deps, user.id)
   const order = await openOrder(deps, user, quote, { provider: 'stripe', method: 'stripe' })
-  const client = stripeClient(settings.secret, deps.fetch)
+  const client = await stripeClient(settings.secret, deps.fetch)
   const session = await createStripeCheckout(client, {
     tradeNo: order.tradeNo,
     userId: user.id,

@@ -1,13 +1,18 @@
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
 import type { OutboundFetch } from '../outbound/fetch'
+
+// The SDK is loaded on first use: an instance without Stripe never pays its memory (idle RSS, bench/idle-rss.ts)
+let sdk: Promise<typeof Stripe> | undefined
+const loadStripe = () => (sdk ??= import('stripe').then((module) => module.default))
 
 /** Seconds a webhook's signed timestamp may differ from now (Stripe's own default): an older one is a replay. */
 const STRIPE_TOLERANCE_SECONDS = 300
 
 /** The official SDK, dialling through the outbound guard (so PROVIDER_ENDPOINTS' `stripe` applies). */
-export function stripeClient(secret: string, dial: OutboundFetch): Stripe {
-  return new Stripe(secret, {
-    httpClient: Stripe.createFetchHttpClient(dial as Parameters<typeof Stripe.createFetchHttpClient>[0]),
+export async function stripeClient(secret: string, dial: OutboundFetch): Promise<Stripe> {
+  const Sdk = await loadStripe()
+  return new Sdk(secret, {
+    httpClient: Sdk.createFetchHttpClient(dial as Parameters<typeof Sdk.createFetchHttpClient>[0]),
     maxNetworkRetries: 1,
     timeout: 20_000,
   })
@@ -42,9 +47,8 @@ export async function createStripeCheckout(client: Stripe, input: StripeCheckout
   return { id: session.id, url: session.url }
 }
 
-const crypto = Stripe.createSubtleCryptoProvider()
-
 /** The event when `signature` (the Stripe-Signature header) signs `payload` with `secret` within the tolerance; else throws. */
-export function verifyStripeEvent(payload: string, signature: string, secret: string): Promise<Stripe.Event> {
-  return Stripe.webhooks.constructEventAsync(payload, signature, secret, STRIPE_TOLERANCE_SECONDS, crypto)
+export async function verifyStripeEvent(payload: string, signature: string, secret: string): Promise<Stripe.Event> {
+  const Sdk = await loadStripe()
+  return Sdk.webhooks.constructEventAsync(payload, signature, secret, STRIPE_TOLERANCE_SECONDS, Sdk.createSubtleCryptoProvider())
 }

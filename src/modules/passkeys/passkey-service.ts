@@ -1,15 +1,12 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server'
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { PasskeyRow, SecondFactorRepo } from '../../db/repos/second-factors'
 import { putChallenge, takeChallenge } from '../twofa/challenges'
 import { factorError } from '../twofa/errors'
 import type { RelyingParty } from './relying-party'
+
+// the WebAuthn library is loaded on first use: an instance whose users have no passkeys never pays its memory
+let library: Promise<typeof import('@simplewebauthn/server')> | undefined
+const webauthn = () => (library ??= import('@simplewebauthn/server'))
 
 /** A WebAuthn ceremony has this long between begin and finish. */
 const CHALLENGE_SECONDS = 300
@@ -27,7 +24,7 @@ const userHandle = (userId: number) => new TextEncoder().encode(String(userId))
 export async function beginRegistration(repo: SecondFactorRepo, user: { id: number; username: string; displayName: string }, rp: RelyingParty, nowMs: number) {
   const existing = await repo.passkeys(user.id)
   if (existing.length >= MAX_PASSKEYS) throw factorError(409, 'passkey_limit', `at most ${MAX_PASSKEYS} passkeys per user`)
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.rpID,
     userName: user.username,
@@ -49,7 +46,7 @@ const challengeOf = (repo: SecondFactorRepo, purpose: string, userId: number | n
 }
 
 export async function finishRegistration(repo: SecondFactorRepo, userId: number, rp: RelyingParty, response: RegistrationResponseJSON, name: string, nowMs: number) {
-  const verified = await verifyRegistrationResponse({
+  const verified = await (await webauthn()).verifyRegistrationResponse({
     response,
     expectedChallenge: challengeOf(repo, 'pk_register', userId, nowMs),
     expectedOrigin: rp.origin,
@@ -75,7 +72,7 @@ export async function finishRegistration(repo: SecondFactorRepo, userId: number,
 export async function beginAssertion(repo: SecondFactorRepo, rp: RelyingParty, purpose: 'pk_login' | 'pk_verify', user: { id: number } | null, nowMs: number) {
   const mine = user ? await repo.passkeys(user.id) : []
   if (user && mine.length === 0) throw factorError(400, 'passkey_none', 'this user has no passkey')
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: rp.rpID,
     userVerification: 'preferred',
     allowCredentials: mine.map((row) => ({ id: row.credentialId, transports: transportsOf(row) })),
@@ -91,7 +88,7 @@ export async function beginAssertion(repo: SecondFactorRepo, rp: RelyingParty, p
 export async function finishAssertion(repo: SecondFactorRepo, rp: RelyingParty, purpose: 'pk_login' | 'pk_verify', response: AuthenticationResponseJSON, userId: number | null, nowMs: number) {
   const row = await repo.passkeyByCredentialId(response.id)
   if (!row || (userId !== null && row.userId !== userId)) throw passkeyFailed()
-  const verified = await verifyAuthenticationResponse({
+  const verified = await (await webauthn()).verifyAuthenticationResponse({
     response,
     expectedChallenge: challengeOf(repo, purpose, userId, nowMs),
     expectedOrigin: rp.origin,
