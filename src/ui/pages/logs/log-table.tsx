@@ -51,6 +51,8 @@ function Who({ row }: { row: LogRow }) {
   return (
     <span class="log-who">
       {row.username || '—'}
+      {/* a space between the two lines, so the cell reads "alice laptop" to assistive technology and search */}
+      {row.token_name && ' '}
       {row.token_name && <span class="muted">{row.token_name}</span>}
     </span>
   )
