@@ -1,14 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { EXIT } from '../cli/args'
-import { createSecretBox, type SecretBox } from '../crypto/secret-box'
+import { createSecretBox } from '../crypto/secret-box'
 import { redactUrl } from '../config'
-import { openPostgresImport } from '../db/postgres/repos/import'
-import { closeDatabase, openDatabase, type Db } from '../db/sqlite/client'
-import { migrate } from '../db/sqlite/migrate'
 import type { ImportRepo } from '../db/repos'
-import { createImportRepo, openDryRunCopy } from '../db/sqlite/repos/import'
-import { loadOrCreateSecret } from '../secrets'
 import { VERSION } from '../version'
 import type { Flavor } from './channel-types'
 import { detectSchema, READ_TABLES, type SourceSchema } from './detect-schema'
@@ -24,6 +19,7 @@ import { Report, type ReportJson } from './report'
 import { parseSource } from './source-dsn'
 import { keepsId, remapNote } from './ids'
 import { writeLogs } from './write-logs'
+import { checkSecret, cryptoSecret, openTarget, type ImportTarget } from './import-target'
 import { importSecondFactors } from './second-factors'
 import { int } from './values'
 
@@ -149,39 +145,6 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   return { report: report.json, reportPath: writeReport(options, report, log), exitCode }
 }
 
-interface ImportTarget {
-  repo: ImportRepo
-  close(): Promise<void>
-}
-
-/** The target's import repository: the PostgreSQL database of `databaseUrl`, else the SQLite file. */
-async function openTarget(options: ImportOptions): Promise<ImportTarget> {
-  if (options.databaseUrl) return openPostgresImport(options.databaseUrl)
-  const db = await openSqliteTarget(options)
-  return { repo: createImportRepo(db), close: async () => closeDatabase(db) }
-}
-
-/**
- * The SQLite target, migrated like the server does at start. openDatabase's first statement runs before its busy
- * timeout is set, so a gateway that has just stopped (its last connection checkpointing) can answer
- * SQLITE_BUSY for a moment: retried for up to 5 s, then reported.
- */
-async function openSqliteTarget(options: ImportOptions): Promise<Db> {
-  const until = Date.now() + 5000
-  for (;;) {
-    let db: Db | undefined
-    try {
-      db = options.dryRun ? openDryRunCopy(options.sqlitePath) : openDatabase(options.sqlitePath)
-      migrate(db)
-      return db
-    } catch (error) {
-      if (db) closeDatabase(db)
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > until) throw error
-      await Bun.sleep(50)
-    }
-  }
-}
-
 async function readTable(source: Source, schema: SourceSchema, table: 'users' | 'tokens' | 'channels' | 'redemptions'): Promise<SourceRow[]> {
   if (!schema.tables.has(table)) return []
   return source.all(table, schema.columns.get(table)?.has('id') ? 'id' : undefined)
@@ -206,31 +169,6 @@ async function countOtherTables(source: Source, schema: SourceSchema, report: Re
       if (n > 0) report.json.not_imported_tables[table] = { rows: n, reason: 'no --logs-since' }
     }
   }
-}
-
-/** The target's crypto secret: CRYPTO_SECRET, else DATA_DIR/crypto.secret (created if missing, except on a dry run). */
-function cryptoSecret(options: ImportOptions): string {
-  if (options.cryptoSecret) return options.cryptoSecret
-  // every node opens the channel keys with the CRYPTO_SECRET of its environment: a file here would seal them with another
-  if (options.databaseUrl) throw new Error('a PostgreSQL target needs CRYPTO_SECRET in the environment, the one every node runs with')
-  if (!options.dryRun) return loadOrCreateSecret(options.dataDir, 'crypto.secret', undefined)
-  const path = join(options.dataDir, 'crypto.secret')
-  const stored = existsSync(path) ? readFileSync(path, 'utf8').trim() : ''
-  return stored.length >= 32 ? stored : Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
-}
-
-/**
- * Into a target that has channels already (--merge), the secret must be the one their keys were sealed with:
- * the gateway could not read keys sealed with another (a CRYPTO_SECRET set for the server, not for the import).
- */
-async function checkSecret(box: SecretBox, repo: ImportRepo, options: ImportOptions): Promise<void> {
-  const sealed = await repo.anyChannelKey()
-  if (sealed === undefined) return
-  await box.decrypt(sealed).catch(() => {
-    throw new Error(
-      `the channel keys in ${options.databaseUrl ? redactUrl(options.databaseUrl) : options.sqlitePath} were encrypted with another crypto secret: run the import with the CRYPTO_SECRET the gateway uses (or with its DATA_DIR/crypto.secret)`,
-    )
-  })
 }
 
 interface Mapped {
