@@ -19,10 +19,9 @@ export async function sealOptionValue(cryptoSecret: string, key: string, value: 
   return createSecretBox(cryptoSecret).encrypt(value.trim())
 }
 
-/** A secret option in clear text for the one call that needs it ('' when unset). */
-export async function openSecretOption(cryptoSecret: string, options: Pick<OptionStore, 'get'>, key: string): Promise<string> {
-  const sealed = options.get<string>(key)
-  return sealed ? createSecretBox(cryptoSecret).decrypt(sealed) : ''
+/** A secret option in clear text for the one call that needs it ('' when unset or unreadable, as `openSecret`). */
+export function openSecretOption(cryptoSecret: string, options: Pick<OptionStore, 'get'>, key: string): Promise<string> {
+  return openSecret(createSecretBox(cryptoSecret), options.get<string>(key))
 }
 
 /** An option as the API shows it: a secret's value is '' and `configured` says whether one is stored. */
