@@ -64,11 +64,12 @@ async function announceSetup(deps: Awaited<ReturnType<typeof createDeps>>, log: 
 }
 
 /** On PostgreSQL: this node's registration (src/db/postgres/node-guard.ts), or the refusal that names what to change. */
-async function guardNode(config: Config, log: Logger): Promise<NodeGuard | number | undefined> {
+async function guardNode(config: Config, log: Logger, nodeId: string): Promise<NodeGuard | number | undefined> {
   if (config.database.kind !== 'postgres') return undefined
   try {
     return await takeNodeGuard(config.database.url, {
       shared: config.redisUrl !== undefined,
+      nodeId,
       onChange: (held, error) =>
         held ? log.info('node guard: retook the node lock on PostgreSQL') : log.error({ err: error instanceof Error ? error.message : String(error) }, 'node guard: lost the connection that holds the node lock; retrying'),
     })
@@ -88,7 +89,9 @@ async function serve(config: Config): Promise<number> {
   // from here on, what anything prints is a log line (JSON unless on a terminal)
   routeConsoleTo(log)
 
-  const guard = await guardNode(config, log)
+  // one id for this process: its quota holds carry it, and its node guard holds the lock that says it is alive
+  const nodeId = `node-${crypto.randomUUID()}`
+  const guard = await guardNode(config, log, nodeId)
   if (typeof guard === 'number') {
     await sink.flush()
     return guard
@@ -97,7 +100,7 @@ async function serve(config: Config): Promise<number> {
   for (const change of tightened) log.warn({ path: change }, `made private (group and others could read it): ${change}`)
   let repos: Repos
   try {
-    repos = await openRepos(config)
+    repos = await openRepos(config, { nodeId })
   } catch (error) {
     if (error instanceof NewerDatabaseError) {
       log.fatal(error.message)

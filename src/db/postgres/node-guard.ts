@@ -20,6 +20,11 @@ export interface NodeGuardOptions {
   heartbeatMs?: number
   /** told when the lock is lost or retaken */
   onChange?: (held: boolean, error?: unknown) => void
+  /**
+   * This node's id, as its quota holds carry it: the guard also holds the node's own lock, which tells every
+   * node's sweep that this one is alive, so its holds stay while its renewals run late (migration 0010).
+   */
+  nodeId?: string
 }
 
 /**
@@ -44,7 +49,10 @@ export async function takeNodeGuard(url: string, options: NodeGuardOptions): Pro
   const take = async (client: SQL): Promise<boolean> => {
     const fn = options.shared ? 'pg_try_advisory_lock_shared' : 'pg_try_advisory_lock'
     const [row] = (await client.unsafe(`SELECT ${fn}(${NODE_LOCK}) AS ok`)) as { ok: boolean }[]
-    return row?.ok === true
+    if (row?.ok !== true) return false
+    // the node's own lock (the key migration 0010's sweep asks for): unique ids, so it is free unless this node holds it
+    if (options.nodeId !== undefined) await client`SELECT pg_advisory_lock(hashtextextended(${`tollgate-node:${options.nodeId}`}, 0))`
+    return true
   }
 
   let client = open()

@@ -39,6 +39,16 @@ describePg('quota holds on PostgreSQL', () => {
     const token = await a.tokens.insert({ userId: user.id, keyHash: `h${seq}`.padEnd(64, '0'), keyHint: 'sk', remainQuota: remainQuota ?? 0, unlimitedQuota: remainQuota === undefined })
     return { user, token, limited: remainQuota !== undefined }
   }
+  /** whether a hold is past its expiry, as the database sees it */
+  const stalledHoldRows = async (hold: number) => {
+    const { SQL } = await import('bun')
+    const sql = new SQL({ url, max: 1 })
+    try {
+      return (await sql`SELECT expires_at < now() AS expired FROM quota_holds WHERE id = ${hold}`) as { expired: boolean }[]
+    } finally {
+      await sql.close()
+    }
+  }
   /** balances as stored, past every cache */
   const stored = async (userId: number, tokenId: number) => {
     a.users.forget(userId)
@@ -113,6 +123,29 @@ describePg('quota holds on PostgreSQL', () => {
     await busy.commitMetering([])
     expect(busy.holds.live).toBe(0)
     expect(await stored(user.id, token.id)).toMatchObject({ user: { quota: 0, usedQuota: 1_000 } })
+  }, 30_000)
+
+  test('a live node whose renewals stall past the lease keeps its holds while its guard holds its node lock; they come back once it is gone', async () => {
+    // what three loaded nodes showed: renewals queued behind 1,000 requests ran later than the lease, another
+    // node's sweep gave live holds back, and the same money was reserved twice (122 served against a balance for 100)
+    const guard = await takeNodeGuard(url, { shared: true, nodeId: 'stalled' })
+    let released = false
+    afterAllRelease.push(() => (released ? Promise.resolve() : guard.release()))
+    const stalled = await node('stalled', { ttlSeconds: 0.2, renewEveryMs: 0, sweepEveryMs: 0 })
+    const { user, token } = await account(1_000)
+    const held = await stalled.quota.reserve(user.id, token.id, false, 1_000)
+    expect(held.ok).toBe(true)
+    // long past the lease: expired, not renewed, but its node is alive
+    const [row] = await until(() => stalledHoldRows(held.hold!), (rows) => rows[0]?.expired === true)
+    expect(row!.expired).toBe(true)
+    expect(await a.holds.sweep()).toBe(0)
+    expect((await stored(user.id, token.id)).user.quota).toBe(0)
+    expect((await a.quota.reserve(user.id, token.id, false, 1)).ok).toBe(false)
+    // the node goes (its guard connection ends, as when the process dies): the next sweep gives the hold back
+    await guard.release()
+    released = true
+    expect(await until(() => a.holds.sweep(), (n) => n === 1)).toBe(1)
+    expect((await stored(user.id, token.id)).user.quota).toBe(1_000)
   }, 30_000)
 
   test('a settlement after its hold was swept charges only what the balances still reach, never below zero', async () => {
