@@ -8,7 +8,7 @@
  * key in each metric it touches; ours walks maps keyed by the values).
  */
 import { Counter, Histogram, Registry } from 'prom-client'
-import { createRelayMetrics, LATENCY_BUCKETS, TextWriter } from '../src/ops/metrics'
+import { createRelayMetrics, LATENCY_BUCKETS, TextWriter } from '../src/telemetry/metrics'
 
 const N = Number(Bun.argv.find((a) => a.startsWith('--n='))?.slice(4) ?? 1_000_000)
 const models = ['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5', 'gemini-2.5-flash']

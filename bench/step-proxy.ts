@@ -12,7 +12,7 @@
  * Prints one JSON line `{"port":N}` on stdout once it listens.
  */
 import { Elysia } from 'elysia'
-import { scanJson } from '../src/relay/json-scan'
+import { scanJson } from '../src/relay/body/json-scan'
 
 const step = Bun.argv[2] ?? 'floor'
 const at = Bun.argv.indexOf('--upstream')

@@ -1,5 +1,5 @@
 import { LogType } from '../db/repos/logs'
-import type { Logger } from '../ops/logger'
+import type { Logger } from '../telemetry/logger'
 import { arrivedAt, requestIdOf } from '../plugins/request-context'
 import type { LogWriter } from './log-writer'
 

@@ -1,7 +1,7 @@
 import { BadRequestError } from '../errors'
 import type { OptionStore } from '../options/store'
 import type { PriceChoices } from '../protocols/types'
-import type { Meter } from '../relay/meter'
+import type { Meter } from '../relay/meter/meter'
 
 type Options = Pick<OptionStore, 'get'>
 

@@ -4,7 +4,7 @@ import { createLocalLogin } from '../../src/coord/local-login'
 import { createKeyCache } from '../../src/db/repos/key-cache'
 import type { TokenRow } from '../../src/db/repos'
 import { createKeyRotation } from '../../src/relay/routing/key-rotation'
-import { countRequestTokens, tokenCountCache } from '../../src/relay/tokenize'
+import { countRequestTokens, tokenCountCache } from '../../src/relay/meter/tokenize'
 import type { IrRequest } from '../../src/ir'
 
 /**

@@ -12,8 +12,8 @@ import { isSpliced, type IrRequest } from '../../src/ir'
 import { protocols } from '../../src/protocols'
 import { bedrockConverse } from '../../src/protocols/bedrock-converse'
 import type { UpstreamProtocol } from '../../src/protocols/types'
-import { bodyLimits } from '../../src/relay/request-body'
-import { spliceLimits } from '../../src/relay/splice-paths'
+import { bodyLimits } from '../../src/relay/body/request-body'
+import { spliceLimits } from '../../src/relay/body/splice-paths'
 
 Object.assign(bodyLimits, { wholeBytes: 0, standInBytes: 64, sharedSendBytes: 0 })
 Object.assign(spliceLimits, { minBytes: 1, prefixBytes: 0 })

@@ -1,9 +1,9 @@
 import { BadRequestError } from '../../errors'
 import { MAX_JSON_DEPTH } from '../../plugins/json-depth'
 import type { ProtocolId } from '../../protocols/types'
-import { scanJson } from '../../relay/json-scan'
+import { scanJson } from '../../relay/body/json-scan'
 import { protocolFor } from '../../relay/protocol-registry'
-import { bodyLimits, decodeText, scannedBody, utf8Body, watchOf, wholeBody, type RequestBody } from '../../relay/request-body'
+import { bodyLimits, decodeText, scannedBody, utf8Body, watchOf, wholeBody, type RequestBody } from '../../relay/body/request-body'
 
 /** What the route's parser read, kept on the request's own context (one object per request, passed along, no side store). */
 export interface RawBody {

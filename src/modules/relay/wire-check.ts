@@ -2,7 +2,7 @@ import { Kind, OptionalKind, Type, type TObject, type TSchema } from '@sinclair/
 import { ValidationError } from 'elysia'
 import { assertJsonDepth } from '../../plugins/json-depth'
 import { compiledSchema } from '../../protocols/schema-check'
-import { standInsOf } from '../../relay/request-body'
+import { standInsOf } from '../../relay/body/request-body'
 
 /**
  * A relay route's body or headers checked against their schema by hand, not declared as the route's
