@@ -1,5 +1,5 @@
 /**
- * Tollgate's own metrics writer (src/ops/metrics.ts) against prom-client for the same relay series: the cost of
+ * Tollgate's own metrics writer (src/telemetry/metrics.ts) against prom-client for the same relay series: the cost of
  * recording one finished request (a counter, three histograms, three counters, four labels) and of one scrape.
  *
  *   bun bench/metrics-writer.ts [--n=1000000]
@@ -67,6 +67,6 @@ async function measure(name: string, impl: { observe(i: number): void; scrape():
   return { name, nsPerObservation: Math.round(ns), scrapeMs: Number(scrapeMs.toFixed(3)) }
 }
 
-const a = await measure('tollgate (src/ops/metrics.ts)', ours())
+const a = await measure('tollgate (src/telemetry/metrics.ts)', ours())
 const b = await measure('prom-client 15.1.3', promClient())
 console.log(JSON.stringify({ observations: N, results: [a, b], ratio: Number((b.nsPerObservation / a.nsPerObservation).toFixed(1)) }, null, 2))

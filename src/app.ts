@@ -51,7 +51,7 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
       // the path from the URL: Elysia's is a segment late for a host under four characters (plugins/url-path.ts)
       const failed = { code, error, path: pathOf(request.url), request, body, params, caller, clientIp }
       const response = errors.render(failed, requestIdOf(request))
-      // a relay request refused before settle saw it: its operations log line and metrics (ops/relay-report)
+      // a relay request refused before settle saw it: its operations log line and metrics (telemetry/relay-report)
       if (!wasSettled(error)) deps.ops.relay.refused(failed)
       return response
     })

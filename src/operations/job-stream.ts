@@ -14,7 +14,7 @@ export interface OperationStreamOptions {
   /** aborts the upstream call: on a silence longer than `idleMs`, and at the end of the shutdown grace period */
   abort: AbortController
   idleMs: number
-  /** open streams, for the shutdown drain (ops/open-streams) */
+  /** open streams, for the shutdown drain (telemetry/open-streams) */
   streams?: StreamRegistry
 }
 

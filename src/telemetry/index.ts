@@ -4,7 +4,7 @@ import { createFlushMetrics, createRelayMetrics, type FlushMetrics, type RelayMe
 import { createOpenStreams, type OpenStreams } from './open-streams'
 import { createRelayReport, type RelayReport } from './relay-report'
 
-/** Scheduled backups (ops/backup-schedule.ts), for the metrics. */
+/** Scheduled backups (backup/schedule.ts), for the metrics. */
 export interface BackupStats {
   /** unix ms of the last scheduled backup that succeeded (0: none yet) */
   lastSuccessAt: number

@@ -103,7 +103,7 @@ export function geminiRelayModule(deps: AppDeps, hooks: RelayHooks) {
 
 /**
  * generateContent and streamGenerateContent take the chat routes' parser: a large body (a Gemini CLI turn grown with
- * file reads) is scanned, not parsed, before dispatch (relay/request-body.ts), passed through as its bytes or converted
+ * file reads) is scanned, not parsed, before dispatch (relay/body/request-body.ts), passed through as its bytes or converted
  * with its long strings spliced; embeddings and countTokens read their bodies whole.
  */
 function geminiParser() {

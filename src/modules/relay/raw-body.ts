@@ -48,7 +48,7 @@ export async function readWholeBody(request: Request): Promise<RawBody> {
 /**
  * The chat routes' parser: a body up to WHOLE_BODY_BYTES is parsed whole; a larger one is scanned (structure
  * checked, top-level values located) and only its small top-level values parsed, so passthrough forwards it
- * without building it (relay/request-body.ts). The route's `body` is then that view of the top-level fields.
+ * without building it (relay/body/request-body.ts). The route's `body` is then that view of the top-level fields.
  */
 export function chatJsonParser(protocol: ProtocolId) {
   const readChat = chatBodyReader(protocol)

@@ -92,7 +92,7 @@ async function streamResult(deps: Omit<RelayPorts, 'routing'>, a: AttemptInput, 
     throw error
   }
   const firstByteAt = performance.now()
-  // open until its end: shutdown waits for it, and past the grace period aborts the upstream (ops/open-streams)
+  // open until its end: shutdown waits for it, and past the grace period aborts the upstream (telemetry/open-streams)
   deps.ops?.streams.add(upstreamAbort)
   const hooks = {
     abortUpstream: (reason?: Error) => upstreamAbort.abort(reason),
