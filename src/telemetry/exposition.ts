@@ -1,6 +1,8 @@
 import { readdirSync } from 'node:fs'
-import type { AppDeps } from '../deps'
+import type { Metering } from '../metering'
+import type { Routing } from '../relay/routing'
 import { VERSION } from '../version'
+import type { Ops } from '.'
 import { escapeLabel, TextWriter } from './metrics'
 
 /** The content type Prometheus asks for and this writer produces (text exposition format 0.0.4). */
@@ -17,7 +19,7 @@ export interface ScrapeContext {
  * The whole exposition, collected now: the relay series recorded as requests ended, and what is read at
  * scrape time (channels, log writer, process). Costs one pass over the series; nothing is cached.
  */
-export function renderMetrics(deps: Pick<AppDeps, 'ops' | 'routing' | 'metering'>, ctx: ScrapeContext = {}): string {
+export function renderMetrics(deps: { ops: Ops; routing: Pick<Routing, 'channels'>; metering: Pick<Metering, 'logs'> }, ctx: ScrapeContext = {}): string {
   const w = new TextWriter()
   const { ops } = deps
   const metrics = ops.metrics

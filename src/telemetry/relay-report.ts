@@ -1,7 +1,6 @@
 import type { Settled } from '../metering/settle'
 import { describeError } from '../plugins/describe-error'
 import type { FailedRequest } from '../plugins/error-routes'
-import { arrivedAt, requestIdOf } from '../plugins/request-context'
 import type { RelayOutcome } from '../relay/types'
 import { writeLine, type Logger } from './logger'
 import type { RelayMetrics } from './metrics'
@@ -80,14 +79,14 @@ export function createRelayReport(ops: { readonly log: Logger; readonly metrics:
       if (!route) return
       const view = describeError(failed.code, failed.error, false)
       const log = ops.log
-      const began = arrivedAt(failed.request)
+      const began = failed.arrival?.at
       const latencyMs = began === undefined ? 0 : performance.now() - began
       const model = modelOf(failed)
       // the metrics label it only if some channel lists it
       metrics?.observe(route, model, 0, view.status, latencyMs)
       if (!log.isLevelEnabled('info')) return
       const caller = failed.caller
-      const requestId = requestIdOf(failed.request) ?? null
+      const requestId = failed.arrival?.id ?? null
       later(() =>
         writeLine(log, {
           level: 'info',

@@ -40,10 +40,10 @@ export function playgroundModule(deps: AppDeps, hooks: RelayHooks) {
     .post(
       '/pg/chat/completions',
       // destructured on purpose: Elysia reads handler parameters to decide what to parse
-      ({ body, request, caller, clientIp, set, rawBody }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
+      ({ body, request, caller, clientIp, set, rawBody, arrival }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
         checkBody(body)
         idCarriedByResponse(set)
-        return relayChat(deps, relayInputOf('openai-chat', { body, request, caller, clientIp, rawBody }), hooks)
+        return relayChat(deps, relayInputOf('openai-chat', { body, request, caller, clientIp, rawBody, arrival }), hooks)
       },
       { parse: parseRawJson },
     )

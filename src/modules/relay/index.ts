@@ -47,11 +47,11 @@ export function relayModule(deps: AppDeps, hooks: RelayHooks) {
   const generate = (protocol: ProtocolId, checkHeaders?: (request: Request) => void) => {
     const checkBody = wireCheck('body', protocolFor(protocol).requestSchema)
     // destructured on purpose: Elysia reads handler parameters to decide what to parse
-    return ({ body, request, caller, clientIp, set, rawBody }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
+    return ({ body, request, caller, clientIp, set, rawBody, arrival }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
       checkHeaders?.(request)
       checkBody(body)
       idCarriedByResponse(set)
-      return relayChat(deps, relayInputOf(protocol, { body, request, caller, clientIp, rawBody }), hooks)
+      return relayChat(deps, relayInputOf(protocol, { body, request, caller, clientIp, rawBody, arrival }), hooks)
     }
   }
 
