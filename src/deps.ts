@@ -34,7 +34,7 @@ export interface AppDeps {
   routing: Routing
   /** Prices, quota reservation and settlement, rate limits, the usage log writer, log retention. */
   metering: Metering
-  /** The structured log, metrics, open streams and the draining flag (src/ops). */
+  /** The structured log, metrics, open streams and the draining flag (src/telemetry). */
   ops: Ops
   /** What nodes share (src/coord): limits, login windows, invalidations, job leases, channel failures; in process, or through Redis with REDIS_URL. Whoever stops the app closes it. */
   coord: Coordination

@@ -3,7 +3,7 @@ import type { Logger } from '../telemetry/logger'
 import type { Arrival } from '../plugins/request-context'
 import type { LogWriter } from './log-writer'
 
-/** What recording a manage log needs: the log writer, and the operations log for its line (src/ops). */
+/** What recording a manage log needs: the log writer, and the operations log for its line (src/telemetry). */
 type ManageLogDeps = { metering: { logs: Pick<LogWriter, 'push'> }; ops?: { log: Logger } }
 
 interface ManageLogInput {
