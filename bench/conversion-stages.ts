@@ -7,8 +7,8 @@
 import { agentBody } from '../tests/helpers/agent-body'
 import { anthropic } from '../src/protocols/anthropic'
 import { openaiChat } from '../src/protocols/openai-chat'
-import { scanJson } from '../src/relay/json-scan'
-import { scannedBody, utf8Body, watchOf } from '../src/relay/request-body'
+import { scanJson } from '../src/relay/body/json-scan'
+import { scannedBody, utf8Body, watchOf } from '../src/relay/body/request-body'
 import { median } from './lib'
 
 const flag = (name: string) => Bun.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]

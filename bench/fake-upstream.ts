@@ -19,7 +19,7 @@
  * e.g. `bench-d64-p20` streams 64 deltas 20 ms apart; `bench-d0` streams everything at once.
  * Delta i carries the text `w<i> ` so a client can check that every frame arrived, once, in order.
  */
-import { scanJson } from '../src/relay/json-scan'
+import { scanJson } from '../src/relay/body/json-scan'
 
 interface Profile {
   deltas: number

@@ -3,7 +3,7 @@
  * (whose bytes are then let go of, as the relay does), is sent to a local server that does not read it yet; RSS is
  * taken before, once the body is made, and while fetch holds it; the server checks every byte. A copy shows as
  * +256 MB: fetch copies a Uint8Array (+261 MB on 2026-11-28) and not a Blob (whose RSS even fell while fetch held
- * it). This is why a large body goes to fetch as a Blob (relay/request-body.ts `sendable`, relay/upstream-body.ts).
+ * it). This is why a large body goes to fetch as a Blob (relay/body/request-body.ts `sendable`, relay/chat/upstream-body.ts).
  * (A first version of this check let Bun's 128 MB request limit refuse the body, and saw no copy: read `received`.)
  *
  *   bun bench/fetch-body-copy.ts

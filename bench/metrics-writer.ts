@@ -1,5 +1,5 @@
 /**
- * Tollgate's own metrics writer (src/ops/metrics.ts) against prom-client for the same relay series: the cost of
+ * Tollgate's own metrics writer (src/telemetry/metrics.ts) against prom-client for the same relay series: the cost of
  * recording one finished request (a counter, three histograms, three counters, four labels) and of one scrape.
  *
  *   bun bench/metrics-writer.ts [--n=1000000]
@@ -8,7 +8,7 @@
  * key in each metric it touches; ours walks maps keyed by the values).
  */
 import { Counter, Histogram, Registry } from 'prom-client'
-import { createRelayMetrics, LATENCY_BUCKETS, TextWriter } from '../src/ops/metrics'
+import { createRelayMetrics, LATENCY_BUCKETS, TextWriter } from '../src/telemetry/metrics'
 
 const N = Number(Bun.argv.find((a) => a.startsWith('--n='))?.slice(4) ?? 1_000_000)
 const models = ['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5', 'gemini-2.5-flash']
@@ -67,6 +67,6 @@ async function measure(name: string, impl: { observe(i: number): void; scrape():
   return { name, nsPerObservation: Math.round(ns), scrapeMs: Number(scrapeMs.toFixed(3)) }
 }
 
-const a = await measure('tollgate (src/ops/metrics.ts)', ours())
+const a = await measure('tollgate (src/telemetry/metrics.ts)', ours())
 const b = await measure('prom-client 15.1.3', promClient())
 console.log(JSON.stringify({ observations: N, results: [a, b], ratio: Number((b.nsPerObservation / a.nsPerObservation).toFixed(1)) }, null, 2))

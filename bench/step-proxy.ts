@@ -4,7 +4,7 @@
  *
  *   floor      `arrayBuffer()` → fetch (fetch copies the bytes)
  *   blob       `bytes()` → one Blob, the bytes detached → fetch (what Tollgate sends from 1 MB)
- *   scan       as blob, after the structure scan Tollgate runs on every chat body over 32 KB (relay/json-scan.ts)
+ *   scan       as blob, after the structure scan Tollgate runs on every chat body over 32 KB (relay/body/json-scan.ts)
  *   elysia     as scan, served by an Elysia route (the framework Tollgate runs on)
  *
  *   bun bench/step-proxy.ts <step> --upstream http://127.0.0.1:<fake>
@@ -12,7 +12,7 @@
  * Prints one JSON line `{"port":N}` on stdout once it listens.
  */
 import { Elysia } from 'elysia'
-import { scanJson } from '../src/relay/json-scan'
+import { scanJson } from '../src/relay/body/json-scan'
 
 const step = Bun.argv[2] ?? 'floor'
 const at = Bun.argv.indexOf('--upstream')

@@ -28,7 +28,7 @@ import { redemptionsModule } from './modules/redemptions'
 import { paymentsModule } from './modules/payments'
 import { playgroundModule } from './modules/playground'
 import { userAccessModule } from './modules/user-access'
-import { requestContext, requestIdOf } from './plugins/request-context'
+import { requestContext } from './plugins/request-context'
 import { sameOriginWrites } from './plugins/same-origin'
 import { consoleModule, consoleServeOptions } from './modules/console'
 import { mailModule } from './modules/mail'
@@ -47,11 +47,11 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
   // (plugins/request-context: declared lengths at once, chunked bodies while read), in each route's shape
   return new Elysia({ serve: { maxRequestBodySize: Number.MAX_SAFE_INTEGER, ...consoleServeOptions() } })
     // destructured on purpose (Elysia reads the parameters); caller and clientIp are the relay derive's, when it ran
-    .onError(({ code, error, request, body, params, caller, clientIp }: Omit<FailedRequest, 'path'>) => {
+    .onError(({ code, error, request, body, params, caller, clientIp, arrival }: Omit<FailedRequest, 'path'>) => {
       // the path from the URL: Elysia's is a segment late for a host under four characters (plugins/url-path.ts)
-      const failed = { code, error, path: pathOf(request.url), request, body, params, caller, clientIp }
-      const response = errors.render(failed, requestIdOf(request))
-      // a relay request refused before settle saw it: its operations log line and metrics (ops/relay-report)
+      const failed = { code, error, path: pathOf(request.url), request, body, params, caller, clientIp, arrival }
+      const response = errors.render(failed, arrival?.id)
+      // a relay request refused before settle saw it: its operations log line and metrics (telemetry/relay-report)
       if (!wasSettled(error)) deps.ops.relay.refused(failed)
       return response
     })

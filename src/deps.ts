@@ -13,8 +13,8 @@ import { createOutbound, type Outbound } from './outbound/fetch'
 import { createRouting, type Routing } from './relay/routing'
 import { loadRevocationList, PRUNE_INTERVAL_SECONDS, type RevocationList } from './services/sessions/revocation-list'
 import { loadOrCreateSecret } from './secrets'
-import { createOps, type Ops } from './ops'
-import { createLogSink, type Logger } from './ops/logger'
+import { createOps, type Ops } from './telemetry'
+import { createLogSink, type Logger } from './telemetry/logger'
 import { setHashLimits } from './modules/users/hash-queue'
 import { createMailer, type Mailer } from './mail/mailer'
 
@@ -34,7 +34,7 @@ export interface AppDeps {
   routing: Routing
   /** Prices, quota reservation and settlement, rate limits, the usage log writer, log retention. */
   metering: Metering
-  /** The structured log, metrics, open streams and the draining flag (src/ops). */
+  /** The structured log, metrics, open streams and the draining flag (src/telemetry). */
   ops: Ops
   /** What nodes share (src/coord): limits, login windows, invalidations, job leases, channel failures; in process, or through Redis with REDIS_URL. Whoever stops the app closes it. */
   coord: Coordination

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import type { Env } from '../config'
-import { BackupError, snapshotDatabase } from '../ops/backup'
+import { BackupError, snapshotDatabase } from '../backup/backup'
 import { commandConfig, DATA_OPTIONS, EXIT, parseCommandArgs } from './args'
 
 export const BACKUP_HELP = `Usage: tollgate backup <file> [--no-secrets] [--force] [--data-dir DIR]

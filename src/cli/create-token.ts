@@ -1,5 +1,5 @@
 import type { Env } from '../config'
-import { askRunning, askStatus, ControlError, controlActions } from '../ops/control'
+import { askRunning, askStatus, ControlError, controlActions } from './control'
 import type { TokenFieldsInput } from '../services/tokens/token-fields'
 import { commandConfig, DATA_OPTIONS, EXIT, parseCommandArgs, UsageError } from './args'
 import { CommandError, withRepos } from './database'

@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import type { Config, Env } from '../config'
 import { createSecretBox } from '../crypto/secret-box'
 import { migrations } from '../db/sqlite/migrations'
-import { CRYPTO_SECRET_FILE, currentSecrets, SESSION_SECRET_FILE } from '../ops/backup'
-import { askStatus } from '../ops/control'
+import { CRYPTO_SECRET_FILE, currentSecrets, SESSION_SECRET_FILE } from '../backup/backup'
+import { askStatus } from './control'
 import { commandConfig, DATA_OPTIONS, EXIT, parseCommandArgs } from './args'
 
 export const DOCTOR_HELP = `Usage: tollgate doctor [--data-dir DIR] [--json]

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { Config } from '../config'
 import { createSecretBox } from '../crypto/secret-box'
-import { CRYPTO_SECRET_FILE, readSecretsFile, SESSION_SECRET_FILE } from '../ops/backup'
+import { CRYPTO_SECRET_FILE, readSecretsFile, SESSION_SECRET_FILE } from '../backup/backup'
 
 export interface FoundSecret {
   name: 'SESSION_SECRET' | 'CRYPTO_SECRET'

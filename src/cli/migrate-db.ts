@@ -5,7 +5,7 @@ import { closeDatabase, openDatabase } from '../db/sqlite/client'
 import { migrate, NewerDatabaseError } from '../db/sqlite/migrate'
 import { closePostgres, openPostgres } from '../db/postgres/client'
 import { copySqliteToPostgres, CopyMismatchError, TargetNotEmptyError, type CopyReport } from '../db/postgres/copy-from-sqlite'
-import { askStatus } from '../ops/control'
+import { askStatus } from './control'
 import { commandConfig, DATA_OPTIONS, EXIT, parseCommandArgs, UsageError } from './args'
 import { findSecrets, secretsAdvice } from './migrate-db-secrets'
 

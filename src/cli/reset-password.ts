@@ -1,5 +1,5 @@
 import type { Env } from '../config'
-import { askRunning, askStatus, ControlError, controlActions } from '../ops/control'
+import { askRunning, askStatus, ControlError, controlActions } from './control'
 import { commandConfig, DATA_OPTIONS, EXIT, parseCommandArgs } from './args'
 import { CommandError, readLine, withRepos } from './database'
 

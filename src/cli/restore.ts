@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import type { Env } from '../config'
-import { BackupError, restoreDatabase } from '../ops/backup'
-import { askStatus } from '../ops/control'
+import { BackupError, restoreDatabase } from '../backup/backup'
+import { askStatus } from './control'
 import { commandConfig, DATA_OPTIONS, EXIT, parseCommandArgs } from './args'
 
 export const RESTORE_HELP = `Usage: tollgate restore <file> [--secrets FILE | --no-secrets] [--data-dir DIR]

@@ -2,7 +2,7 @@ import { createApp } from '../app'
 import { ConfigError, HELP, parseCli, redactUrl, type Config, type Env } from '../config'
 import { openRepos } from '../db'
 import { NewerDatabaseError } from '../db/errors'
-import { NodeGuardError, takeNodeGuard, type NodeGuard } from '../db/postgres/node-guard'
+import type { NodeGuard } from '../db/postgres/node-guard'
 import type { Repos } from '../db/repos'
 import { createDeps } from '../deps'
 import { startIdleCollector } from '../launch/idle-collector'
@@ -12,10 +12,10 @@ import { bootstrapRoot } from '../modules/setup/bootstrap'
 import { setupAnnouncement } from '../modules/setup/code-gate'
 import { setupState } from '../modules/setup/create-root'
 import { setupCodeOf } from '../modules/setup/setup-code'
-import { CRYPTO_SECRET_FILE, SESSION_SECRET_FILE } from '../ops/backup'
-import { startBackupSchedule } from '../ops/backup-schedule'
-import { controlActions, ControlError, startControlServer } from '../ops/control'
-import { createLogSink, routeConsoleTo, type Logger } from '../ops/logger'
+import { CRYPTO_SECRET_FILE, SESSION_SECRET_FILE } from '../backup/backup'
+import { startBackupSchedule } from '../backup/schedule'
+import { controlActions, ControlError, startControlServer } from './control'
+import { createLogSink, routeConsoleTo, type Logger } from '../telemetry/logger'
 import { requestsArrived } from '../plugins/request-context'
 import { VERSION } from '../version'
 import { EXIT, UsageError } from './args'
@@ -66,6 +66,7 @@ async function announceSetup(deps: Awaited<ReturnType<typeof createDeps>>, log: 
 /** On PostgreSQL: this node's registration (src/db/postgres/node-guard.ts), or the refusal that names what to change. */
 async function guardNode(config: Config, log: Logger, nodeId: string): Promise<NodeGuard | number | undefined> {
   if (config.database.kind !== 'postgres') return undefined
+  const { NodeGuardError, takeNodeGuard } = await import('../db/postgres/node-guard')
   try {
     return await takeNodeGuard(config.database.url, {
       shared: config.redisUrl !== undefined,

@@ -1,8 +1,5 @@
 import type { Config } from '../config'
-import { closePostgres, openPostgres } from './postgres/client'
-import { migratePostgres } from './postgres/migrate'
-import { createPostgresRepos, type PostgresRepoOptions } from './postgres/repos'
-import { leaseOf } from './postgres/repos/quota'
+import type { PostgresRepoOptions } from './postgres/repos'
 import type { Repos } from './repos'
 import { openDatabase } from './sqlite/client'
 import { migrate } from './sqlite/migrate'
@@ -19,6 +16,13 @@ export type PostgresExtras = Partial<Pick<PostgresRepoOptions, 'nodeId' | 'lease
 export async function openRepos(config: Pick<Config, 'database' | 'writerThread'>, extras: PostgresExtras = {}): Promise<Repos> {
   const { database } = config
   if (database.kind === 'postgres') {
+    // loaded only here: a gateway on SQLite never evaluates PostgreSQL's schema, migrations and driver code
+    const [{ closePostgres, openPostgres }, { migratePostgres }, { createPostgresRepos }, { leaseOf }] = await Promise.all([
+      import('./postgres/client'),
+      import('./postgres/migrate'),
+      import('./postgres/repos'),
+      import('./postgres/repos/quota'),
+    ])
     const db = openPostgres(database.url, { poolSize: database.poolSize, statementTimeoutMs: database.statementTimeoutMs })
     try {
       await migratePostgres(db.$client)

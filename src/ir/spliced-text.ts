@@ -1,7 +1,7 @@
 /**
  * A large request converted to another protocol is decoded with its long strings (tool results, texts, base64
  * media) cut short: each keeps its first bytes and then a mark naming the rest, which stays in the client's
- * bytes and is copied into the upstream body after encoding (relay/spliced-body.ts). Such a text may be joined,
+ * bytes and is copied into the upstream body after encoding (relay/body/spliced-body.ts). Such a text may be joined,
  * prefixed, wrapped, copied and compared by its start; code that needs all of it (searching it, trimming it,
  * re-encoding it) calls `wholeText`, which refuses a marked text, and the relay converts the request again from
  * the body parsed whole. A body that holds the mark character itself is never decoded this way.

@@ -1,5 +1,5 @@
 import type { Repos } from '../db/repos'
-import type { Meter } from '../relay/meter'
+import type { Meter } from '../relay/meter/meter'
 import type { OptionStore } from '../options/store'
 import type { RelayCall, RelayOutcome } from '../relay/types'
 import { createLogWriter, type LogWriterOptions } from './log-writer'

@@ -1,9 +1,9 @@
 import { LogType } from '../db/repos/logs'
-import type { Logger } from '../ops/logger'
-import { arrivedAt, requestIdOf } from '../plugins/request-context'
+import type { Logger } from '../telemetry/logger'
+import type { Arrival } from '../plugins/request-context'
 import type { LogWriter } from './log-writer'
 
-/** What recording a manage log needs: the log writer, and the operations log for its line (src/ops). */
+/** What recording a manage log needs: the log writer, and the operations log for its line (src/telemetry). */
 type ManageLogDeps = { metering: { logs: Pick<LogWriter, 'push'> }; ops?: { log: Logger } }
 
 interface ManageLogInput {
@@ -84,6 +84,8 @@ interface HookContext {
   user?: { id: number; username: string }
   /** the client IP, from the session macro's resolve (plugins/session.ts) */
   clientIp?: string
+  /** from the request-context hook (plugins/request-context.ts) */
+  arrival?: Arrival
 }
 
 /**
@@ -97,12 +99,12 @@ export function manageLogHook(deps: ManageLogDeps, area: string, redactBody: (bo
     const method = ctx.request.method
     if (method === 'GET' || method === 'HEAD' || !ctx.user) return
     const details = { ...summarizeBody(redactBody(ctx.body), area === 'option'), ...(ctx.params && Object.keys(ctx.params).length ? { params: ctx.params } : {}) }
-    const began = arrivedAt(ctx.request)
+    const began = ctx.arrival?.at
     recordManageLog(deps, {
       actor: ctx.user,
       content: `${area}: ${method} ${ctx.path}`,
       ip: ctx.clientIp,
-      requestId: requestIdOf(ctx.request),
+      requestId: ctx.arrival?.id,
       details,
       route: `${method} ${ctx.route ?? ctx.path}`,
       status: typeof ctx.set?.status === 'number' ? ctx.set.status : 200,

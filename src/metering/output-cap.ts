@@ -1,5 +1,5 @@
 import type { OptionStore } from '../options/store'
-import type { Meter } from '../relay/meter'
+import type { Meter } from '../relay/meter/meter'
 import { maxOutputOf } from './model-limits'
 import { estimateQuota, type Price } from './prices'
 

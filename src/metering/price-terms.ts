@@ -1,11 +1,11 @@
 import { BadRequestError } from '../errors'
 import type { OptionStore } from '../options/store'
 import type { PriceChoices } from '../protocols/types'
-import type { Meter } from '../relay/meter'
+import type { Meter } from '../relay/meter/meter'
 
 type Options = Pick<OptionStore, 'get'>
 
-/** What the client's price choices (relay/meter.ts, protocols' `priceChoices`) make of a request's price. */
+/** What the client's price choices (relay/meter/meter/meter.ts, protocols' `priceChoices`) make of a request's price. */
 export interface PriceTerms {
   /** the model's price times this: the service tier's and the betas' ratios */
   multiplier: number

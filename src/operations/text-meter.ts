@@ -1,5 +1,5 @@
-import type { Meter } from '../relay/meter'
-import { countTextTokens, EXACT_ESTIMATE_BYTES } from '../relay/tokenize'
+import type { Meter } from '../relay/meter/meter'
+import { countTextTokens, EXACT_ESTIMATE_BYTES } from '../relay/meter/tokenize'
 
 /**
  * Input tokens of texts (embeddings, rerank, moderation inputs): counted when they are short, else one token

@@ -1,6 +1,6 @@
 import type { Usage } from '../ir'
 import type { OperationId } from '../providers/types'
-import type { Meter } from '../relay/meter'
+import type { Meter } from '../relay/meter/meter'
 
 /** A client's request to an operation, decoded: what routing and metering need, plus the operation's own fields. */
 export interface OperationRequest {

@@ -1,6 +1,7 @@
 import type { VerifiedToken } from '../relay/types'
 import { describeError, type ErrorView } from './describe-error'
 import { renderEnvelopeError } from './envelope'
+import type { Arrival } from './request-context'
 
 /** What the app's error hook reads of a failed request: Elysia's context, with the relay derive's fields when it ran. */
 export interface FailedRequest {
@@ -13,6 +14,8 @@ export interface FailedRequest {
   /** set by the relay derive once the key was verified; absent for an anonymous or bad key */
   caller?: VerifiedToken
   clientIp?: string
+  /** from the request-context hook: when the request arrived, its id */
+  arrival?: Arrival
 }
 
 export type ErrorRenderer = (view: ErrorView, requestId: string | undefined) => Response

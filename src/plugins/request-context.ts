@@ -7,23 +7,27 @@ import { limitBodyReads } from './body-limit'
 import { assertJsonDepth } from './json-depth'
 import { pathStart } from './url-path'
 
-// one entry per request: arrival time and id (a WeakMap set is a measurable part of this per-request hook)
-const arrivals = new WeakMap<Request, { at: number; id: string }>()
+/**
+ * When a request arrived and the id it was given, set on the request's own context by the first hook: Elysia hands
+ * that one context object on to the route's hooks, its handler and the error handler, which read `arrival` by name.
+ */
+export interface Arrival {
+  /** performance.now() when the request reached the app's first hook (routing, auth and parsing come after) */
+  at: number
+  /** echoed in `x-request-id`; error rendering reads it even when parsing failed */
+  id: string
+}
+
+/** A context the request-context hook has been through (`arrival` is absent only where no such hook ran: a bare test app). */
+export interface ArrivedContext {
+  arrival?: Arrival
+}
+
 let arrivedCount = 0
 
 /** How many requests have reached an app in this process (the idle collector watches it). */
 export function requestsArrived(): number {
   return arrivedCount
-}
-
-/** performance.now() when the request reached the app's first hook (routing, auth and parsing come after). */
-export function arrivedAt(request: Request): number | undefined {
-  return arrivals.get(request)?.at
-}
-
-/** The id given to a request on arrival; error rendering reads it even when parsing failed. */
-export function requestIdOf(request: Request): string | undefined {
-  return arrivals.get(request)?.id
 }
 
 /**
@@ -38,12 +42,13 @@ export function requestIdOf(request: Request): string | undefined {
 export function requestContext(config: Pick<Config, 'maxBodyBytes'>) {
   return (
     new Elysia({ name: 'request-context' })
-      .onRequest(({ request, set }) => {
+      // the context's fields read by name: Elysia reads a hook's source to decide what to prepare for every route
+      .onRequest((context: ArrivedContext & { request: Request; set: { headers: Record<string, unknown> } }) => {
         arrivedCount++
         const requestId = newRequestId()
-        arrivals.set(request, { at: performance.now(), id: requestId })
-        set.headers['x-request-id'] = requestId
-        enforceBodyLimit(request, config.maxBodyBytes)
+        context.arrival = { at: performance.now(), id: requestId }
+        context.set.headers['x-request-id'] = requestId
+        enforceBodyLimit(context.request, config.maxBodyBytes)
       })
       // /api bodies, however they were parsed (JSON, or JSON inside form fields), before any schema sees them;
       // the relay checks its own (modules/relay/wire-check) only when a body fails its schema, off the hot path

@@ -5,13 +5,19 @@ import type { AppDeps } from '../deps'
 import { sha256 } from '../crypto/sha256'
 import { UserStatus } from '../db/repos/user-roles'
 import { ForbiddenError, UnauthorizedError } from '../errors'
-import { clientIpOf, isHttpsRequest } from './request-context'
+import { clientIpOf, isHttpsRequest, type ArrivedContext, type IpSource } from './request-context'
 
 export const SESSION_COOKIE = 'tollgate_session'
 const SESSION_DAYS = 30
 
 const plugins = new WeakMap<AppDeps, ReturnType<typeof build>>()
-const sessionUsers = new WeakMap<Request, UserRow>()
+
+/** The macro's hooks' view of the request's context: the user `transform` found rides on it to `resolve`. */
+interface SessionContext extends ArrivedContext {
+  request: Request
+  server: IpSource
+  sessionUser?: UserRow
+}
 
 /**
  * The management session: a signed JWT cookie, or `Authorization: Bearer <access token>`.
@@ -31,13 +37,19 @@ function build(deps: AppDeps) {
         // for the OpenAPI document (modules/ops/openapi.ts): who may call the route, and how they authenticate
         detail: { 'x-tollgate-role': minRole, security: [{ session: [] }, { accessToken: [] }] },
         // transform runs before body validation: an anonymous caller learns nothing about a route's fields
-        async transform({ sessionJwt, request }) {
-          const user = await findSessionUser(deps, request.headers, await readSessionClaims(sessionJwt, sessionCookieOf(request.headers)))
+        // the context's fields read by name: Elysia reads a hook's source to decide what to prepare for the route
+        async transform(context: SessionContext & { sessionJwt: Parameters<typeof readSessionClaims>[0] }) {
+          const headers = context.request.headers
+          const user = await findSessionUser(deps, headers, await readSessionClaims(context.sessionJwt, sessionCookieOf(headers)))
           if (user.role < minRole) throw new ForbiddenError('this needs a higher role')
-          sessionUsers.set(request, user)
+          context.sessionUser = user
         },
         // the caller's IP for the management logs, on these routes only (relay routes never pay for it here)
-        resolve: ({ request, server }) => ({ user: sessionUsers.get(request)!, clientIp: clientIpOf(request, server, deps.config.trustProxy) }),
+        resolve: (context: SessionContext) => ({
+          user: context.sessionUser!,
+          clientIp: clientIpOf(context.request, context.server, deps.config.trustProxy),
+          arrival: context.arrival,
+        }),
       }),
     })
 }

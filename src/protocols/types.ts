@@ -17,7 +17,7 @@ export interface UpstreamQuirks {
 /** A client body on its way to an upstream of the same protocol. */
 export interface PassthroughContext {
   /**
-   * The body's top-level fields. In a large body (relay/request-body.ts) a value over 4 KB (messages, tools …) is
+   * The body's top-level fields. In a large body (relay/body/request-body.ts) a value over 4 KB (messages, tools …) is
    * not parsed and stands in as `[]`, `{}` or `'…'`: a patch that sets such a field is made again from the whole body.
    */
   body: Record<string, unknown>
@@ -169,13 +169,13 @@ export interface Protocol extends UpstreamProtocol {
   /** What a client body needs on its way to an upstream of this same protocol (passthrough); nothing when absent. */
   passthroughPatch?(ctx: PassthroughContext): PassthroughPatch
   /**
-   * What the scan of a large body (relay/json-scan.ts) notes without parsing it: `media`, the wire words (type
+   * What the scan of a large body (relay/body/json-scan.ts) notes without parsing it: `media`, the wire words (type
    * values or keys) of the parts the IR counts as images or files, each adding an image's tokens to the
    * reservation's bound; `patchTypes`, the `type`s of the objects `passthroughPatch` reads with `objectsOfType`.
    */
   scanWords?: { media: readonly string[]; patchTypes?: readonly string[] }
   /**
-   * Where a large request's long strings may stay in the client's bytes when it is converted (relay/spliced-body.ts):
+   * Where a large request's long strings may stay in the client's bytes when it is converted (relay/body/spliced-body.ts):
    * paths of string values (`messages.*.content.*.text`, `*` any array element) that `decodeRequest` passes on as a
    * text or media data without reading past its start; `dataUrl` paths only for strings starting with `data:`.
    */

@@ -2,7 +2,7 @@ import { GatewayError, NotFoundError } from '../errors'
 import type { IrRequest, Usage } from '../ir'
 import { tokenAllowsModel } from './auth/model-allowed'
 import { UpstreamFailure } from './failure'
-import type { Meter } from './meter'
+import type { Meter } from './meter/meter'
 import type { RouteCandidate } from './routing'
 import type { RelayCall, RelayHooks, RelayOutcome, RelayPorts } from './types'
 

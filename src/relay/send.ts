@@ -12,10 +12,10 @@ export interface AttemptScope {
 
 /**
  * Opens an attempt: aborted past `RelayTimeoutSeconds`, when the client goes away, or at shutdown
- * (ops/open-streams). Throws a 503 failure once the shutdown grace period is over.
+ * (telemetry/open-streams). Throws a 503 failure once the shutdown grace period is over.
  */
 export function openAttempt(deps: Pick<RelayPorts, 'options' | 'ops'>, clientSignal: AbortSignal): AttemptScope {
-  // past the shutdown grace period no new attempt starts (ops/open-streams): the client gets a 503 in its shape
+  // past the shutdown grace period no new attempt starts (telemetry/open-streams): the client gets a 503 in its shape
   if (deps.ops?.streams.closed) throw new UpstreamFailure(503, 'the gateway is shutting down', false)
   const abort = new AbortController()
   deps.ops?.streams.attemptStarted(abort)

@@ -1,11 +1,11 @@
 import type { TokenRow, UserRow } from '../db/repos'
 import type { IrRequest, Usage } from '../ir'
-import type { OpenStreams } from '../ops/open-streams'
+import type { OpenStreams } from '../telemetry/open-streams'
 import type { OptionStore } from '../options/store'
 import type { OutboundFetch } from '../outbound/fetch'
 import type { ProtocolId } from '../protocols/types'
-import type { Meter } from './meter'
-import type { RequestBody } from './request-body'
+import type { Meter } from './meter/meter'
+import type { RequestBody } from './body/request-body'
 import type { Routing } from './routing'
 
 /**

@@ -5,7 +5,7 @@
  * the text it got, never the garbage nor what the upstream might have sent after it.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { countTextTokens } from '../../src/relay/tokenize'
+import { countTextTokens } from '../../src/relay/meter/tokenize'
 import type { RelayEnv } from '../helpers/relay-env'
 import { UPSTREAM_KEY } from '../helpers/relay-env'
 import { account, logsOf, settled, startMeteredEnv } from '../metering/env'

@@ -6,9 +6,9 @@
 import { expect, test } from 'bun:test'
 import { parseSseText } from '../../src/protocols/sse'
 import { protocolFor } from '../../src/relay/protocol-registry'
-import { peekStream } from '../../src/relay/stream-peek'
-import { lastBoundary } from '../../src/relay/stream-holdback'
-import { passthroughStream, type StreamEnd } from '../../src/relay/stream-pipe'
+import { peekStream } from '../../src/relay/stream/peek'
+import { lastBoundary } from '../../src/relay/stream/holdback'
+import { passthroughStream, type StreamEnd } from '../../src/relay/stream/pipe'
 
 const anthropic = protocolFor('anthropic')
 const enc = new TextEncoder()

@@ -5,7 +5,7 @@
  * Both options are 1 s here.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { countTextTokens } from '../../src/relay/tokenize'
+import { countTextTokens } from '../../src/relay/meter/tokenize'
 import type { RelayEnv } from '../helpers/relay-env'
 import { UPSTREAM_KEY } from '../helpers/relay-env'
 import { account, logsOf, settled, startMeteredEnv } from '../metering/env'

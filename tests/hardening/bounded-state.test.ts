@@ -4,7 +4,7 @@ import { createLocalLogin } from '../../src/coord/local-login'
 import { createKeyCache } from '../../src/db/repos/key-cache'
 import type { TokenRow } from '../../src/db/repos'
 import { createKeyRotation } from '../../src/relay/routing/key-rotation'
-import { countRequestTokens, tokenCountCache } from '../../src/relay/tokenize'
+import { countRequestTokens, tokenCountCache } from '../../src/relay/meter/tokenize'
 import type { IrRequest } from '../../src/ir'
 
 /**
@@ -39,7 +39,7 @@ describe('the unknown-key cache (db/repos/key-cache.ts)', () => {
   })
 })
 
-describe('the token-count cache (relay/tokenize.ts)', () => {
+describe('the token-count cache (relay/meter/meter/tokenize.ts)', () => {
   const request = (texts: string[]): IrRequest => ({ model: 'm', system: [], tools: [], messages: texts.map((text) => ({ role: 'user', content: [{ type: 'text', text }] })) }) as unknown as IrRequest
 
   test('10,000 tiny distinct texts: at most 8,192 held, and at most 1 Mi characters', () => {

@@ -4,10 +4,26 @@ import { requestsArrived } from '../../src/plugins/request-context'
 import { startTestApp, type TestApp } from '../helpers/test-app'
 
 function world() {
-  const state = { arrived: 0, inFlight: 0, collections: 0 }
-  const step = idleStep({ arrived: () => state.arrived, inFlight: () => state.inFlight, collect: () => void state.collections++ })
+  const state = { arrived: 0, inFlight: 0, collections: 0, afterStartUp: [] as boolean[] }
+  const collect = (afterStartUp: boolean) => {
+    state.collections++
+    state.afterStartUp.push(afterStartUp)
+  }
+  const step = idleStep({ arrived: () => state.arrived, inFlight: () => state.inFlight, collect })
   return { state, step }
 }
+
+// Bun.shrink() (heap pages handed back) discards compiled code as well: once after start-up, never after traffic
+test('only the first collection is the one after start-up', () => {
+  const { state, step } = world()
+  step()
+  for (let burst = 0; burst < 3; burst++) {
+    state.arrived += 2
+    step()
+    step()
+  }
+  expect(state.afterStartUp).toEqual([true, false, false, false])
+})
 
 test('start-up garbage is collected after the first quiet interval, and only once', () => {
   const { state, step } = world()

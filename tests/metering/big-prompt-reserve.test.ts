@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { estimateQuota, findPrice } from '../../src/metering/prices'
 import { decodeRequest } from '../../src/protocols/anthropic/decode-request'
-import { countRequestTokens } from '../../src/relay/tokenize'
+import { countRequestTokens } from '../../src/relay/meter/tokenize'
 import { agentBody } from '../helpers/agent-body'
 import type { RelayEnv } from '../helpers/relay-env'
 import { account, messages, settled, startMeteredEnv, userRow } from './env'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { countRequestTokens } from '../../src/relay/tokenize'
+import { countRequestTokens } from '../../src/relay/meter/tokenize'
 import { protocolFor } from '../../src/relay/protocol-registry'
 import type { RelayEnv } from '../helpers/relay-env'
 import { account, chat, chatBody, logsOf, messages, settled, startMeteredEnv, userRow } from './env'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
-import { countRequestTokens, countTextTokens, EXACT_ESTIMATE_BYTES } from '../../src/relay/tokenize'
+import { countRequestTokens, countTextTokens, EXACT_ESTIMATE_BYTES } from '../../src/relay/meter/tokenize'
 import { protocolFor } from '../../src/relay/protocol-registry'
 import type { RelayEnv } from '../helpers/relay-env'
 import { account, chat, chatBody, logsOf, messages, settled, startMeteredEnv, userRow } from './env'

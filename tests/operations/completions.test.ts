@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import OpenAI from 'openai'
 import { fakeFill, fakePromptTokens, slowStreams } from '../helpers/fake-upstreams/completions'
-import { countTextTokens } from '../../src/relay/tokenize'
+import { countTextTokens } from '../../src/relay/meter/tokenize'
 import { account, logsOf, settled, userRow } from '../metering/env'
 import { OP_KEY, startOperationsEnv, type OperationsEnv } from './env'
 

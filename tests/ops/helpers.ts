@@ -1,5 +1,5 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
-import { createLogSink } from '../../src/ops/logger'
+import { createLogSink } from '../../src/telemetry/logger'
 
 /** A logger whose JSON lines land in `lines`, parsed. */
 export function captureLog(level: 'info' | 'debug' = 'info') {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createRelayMetrics } from '../../src/ops/metrics'
-import { RELAY_ROUTES } from '../../src/ops/relay-routes'
+import { createRelayMetrics } from '../../src/telemetry/metrics'
+import { RELAY_ROUTES } from '../../src/telemetry/relay-routes'
 import { OPERATIONS } from '../../src/operations'
 import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'
 import { rawRequest } from '../hardening/raw-request'

@@ -9,7 +9,7 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../../src/db/sqlite/client'
-import { snapshotDatabase } from '../../src/ops/backup'
+import { snapshotDatabase } from '../../src/backup/backup'
 import { serve } from './process'
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8).padStart(4, '0')

@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test'
 import { PROVIDERS, providerFor } from '../../src/providers/registry'
 import { modelListRequest, upstreamRequest } from '../../src/providers/upstream'
 import { parseCloudflareModels, parseCohereModels, parseDataIds, parseGeminiModels } from '../../src/providers/model-lists'
-import { upstreamProtocolById } from '../../src/relay/upstream-protocols'
+import { upstreamProtocolById } from '../../src/relay/chat/upstream-protocols'
 
 const p = (type: number) => providerFor(type)!
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { isSpliced } from '../../src/ir'
 import type { RelayInput } from '../../src/relay/types'
-import { WHOLE_BODY_BYTES } from '../../src/relay/request-body'
+import { WHOLE_BODY_BYTES } from '../../src/relay/body/request-body'
 import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import type { RelayInput } from '../../src/relay/types'
-import { bodyLimits, WHOLE_BODY_BYTES } from '../../src/relay/request-body'
+import { bodyLimits, WHOLE_BODY_BYTES } from '../../src/relay/body/request-body'
 import { agentBody } from '../helpers/agent-body'
 import { blobReads } from '../helpers/blob-reads'
 import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto'
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { GatewayError } from '../../errors'
-import { EXPOSITION_CONTENT_TYPE, renderMetrics } from '../../ops/exposition'
+import { EXPOSITION_CONTENT_TYPE, renderMetrics } from '../../telemetry/exposition'
 import { fromThisMachine } from '../../plugins/request-context'
 
 /**

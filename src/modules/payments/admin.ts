@@ -3,7 +3,6 @@ import type { AppDeps } from '../../deps'
 import { manageLogHook } from '../../metering/manage-log'
 import { ok } from '../../plugins/envelope'
 import { pageOf, pageWindow } from '../../plugins/paging'
-import { requestIdOf } from '../../plugins/request-context'
 import { sessionPlugin } from '../../plugins/session'
 import { Role } from '../../db/repos/user-roles'
 import { creditOrder } from '../../payments/orders'
@@ -37,9 +36,9 @@ export function paymentAdminRoutes(deps: AppDeps, payments: PaymentDeps) {
     )
     .post(
       '/api/user/topup/complete',
-      async ({ user, body, request, clientIp }) => {
+      async ({ user, body, clientIp, arrival }) => {
         // no provider, money or currency to match: the admin vouches for the payment, and the reason says why
-        const { outcome, order } = await creditOrder(payments, body.trade_no.trim(), {}, { ip: clientIp, requestId: requestIdOf(request), by: `completed by ${user.username}` })
+        const { outcome, order } = await creditOrder(payments, body.trade_no.trim(), {}, { ip: clientIp, requestId: arrival?.id, by: `completed by ${user.username}` })
         if (outcome !== 'credited' || !order) {
           const [code, message, status] = REFUSALS[outcome]!
           throw new PaymentError(code, message, 'trade_no', status)

@@ -1,8 +1,15 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
-import { clientIpOf, enforceBodyLimit, requestIdOf } from '../../plugins/request-context'
+import { clientIpOf, enforceBodyLimit, type Arrival, type IpSource } from '../../plugins/request-context'
 import { creemWebhook, epayNotify, stripeWebhook, type NotificationNote, type WebhookAnswer } from '../../payments/notifications'
 import type { PaymentDeps } from '../../payments/types'
+
+/** What a notify's handler reads of its context: the request, the peer, and the arrival (its request id). */
+interface WebhookContext {
+  request: Request
+  server: IpSource
+  arrival?: Arrival
+}
 
 /** A provider's notify or webhook body is small: 64 KiB is far past any of them. */
 const WEBHOOK_MAX_BYTES = 64 * 1024
@@ -19,31 +26,31 @@ const text = (answer: WebhookAnswer | string) => {
 
 /** Providers' notifies and webhooks: the raw body (bounded) checked against its signature before anything is read from it. */
 export function paymentWebhooks(deps: AppDeps, payments: PaymentDeps) {
-  const context = (request: Request, server: Parameters<typeof clientIpOf>[1]) => ({
+  const context = ({ request, server, arrival }: WebhookContext) => ({
     ip: clientIpOf(request, server, deps.config.trustProxy),
-    requestId: requestIdOf(request),
-    note: (note: NotificationNote) => deps.ops.log.info({ ...note, request_id: requestIdOf(request) ?? null }, 'payment notification'),
+    requestId: arrival?.id,
+    note: (note: NotificationNote) => deps.ops.log.info({ ...note, request_id: arrival?.id ?? null }, 'payment notification'),
   })
   const rawBody = async (request: Request) => {
     enforceBodyLimit(request, WEBHOOK_MAX_BYTES)
     return request.text()
   }
-  const epay = async (request: Request, server: Parameters<typeof clientIpOf>[1]) => {
+  const epay = async ({ request, server, arrival }: WebhookContext) => {
     const params = request.method === 'POST' ? new URLSearchParams(await rawBody(request)) : new URL(request.url).searchParams
     if ([...params.keys()].length > 50) return text('fail')
-    return text(await epayNotify(payments, Object.fromEntries(params), context(request, server)))
+    return text(await epayNotify(payments, Object.fromEntries(params), context({ request, server, arrival })))
   }
   return new Elysia({ name: 'payment-webhooks' })
-    .get('/api/user/epay/notify', ({ request, server }) => epay(request, server))
-    .post('/api/user/epay/notify', ({ request, server }) => epay(request, server), { parse: 'none' })
+    .get('/api/user/epay/notify', ({ request, server, arrival }: WebhookContext) => epay({ request, server, arrival }))
+    .post('/api/user/epay/notify', ({ request, server, arrival }: WebhookContext) => epay({ request, server, arrival }), { parse: 'none' })
     .post(
       '/api/stripe/webhook',
-      async ({ request, server }) => text(await stripeWebhook(payments, await rawBody(request), request.headers.get('stripe-signature') ?? '', context(request, server))),
+      async ({ request, server, arrival }: WebhookContext) => text(await stripeWebhook(payments, await rawBody(request), request.headers.get('stripe-signature') ?? '', context({ request, server, arrival }))),
       { parse: 'none' },
     )
     .post(
       '/api/creem/webhook',
-      async ({ request, server }) => text(await creemWebhook(payments, await rawBody(request), request.headers.get('creem-signature') ?? '', context(request, server))),
+      async ({ request, server, arrival }: WebhookContext) => text(await creemWebhook(payments, await rawBody(request), request.headers.get('creem-signature') ?? '', context({ request, server, arrival }))),
       { parse: 'none' },
     )
 }

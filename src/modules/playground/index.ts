@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps'
 import { ForbiddenError } from '../../errors'
 import { clientIpOf, idCarriedByResponse } from '../../plugins/request-context'
 import { findSessionUser, readSessionClaims, sessionCookieOf, sessionPlugin } from '../../plugins/session'
-import { relayChat } from '../../relay/chat-job'
+import { relayChat } from '../../relay/chat/job'
 import type { RelayHooks } from '../../relay/types'
 import { protocolFor } from '../../relay/protocol-registry'
 import { playgroundCaller } from '../../services/playground/caller'
@@ -40,10 +40,10 @@ export function playgroundModule(deps: AppDeps, hooks: RelayHooks) {
     .post(
       '/pg/chat/completions',
       // destructured on purpose: Elysia reads handler parameters to decide what to parse
-      ({ body, request, caller, clientIp, set, rawBody }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
+      ({ body, request, caller, clientIp, set, rawBody, arrival }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
         checkBody(body)
         idCarriedByResponse(set)
-        return relayChat(deps, relayInputOf('openai-chat', { body, request, caller, clientIp, rawBody }), hooks)
+        return relayChat(deps, relayInputOf('openai-chat', { body, request, caller, clientIp, rawBody, arrival }), hooks)
       },
       { parse: parseRawJson },
     )

@@ -3,7 +3,6 @@ import type { AppDeps } from '../../deps'
 import { manageLogHook } from '../../metering/manage-log'
 import { ok } from '../../plugins/envelope'
 import { PageQuery, pageOf, pageWindow } from '../../plugins/paging'
-import { clientIpOf, requestIdOf } from '../../plugins/request-context'
 import { sessionPlugin } from '../../plugins/session'
 import { Role } from '../../db/repos/user-roles'
 import { CreateRedemptionBody, RedemptionIdParams, TopUpBody, UpdateRedemptionBody } from './schemas'
@@ -26,8 +25,8 @@ export function redemptionsModule(deps: AppDeps) {
     // a user's top-up is logged as a top-up (service.ts), not as a manage row: it comes before the hook
     .post(
       '/api/user/topup',
-      async ({ user, body, request, server }) => {
-        const context = { ip: clientIpOf(request, server, deps.config.trustProxy), requestId: requestIdOf(request) ?? '' }
+      async ({ user, body, clientIp, arrival }) => {
+        const context = { ip: clientIp, requestId: arrival?.id ?? '' }
         const result = await redeem(deps, user, body.key, context)
         return ok(result, `added ${result.quota} quota`)
       },

@@ -2,11 +2,10 @@ import type { AppDeps } from '../../deps'
 import { BadRequestError } from '../../errors'
 import { geminiEmbeddingsOperation } from '../../operations/embeddings'
 import { objectBody } from '../../operations/fields'
-import { arrivedAt, requestIdOf } from '../../plugins/request-context'
-import { relayOperation, type OperationInput } from '../../relay/operation-job'
+import { relayOperation, type OperationInput } from '../../operations/job'
 import type { RelayHooks } from '../../relay/types'
 import { protocolFor } from '../../relay/protocol-registry'
-import { countRequestTokens } from '../../relay/tokenize'
+import { countRequestTokens } from '../../relay/meter/tokenize'
 import { rawBodyOf } from './raw-body'
 import type { RelayRequestContext } from './relay-input'
 
@@ -16,7 +15,7 @@ import type { RelayRequestContext } from './relay-input'
  * Gemini's shape (`{embedding: {values}}`, `{embeddings: [{values}]}`).
  */
 export function geminiEmbed(deps: AppDeps, hooks: RelayHooks, ctx: RelayRequestContext, model: string, batch: boolean): Promise<Response> {
-  const { body, request, caller, clientIp, rawBody } = ctx
+  const { body, request, caller, clientIp, rawBody, arrival } = ctx
   const input: OperationInput = {
     protocol: batch ? 'gemini:batchEmbedContents' : 'gemini:embedContent',
     body,
@@ -24,8 +23,8 @@ export function geminiEmbed(deps: AppDeps, hooks: RelayHooks, ctx: RelayRequestC
     headers: request.headers,
     token: caller.token,
     user: caller.user,
-    requestId: requestIdOf(request) ?? '',
-    receivedAt: arrivedAt(request),
+    requestId: arrival?.id ?? '',
+    receivedAt: arrival?.at,
     clientIp,
     signal: request.signal,
   }

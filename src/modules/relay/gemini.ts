@@ -2,11 +2,11 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { NotFoundError } from '../../errors'
 import type { FailedRequest } from '../../plugins/error-routes'
-import { idCarriedByResponse } from '../../plugins/request-context'
+import { idCarriedByResponse, type ArrivedContext } from '../../plugins/request-context'
 import { apiKeyAuth } from './api-key-auth'
 import { GEMINI_KEY_SOURCES, type VerifiedToken } from '../../relay/auth'
 import { modelsForToken, type ListedModel } from '../../relay/models'
-import { relayChat } from '../../relay/chat-job'
+import { relayChat } from '../../relay/chat/job'
 import type { RelayHooks } from '../../relay/types'
 import { protocolFor } from '../../relay/protocol-registry'
 import { assertJsonBody, chatBodyReader, readWholeBody, type RawBodyContext } from './raw-body'
@@ -66,17 +66,17 @@ export function geminiModelList(models: ListedModel[]) {
  */
 export function geminiRelayModule(deps: AppDeps, hooks: RelayHooks) {
   const checkBody = wireCheck('body', protocolFor('gemini').requestSchema)
-  const generate = async ({ body, request, params, caller, clientIp, set, rawBody }: GenerateContext) => {
+  const generate = async ({ body, request, params, caller, clientIp, set, rawBody, arrival }: GenerateContext) => {
     const { model, action } = splitModelAction(params.model)
     if (!ACTIONS.includes(action)) throw new NotFoundError(`the method "${action}" is not served; use ${ACTIONS.join(', ')}`, 'not_found')
     if (action === 'countTokens') return geminiCountTokens(body, checkBody)
     idCarriedByResponse(set)
     if (action === 'embedContent' || action === 'batchEmbedContents') {
-      return geminiEmbed(deps, hooks, { body, request, caller, clientIp, rawBody }, model, action === 'batchEmbedContents')
+      return geminiEmbed(deps, hooks, { body, request, caller, clientIp, rawBody, arrival }, model, action === 'batchEmbedContents')
     }
     checkBody(body)
     const stream = action === 'streamGenerateContent'
-    const input = relayInputOf('gemini', { body, request, caller, clientIp, rawBody })
+    const input = relayInputOf('gemini', { body, request, caller, clientIp, rawBody, arrival })
     const response = await relayChat(deps, { ...input, pathModel: model, pathStream: stream }, hooks)
     return stream ? protocolFor('gemini').streamFraming!(response, request) : response
   }
@@ -103,7 +103,7 @@ export function geminiRelayModule(deps: AppDeps, hooks: RelayHooks) {
 
 /**
  * generateContent and streamGenerateContent take the chat routes' parser: a large body (a Gemini CLI turn grown with
- * file reads) is scanned, not parsed, before dispatch (relay/request-body.ts), passed through as its bytes or converted
+ * file reads) is scanned, not parsed, before dispatch (relay/body/request-body.ts), passed through as its bytes or converted
  * with its long strings spliced; embeddings and countTokens read their bodies whole.
  */
 function geminiParser() {
@@ -143,7 +143,7 @@ export function pathModel(failed: FailedRequest): { model: string; stream: boole
   }
 }
 
-interface GenerateContext extends RawBodyContext {
+interface GenerateContext extends RawBodyContext, ArrivedContext {
   body: unknown
   params: { model: string }
   caller: VerifiedToken

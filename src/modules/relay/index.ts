@@ -4,10 +4,10 @@ import type { ProtocolId } from '../../protocols/types'
 import { idCarriedByResponse } from '../../plugins/request-context'
 import { ANTHROPIC_KEY_SOURCES, GEMINI_KEY_SOURCES, type KeySource } from '../../relay/auth'
 import { apiKeyAuth } from './api-key-auth'
-import { relayChat } from '../../relay/chat-job'
+import { relayChat } from '../../relay/chat/job'
 import type { RelayHooks } from '../../relay/types'
 import { protocolFor } from '../../relay/protocol-registry'
-import { countRequestTokens } from '../../relay/tokenize'
+import { countRequestTokens } from '../../relay/meter/tokenize'
 import { NotFoundError } from '../../errors'
 import { modelList, modelObject, modelsForToken } from '../../relay/models'
 import { assertJsonBody, chatJsonParser, parseRawJson, type RawBodyContext } from './raw-body'
@@ -47,11 +47,11 @@ export function relayModule(deps: AppDeps, hooks: RelayHooks) {
   const generate = (protocol: ProtocolId, checkHeaders?: (request: Request) => void) => {
     const checkBody = wireCheck('body', protocolFor(protocol).requestSchema)
     // destructured on purpose: Elysia reads handler parameters to decide what to parse
-    return ({ body, request, caller, clientIp, set, rawBody }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
+    return ({ body, request, caller, clientIp, set, rawBody, arrival }: RelayRequestContext & { set: { headers: Record<string, unknown> } }) => {
       checkHeaders?.(request)
       checkBody(body)
       idCarriedByResponse(set)
-      return relayChat(deps, relayInputOf(protocol, { body, request, caller, clientIp, rawBody }), hooks)
+      return relayChat(deps, relayInputOf(protocol, { body, request, caller, clientIp, rawBody, arrival }), hooks)
     }
   }
 

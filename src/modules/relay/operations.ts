@@ -2,9 +2,9 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { OPERATIONS } from '../../operations'
 import type { Operation, OperationRequest } from '../../operations/types'
-import { idCarriedByResponse } from '../../plugins/request-context'
+import { idCarriedByResponse, type ArrivedContext } from '../../plugins/request-context'
 import type { KeySource } from '../../relay/auth'
-import { relayOperation, type OperationInput } from '../../relay/operation-job'
+import { relayOperation, type OperationInput } from '../../operations/job'
 import type { RelayHooks } from '../../relay/types'
 import type { VerifiedToken } from '../../relay/auth'
 import { apiKeyAuth } from './api-key-auth'
@@ -14,7 +14,7 @@ import { relayCallOf } from './relay-input'
 
 const BEARER_ONLY: readonly KeySource[] = []
 
-interface OperationContext extends RawBodyContext, MultipartContext {
+interface OperationContext extends RawBodyContext, MultipartContext, ArrivedContext {
   body: unknown
   request: Request
   caller: VerifiedToken
@@ -47,10 +47,10 @@ function isMultipart(request: Request): boolean {
 
 function handler(deps: AppDeps, op: Operation<OperationRequest>, hooks: RelayHooks) {
   // destructured on purpose: Elysia reads handler parameters to decide what to parse
-  return ({ body, request, caller, clientIp, set, rawBody, multipart }: OperationContext) => {
+  return ({ body, request, caller, clientIp, set, rawBody, multipart, arrival }: OperationContext) => {
     idCarriedByResponse(set)
     const bytes = op.body === 'json' ? Buffer.byteLength(rawBodyOf(rawBody)) : multipartBytes(multipart)
-    const input: OperationInput = { ...relayCallOf(op.path, { request, caller, clientIp }), body, bytes }
+    const input: OperationInput = { ...relayCallOf(op.path, { request, caller, clientIp, arrival }), body, bytes }
     return relayOperation(deps, op, input, hooks)
   }
 }

@@ -1,9 +1,9 @@
 import { BadRequestError } from '../../errors'
 import { MAX_JSON_DEPTH } from '../../plugins/json-depth'
 import type { ProtocolId } from '../../protocols/types'
-import { scanJson } from '../../relay/json-scan'
+import { scanJson } from '../../relay/body/json-scan'
 import { protocolFor } from '../../relay/protocol-registry'
-import { bodyLimits, decodeText, scannedBody, utf8Body, watchOf, wholeBody, type RequestBody } from '../../relay/request-body'
+import { bodyLimits, decodeText, scannedBody, utf8Body, watchOf, wholeBody, type RequestBody } from '../../relay/body/request-body'
 
 /** What the route's parser read, kept on the request's own context (one object per request, passed along, no side store). */
 export interface RawBody {
@@ -48,7 +48,7 @@ export async function readWholeBody(request: Request): Promise<RawBody> {
 /**
  * The chat routes' parser: a body up to WHOLE_BODY_BYTES is parsed whole; a larger one is scanned (structure
  * checked, top-level values located) and only its small top-level values parsed, so passthrough forwards it
- * without building it (relay/request-body.ts). The route's `body` is then that view of the top-level fields.
+ * without building it (relay/body/request-body.ts). The route's `body` is then that view of the top-level fields.
  */
 export function chatJsonParser(protocol: ProtocolId) {
   const readChat = chatBodyReader(protocol)

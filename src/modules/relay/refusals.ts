@@ -1,7 +1,6 @@
 import type { AppDeps } from '../../deps'
 import type { ErrorView } from '../../plugins/describe-error'
 import type { FailedRequest } from '../../plugins/error-routes'
-import { requestIdOf } from '../../plugins/request-context'
 import { wasSettled } from '../../relay/engine'
 
 /**
@@ -25,7 +24,7 @@ export function refusalLogger(deps: Pick<AppDeps, 'metering'>, wanted: (failed: 
       status: view.status,
       code: view.code,
       message: view.status >= 500 ? 'internal error' : view.message,
-      requestId: requestIdOf(failed.request) ?? '',
+      requestId: failed.arrival?.id ?? '',
       clientIp: failed.clientIp ?? '',
     })
   }

@@ -1,5 +1,5 @@
 import type { TokenRow, UserRow } from '../../db/repos'
-import { arrivedAt, requestIdOf } from '../../plugins/request-context'
+import type { Arrival } from '../../plugins/request-context'
 import type { ProtocolId } from '../../protocols/types'
 import type { RelayCall, RelayInput } from '../../relay/types'
 import { requestBodyOf, type RawBody } from './raw-body'
@@ -11,17 +11,19 @@ export interface RelayRequestContext {
   clientIp: string
   /** what the route's parser read (raw-body.ts) */
   rawBody?: RawBody
+  /** from the request-context hook, on the same context */
+  arrival?: Arrival
 }
 
 /** Who is calling and how to reach them, from the request: what every relay route (chat or not) hands its pipeline. */
-export function relayCallOf<P extends string>(protocol: P, { request, caller, clientIp }: Omit<RelayRequestContext, 'body' | 'rawBody'>): RelayCall & { protocol: P } {
+export function relayCallOf<P extends string>(protocol: P, { request, caller, clientIp, arrival }: Omit<RelayRequestContext, 'body' | 'rawBody'>): RelayCall & { protocol: P } {
   return {
     protocol,
     headers: request.headers,
     token: caller.token,
     user: caller.user,
-    requestId: requestIdOf(request) ?? '',
-    receivedAt: arrivedAt(request),
+    requestId: arrival?.id ?? '',
+    receivedAt: arrival?.at,
     clientIp,
     signal: request.signal,
   }

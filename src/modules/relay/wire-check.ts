@@ -2,7 +2,7 @@ import { Kind, OptionalKind, Type, type TObject, type TSchema } from '@sinclair/
 import { ValidationError } from 'elysia'
 import { assertJsonDepth } from '../../plugins/json-depth'
 import { compiledSchema } from '../../protocols/schema-check'
-import { standInsOf } from '../../relay/request-body'
+import { standInsOf } from '../../relay/body/request-body'
 
 /**
  * A relay route's body or headers checked against their schema by hand, not declared as the route's
@@ -10,7 +10,7 @@ import { standInsOf } from '../../relay/request-body'
  * which also bends wrong types: a string `messages` was reported as `messages.0.role`) and turn all headers
  * into an object. Failures are Elysia's own ValidationError, so they render exactly as declared schemas do.
  *
- * A large chat body arrives as the view of its top-level fields (relay/request-body.ts): each field is checked
+ * A large chat body arrives as the view of its top-level fields (relay/body/request-body.ts): each field is checked
  * against its own schema, and a value too large to parse before dispatch only for its kind (array, object,
  * string); what is inside it is checked by the upstream on passthrough, or by the decoder when converted.
  */

@@ -1,5 +1,3 @@
-import unhomoglyph from 'unhomoglyph'
-
 /**
  * The look-alike rule that goes with username-rule.ts, kept apart because its table (Unicode's confusables.txt, UTS
  * #39, through `unhomoglyph`: about 100 KB) belongs on the server only. Two names with one skeleton read alike:
@@ -8,5 +6,9 @@ import unhomoglyph from 'unhomoglyph'
  * its prototype (`1` and `l` meet at `l`, `0` and `o` at `o`), folded once more.
  */
 export function usernameSkeleton(name: string): string {
-  return unhomoglyph(name.normalize('NFKC').toLowerCase()).normalize('NFKC').toLowerCase()
+  return prototypes()(name.normalize('NFKC').toLowerCase()).normalize('NFKC').toLowerCase()
 }
+
+let table: ((text: string) => string) | undefined
+// required on first use, not imported: a gateway that never checks a username never builds the table
+const prototypes = () => (table ??= require('unhomoglyph') as (text: string) => string)

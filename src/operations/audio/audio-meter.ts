@@ -1,4 +1,4 @@
-import type { Meter } from '../../relay/meter'
+import type { Meter } from '../../relay/meter/meter'
 
 /**
  * What an upload of audio may cost before the upstream says how long it was. The bound assumes the lowest

@@ -1,5 +1,5 @@
 import { BadRequestError } from '../../errors'
-import { exactMeter } from '../../relay/meter'
+import { exactMeter } from '../../relay/meter/meter'
 import { objectBody, optionalString, requiredString } from '../fields'
 import type { OperationRequest } from '../types'
 

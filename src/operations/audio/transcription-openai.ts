@@ -1,6 +1,6 @@
 import type { Usage } from '../../ir'
 import { UpstreamFailure } from '../../relay/failure'
-import { countTextTokens } from '../../relay/tokenize'
+import { countTextTokens } from '../../relay/meter/tokenize'
 import { forwardForm } from '../form-fields'
 import type { OperationAnswer, OperationDialect } from '../types'
 import { renderTranscript, type Transcript } from './render-transcript'

@@ -1,6 +1,6 @@
 import type { Usage } from '../../ir'
 import { UpstreamFailure } from '../../relay/failure'
-import { countTextTokens } from '../../relay/tokenize'
+import { countTextTokens } from '../../relay/meter/tokenize'
 import { relaySse } from '../completions/sse-relay'
 import type { OperationAnswer } from '../types'
 import type { TranscriptionRequest } from './transcription-request'

@@ -1,6 +1,6 @@
 import { SseParser } from '../../protocols/sse'
 import { UpstreamFailure } from '../../relay/failure'
-import { notJsonData, notJsonMessage, notSseMessage } from '../../relay/stream-check'
+import { notJsonData, notJsonMessage, notSseMessage } from '../../relay/stream/check'
 
 /** How one dialect turns the upstream's SSE events into the client's frames. */
 export interface SseTranslator {

@@ -1,4 +1,4 @@
-import { countTextTokens } from '../../relay/tokenize'
+import { countTextTokens } from '../../relay/meter/tokenize'
 import type { Usage } from '../../ir'
 import { tokenCount } from '../../ir'
 import { countedInput } from '../upstream-json'

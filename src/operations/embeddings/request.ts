@@ -1,5 +1,5 @@
 import { BadRequestError } from '../../errors'
-import type { Meter } from '../../relay/meter'
+import type { Meter } from '../../relay/meter/meter'
 import { objectBody, optionalInteger, optionalString, requiredString, stringList } from '../fields'
 import { textsMeter } from '../text-meter'
 import type { OperationRequest } from '../types'

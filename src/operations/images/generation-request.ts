@@ -1,5 +1,5 @@
 import { BadRequestError } from '../../errors'
-import { exactMeter } from '../../relay/meter'
+import { exactMeter } from '../../relay/meter/meter'
 import { objectBody, optionalBoolean, optionalInteger, optionalString, requiredString } from '../fields'
 import type { OperationRequest } from '../types'
 import { checkImageOptions, familyFields, type ImageChoice } from './families'

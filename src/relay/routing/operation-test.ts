@@ -4,7 +4,7 @@ import type { Operation, OperationDialect, OperationRequest } from '../../operat
 import { upstreamErrorMessage } from '../../providers/upstream-error'
 import type { OperationEndpoint, OperationId, Provider } from '../../providers/types'
 import { operationRequest } from '../../providers/upstream'
-import { commonErrorMessage } from '../operation-failure'
+import { commonErrorMessage } from '../../operations/job-failure'
 import type { Channel } from './channel'
 
 /** An operation the channel can be tested with: the operation, and the endpoint and dialect its provider serves it in. */

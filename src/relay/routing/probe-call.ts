@@ -1,6 +1,6 @@
 import type { OutboundFetch } from '../../outbound/fetch'
 import { upstreamRequest } from '../../providers/upstream'
-import { upstreamProtocolById } from '../upstream-protocols'
+import { upstreamProtocolById } from '../chat/upstream-protocols'
 import type { Channel } from './channel'
 
 /**

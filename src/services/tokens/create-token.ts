@@ -1,5 +1,5 @@
+import type { TokenStore } from './token-store'
 import type { TokenRow, UserRow } from '../../db/repos'
-import type { AppDeps } from '../../deps'
 import { generateKeyBody, KEY_PREFIX, keyHash, keyHint } from './key'
 import { tokenPatchFrom, type TokenFieldsInput } from './token-fields'
 import { nowSeconds, TokenStatus } from './token-status'
@@ -11,7 +11,7 @@ export interface CreateTokenInput {
 }
 
 /** Create a token for the user. The full key is returned here and never again: only its hash is stored. */
-export async function createToken(deps: Pick<AppDeps, 'repos'>, input: CreateTokenInput): Promise<{ token: TokenRow; key: string }> {
+export async function createToken(deps: TokenStore, input: CreateTokenInput): Promise<{ token: TokenRow; key: string }> {
   const patch = tokenPatchFrom(input.user, input.fields, input.now ?? nowSeconds())
   const body = generateKeyBody()
   const token = await deps.repos.tokens.insert({

@@ -1,5 +1,5 @@
+import type { TokenStore } from './token-store'
 import type { TokenRow, UserRow } from '../../db/repos'
-import type { AppDeps } from '../../deps'
 import { BadRequestError, NotFoundError } from '../../errors'
 import { ownedToken } from './read-tokens'
 import { tokenPatchFrom, type TokenFieldsInput } from './token-fields'
@@ -18,7 +18,7 @@ export interface UpdateTokenInput {
  * values, so a new expiry and re-enabling can go in one request). The write is one UPDATE of the given fields;
  * relay auth checks expiry and quota again on every request, whatever status an edit left.
  */
-export async function updateToken(deps: Pick<AppDeps, 'repos'>, input: UpdateTokenInput): Promise<TokenRow> {
+export async function updateToken(deps: TokenStore, input: UpdateTokenInput): Promise<TokenRow> {
   const now = input.now ?? nowSeconds()
   const current = await ownedToken(deps, input.user, input.id)
   const patch = tokenPatchFrom(input.user, input.fields, now, current)
@@ -32,7 +32,7 @@ export async function updateToken(deps: Pick<AppDeps, 'repos'>, input: UpdateTok
 }
 
 /** `PUT /api/token/?status_only=1`: change the status and nothing else. */
-export async function setTokenStatus(deps: Pick<AppDeps, 'repos'>, input: Omit<UpdateTokenInput, 'fields'>): Promise<TokenRow> {
+export async function setTokenStatus(deps: TokenStore, input: Omit<UpdateTokenInput, 'fields'>): Promise<TokenRow> {
   if (input.status === undefined) throw new BadRequestError('status: required with status_only', 'status')
   return updateToken(deps, { ...input, fields: {} })
 }

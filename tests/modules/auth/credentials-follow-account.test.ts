@@ -4,7 +4,7 @@
  * Logging out of one session leaves the access token alone: it is a standing credential, as in new-api.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { controlActions } from '../../../src/ops/control'
+import { controlActions } from '../../../src/cli/control'
 import { SESSION_COOKIE } from '../../../src/plugins/session'
 import { Role } from '../../../src/db/repos/user-roles'
 import { addUser, as, login, sessionCookie, USER_PASSWORD } from '../../helpers/accounts'

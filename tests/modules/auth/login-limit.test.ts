@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { addressGroup } from '../../../src/modules/auth/login-keys'
-import { controlActions } from '../../../src/ops/control'
+import { controlActions } from '../../../src/cli/control'
 import { addUser, USER_PASSWORD } from '../../helpers/accounts'
 import { stopLoginClock } from '../../helpers/login-clock'
 import { call, ROOT_PASSWORD, startTestApp, type TestApp } from '../../helpers/test-app'

@@ -1,0 +1,105 @@
+import { GatewayError } from '../../errors'
+import type { OutboundFetch } from '../../outbound/fetch'
+import type { Protocol, UpstreamProtocol } from '../../protocols/types'
+import { upstreamRequest } from '../../providers'
+import { protocolFor } from '../protocol-registry'
+import type { RouteCandidate } from '../routing'
+import { attemptUpstream, type AttemptPlan } from './attempt'
+import { convertedBody, passthroughBody, payloadText, sharedPayload, type UpstreamBody } from './upstream-body'
+import { upstreamProtocolFor } from './upstream-protocol'
+import { upstreamProtocolById } from './upstream-protocols'
+import { chatMeter } from '../meter/chat-meter'
+import { chatRequest, withOutputCap, type ChatRequest } from './request'
+import { withoutDeclined } from './declined-choices'
+import { runRelay, type RelayJob } from '../engine'
+import type { RelayHooks, RelayInput, RelayPorts } from '../types'
+
+/**
+ * Chat as a job of the engine (engine.ts), for every chat protocol: decode the client's request (a large body only as
+ * far as routing needs), meter it, take out what metering declined, and per attempt build the upstream body
+ * (passthrough or conversion), send it and answer in the client's protocol (attempt.ts).
+ */
+export function relayChat(ports: RelayPorts, input: RelayInput, hooks: RelayHooks): Promise<Response> {
+  return runRelay(ports, input, chatJob(ports, input), hooks)
+}
+
+function chatJob(ports: RelayPorts, input: RelayInput): RelayJob {
+  const client = protocolFor(input.protocol)
+  // a large body is decoded only as far as routing needs: its top-level fields (chat-request.ts)
+  let request = chatRequest(client, input)
+  if (!request.head.model) throw new GatewayError(400, 'invalid_request', 'model is required', 'model')
+  const warnings = [...request.warnings]
+  return {
+    get model() {
+      return request.head.model
+    },
+    get stream() {
+      return request.head.stream
+    },
+    get ir() {
+      return request.head
+    },
+    warnings,
+    serving: chatCandidates,
+    meter: () => chatMeter(request, input.body, client.priceChoices?.((key) => input.body.member(key), input.headers)),
+    reserved(meter) {
+      if (meter.declined) {
+        // what no option prices goes no further (metering/price-terms.ts): the request is sent without it
+        const stripped = withoutDeclined(client, input, meter.declined)
+        // a declined beta flag only in the header leaves the body as it was: nothing to decode again
+        if (stripped.input.body !== input.body) request = chatRequest(client, stripped.input)
+        input = stripped.input
+        warnings.push(...stripped.warnings)
+      }
+      request = withOutputCap(request, meter) // a request without an output cap is sent with metering's
+      if (meter.notes) warnings.push(...meter.notes)
+    },
+    restore: () => input.body.restore(),
+    async attempt(candidate, attempt) {
+      const plan = planAttempt(ports.outbound.fetch, input, request, client, candidate)
+      // sent as a Blob that can give the bytes back (the request's own, or a body made from them that holds most of them):
+      // they are not needed again unless a retry or an exact count asks (restore)
+      input.body.release(plan.body)
+      const bodyWarnings = plan.body.warnings
+      attempt.sending()
+      return attemptUpstream(ports, { ...plan, candidate, input, client, onEnd: (end) => attempt.end({ ...end, warnings: bodyWarnings }) })
+    },
+  }
+}
+
+function planAttempt(fetch: OutboundFetch, input: RelayInput, request: ChatRequest, client: Protocol, candidate: RouteCandidate): AttemptPlan {
+  const { channel } = candidate
+  const provider = channel.provider
+  const ir = request.head
+  const { protocol, passthrough } = upstreamProtocolFor(channel, input.protocol, candidate.upstreamModel)
+  const upstreamProtocol = passthrough && protocol === client.id ? client : upstreamProtocolById(protocol)
+  const sendsAsIs = !provider.connector && !upstreamProtocol.wrapBody
+  const bodyInput = { clientProtocol: input.protocol, body: input.body, clientHeaders: input.headers, request, upstreamModel: candidate.upstreamModel, provider, sendsAsIs }
+  let body = passthrough ? passthroughBody(bodyInput, client) : convertedBody(bodyInput, upstreamProtocol)
+  if (upstreamProtocol.wrapBody) body = wrappedBody(body, upstreamProtocol, input.headers)
+  const rawAnswer = passthrough && !upstreamProtocol.createFrameParser
+  // an answer's encoder reads the request's settings and tools, never its conversation
+  const attemptIr = rawAnswer ? ir : request.settings()
+  const connector = provider.connector
+  if (connector) {
+    const call = { protocol, model: candidate.upstreamModel, clientModel: ir.model, stream: ir.stream, key: candidate.key, baseUrl: channel.baseUrl, other: channel.other, body: payloadText(body), fetch }
+    const connectorCall = { ...call, headers: { 'content-type': 'application/json', ...body.headers } }
+    return { upstreamProtocol, ir: attemptIr, passthrough, rawAnswer, body, url: '', headers: {}, connect: () => connector.prepare(connectorCall), rejected: (status) => connector.rejected?.(connectorCall, status) ?? false }
+  }
+  const target = upstreamRequest(provider, channel.baseUrl, protocol, candidate.upstreamModel, ir.stream, candidate.key, { other: channel.other })
+  body = sharedPayload(body, input.body)
+  return { upstreamProtocol, ir: attemptIr, passthrough, rawAnswer, body, url: target.url, headers: { ...target.headers, ...body.headers } }
+}
+
+/** A body for an upstream that carries the client's protocol in its own envelope (Bedrock invoke, Vertex rawPredict). */
+function wrappedBody(body: UpstreamBody, upstream: UpstreamProtocol, clientHeaders: Headers): UpstreamBody {
+  const warnings = [...body.warnings]
+  const wrapped = upstream.wrapBody!(JSON.parse(payloadText(body)) as Record<string, unknown>, clientHeaders, warnings)
+  return { payload: wrapped.text, headers: wrapped.headers, dropUsageChunk: body.dropUsageChunk, warnings }
+}
+
+/** Channels whose provider speaks a chat protocol (a Jina channel serves the same model names for embeddings only). */
+function chatCandidates(candidates: RouteCandidate[]): RouteCandidate[] {
+  for (const c of candidates) if (c.channel.provider.protocols.length === 0) return candidates.filter((d) => d.channel.provider.protocols.length > 0)
+  return candidates
+}
