@@ -132,7 +132,7 @@ export async function startGateway(options: { env?: Record<string, string> } = {
     writeFileSync(join(dir, 'gateway.pid'), String(proc.pid))
     let exited = false
     void proc.exited.then(() => (exited = true))
-    const deadline = Date.now() + 15_000
+    const deadline = Date.now() + 45_000 // a hang detector: a loaded machine took over 15 s to start the binary
     while (!exited && Date.now() < deadline) {
       try {
         const response = await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(1000) })
@@ -165,7 +165,7 @@ export async function startGateway(options: { env?: Record<string, string> } = {
       continue
     }
     rmSync(dir, { recursive: true, force: true })
-    throw new Error(`e2e: the gateway did not answer HEAD / with 200 ${exited ? `(exited with ${proc.exitCode})` : 'within 15 s'}\n${log}`)
+    throw new Error(`e2e: the gateway did not answer HEAD / with 200 ${exited ? `(exited with ${proc.exitCode})` : 'within 45 s'}\n${log}`)
   }
 }
 

@@ -209,7 +209,7 @@ describe('failure modes', () => {
   test('a client that reads everything is not counted as a disconnect', async () => {
     up.setBehavior({ text: 'ok' })
     await (await chat({ stream: true })).text()
-    await Bun.sleep(20)
+    await until(() => up.requests[0]?.completed === true, { what: 'the fake done sending' }) // a disconnect counts only before this
     expect(up.disconnects).toBe(0)
     expect(up.requests[0]!.completed).toBe(true)
   })
