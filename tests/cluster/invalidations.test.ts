@@ -8,6 +8,7 @@ import { subscribeInvalidations, type CacheTargets } from '../../src/cluster/inv
 import { keyPayload, sessionPayload, Topic } from '../../src/cluster/topics'
 import { createLocalCoordination } from '../../src/coord/local'
 import { createLocalStore } from '../../src/coord/local-store'
+import { until } from '../helpers/wait'
 
 function recorder() {
   const calls: string[] = []
@@ -23,6 +24,7 @@ function recorder() {
   return { calls, targets }
 }
 
+/** a moment for a message that must NOT arrive (a node's own, one before attach) to show up if it were going to */
 const settle = () => Bun.sleep(5)
 
 test('each topic drops or reloads what its message names; a node skips its own messages', async () => {
@@ -61,7 +63,7 @@ test('a payload of null (a missed message) drops or reloads everything of its ki
   const { calls, targets } = recorder()
   ;(await subscribeInvalidations(here)).attach(targets)
   for (const topic of Object.values(Topic)) await there.publish(topic)
-  await settle()
+  await until(() => calls.length >= 6, { what: 'six reloads' })
   expect(calls).toEqual(['users.forgetAll()', 'tokens.forgetAll()', 'tokens.forgetAll()', 'channels.reload()', 'options.reload()', 'sessions.reload()'])
   await here.close()
   await there.close()
@@ -76,7 +78,7 @@ test('messages that arrive before the caches are attached are applied once they 
   await settle()
   expect(calls).toEqual([])
   subscription.attach(targets)
-  await settle()
+  await until(() => calls.length > 0, { what: 'the held message applied' })
   expect(calls).toEqual(['channels.reload([8])'])
   await here.close()
   await there.close()

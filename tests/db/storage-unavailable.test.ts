@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { isStorageUnavailable } from '../../src/db/errors'
 import { describeError } from '../../src/plugins/describe-error'
 import { hasPostgres, sharedPostgres, type PgServer } from '../helpers/pg-server'
+import { until } from '../helpers/wait'
 
 const caught = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e)
 
@@ -82,7 +83,8 @@ describePg('on a live PostgreSQL server', () => {
     const [{ pid }] = await victim`SELECT pg_backend_pid() AS pid`
     const admin = server.client('postgres')
     const pending = caught(victim`SELECT pg_sleep(5)`)
-    await Bun.sleep(100)
+    const running = async () => (await admin`SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ${pid} AND query LIKE '%pg_sleep%' AND state = 'active'`)[0].n === 1
+    await until(running, { what: 'the query running' })
     await admin`SELECT pg_terminate_backend(${pid})`
     const error = await pending
     expect(isStorageUnavailable(error)).toBe(true)

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, readdirSync } from 'node:fs'
 import type { Browser } from 'playwright-core'
+import { until } from '../helpers/wait'
 import {
   apiLogin, browserAvailable, E2E_TIMEOUT, isExternal, launchBrowser, openAIChannel, openPage, screenshot, setColorScheme,
   setupRoot, setViewport, startFakeOpenAI, startGateway, type FakeUpstream, type Gateway,
@@ -79,7 +80,7 @@ describe.skipIf(!browserAvailable)('e2e harness', () => {
           throw new Error('uncaught in the page')
         })
       })
-      await page.waitForTimeout(100)
+      await until(() => watch.pageErrors.length > 0 && watch.consoleErrors.length > 0, { what: 'the page\'s errors reported' })
       expect(watch.externalRequests).toEqual(['GET https://example.com/tracker.js'])
       expect(watch.consoleErrors.some((e) => e.includes('boom from the page'))).toBe(true)
       expect(watch.pageErrors.some((e) => e.includes('uncaught in the page'))).toBe(true)
@@ -95,13 +96,13 @@ describe.skipIf(!browserAvailable)('e2e harness', () => {
       await page.goto(gw.url + '/api/status')
       const statuses = await page.evaluate(async () => [(await fetch('/api/user/self')).status, (await fetch('/api/token/')).status])
       expect(statuses).toEqual([401, 401])
-      await page.waitForTimeout(100)
+      await until(() => watch.consoleErrors.length > 0, { what: 'the 401\'s console line' })
       expect(watch.consoleErrors).toHaveLength(1)
       expect(watch.consoleErrors[0]).toContain('/api/token/')
       watch.expectResourceErrors({ url: /\/api\/token\/$/, status: 401 })
       watch.reset()
       await page.evaluate(() => fetch('/api/token/'))
-      await page.waitForTimeout(100)
+      await page.waitForTimeout(100) // absence: the expected 401 adds no console error a moment later
       watch.assertClean()
     } finally {
       await context.close()

@@ -17,10 +17,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startFakeUpstream, type FakeUpstream, type FakeUpstreamOptions } from '../helpers/fake-upstreams'
+import { cachedBinary } from './binary-cache'
 
 export type { FakeUpstream } from '../helpers/fake-upstreams'
 
-const REPO = join(import.meta.dir, '../..')
 const CHROMIUM_PATH = '/usr/bin/chromium'
 const ARTIFACTS_DIR = join(import.meta.dir, 'artifacts')
 /** Per-test timeout for e2e tests (bunfig.toml's 20 s default is for in-process tests). */
@@ -68,20 +68,14 @@ function sweepStale(): void {
 }
 
 /**
- * Compile the gateway once per process (`bun scripts/build.ts <tmp>/tollgate`, under a second) and return
- * the binary's path; later calls share it. `TOLLGATE_E2E_BINARY=/path/to/tollgate` uses a binary built elsewhere.
+ * The compiled gateway's path: built once per source tree and shared by every file and worker of the run
+ * (binary-cache.ts); later calls in this process share the promise. `TOLLGATE_E2E_BINARY=/path/to/tollgate`
+ * uses a binary built elsewhere.
  */
 export function buildBinary(): Promise<string> {
   built ??= (async () => {
     sweepStale()
-    const given = process.env.TOLLGATE_E2E_BINARY
-    if (given) return given
-    const dir = mkdtempSync(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-bin-`))
-    const outfile = join(dir, 'tollgate')
-    const build = Bun.spawn([process.execPath, 'scripts/build.ts', outfile], { cwd: REPO, stdout: 'pipe', stderr: 'pipe' })
-    const [code, out, err] = await Promise.all([build.exited, new Response(build.stdout).text(), new Response(build.stderr).text()])
-    if (code !== 0 || !existsSync(outfile)) throw new Error(`e2e: bun scripts/build.ts failed (exit ${code})\n${out}${err}`)
-    return outfile
+    return process.env.TOLLGATE_E2E_BINARY || cachedBinary()
   })()
   return built
 }
@@ -138,7 +132,7 @@ export async function startGateway(options: { env?: Record<string, string> } = {
     writeFileSync(join(dir, 'gateway.pid'), String(proc.pid))
     let exited = false
     void proc.exited.then(() => (exited = true))
-    const deadline = Date.now() + 15_000
+    const deadline = Date.now() + 45_000 // a hang detector: a loaded machine took over 15 s to start the binary
     while (!exited && Date.now() < deadline) {
       try {
         const response = await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(1000) })
@@ -171,7 +165,7 @@ export async function startGateway(options: { env?: Record<string, string> } = {
       continue
     }
     rmSync(dir, { recursive: true, force: true })
-    throw new Error(`e2e: the gateway did not answer HEAD / with 200 ${exited ? `(exited with ${proc.exitCode})` : 'within 15 s'}\n${log}`)
+    throw new Error(`e2e: the gateway did not answer HEAD / with 200 ${exited ? `(exited with ${proc.exitCode})` : 'within 45 s'}\n${log}`)
   }
 }
 

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { RelayEnv } from '../helpers/relay-env'
 import { account, chatBody, settled, startMeteredEnv } from '../metering/env'
+import { until } from '../helpers/wait'
 
 let env: RelayEnv
 const PER_CALL = 1_000
@@ -21,6 +22,7 @@ const stored = (userId: number) => env.app.db.$client.query<{ quota: number }, [
 test('a batch written while a request runs leaves its hold out; a balance read writes it; the settlement writes the rest', async () => {
   const { user, key } = await account(env, 50_000)
   env.upstream.setBehavior({ text: Array.from({ length: 10 }, (_, i) => `w${i} `), delayMs: 40, usage: { input: 10, output: 10 } })
+  const sent = env.upstream.requests.length
   const stream = (async () => {
     const res = await env.app.fetch('/v1/chat/completions', {
       method: 'POST',
@@ -29,7 +31,7 @@ test('a batch written while a request runs leaves its hold out; a balance read w
     })
     return res.text()
   })()
-  await Bun.sleep(100)
+  await until(() => env.upstream.requests.length > sent, { what: 'the stream reserved and at the upstream' })
   // the relay sees the hold; a log batch (other requests' rows) does not write it
   expect((await env.app.deps.repos.users.findById(user.id))!.quota).toBe(50_000 - PER_CALL)
   await env.app.deps.metering.logs.flush()

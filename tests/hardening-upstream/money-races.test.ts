@@ -11,6 +11,7 @@ import type { RelayEnv } from '../helpers/relay-env'
 import { account, chatBody, logsOf, settled, startMeteredEnv, userRow } from '../metering/env'
 import { rawPost } from '../metering/raw-http'
 import { userHeaders } from '../modules/channels/helpers'
+import { until } from '../helpers/wait'
 
 let env: RelayEnv
 let admin: Record<string, string>
@@ -131,10 +132,11 @@ describe('a user deleted while their streams run', () => {
     const { user, key } = await member(1_000_000)
     env.upstream.setBehavior({ text: Array.from({ length: 20 }, (_, i) => `w${i} `), delayMs: 25, usage: { input: 10, output: 10 } })
     const body = JSON.stringify(chatBody('gpt-4o', { stream: true }))
+    const sent = env.upstream.requests.length
     const streams = Array.from({ length: 50 }, () =>
       env.app.fetch('/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body }).then(async (res) => ({ status: res.status, text: await res.text().catch(() => '') })),
     )
-    await Bun.sleep(120) // the streams are open and reserved
+    await until(() => env.upstream.requests.length >= sent + 50, { what: 'the 50 streams reserved and at the upstream' })
     const removed = await env.app.fetch(`/api/user/${user.id}`, { method: 'DELETE', headers: admin })
     expect(removed.status).toBe(200)
     const late = await chat(key) // the key went with its user

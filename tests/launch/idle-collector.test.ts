@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { idleStep, startIdleCollector } from '../../src/launch/idle-collector'
 import { requestsArrived } from '../../src/plugins/request-context'
 import { startTestApp, type TestApp } from '../helpers/test-app'
+import { until } from '../helpers/wait'
 
 function world() {
   const state = { arrived: 0, inFlight: 0, collections: 0, afterStartUp: [] as boolean[] }
@@ -58,7 +59,7 @@ test('an open stream keeps the gateway busy: no collection until it ends', () =>
 test('the timer runs the steps and stops', async () => {
   let collections = 0
   const collector = startIdleCollector({ arrived: () => 0, inFlight: () => 0, collect: () => void collections++, quietMs: 5 })
-  await Bun.sleep(60)
+  await until(() => collections > 0, { what: 'a collection' })
   collector.stop()
   expect(collections).toBe(1)
 })
@@ -91,7 +92,7 @@ test("Bun counts a streaming answer as pending until its last byte (what the col
     let text = ''
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value)
     expect(text).toContain('last')
-    await Bun.sleep(20)
+    await until(() => server.pendingRequests === 0, { what: 'no request pending' })
     expect(server.pendingRequests).toBe(0)
   } finally {
     server.stop(true)

@@ -3,6 +3,7 @@ import { countRequestTokens } from '../../src/relay/meter/tokenize'
 import { protocolFor } from '../../src/relay/protocol-registry'
 import type { RelayEnv } from '../helpers/relay-env'
 import { account, chat, chatBody, logsOf, messages, settled, startMeteredEnv, userRow } from './env'
+import { until } from '../helpers/wait'
 
 /**
  * Quota through the real relay: exact charges per price mode, cache-aware pricing, refunds on failure,
@@ -141,8 +142,9 @@ describe('reservation', () => {
     const { user, key } = await account(env, 1_000_000)
     env.upstream.setBehavior({ text: 'slow', firstByteDelayMs: 300, usage: { input: 10, output: 10 } })
     const body = chatBody('gpt-4o', { max_tokens: 1000 })
+    const sent = env.upstream.requests.length
     const pending = chat(env, key, body)
-    await Bun.sleep(150)
+    await until(() => env.upstream.requests.length > sent, { what: 'the request at the upstream' }) // reserved before it is sent
     const bound = Buffer.byteLength(JSON.stringify(body))
     expect(bound).toBeGreaterThan(countRequestTokens(protocolFor('openai-chat').decodeRequest(body).value))
     expect((await userRow(env, user.id)).quota).toBe(1_000_000 - Math.round((bound + 1000 * 4) * 1.25))

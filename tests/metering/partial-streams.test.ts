@@ -3,6 +3,7 @@ import { countRequestTokens, countTextTokens, EXACT_ESTIMATE_BYTES } from '../..
 import { protocolFor } from '../../src/relay/protocol-registry'
 import type { RelayEnv } from '../helpers/relay-env'
 import { account, chat, chatBody, logsOf, messages, settled, startMeteredEnv, userRow } from './env'
+import { until } from '../helpers/wait'
 
 /** A stream that does not finish is billed for what was produced, no more; one that never started costs nothing. */
 let env: RelayEnv
@@ -83,8 +84,9 @@ test('client goes away before the first byte: nothing is billed', async () => {
   const { user, key } = await account(env, 1_000_000)
   env.upstream.setBehavior({ text: 'late', firstByteDelayMs: 400 })
   const controller = new AbortController()
+  const sent = env.upstream.requests.length
   const pending = chat(env, key, chatBody('gpt-4o', { stream: true }), { signal: controller.signal }).catch(() => undefined)
-  await Bun.sleep(100)
+  await until(() => env.upstream.requests.length > sent, { what: 'the request at the upstream' })
   controller.abort()
   await pending
   await settled(env, 1)

@@ -3,6 +3,7 @@ import { createRateLimiter } from '../../src/metering/rate-limit'
 import { RateLimitError } from '../../src/errors'
 import type { RelayEnv } from '../helpers/relay-env'
 import { account, chat, chatBody, messages, settled, startMeteredEnv, userRow } from './env'
+import { until } from '../helpers/wait'
 
 describe('the limiter', () => {
   const limits = (rpm: number, tpm: number, concurrency: number) => ({ rpm, tpm, concurrency })
@@ -120,8 +121,9 @@ describe('through the relay', () => {
     await env.app.deps.options.set('TokenConcurrencyLimit', 1)
     const { key } = await account(env, 1_000_000)
     env.upstream.setBehavior({ text: 'slow', firstByteDelayMs: 200 })
+    const sent = env.upstream.requests.length
     const first = chat(env, key, chatBody('gpt-4o'))
-    await Bun.sleep(50)
+    await until(() => env.upstream.requests.length > sent, { what: 'the first request at the upstream' })
     const second = await chat(env, key, chatBody('gpt-4o'))
     expect(second.status).toBe(429)
     expect(second.headers.get('retry-after')).toBe('1')
@@ -133,8 +135,9 @@ describe('through the relay', () => {
     await env.app.deps.options.set('TokenTpmLimit', 1000)
     const { key } = await account(env, 1_000_000)
     env.upstream.setBehavior({ text: 'slow', firstByteDelayMs: 200, usage: { input: 10, output: 10 } })
+    const sent = env.upstream.requests.length
     const first = chat(env, key, chatBody('gpt-4o', { max_tokens: 800 }))
-    await Bun.sleep(50)
+    await until(() => env.upstream.requests.length > sent, { what: 'the first request at the upstream' })
     const second = await chat(env, key, chatBody('gpt-4o', { max_tokens: 800 }))
     expect(second.status).toBe(429)
     expect(((await second.json()) as any).error.message).toContain('1000 tokens per minute')

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { login, sessionCookie } from '../helpers/accounts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstreams'
 import { call, ROOT_PASSWORD, startTestApp } from '../helpers/test-app'
+import { until } from '../helpers/wait'
 import { COMMANDS } from '../../src/cli'
 import { VERSION } from '../../src/version'
 import { prepareDataDir, serve, tollgate, type Prepared } from './process'
@@ -98,9 +99,20 @@ describe('backup and restore', () => {
         await fetch(`${server.url}/api/token/`, { method: 'POST', headers: { cookie: root, 'content-type': 'application/json' }, body: JSON.stringify({ name: `t${i}`, unlimited_quota: true }) })
       }
     })()
-    await Bun.sleep(500)
+    // each backup starts once the load has written more: relayed requests with their log rows on disk
+    const loggedRows = () => {
+      const db = new Database(join(prepared.dataDir, 'tollgate.db'), { readonly: true })
+      try {
+        return (db.query('SELECT count(*) AS n FROM logs WHERE type = 2').get() as { n: number }).n
+      } finally {
+        db.close()
+      }
+    }
+    const rowsBefore = loggedRows()
+    await until(() => requests >= 10 && loggedRows() > rowsBefore, { what: 'relayed requests logged' })
     const first = await tollgate(['backup', join(backups, 'one.db'), '--data-dir', prepared.dataDir])
-    await Bun.sleep(300)
+    const seen = requests
+    await until(() => requests >= Math.max(seen + 10, 21), { what: 'more requests relayed' })
     const second = await tollgate(['backup', join(backups, 'two.db')], { env: { DATA_DIR: prepared.dataDir } })
     running = false
     await Promise.all([...clients, writer])

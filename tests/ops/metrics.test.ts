@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'
 import { startTestApp } from '../helpers/test-app'
 import { parseExposition, promtoolCheck, sampleOf } from './helpers'
+import { until } from '../helpers/wait'
 
 let env: RelayEnv
 let channelId: number
@@ -123,8 +124,7 @@ test('open streams are counted while they run', async () => {
   expect(sampleOf(samples, 'tollgate_relay_open_streams')?.value).toBe(1)
   while (!(await reader.read()).done) {}
   env.upstream.setBehavior({ text: 'ok' })
-  await Bun.sleep(20)
-  expect(sampleOf((await scrape()).samples, 'tollgate_relay_open_streams')?.value).toBe(0)
+  await until(async () => sampleOf((await scrape()).samples, 'tollgate_relay_open_streams')?.value === 0, { what: 'no open stream' })
 })
 
 test.skipIf(!Bun.which('promtool'))("Prometheus' own parser and linter (promtool check metrics) find nothing to say", async () => {

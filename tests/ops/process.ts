@@ -52,7 +52,7 @@ export async function serve(dataDir: string, env: Record<string, string> = {}, c
     for (let part = await reader.read(); !part.done; part = await reader.read()) out += decoder.decode(part.value, { stream: true })
   }
   const drained = Promise.all([pump(proc.stdout), pump(proc.stderr)])
-  const deadline = Date.now() + 20_000
+  const deadline = Date.now() + 45_000 // a hang detector: a loaded machine took over 20 s to load the source
   let port: number | undefined
   while (port === undefined && Date.now() < deadline && proc.exitCode === null) {
     const line = out.split('\n').find((l) => l.includes('listening on'))
@@ -61,7 +61,7 @@ export async function serve(dataDir: string, env: Record<string, string> = {}, c
   }
   if (port === undefined) {
     proc.kill('SIGKILL')
-    throw new Error(`tollgate serve did not start:\n${out}`)
+    throw new Error(`tollgate serve did not start within 45 s:\n${out}`)
   }
   const lines = () =>
     out

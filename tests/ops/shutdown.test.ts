@@ -4,6 +4,7 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstreams'
 import { prepareDataDir, serve } from './process'
+import { until } from '../helpers/wait'
 
 const UPSTREAM_KEY = 'sk-upstream-shutdown-0123456789'
 const STREAMS = 50
@@ -73,7 +74,7 @@ test(`SIGTERM with ${STREAMS} open streams that end within the grace period: no 
   const { prepared, server, clients } = await startWithOpenStreams({ SHUTDOWN_GRACE_SECONDS: '20' }, 12, 150)
   const signalled = performance.now()
   server.proc.kill('SIGTERM')
-  await Bun.sleep(100)
+  await until(() => server.output().includes('draining'), { what: 'the draining log line' }) // logged as it stops listening
   // no new connection is accepted while the streams drain
   const refused = await fetch(`${server.url}/healthz`).then(
     (r) => `answered ${r.status}`,

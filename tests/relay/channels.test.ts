@@ -45,13 +45,15 @@ describe('automatic disable and re-enable', () => {
     const id = await env.addChannel({ type: 1, name: 'flaky', models: 'health-3', autoBan: 1 })
     env.upstream.setBehavior({ error: { status: 500, message: 'boom' } })
 
+    // the count is what the disable decision follows: once it shows the failure, the channel was kept or not
+    const counted = (n: number) => settled(async () => (await env.app.deps.routing.health.failures(id)) === n, 10_000)
     expect((await send('health-3')).status).toBe(503)
-    await Bun.sleep(50)
+    expect(await counted(1)).toBe(true)
     expect((await row(id)).status).toBe(1)
     expect((await abilities(id)).every((a) => a.enabled)).toBe(true)
 
     expect((await send('health-3')).status).toBe(503)
-    await Bun.sleep(50)
+    expect(await counted(2)).toBe(true)
     expect((await row(id)).status).toBe(1)
 
     expect((await send('health-3')).status).toBe(503)

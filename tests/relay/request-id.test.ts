@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'
+import { until } from '../helpers/wait'
 
 /**
  * Every relay answer carries its request id in `x-request-id`, once. The pipeline's own Responses set it
@@ -34,7 +35,7 @@ for (const [name, path, headers, body] of generations) {
     expect(res.status).toBe(200)
     const id = res.headers.get('x-request-id')
     expect(id).toMatch(/^req_[0-9a-f-]+$/)
-    await Bun.sleep(20)
+    await until(() => env.outcomes.length > 0, { what: 'the outcome recorded' })
     expect(env.outcomes.at(-1)?.input.requestId).toBe(id!)
   })
 }

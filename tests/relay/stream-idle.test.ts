@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'
+import { until } from '../helpers/wait'
 
 let env: RelayEnv
 beforeAll(async () => {
@@ -26,7 +27,7 @@ test('an upstream that falls silent after its first content is given up on: the 
   expect(elapsed).toBeLessThan(30_000)
   expect(text).toContain('event: error')
   expect(text).toMatch(/no data from the upstream for \d+ s/)
-  await Bun.sleep(50)
+  await until(() => env.outcomes.length > 0, { what: 'the outcome recorded' })
   const outcome = env.outcomes.at(-1)!
   expect(outcome.ok).toBe(false)
   expect(outcome.error).toContain('no data from the upstream')

@@ -3,6 +3,7 @@ import OpenAI from 'openai'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import type { RelayOutcome } from '../../src/relay/types'
 import { startRelayEnv, UPSTREAM_KEY, type RelayEnv } from '../helpers/relay-env'
+import { until } from '../helpers/wait'
 
 /** Streams after the first byte: client disconnects, upstream cuts, and passthrough byte fidelity. */
 let env: RelayEnv
@@ -107,13 +108,14 @@ describe('client gone before the first byte', () => {
       env.upstream.setBehavior({ text: 'late', firstByteDelayMs: 60_000 })
       const abort = new AbortController()
       openClients.add(abort)
+      const sent = env.upstream.requests.length
       const pending = env.app.fetch('/v1/chat/completions', {
         method: 'POST',
         headers: chatHeaders(),
         body: JSON.stringify({ model: 'slow-model', messages: [{ role: 'user', content: 'go' }] }),
         signal: abort.signal,
       }).catch((e) => e)
-      await Bun.sleep(100)
+      await until(() => env.upstream.requests.length > sent, { what: 'the request at the upstream' }) // then the client goes
       abort.abort()
       await pending
       await env.upstream.waitForDisconnect(i, 10_000) // a hang detector: a pass takes milliseconds

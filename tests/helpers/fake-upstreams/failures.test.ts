@@ -1,6 +1,7 @@
 /** Raw wire bytes, vendor validation and auth, and the scripted failure modes of the fake upstreams. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { startFakeUpstream, type FakeUpstream } from './index'
+import { until } from '../wait'
 
 let up: FakeUpstream
 beforeAll(async () => {
@@ -183,7 +184,7 @@ describe('failure modes', () => {
     up.setBehavior({ stall: 'headers' })
     const ac = new AbortController()
     const pending = chat({}, ac.signal).catch((e) => e)
-    await Bun.sleep(50)
+    await until(() => up.requests.length > 0, { what: 'the request at the fake' })
     ac.abort()
     expect((await pending).name).toBe('AbortError')
     await up.waitForDisconnect(1, 2000)
@@ -208,7 +209,7 @@ describe('failure modes', () => {
   test('a client that reads everything is not counted as a disconnect', async () => {
     up.setBehavior({ text: 'ok' })
     await (await chat({ stream: true })).text()
-    await Bun.sleep(20)
+    await until(() => up.requests[0]?.completed === true, { what: 'the fake done sending' }) // a disconnect counts only before this
     expect(up.disconnects).toBe(0)
     expect(up.requests[0]!.completed).toBe(true)
   })

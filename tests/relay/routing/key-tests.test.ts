@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from 'bun:test'
 import { testEachKey } from '../../../src/relay/routing/key-tests'
 import { routingFixture, type RoutingFixture } from './helpers'
+import { until } from '../../helpers/wait'
 
 let fixture: RoutingFixture | undefined
 afterEach(() => fixture?.close())
@@ -37,7 +38,7 @@ test('a pool of ten keys is tested eight at a time and reported in key order', a
   const keys = Array.from({ length: 10 }, (_, i) => `sk-pool-key-000000000000-${i + 1}`)
   const id = await fixture.add({ keyText: keys.join('\n'), baseUrl: 'http://127.0.0.1:9' })
   const tests = testEachKey(fixture.routing.channels.get(id)!, undefined, held.fetchImpl)
-  await Bun.sleep(20)
+  await until(() => held.most() >= 8, { what: 'eight keys under test' })
   expect(held.most()).toBe(8) // the first eight wait together; the last two have not started
   await held.releaseAll()
   const results = await tests
