@@ -12,14 +12,14 @@ const SOURCE_DEFAULT_BASES: Record<Flavor, Readonly<Record<number, string>>> = {
   'new-api': {
     1: 'https://api.openai.com', 4: 'http://localhost:11434', 14: 'https://api.anthropic.com', 17: 'https://dashscope.aliyuncs.com',
     20: 'https://openrouter.ai/api', 24: 'https://generativelanguage.googleapis.com', 25: 'https://api.moonshot.cn', 26: 'https://open.bigmodel.cn',
-    27: 'https://api.perplexity.ai', 34: 'https://api.cohere.ai', 35: 'https://api.minimax.chat', 38: 'https://api.jina.ai',
+    27: 'https://api.perplexity.ai', 31: 'https://api.lingyiwanwu.com', 34: 'https://api.cohere.ai', 35: 'https://api.minimax.chat', 38: 'https://api.jina.ai',
     39: 'https://api.cloudflare.com', 40: 'https://api.siliconflow.cn', 42: 'https://api.mistral.ai', 43: 'https://api.deepseek.com',
-    45: 'https://ark.cn-beijing.volces.com', 46: 'https://qianfan.baidubce.com', 48: 'https://api.x.ai',
+    45: 'https://ark.cn-beijing.volces.com', 46: 'https://qianfan.baidubce.com', 48: 'https://api.x.ai', 53: 'https://llm.submodel.ai',
   },
   'one-api': {
     1: 'https://api.openai.com', 14: 'https://api.anthropic.com', 17: 'https://dashscope.aliyuncs.com', 20: 'https://openrouter.ai/api',
     24: 'https://generativelanguage.googleapis.com', 25: 'https://api.moonshot.cn', 27: 'https://api.minimax.chat', 28: 'https://api.mistral.ai',
-    30: 'http://localhost:11434', 35: 'https://api.cohere.ai', 36: 'https://api.deepseek.com', 37: 'https://api.cloudflare.com',
+    30: 'http://localhost:11434', 31: 'https://api.lingyiwanwu.com', 35: 'https://api.cohere.ai', 36: 'https://api.deepseek.com', 37: 'https://api.cloudflare.com',
     40: 'https://ark.cn-beijing.volces.com', 44: 'https://api.siliconflow.cn',
   },
 }

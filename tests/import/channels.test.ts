@@ -82,6 +82,8 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
       newApiChannel(14, 26, 'glm behind a proxy', 'https://gw.example.com/zhipu/api/anthropic/v1/messages'),
       newApiChannel(15, 39, 'cloudflare', '', { other: 'cf-account-1' }),
       newApiChannel(16, 39, 'cloudflare no account', ''),
+      newApiChannel(17, 31, 'yi', ''),
+      newApiChannel(18, 53, 'submodel', ''),
     ]
     const source = join(dir, 'new-api.db')
     writeSqliteSource(source, NEW_API_TABLES, { ...fixture.rows, channels, abilities: [] })
@@ -172,6 +174,15 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
     const other = issuesOf(result, 'other')
     expect(other.map((i) => i.ids)).toEqual([[16]])
     expect(other[0]!.note).toContain('the Cloudflare account id')
+  })
+
+  test("01.AI (31) and Submodel (53) come in served and enabled, at new-api's default hosts", async () => {
+    expect(await channel(17)).toMatchObject({ type: 31, baseUrl: '', status: 1 })
+    expect(await channel(18)).toMatchObject({ type: 53, baseUrl: '', status: 1 })
+    expect((await target(app, 17, 'anthropic')).url).toBe('https://api.lingyiwanwu.com/v1/chat/completions')
+    expect((await target(app, 18, 'openai-chat')).url).toBe('https://llm.submodel.ai/v1/chat/completions')
+    expect(result.report.unsupported_channels.map((c) => c.id)).not.toContain(17)
+    expect(result.report.unsupported_channels.map((c) => c.id)).not.toContain(18)
   })
 
   test('the summary prints the mappings', async () => {
