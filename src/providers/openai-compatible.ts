@@ -72,6 +72,7 @@ interface CompatibleInput {
   note?: string
   otherField?: Provider['otherField']
   foldBaseUrl?: Provider['foldBaseUrl']
+  plans?: Provider['plans']
 }
 
 /**
@@ -102,5 +103,6 @@ export function openAiCompatible(input: CompatibleInput): Provider {
   if (input.note) provider.note = input.note
   if (input.otherField) provider.otherField = input.otherField
   if (input.foldBaseUrl) provider.foldBaseUrl = input.foldBaseUrl
+  if (input.plans) provider.plans = input.plans
   return provider
 }
