@@ -56,6 +56,7 @@ export type OperationId =
   | 'completions'
   | 'image-generations'
   | 'image-edits'
+  | 'image-variations'
   | 'speech'
   | 'transcriptions'
   | 'translations'
