@@ -1,4 +1,5 @@
-import type { Provider } from '../providers/types'
+import { planByWord } from '../providers/coding-plans'
+import type { CodingPlan as ServedPlan, Provider } from '../providers/types'
 import { normalizeBaseUrl } from '../providers/url'
 import type { Flavor } from './channel-types'
 
@@ -12,14 +13,14 @@ const SOURCE_DEFAULT_BASES: Record<Flavor, Readonly<Record<number, string>>> = {
   'new-api': {
     1: 'https://api.openai.com', 4: 'http://localhost:11434', 14: 'https://api.anthropic.com', 17: 'https://dashscope.aliyuncs.com',
     20: 'https://openrouter.ai/api', 24: 'https://generativelanguage.googleapis.com', 25: 'https://api.moonshot.cn', 26: 'https://open.bigmodel.cn',
-    27: 'https://api.perplexity.ai', 34: 'https://api.cohere.ai', 35: 'https://api.minimax.chat', 38: 'https://api.jina.ai',
+    27: 'https://api.perplexity.ai', 31: 'https://api.lingyiwanwu.com', 34: 'https://api.cohere.ai', 35: 'https://api.minimax.chat', 38: 'https://api.jina.ai',
     39: 'https://api.cloudflare.com', 40: 'https://api.siliconflow.cn', 42: 'https://api.mistral.ai', 43: 'https://api.deepseek.com',
-    45: 'https://ark.cn-beijing.volces.com', 46: 'https://qianfan.baidubce.com', 48: 'https://api.x.ai',
+    45: 'https://ark.cn-beijing.volces.com', 46: 'https://qianfan.baidubce.com', 48: 'https://api.x.ai', 53: 'https://llm.submodel.ai',
   },
   'one-api': {
     1: 'https://api.openai.com', 14: 'https://api.anthropic.com', 17: 'https://dashscope.aliyuncs.com', 20: 'https://openrouter.ai/api',
     24: 'https://generativelanguage.googleapis.com', 25: 'https://api.moonshot.cn', 27: 'https://api.minimax.chat', 28: 'https://api.mistral.ai',
-    30: 'http://localhost:11434', 35: 'https://api.cohere.ai', 36: 'https://api.deepseek.com', 37: 'https://api.cloudflare.com',
+    30: 'http://localhost:11434', 31: 'https://api.lingyiwanwu.com', 35: 'https://api.cohere.ai', 36: 'https://api.deepseek.com', 37: 'https://api.cloudflare.com',
     40: 'https://ark.cn-beijing.volces.com', 44: 'https://api.siliconflow.cn',
   },
 }
@@ -42,8 +43,6 @@ interface CodingPlan {
 const CODING_PLANS: Readonly<Record<string, CodingPlan>> = {
   'glm-coding-plan': { name: 'GLM Coding Plan', type: 26, anthropic: 'https://open.bigmodel.cn/api/anthropic', openai: 'https://open.bigmodel.cn/api/coding/paas/v4' },
   'glm-coding-plan-international': { name: 'GLM Coding Plan (Z.ai)', type: 26, anthropic: 'https://api.z.ai/api/anthropic', openai: 'https://api.z.ai/api/coding/paas/v4' },
-  'kimi-coding-plan': { name: 'Kimi Coding Plan', type: 25, anthropic: 'https://api.kimi.com/coding', openai: 'https://api.kimi.com/coding/v1' },
-  'doubao-coding-plan': { name: 'Doubao Coding Plan', type: 45, anthropic: 'https://ark.cn-beijing.volces.com/api/coding', openai: 'https://ark.cn-beijing.volces.com/api/coding/v3' },
 }
 
 export type BaseUrlChoice =
@@ -63,6 +62,8 @@ export type BaseUrlChoice =
  */
 export function chooseBaseUrl(flavor: Flavor, sourceType: number, provider: Provider, raw: string): BaseUrlChoice {
   const text = raw.trim()
+  const served = servedPlan(provider, text)
+  if (served) return servedPlanChoice(served, text)
   const plans = Object.entries(CODING_PLANS).filter(([, p]) => p.type === provider.type)
   const plan = plans.find(([word]) => word === text.toLowerCase())?.[1]
   if (plan) return planChoice(plan, provider)
@@ -85,6 +86,25 @@ export function chooseBaseUrl(flavor: Flavor, sourceType: number, provider: Prov
   }
   const named = plans.find(([, p]) => sameUrl(url, p.anthropic) || sameUrl(url, `${p.anthropic}/v1`) || sameUrl(url, p.openai))?.[1]
   return named ? planChoice(named, provider) : { kind: 'kept', baseUrl: url }
+}
+
+/** A plan the type reaches itself (src/providers' `plans`): named by new-api's word, its base, or an endpoint under it. */
+function servedPlan(provider: Provider, text: string): ServedPlan | undefined {
+  const named = planByWord(provider, text)
+  if (named || !/^https?:\/\//i.test(text)) return named
+  const url = text.replace(/\/+$/, '').toLowerCase()
+  return provider.plans?.find((plan) => {
+    const base = plan.baseUrl.toLowerCase()
+    if (url === base) return true
+    const rest = url.startsWith(`${base}/`) ? url.slice(base.length) : undefined
+    return rest !== undefined && Object.values(plan.paths).some((path) => path === rest || path.startsWith(`${rest}/`))
+  })
+}
+
+function servedPlanChoice(plan: ServedPlan, raw: string): BaseUrlChoice {
+  const paths = Object.entries(plan.paths).map(([protocol, path]) => `${protocol} ${plan.baseUrl}${path}`).join(', ')
+  if (raw === plan.baseUrl) return { kind: 'kept', baseUrl: plan.baseUrl }
+  return { kind: 'mapped', baseUrl: plan.baseUrl, note: `${plan.name}: stored as the plan's base URL, whose endpoints this type reaches (${paths}); the plan's key goes nowhere else` }
 }
 
 function planChoice(plan: CodingPlan, provider: Provider): BaseUrlChoice {

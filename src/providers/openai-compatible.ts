@@ -25,6 +25,7 @@ const OPENAI_OPERATION_PATHS: Record<OperationId, OperationEndpoint> = {
   completions: { path: '/completions', dialect: 'openai' },
   'image-generations': { path: '/images/generations', dialect: 'openai' },
   'image-edits': { path: '/images/edits', dialect: 'openai' },
+  'image-variations': { path: '/images/variations', dialect: 'openai' },
   speech: { path: '/audio/speech', dialect: 'openai' },
   transcriptions: { path: '/audio/transcriptions', dialect: 'openai' },
   translations: { path: '/audio/translations', dialect: 'openai' },
@@ -45,7 +46,7 @@ export function openAiOperations(
 }
 
 /** What OpenAI itself serves besides chat. */
-export const ALL_OPENAI_OPERATIONS: readonly OperationId[] = ['embeddings', 'moderations', 'completions', 'image-generations', 'image-edits', 'speech', 'transcriptions', 'translations']
+export const ALL_OPENAI_OPERATIONS: readonly OperationId[] = ['embeddings', 'moderations', 'completions', 'image-generations', 'image-edits', 'image-variations', 'speech', 'transcriptions', 'translations']
 
 interface CompatibleInput {
   type: number
@@ -72,6 +73,7 @@ interface CompatibleInput {
   note?: string
   otherField?: Provider['otherField']
   foldBaseUrl?: Provider['foldBaseUrl']
+  plans?: Provider['plans']
 }
 
 /**
@@ -102,5 +104,6 @@ export function openAiCompatible(input: CompatibleInput): Provider {
   if (input.note) provider.note = input.note
   if (input.otherField) provider.otherField = input.otherField
   if (input.foldBaseUrl) provider.foldBaseUrl = input.foldBaseUrl
+  if (input.plans) provider.plans = input.plans
   return provider
 }

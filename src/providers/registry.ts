@@ -8,6 +8,7 @@ import { deepseek } from './deepseek'
 import { doubao } from './doubao'
 import { gemini } from './gemini'
 import { jina } from './jina'
+import { lingyiwanwu } from './lingyiwanwu'
 import { minimax } from './minimax'
 import { mistral } from './mistral'
 import { moonshot } from './moonshot'
@@ -18,6 +19,7 @@ import { perplexity } from './perplexity'
 import { qianfan } from './qianfan'
 import { qwen } from './qwen'
 import { siliconflow } from './siliconflow'
+import { submodel } from './submodel'
 import type { Provider } from './types'
 import { vertex } from './vertex-ai'
 import { xai } from './xai'
@@ -26,8 +28,8 @@ import { zhipu } from './zhipu'
 
 /** Every supported provider, keyed by new-api channel type, in type order. Adding a vendor = one data file + one line. */
 export const PROVIDERS: readonly Provider[] = [
-  openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, moonshot, zhipu, perplexity, bedrock, cohere, minimax,
-  jina, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai,
+  openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, moonshot, zhipu, perplexity, lingyiwanwu, bedrock, cohere,
+  minimax, jina, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai, submodel,
 ]
 
 const byType = new Map(PROVIDERS.map((p) => [p.type, p]))

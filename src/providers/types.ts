@@ -56,6 +56,7 @@ export type OperationId =
   | 'completions'
   | 'image-generations'
   | 'image-edits'
+  | 'image-variations'
   | 'speech'
   | 'transcriptions'
   | 'translations'
@@ -144,4 +145,24 @@ export interface Provider {
    * the provider root and `other` when a channel is written, so the endpoint templates see `{apiVersion}` filled.
    */
   foldBaseUrl?(baseUrl: string): { baseUrl: string; other: string } | undefined
+  /** The vendor's Coding Plans: a base URL whose keys work only at the plan's own paths (coding-plans.ts). */
+  plans?: readonly CodingPlan[]
+}
+
+/**
+ * A vendor's Coding Plan (new-api's ChannelSpecialBases): its keys are good only at the plan's endpoints. A channel
+ * of the vendor's type whose base URL is `baseUrl` (or new-api's word for it, folded to it on save and on import)
+ * reaches each protocol at the plan's path instead of the pay-as-you-go one.
+ */
+export interface CodingPlan {
+  /** new-api's word in `base_url` (`kimi-coding-plan`) */
+  word: string
+  name: string
+  baseUrl: string
+  /** where each protocol lives under `baseUrl`; a protocol left out is not served by the plan */
+  paths: Partial<Record<UpstreamProtocolId, string>>
+  /** the plan's model list under `baseUrl`, when it has one */
+  modelListPath?: string
+  /** the models the plan serves, offered when it has no list */
+  models: readonly string[]
 }

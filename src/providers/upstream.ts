@@ -1,3 +1,4 @@
+import { planOf, planPath } from './coding-plans'
 import type { AuthStyle, OperationEndpoint, Provider, UpstreamProtocolId } from './types'
 import { joinUrl } from './url'
 
@@ -42,7 +43,8 @@ export function upstreamRequest(
   if (!endpoint || !provider.protocols.includes(protocol)) {
     throw new Error(`provider ${provider.name} does not speak ${protocol}`)
   }
-  const path = stream && endpoint.streamPath ? endpoint.streamPath : endpoint.path
+  // a Coding Plan's base URL: its own path for the protocol (its keys work nowhere else)
+  const path = planPath(provider, baseUrl, protocol) ?? (stream && endpoint.streamPath ? endpoint.streamPath : endpoint.path)
   return {
     url: urlOf(provider, baseUrl, path, model, options.other),
     headers: {
@@ -71,8 +73,9 @@ export function operationRequest(
 
 /** URL and headers for the provider's model list (GET). */
 export function modelListRequest(provider: Provider, baseUrl: string, key: string, options: UpstreamOptions = {}): UpstreamTarget {
-  const spec = provider.modelList
-  if (!spec) throw new Error(`provider ${provider.name} has no model list endpoint`)
+  const plan = planOf(provider, baseUrl)
+  const spec = plan ? plan.modelListPath && { ...provider.modelList!, path: plan.modelListPath } : provider.modelList
+  if (!spec) throw new Error(`${plan?.name ?? `provider ${provider.name}`} has no model list endpoint`)
   const protocol = spec.protocol ?? provider.protocols[0]!
   const endpoint = provider.endpoints[protocol]
   return {

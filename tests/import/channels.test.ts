@@ -82,6 +82,8 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
       newApiChannel(14, 26, 'glm behind a proxy', 'https://gw.example.com/zhipu/api/anthropic/v1/messages'),
       newApiChannel(15, 39, 'cloudflare', '', { other: 'cf-account-1' }),
       newApiChannel(16, 39, 'cloudflare no account', ''),
+      newApiChannel(17, 31, 'yi', ''),
+      newApiChannel(18, 53, 'submodel', ''),
     ]
     const source = join(dir, 'new-api.db')
     writeSqliteSource(source, NEW_API_TABLES, { ...fixture.rows, channels, abilities: [] })
@@ -132,18 +134,22 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
     ])
   })
 
-  test('plans whose endpoints Tollgate does not reach yet (Doubao, Kimi) come in disabled, never pointed at pay-as-you-go paths', async () => {
-    for (const [id, raw] of [[9, 'doubao-coding-plan'], [10, 'https://ark.cn-beijing.volces.com/api/coding']] as const) {
-      // status 2 even when new-api had it auto-disabled (3): the probe must not re-enable it
-      expect(await channel(id)).toMatchObject({ type: 45, baseUrl: 'https://ark.cn-beijing.volces.com/api/coding', status: 2 })
-      expect(JSON.parse((await channel(id)).setting)).toEqual({ imported_from: { schema: 'new-api', type: 45, type_name: 'VolcEngine', base_url: raw } })
-    }
-    expect(await channel(11)).toMatchObject({ type: 25, baseUrl: 'https://api.kimi.com/coding', status: 2 })
-    const doubao = issuesOf(result, 'base_url').filter((i) => i.note.startsWith('Doubao Coding Plan'))
-    expect(doubao.flatMap((i) => i.ids)).toEqual([9, 10])
-    expect(doubao[0]!.note).toContain('/api/compatible/v1/messages')
-    expect(doubao[0]!.note).toContain('imported disabled')
-    expect(issuesOf(result, 'base_url').find((i) => i.value === 'kimi-coding-plan')!.ids).toEqual([11])
+  test("Doubao's and Kimi's plans come in at the plan's base URL, served at the plan's own paths, never the pay-as-you-go ones", async () => {
+    expect(await channel(9)).toMatchObject({ type: 45, baseUrl: 'https://ark.cn-beijing.volces.com/api/coding', status: 1, setting: '' })
+    expect(await channel(10)).toMatchObject({ type: 45, baseUrl: 'https://ark.cn-beijing.volces.com/api/coding', setting: '' })
+    expect(await channel(11)).toMatchObject({ type: 25, baseUrl: 'https://api.kimi.com/coding', status: 1, setting: '' })
+    expect(await target(app, 9, 'anthropic')).toEqual({ protocol: 'anthropic', url: 'https://ark.cn-beijing.volces.com/api/coding/v1/messages' })
+    expect(await target(app, 9, 'openai-chat')).toEqual({ protocol: 'openai-chat', url: 'https://ark.cn-beijing.volces.com/api/coding/v3/chat/completions' })
+    expect(await target(app, 11, 'anthropic')).toEqual({ protocol: 'anthropic', url: 'https://api.kimi.com/coding/v1/messages' })
+    expect(await target(app, 11, 'openai-chat')).toEqual({ protocol: 'openai-chat', url: 'https://api.kimi.com/coding/v1/chat/completions' })
+    const words = issuesOf(result, 'base_url').filter((i) => i.value === 'doubao-coding-plan' || i.value === 'kimi-coding-plan')
+    expect(words.map((i) => [i.value, i.mapped_to, i.ids])).toEqual([
+      ['doubao-coding-plan', 'https://ark.cn-beijing.volces.com/api/coding', [9]],
+      ['kimi-coding-plan', 'https://api.kimi.com/coding', [11]],
+    ])
+    expect(words[0]!.note).toContain("the plan's key goes nowhere else")
+    expect(issuesOf(result, 'base_url').flatMap((i) => i.ids)).not.toContain(10) // already the plan's base URL: kept as it was
+    expect(result.report.unsupported_channels.map((c) => c.id)).not.toContain(9)
   })
 
   test('what needs no rewriting stays as it was: a vendor root, an Anthropic-type channel at a vendor endpoint', async () => {
@@ -172,6 +178,15 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
     const other = issuesOf(result, 'other')
     expect(other.map((i) => i.ids)).toEqual([[16]])
     expect(other[0]!.note).toContain('the Cloudflare account id')
+  })
+
+  test("01.AI (31) and Submodel (53) come in served and enabled, at new-api's default hosts", async () => {
+    expect(await channel(17)).toMatchObject({ type: 31, baseUrl: '', status: 1 })
+    expect(await channel(18)).toMatchObject({ type: 53, baseUrl: '', status: 1 })
+    expect((await target(app, 17, 'anthropic')).url).toBe('https://api.lingyiwanwu.com/v1/chat/completions')
+    expect((await target(app, 18, 'openai-chat')).url).toBe('https://llm.submodel.ai/v1/chat/completions')
+    expect(result.report.unsupported_channels.map((c) => c.id)).not.toContain(17)
+    expect(result.report.unsupported_channels.map((c) => c.id)).not.toContain(18)
   })
 
   test('the summary prints the mappings', async () => {

@@ -248,3 +248,46 @@ describe('POST /v1/images/edits', () => {
     expect(o.up.requests.length).toBe(before)
   })
 })
+
+describe('POST /v1/images/variations', () => {
+  const png = (label: string) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, ...new TextEncoder().encode(label)])
+
+  test('the SDK gets n variations of its image; the file reaches the upstream byte for byte; billed per image at dall-e-2 size prices', async () => {
+    const { user, client } = await payer()
+    const image = png('a square')
+    const res = await client.images.createVariation({ image: await toFile(image, 'sq.png', { type: 'image/png' }), n: 3, size: '256x256' })
+    expect(res.data!.map((d) => d.url)).toEqual([0, 1, 2].map((i) => `https://images.example/variation-${i}.png`))
+    const sent = o.up.requests.at(-1)!
+    expect(sent.path).toBe('/v1/images/variations')
+    expect(await (sent.form!.get('image') as File).bytes()).toEqual(image)
+    expect(sent.form!.get('model')).toBe('dall-e-2')
+    expect(sent.form!.get('n')).toBe('3')
+    const { row, other } = await lastRow(user.id)
+    expect(row).toMatchObject({ modelName: 'dall-e-2', promptTokens: 3, quota: 3 * quota(0.016) })
+    expect(other.price).toMatchObject({ mode: 'unit', variant: '256x256' })
+  })
+
+  test('a bad form is a 400 naming the field, and nothing goes upstream', async () => {
+    const { key } = await payer()
+    const before = o.up.requests.length
+    const file = () => new File([png('x')], 'x.png', { type: 'image/png' })
+    const cases: [Record<string, string | File | File[]>, string][] = [
+      [{}, 'image'],
+      [{ image: 'not a file' }, 'image'],
+      [{ image: [file(), file()] }, 'image'],
+      [{ image: file(), prompt: 'a hat' }, 'prompt'],
+      [{ image: file(), model: 'dall-e-3' }, 'model'],
+      [{ image: file(), n: '11' }, 'n'],
+      [{ image: file(), size: '1792x1024' }, 'size'],
+      [{ image: file(), response_format: 'gif' }, 'response_format'],
+    ]
+    for (const [fields, param] of cases) {
+      const form = new FormData()
+      for (const [name, value] of Object.entries(fields)) for (const v of [value].flat()) form.append(name, v)
+      const res = await o.env.app.fetch('/v1/images/variations', { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form })
+      expect(res.status, JSON.stringify(Object.keys(fields))).toBe(400)
+      expect(((await res.json()) as any).error.param, param).toBe(param)
+    }
+    expect(o.up.requests.length).toBe(before)
+  })
+})

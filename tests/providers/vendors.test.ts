@@ -57,6 +57,7 @@ const CASES: VendorCase[] = [
     anthropic: { path: '/api/anthropic/v1/messages', auth: 'bearer' }, list: openaiList('/api/paas/v4/models'), streamOptions: true,
   },
   { label: '27 Perplexity', type: 27, model: 'sonar', chat: '/chat/completions', list: null, streamOptions: false },
+  { label: '31 01.AI (LingYiWanWu)', type: 31, model: 'yi-lightning', chat: '/v1/chat/completions', list: openaiList('/v1/models'), streamOptions: true },
   {
     label: '34 Cohere', type: 34, model: 'command-a-03-2025', chat: '/compatibility/v1/chat/completions', streamOptions: false, rejects: ['stream_options'],
     list: { path: '/v1/models', body: (models) => ({ models: models.map((name) => ({ name, endpoints: ['chat'], context_length: 256000 })), next_page_token: null }) },
@@ -83,6 +84,7 @@ const CASES: VendorCase[] = [
   },
   { label: '46 Baidu Qianfan', type: 46, model: 'ernie-4.0-8k', chat: '/v2/chat/completions', list: openaiList('/v2/models'), streamOptions: true },
   { label: '47 Xinference (keyless)', type: 47, model: 'qwen2.5-instruct', chat: '/v1/chat/completions', list: openaiList('/v1/models'), streamOptions: false, keyless: true },
+  { label: '53 Submodel', type: 53, model: 'zai-org/GLM-4.5-FP8', chat: '/v1/chat/completions', list: openaiList('/v1/models'), streamOptions: true },
   // OpenAI-compatible services without a new-api type: Custom (8) channels with the preset's base URL
   ...PRESETS.map((preset, i): VendorCase => {
     const root = new URL(preset.baseUrl).pathname.replace(/\/$/, '')

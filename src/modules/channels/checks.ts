@@ -1,6 +1,7 @@
 import { ChannelStatus } from '../../db/repos/channels'
 import type { AppDeps } from '../../deps'
 import { BadRequestError, GatewayError, NotFoundError } from '../../errors'
+import { planOf } from '../../providers/coding-plans'
 import type { Channel } from '../../relay/routing/channel'
 import { splitKeys } from '../../relay/routing/channel'
 import { fetchUpstreamModels, UpstreamCallError, type ChannelTestResult } from '../../relay/routing/channel-test'
@@ -70,8 +71,9 @@ export async function previewUpstreamModels(deps: AppDeps, body: FetchModelsBody
 }
 
 async function modelsOf(deps: AppDeps, channel: Channel): Promise<string[]> {
-  const { modelList, name, models } = channel.provider
-  if (!modelList) {
+  const plan = planOf(channel.provider, channel.baseUrl)
+  const { name, models } = plan ?? channel.provider
+  if (!(plan ? plan.modelListPath : channel.provider.modelList)) {
     const known = models.length > 0 ? `; the ones Tollgate knows: ${models.join(', ')}` : ''
     throw new GatewayError(400, 'no_model_list', `${name} has no model list endpoint: enter the channel's models by hand${known}`, undefined, undefined, { code: 'no_model_list' })
   }

@@ -4,6 +4,7 @@ import { providerFor, supportedTypes } from '../../providers/registry'
 import type { Provider } from '../../providers/types'
 import type { Outbound } from '../../outbound/fetch'
 import { normalizeBaseUrl } from '../../providers/url'
+import { planByWord } from '../../providers/coding-plans'
 import { splitKeys } from '../../relay/routing/channel'
 import { parseModelMapping } from '../../relay/routing/model-mapping'
 import type { ChannelCreate, ChannelEdit } from './schemas'
@@ -57,7 +58,8 @@ export function channelPatch(input: Fields, current?: ChannelRow): { patch: Chan
     patch.name = input.name.trim()
     if (!patch.name) throw new BadRequestError('name must not be empty', 'name')
   }
-  if (input.base_url !== undefined) patch.baseUrl = normalizeBaseUrl(input.base_url ?? '')
+  // new-api's word for a Coding Plan (`kimi-coding-plan`) is stored as the plan's base URL
+  if (input.base_url !== undefined) patch.baseUrl = planByWord(provider, input.base_url ?? '')?.baseUrl ?? normalizeBaseUrl(input.base_url ?? '')
   const baseUrl = patch.baseUrl ?? current?.baseUrl ?? ''
   if (!baseUrl && !provider.defaultBaseUrl && !provider.connector) throw new BadRequestError(`base_url is required for ${provider.name} channels`, 'base_url')
   if (input.models !== undefined) patch.models = joinList(input.models)

@@ -1,10 +1,12 @@
 import type { Operation } from '../types'
 import { decodeImageEdit, type ImageEditRequest } from './edit-request'
 import { decodeImageGeneration, type ImageGenerationRequest } from './generation-request'
-import { openAiImageEdit, openAiImageGeneration } from './openai'
+import { openAiImageEdit, openAiImageGeneration, openAiImageVariation } from './openai'
+import { decodeImageVariation, type ImageVariationRequest } from './variation-request'
 
 export type { ImageEditRequest } from './edit-request'
 export type { ImageGenerationRequest } from './generation-request'
+export type { ImageVariationRequest } from './variation-request'
 
 /** `POST /v1/images/generations`, billed per image by size and quality. */
 export const imageGenerations: Operation<ImageGenerationRequest> = {
@@ -22,4 +24,13 @@ export const imageEdits: Operation<ImageEditRequest> = {
   body: 'multipart',
   decode: decodeImageEdit,
   dialects: { openai: openAiImageEdit },
+}
+
+/** `POST /v1/images/variations` (multipart, dall-e-2), billed per image by size. */
+export const imageVariations: Operation<ImageVariationRequest> = {
+  id: 'image-variations',
+  path: '/v1/images/variations',
+  body: 'multipart',
+  decode: decodeImageVariation,
+  dialects: { openai: openAiImageVariation },
 }

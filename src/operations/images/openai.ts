@@ -4,9 +4,10 @@ import { forwardForm } from '../form-fields'
 import type { OperationAnswer, OperationDialect, OperationRequest } from '../types'
 import type { ImageEditRequest } from './edit-request'
 import type { ImageGenerationRequest } from './generation-request'
+import type { ImageVariationRequest } from './variation-request'
 
 /**
- * OpenAI's `/v1/images/generations` and `/v1/images/edits` (Azure and compatible servers answer the same shape):
+ * OpenAI's `/v1/images/generations`, `/edits` and `/variations` (Azure and compatible servers answer the same shape):
  * the client's body goes on with only `model` replaced, the answer comes back as sent, and metering bills the
  * images it holds (`data.length`: fewer than `n` when the upstream made fewer).
  */
@@ -25,6 +26,11 @@ export const openAiImageEdit: OperationDialect<ImageEditRequest> = {
     if (request.choice.dropResponseFormat) replace.response_format = undefined
     return { body: forwardForm(request.form, replace) }
   },
+  decode: decodeImages,
+}
+
+export const openAiImageVariation: OperationDialect<ImageVariationRequest> = {
+  encode: (request, upstreamModel) => ({ body: forwardForm(request.form, { model: upstreamModel }) }),
   decode: decodeImages,
 }
 

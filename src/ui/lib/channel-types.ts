@@ -25,6 +25,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   { type: 25, name: 'Moonshot', baseUrl: 'https://api.moonshot.cn', keyRequired: true },
   { type: 26, name: 'Zhipu GLM', baseUrl: 'https://open.bigmodel.cn', keyRequired: true },
   { type: 27, name: 'Perplexity', baseUrl: 'https://api.perplexity.ai', keyRequired: true },
+  { type: 31, name: '01.AI (LingYiWanWu)', baseUrl: 'https://api.lingyiwanwu.com', keyRequired: true },
   { type: 33, name: 'AWS Bedrock', baseUrl: '', keyRequired: true, baseUrlOptional: true },
   { type: 34, name: 'Cohere', baseUrl: 'https://api.cohere.ai', keyRequired: true },
   { type: 35, name: 'MiniMax', baseUrl: 'https://api.minimax.io', keyRequired: true },
@@ -38,6 +39,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   { type: 46, name: 'Baidu Qianfan', baseUrl: 'https://qianfan.baidubce.com', keyRequired: true },
   { type: 47, name: 'Xinference', baseUrl: 'http://localhost:9997', keyRequired: false },
   { type: 48, name: 'xAI', baseUrl: 'https://api.x.ai', keyRequired: true },
+  { type: 53, name: 'Submodel', baseUrl: 'https://llm.submodel.ai', keyRequired: true },
 ]
 
 /**

@@ -59,6 +59,19 @@ function answerImages(call: RecordedCall, key: string, edit: boolean): Response 
   return Response.json({ created: 1_750_000_000, data, ...extra, ...usage })
 }
 
+/** OpenAI's `/v1/images/variations`: dall-e-2, one image file, no prompt; `url` or `b64_json` items. */
+function answerVariations(call: RecordedCall, key: string): Response {
+  const refused = keyProblem(call, key)
+  if (refused) return refused
+  const f = fieldsOf(call)
+  if ((f.model ?? 'dall-e-2') !== 'dall-e-2') return openAiError(400, 'Invalid model. The model argument should be left blank.', 'model')
+  const image = call.form?.get('image')
+  if (!(image instanceof File) || image.size === 0) return openAiError(400, "Missing required parameter: 'image'.", 'image')
+  const data = Array.from({ length: Number(f.n ?? 1) }, (_, i) => (f.response_format === 'b64_json' ? { b64_json: fakeImage(`variation of ${image.name}`, i) } : { url: `https://images.example/variation-${i}.png` }))
+  return Response.json({ created: 1_750_000_000, data })
+}
+addOperationRoute('POST /v1/images/variations', answerVariations)
+
 for (const root of ['/v1', '/openai/v1', '/openai/deployments/*']) {
   addOperationRoute(`POST ${root}/images/generations`, (call, key) => answerImages(call, key, false))
   addOperationRoute(`POST ${root}/images/edits`, (call, key) => answerImages(call, key, true))
