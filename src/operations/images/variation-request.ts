@@ -1,5 +1,5 @@
 import { BadRequestError } from '../../errors'
-import { exactMeter } from '../../relay/meter'
+import { exactMeter } from '../../relay/meter/meter'
 import { formFile, formFiles, formInteger, formString, requiredFormString } from '../form-fields'
 import type { OperationRequest } from '../types'
 import { checkImageOptions, type ImageChoice } from './families'
