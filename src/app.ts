@@ -8,6 +8,7 @@ import { bindingsModule } from './modules/oauth/bindings'
 import { oauthModule } from './modules/oauth'
 import { channelsModule } from './modules/channels'
 import { optionsModule } from './modules/options'
+import { affinityCacheModule } from './modules/options/affinity-cache'
 import { setupModule } from './modules/setup'
 import { checklistModule } from './modules/setup/checklist'
 import { statusModule } from './modules/status'
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(usersModule(deps))
     .use(userAccessModule(deps))
     .use(optionsModule(deps))
+    .use(affinityCacheModule(deps))
     .use(mailModule(deps))
     .use(tokensModule(deps))
     .use(channelsModule(deps))

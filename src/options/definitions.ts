@@ -3,6 +3,7 @@ import { MAIL_OPTIONS } from './mail-options'
 import { PAYMENT_OPTIONS } from './payment-options'
 import { FACE_OPTIONS } from './face-options'
 import { OAUTH_OPTION_DEFINITIONS } from './oauth-options'
+import { AFFINITY_OPTIONS } from './affinity-options'
 
 import type { OptionDefinition } from './option-definition'
 
@@ -106,6 +107,7 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   ...OUTPUT_OPTIONS,
   ...PAYMENT_OPTIONS,
   ...OAUTH_OPTION_DEFINITIONS,
+  ...AFFINITY_OPTIONS,
   GroupRateLimits: { type: 'json', default: '{}', description: `group → overrides of the limits above: { "vip": { "token_rpm": 600 } } (keys ${RATE_LIMIT_KEYS.join(', ')})`, check: groupRateLimits },
   ...MAIL_OPTIONS,
 }

@@ -12,6 +12,7 @@ import { chatMeter } from './chat-meter'
 import { chatRequest, withOutputCap, type ChatRequest } from './chat-request'
 import { withoutDeclined } from './declined-choices'
 import { runRelay, type RelayJob } from './engine'
+import { sessionIdentity } from './routing/affinity/session-identity'
 import type { RelayHooks, RelayInput, RelayPorts } from './types'
 
 /**
@@ -40,6 +41,7 @@ function chatJob(ports: RelayPorts, input: RelayInput): RelayJob {
       return request.head
     },
     warnings,
+    session: () => sessionIdentity(input.headers, (key) => input.body.member(key)),
     serving: chatCandidates,
     meter: () => chatMeter(request, input.body, client.priceChoices?.((key) => input.body.member(key), input.headers)),
     reserved(meter) {

@@ -4,6 +4,7 @@ import { tokenAllowsModel } from './auth/model-allowed'
 import { UpstreamFailure } from './failure'
 import type { Meter } from './meter'
 import type { RouteCandidate } from './routing'
+import type { SessionIdentity } from './routing/affinity/session-identity'
 import type { RelayCall, RelayHooks, RelayOutcome, RelayPorts } from './types'
 
 /**
@@ -19,6 +20,8 @@ export interface RelayJob {
   readonly ir?: IrRequest
   /** what decoding and rewriting the request noted, for the log */
   readonly warnings: string[]
+  /** the coding agent's session the request belongs to (routing/affinity): its turns keep one channel and key */
+  session?(): SessionIdentity | undefined
   /** the planned channels that can run this job, in order */
   serving(planned: RouteCandidate[]): RouteCandidate[]
   /** why none of the planned channels can (default: the model is not found in the group) */
@@ -81,13 +84,15 @@ type Ended = Pick<RelayOutcome, 'ok' | 'status'> & Partial<RelayOutcome>
  * RelayMaxAttempts): restore the body, attempt, record the channel's health; on a failure before the first byte
  * try the next → settle once → the answer, or the final error.
  */
-export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options'>, call: RelayCall, job: RelayJob, hooks: RelayHooks): Promise<Response> {
+export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options' | 'affinity'>, call: RelayCall, job: RelayJob, hooks: RelayHooks): Promise<Response> {
   const startedAt = performance.now()
   const model = job.model
   if (!tokenAllowsModel(call.token, model)) throw modelNotFound(model, 'this token may not use it')
   const group = call.token.group || call.user.group
   const planned = await ports.routing.planRoute(group, model)
-  const candidates = planned.length > 0 ? job.serving(planned) : planned
+  const serving = planned.length > 0 ? job.serving(planned) : planned
+  const session = serving.length > 0 ? await ports.affinity?.open(call.token.id, group, model, job.session?.()) : undefined
+  const candidates = session ? session.order(serving) : serving
   if (candidates.length === 0) throw (planned.length > 0 && job.noneServes?.()) || modelNotFound(model, `no enabled channel serves it in group "${group}"`)
   const meter = job.meter()
   const reservation = await hooks.reserve?.(meter, call, group)
@@ -119,7 +124,10 @@ export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options'>, c
     // The winning attempt is recorded before settle sees the list (a body's answer settles before it is returned).
     let recorded = false
     const recordSuccess = () => {
-      if (!recorded) attempts.push({ channelId: candidate.channel.id, status: 200 })
+      if (!recorded) {
+        attempts.push({ channelId: candidate.channel.id, status: 200 })
+        session?.served(candidate)
+      }
       recorded = true
     }
     const end = (end: AnswerEnd): void => {

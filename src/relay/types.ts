@@ -7,6 +7,7 @@ import type { ProtocolId } from '../protocols/types'
 import type { Meter } from './meter'
 import type { RequestBody } from './request-body'
 import type { Routing } from './routing'
+import type { SessionAffinity } from './routing/affinity/session-affinity'
 
 /**
  * The relay's contracts: what a route hands the engine, what the engine hands metering and the operations log when a
@@ -91,6 +92,8 @@ export interface RelayHooks {
 /** The narrow pieces of the app the engine and its jobs use. */
 export interface RelayPorts {
   routing: Pick<Routing, 'planRoute' | 'recordResult'>
+  /** session affinity (absent in tests that build none: every request routes by weight) */
+  affinity?: SessionAffinity
   options: Pick<OptionStore, 'get'>
   outbound: { fetch: OutboundFetch }
   /** open attempts and streams, for the shutdown drain (absent in tests that build no ops) */
