@@ -8,6 +8,7 @@ import { bindingsModule } from './modules/oauth/bindings'
 import { oauthModule } from './modules/oauth'
 import { channelsModule } from './modules/channels'
 import { optionsModule } from './modules/options'
+import { cacheReadsModule } from './modules/data/cache-reads'
 import { affinityCacheModule } from './modules/options/affinity-cache'
 import { setupModule } from './modules/setup'
 import { checklistModule } from './modules/setup/checklist'
@@ -83,6 +84,7 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(logsModule(deps))
     .use(pricingModule(deps))
     .use(dataModule(deps))
+    .use(cacheReadsModule(deps))
     .use(redemptionsModule(deps))
     .use(paymentsModule(deps))
     .use(rootProbeModule())

@@ -1,0 +1,20 @@
+/** Session affinity (Settings › Sessions) and cache reads (dashboard, logs). */
+export const affinity = {
+  'settings.section.affinity.title': 'Agent sessions',
+  'settings.section.affinity.lead': "A coding agent's turns go to the channel and key that served the session last, so the upstream's prompt cache is read instead of billed again.",
+  'settings.section.affinity.save': 'Save session settings',
+  'settings.section.affinity.saved': 'Session settings saved',
+  'settings.option.channel_affinity_setting.enabled': 'Keep sessions on one channel and key',
+  'settings.hint.channel_affinity_setting.enabled': 'Sessions are named by what clients send: Claude Code, Codex and opencode session ids, prompt_cache_key, Gemini cachedContent, OpenAI user.',
+  'settings.option.channel_affinity_setting.default_ttl_seconds': 'Session lifetime (seconds)',
+  'settings.hint.channel_affinity_setting.default_ttl_seconds': 'How long a session stays pinned after its last turn.',
+  'settings.option.channel_affinity_setting.max_entries': 'Sessions remembered per node',
+  'settings.hint.channel_affinity_setting.max_entries': 'The least recently used go first; with Redis, sessions are shared and expire by lifetime.',
+  'settings.option.channel_affinity_setting.model_regex': 'Models (regular expression)',
+  'settings.hint.channel_affinity_setting.model_regex': 'Sessions of these models are pinned; by default the families whose upstreams cache prompts.',
+  'settings.option.channel_affinity_setting.groups': 'Per group (JSON)',
+  'settings.hint.channel_affinity_setting.groups': 'Group → true (every model) or false (none), e.g. {"batch": false}. Other groups follow the models above.',
+  'dashboard.figure.cacheShare': 'Input read from cache',
+  'logs.cacheRead': '{count} cached',
+  'logs.cacheReadTitle': 'Input tokens the upstream read from its prompt cache',
+} as const

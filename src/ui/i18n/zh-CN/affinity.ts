@@ -1,0 +1,20 @@
+/** 会话亲和（设置 › 智能体会话）与缓存命中（数据看板、日志）。 */
+export const affinity = {
+  'settings.section.affinity.title': '智能体会话',
+  'settings.section.affinity.lead': '编程智能体的每一轮都发往上次服务该会话的渠道和密钥，上游的提示词缓存因此被读取，而不是重新计费。',
+  'settings.section.affinity.save': '保存会话设置',
+  'settings.section.affinity.saved': '会话设置已保存',
+  'settings.option.channel_affinity_setting.enabled': '会话固定到一个渠道和密钥',
+  'settings.hint.channel_affinity_setting.enabled': '会话由客户端发送的内容识别：Claude Code、Codex、opencode 的会话 ID，prompt_cache_key，Gemini cachedContent，OpenAI user。',
+  'settings.option.channel_affinity_setting.default_ttl_seconds': '会话有效期（秒）',
+  'settings.hint.channel_affinity_setting.default_ttl_seconds': '会话在最后一轮之后保持固定的时长。',
+  'settings.option.channel_affinity_setting.max_entries': '每个节点记住的会话数',
+  'settings.hint.channel_affinity_setting.max_entries': '最久未用的先被移除；使用 Redis 时会话在节点间共享，按有效期过期。',
+  'settings.option.channel_affinity_setting.model_regex': '模型（正则表达式）',
+  'settings.hint.channel_affinity_setting.model_regex': '这些模型的会话会被固定；默认是上游支持提示词缓存的模型系列。',
+  'settings.option.channel_affinity_setting.groups': '按分组（JSON）',
+  'settings.hint.channel_affinity_setting.groups': '分组 → true（所有模型）或 false（不固定），例如 {"batch": false}。其他分组按上面的模型。',
+  'dashboard.figure.cacheShare': '缓存读取的输入占比',
+  'logs.cacheRead': '缓存 {count}',
+  'logs.cacheReadTitle': '上游从提示词缓存读取的输入 token',
+} as const
