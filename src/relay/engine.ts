@@ -1,6 +1,7 @@
 import { GatewayError, NotFoundError } from '../errors'
 import type { IrRequest, Usage } from '../ir'
 import { tokenAllowsModel } from './auth/model-allowed'
+import { planServing } from './fallback-plan'
 import { UpstreamFailure } from './failure'
 import type { Meter } from './meter'
 import type { RouteCandidate } from './routing'
@@ -89,19 +90,20 @@ export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options' | '
   const model = job.model
   if (!tokenAllowsModel(call.token, model)) throw modelNotFound(model, 'this token may not use it')
   const group = call.token.group || call.user.group
-  const planned = await ports.routing.planRoute(group, model)
-  const serving = planned.length > 0 ? job.serving(planned) : planned
-  const session = serving.length > 0 ? await ports.affinity?.open(call.token.id, group, model, job.session?.()) : undefined
+  // a model with no channel left is served by its first fallback that has one (ModelFallbacks), billed and logged as it
+  const { served, planned, serving } = await planServing(ports, call.token, group, model, (list) => job.serving(list))
+  const session = serving.length > 0 ? await ports.affinity?.open(call.token.id, group, served, job.session?.()) : undefined
   const candidates = session ? session.order(serving) : serving
   if (candidates.length === 0) throw (planned.length > 0 && job.noneServes?.()) || modelNotFound(model, `no enabled channel serves it in group "${group}"`)
   const meter = job.meter()
+  if (served !== model) meter.model = served
   const reservation = await hooks.reserve?.(meter, call, group)
 
   const attempts: RelayOutcome['attempts'] = []
   // The one settle call: every request that passed the reservation ends here once, answered or failed, with every attempt.
   const settle = (candidate: RouteCandidate, ended: Ended): void =>
     hooks.settle({
-      input: call, ir: job.ir, model: job.model, stream: job.stream, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel,
+      input: call, ir: job.ir, model: served, ...(served !== model ? { requestedModel: model } : {}), stream: job.stream, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel,
       usage: undefined, aborted: call.signal.aborted, startedAt, firstByteAt: undefined, endedAt: performance.now(), attempts, warnings: job.warnings, ...ended,
     })
   // Anything thrown after the reservation still settles it (a full refund) before it reaches the client.

@@ -49,8 +49,10 @@ export interface RelayInput extends RelayCall {
 /** What happened, for settlement (quota, logs, channel health). */
 export interface RelayOutcome {
   input: RelayCall
-  /** the model the client asked for, and whether it asked for a stream */
+  /** the model served (billed and logged): the one the client asked for, or its fallback; and whether it asked for a stream */
   model: string
+  /** set when a fallback served: the model the client asked for */
+  requestedModel?: string
   stream: boolean
   /** the chat request, decoded (chat protocols only) */
   ir?: IrRequest
