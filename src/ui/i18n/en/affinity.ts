@@ -17,4 +17,8 @@ export const affinity = {
   'dashboard.figure.cacheShare': 'Input read from cache',
   'logs.cacheRead': '{count} cached',
   'logs.cacheReadTitle': 'Input tokens the upstream read from its prompt cache',
+  'affinity.pinned': '{count} sessions pinned on this node',
+  'affinity.pinnedShared': '{count} sessions pinned (shared by every node)',
+  'affinity.clear': 'Forget all pinned sessions',
+  'affinity.cleared': '{count} sessions forgotten',
 } as const

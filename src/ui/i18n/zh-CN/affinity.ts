@@ -17,4 +17,8 @@ export const affinity = {
   'dashboard.figure.cacheShare': '缓存读取的输入占比',
   'logs.cacheRead': '缓存 {count}',
   'logs.cacheReadTitle': '上游从提示词缓存读取的输入 token',
+  'affinity.pinned': '本节点固定了 {count} 个会话',
+  'affinity.pinnedShared': '固定了 {count} 个会话（所有节点共享）',
+  'affinity.clear': '清除所有固定的会话',
+  'affinity.cleared': '已清除 {count} 个会话',
 } as const
