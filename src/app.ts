@@ -8,6 +8,8 @@ import { bindingsModule } from './modules/oauth/bindings'
 import { oauthModule } from './modules/oauth'
 import { channelsModule } from './modules/channels'
 import { optionsModule } from './modules/options'
+import { cacheReadsModule } from './modules/data/cache-reads'
+import { affinityCacheModule } from './modules/options/affinity-cache'
 import { setupModule } from './modules/setup'
 import { checklistModule } from './modules/setup/checklist'
 import { statusModule } from './modules/status'
@@ -75,12 +77,14 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(usersModule(deps))
     .use(userAccessModule(deps))
     .use(optionsModule(deps))
+    .use(affinityCacheModule(deps))
     .use(mailModule(deps))
     .use(tokensModule(deps))
     .use(channelsModule(deps))
     .use(logsModule(deps))
     .use(pricingModule(deps))
     .use(dataModule(deps))
+    .use(cacheReadsModule(deps))
     .use(redemptionsModule(deps))
     .use(paymentsModule(deps))
     .use(rootProbeModule())

@@ -11,6 +11,7 @@ import { loadOptionStore, type OptionStore } from './options/store'
 import { endpointMap } from './outbound/endpoints'
 import { createOutbound, type Outbound } from './outbound/fetch'
 import { createRouting, type Routing } from './relay/routing'
+import { createSessionAffinity, type SessionAffinity } from './relay/routing/affinity/session-affinity'
 import { loadRevocationList, PRUNE_INTERVAL_SECONDS, type RevocationList } from './services/sessions/revocation-list'
 import { loadOrCreateSecret } from './secrets'
 import { createOps, type Ops } from './telemetry'
@@ -42,6 +43,8 @@ export interface AppDeps {
   jobs: JobHolding
   /** Mail through the SMTP options (src/mail), dialled by the outbound guard's SMTP side. */
   mailer: Mailer
+  /** Session affinity: a coding agent's turns pinned to one channel and key (relay/routing/affinity). */
+  affinity: SessionAffinity
 }
 
 /**
@@ -94,5 +97,6 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
     config.jobLeaseSeconds * 1000,
   )
   const mailer = createMailer({ options, cryptoSecret: secrets.crypto })
-  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer }
+  const affinity = createSessionAffinity({ cache: coord.affinity, options, keyOutOfRotation: routing.keyOutOfRotation })
+  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, affinity }
 }

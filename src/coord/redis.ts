@@ -2,6 +2,7 @@ import type { RedisOptions } from 'bun'
 import { randomUUID } from 'node:crypto'
 import { runExclusive } from './lease-handle'
 import { createLocalCoordination } from './local'
+import { createRedisAffinity } from './redis/affinity'
 import { createRedisFailures } from './redis/failures'
 import { createRedisJobs } from './redis/jobs'
 import { createRedisLimits } from './redis/limits'
@@ -58,6 +59,7 @@ export async function createRedisCoordination(options: RedisCoordOptions): Promi
 
   const self: Coordination = {
     instanceId,
+    affinity: createRedisAffinity(link, fallback.affinity, prefix),
     acquire: limits.acquire,
     async loginAttempt(keys, backoff) {
       if (link.up) {

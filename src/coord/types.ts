@@ -1,3 +1,5 @@
+import type { AffinityCache } from './affinity-types'
+
 /**
  * The coordination seam: what the relay, metering and routing share between gateway nodes. `local.ts` keeps it
  * in this process (one node, as the gateway has always run); `redis.ts` keeps it in Redis so N nodes behind a
@@ -160,6 +162,9 @@ export interface Coordination {
 
   // (g)
   health(): CoordHealth
+
+  // (h) session affinity: which channel and key served a session last (relay/routing/affinity)
+  readonly affinity: AffinityCache
 
   /**
    * `graceful` (default): stop timers, release job leases, deregister. `abandon`: stop timers and connections

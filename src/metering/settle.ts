@@ -117,6 +117,7 @@ function logRow(
   if (actual !== charged) other.unpaid = actual - charged
   if (outcome.error) other.error = outcome.error
   if (outcome.warnings.length) other.warnings = outcome.warnings
+  if (outcome.requestedModel) other.requested_model = outcome.requestedModel
   return {
     createdAt: now,
     type: delivered ? LogType.consume : LogType.error,

@@ -1,9 +1,11 @@
 import { GatewayError, NotFoundError } from '../errors'
 import type { IrRequest, Usage } from '../ir'
 import { tokenAllowsModel } from './auth/model-allowed'
+import { planServing } from './fallback-plan'
 import { UpstreamFailure } from './failure'
 import type { Meter } from './meter/meter'
 import type { RouteCandidate } from './routing'
+import type { SessionIdentity } from './routing/affinity/session-identity'
 import type { RelayCall, RelayHooks, RelayOutcome, RelayPorts } from './types'
 
 /**
@@ -19,6 +21,8 @@ export interface RelayJob {
   readonly ir?: IrRequest
   /** what decoding and rewriting the request noted, for the log */
   readonly warnings: string[]
+  /** the coding agent's session the request belongs to (routing/affinity): its turns keep one channel and key */
+  session?(): SessionIdentity | undefined
   /** the planned channels that can run this job, in order */
   serving(planned: RouteCandidate[]): RouteCandidate[]
   /** why none of the planned channels can (default: the model is not found in the group) */
@@ -81,22 +85,25 @@ type Ended = Pick<RelayOutcome, 'ok' | 'status'> & Partial<RelayOutcome>
  * RelayMaxAttempts): restore the body, attempt, record the channel's health; on a failure before the first byte
  * try the next → settle once → the answer, or the final error.
  */
-export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options'>, call: RelayCall, job: RelayJob, hooks: RelayHooks): Promise<Response> {
+export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options' | 'affinity'>, call: RelayCall, job: RelayJob, hooks: RelayHooks): Promise<Response> {
   const startedAt = performance.now()
   const model = job.model
   if (!tokenAllowsModel(call.token, model)) throw modelNotFound(model, 'this token may not use it')
   const group = call.token.group || call.user.group
-  const planned = await ports.routing.planRoute(group, model)
-  const candidates = planned.length > 0 ? job.serving(planned) : planned
+  // a model with no channel left is served by its first fallback that has one (ModelFallbacks), billed and logged as it
+  const { served, planned, serving } = await planServing(ports, call.token, group, model, (list) => job.serving(list))
+  const session = serving.length > 0 ? await ports.affinity?.open(call.token.id, group, served, job.session?.()) : undefined
+  const candidates = session ? session.order(serving) : serving
   if (candidates.length === 0) throw (planned.length > 0 && job.noneServes?.()) || modelNotFound(model, `no enabled channel serves it in group "${group}"`)
   const meter = job.meter()
+  if (served !== model) meter.model = served
   const reservation = await hooks.reserve?.(meter, call, group)
 
   const attempts: RelayOutcome['attempts'] = []
   // The one settle call: every request that passed the reservation ends here once, answered or failed, with every attempt.
   const settle = (candidate: RouteCandidate, ended: Ended): void =>
     hooks.settle({
-      input: call, ir: job.ir, model: job.model, stream: job.stream, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel,
+      input: call, ir: job.ir, model: served, ...(served !== model ? { requestedModel: model } : {}), stream: job.stream, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel,
       usage: undefined, aborted: call.signal.aborted, startedAt, firstByteAt: undefined, endedAt: performance.now(), attempts, warnings: job.warnings, ...ended,
     })
   // Anything thrown after the reservation still settles it (a full refund) before it reaches the client.
@@ -119,7 +126,10 @@ export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options'>, c
     // The winning attempt is recorded before settle sees the list (a body's answer settles before it is returned).
     let recorded = false
     const recordSuccess = () => {
-      if (!recorded) attempts.push({ channelId: candidate.channel.id, status: 200 })
+      if (!recorded) {
+        attempts.push({ channelId: candidate.channel.id, status: 200 })
+        session?.served(candidate)
+      }
       recorded = true
     }
     const end = (end: AnswerEnd): void => {

@@ -7,6 +7,7 @@ import type { ProtocolId } from '../protocols/types'
 import type { Meter } from './meter/meter'
 import type { RequestBody } from './body/request-body'
 import type { Routing } from './routing'
+import type { SessionAffinity } from './routing/affinity/session-affinity'
 
 /**
  * The relay's contracts: what a route hands the engine, what the engine hands metering and the operations log when a
@@ -48,8 +49,10 @@ export interface RelayInput extends RelayCall {
 /** What happened, for settlement (quota, logs, channel health). */
 export interface RelayOutcome {
   input: RelayCall
-  /** the model the client asked for, and whether it asked for a stream */
+  /** the model served (billed and logged): the one the client asked for, or its fallback; and whether it asked for a stream */
   model: string
+  /** set when a fallback served: the model the client asked for */
+  requestedModel?: string
   stream: boolean
   /** the chat request, decoded (chat protocols only) */
   ir?: IrRequest
@@ -91,6 +94,8 @@ export interface RelayHooks {
 /** The narrow pieces of the app the engine and its jobs use. */
 export interface RelayPorts {
   routing: Pick<Routing, 'planRoute' | 'recordResult'>
+  /** session affinity (absent in tests that build none: every request routes by weight) */
+  affinity?: SessionAffinity
   options: Pick<OptionStore, 'get'>
   outbound: { fetch: OutboundFetch }
   /** open attempts and streams, for the shutdown drain (absent in tests that build no ops) */

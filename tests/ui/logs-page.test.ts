@@ -115,3 +115,14 @@ test('a row opens its details: request id, the retry path across channels, the m
   expect(drawer.textContent).toContain('upstream 503: overloaded')
   render(null, page)
 })
+
+test("a request's tokens show, under them, the input its upstream read from cache", async () => {
+  localStorage.setItem('tollgate.locale', 'en')
+  rows = [{ ...ROW, id: 8, type: 2, status_code: 200, content: '', prompt_tokens: 12_000, completion_tokens: 40, cache_read_tokens: 11_500 }, ROW]
+  const page = await mount('/logs')
+  const cells = [...page.querySelectorAll('tbody tr')].map((tr) => tr.textContent ?? '')
+  expect(cells[0]).toContain('12,000 / 40')
+  expect(cells[0]).toContain('11,500 cached')
+  expect(cells[1]).not.toContain('cached')
+  render(null, page)
+})

@@ -58,6 +58,8 @@ export interface LogRepo {
   /** Quota, request count and tokens of the consume rows matching the filter; rpm and tpm over the minute before `now`. */
   stat(filter: LogFilter, now: number): Promise<LogStat>
   count(filter?: LogFilter): Promise<number>
+  /** Input tokens of the consume rows matching the filter, and how many of them the upstream read from its prompt cache. */
+  cacheReads(filter: LogFilter): Promise<{ promptTokens: number; cacheReadTokens: number }>
   /** Hourly usage by model between two unix times (inclusive), for one user or everyone. */
   hourly(filter: { userId?: number; username?: string; start: number; end: number }): Promise<HourlyUsage[]>
 

@@ -10,7 +10,7 @@ const WEEK = 7 * 86_400
 const MAX_RANGE = 366 * 86_400
 
 /** The time range of a dashboard query: the last week by default, at most a year. */
-function rangeOf(query: DataQuery): { start: number; end: number } {
+export function rangeOf(query: DataQuery): { start: number; end: number } {
   const end = query.end_timestamp ?? Math.floor(Date.now() / 1000)
   const start = query.start_timestamp ?? end - WEEK
   if (start > end) throw new BadRequestError('query parameter "start_timestamp" must not be after "end_timestamp"', 'start_timestamp')

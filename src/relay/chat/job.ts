@@ -13,6 +13,7 @@ import { chatRequest, withOutputCap, type ChatRequest } from './request'
 import { withoutDeclined } from './declined-choices'
 import { runRelay, type RelayJob } from '../engine'
 import type { RelayHooks, RelayInput, RelayPorts } from '../types'
+import { sessionIdentity } from '../routing/affinity/session-identity'
 
 /**
  * Chat as a job of the engine (engine.ts), for every chat protocol: decode the client's request (a large body only as
@@ -40,6 +41,7 @@ function chatJob(ports: RelayPorts, input: RelayInput): RelayJob {
       return request.head
     },
     warnings,
+    session: () => sessionIdentity(input.headers, (key) => input.body.member(key)),
     serving: chatCandidates,
     meter: () => chatMeter(request, input.body, client.priceChoices?.((key) => input.body.member(key), input.headers)),
     reserved(meter) {

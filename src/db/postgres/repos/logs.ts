@@ -88,6 +88,11 @@ export function createLogRepo(db: PgDb): LogRepo {
       await db.execute(sql`ANALYZE logs`)
     },
 
+    async cacheReads(filter) {
+      const [r] = await db.select({ p: sum(logs.promptTokens), c: sum(logs.cacheReadTokens) }).from(logs).where(whereOf({ ...filter, type: LogType.consume }))
+      return { promptTokens: Number(r?.p ?? 0), cacheReadTokens: Number(r?.c ?? 0) }
+    },
+
     async hourly(filter) {
       const fromHour = Math.floor(filter.start / 3600) * 3600
       if (filter.userId === undefined && filter.username === undefined) {

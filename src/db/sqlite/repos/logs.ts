@@ -105,6 +105,11 @@ export function createLogRepo(db: Db): LogRepo {
       db.$client.run('PRAGMA optimize')
     },
 
+    async cacheReads(filter) {
+      const r = db.select({ p: sum(logs.promptTokens), c: sum(logs.cacheReadTokens) }).from(logs).where(whereOf({ ...filter, type: LogType.consume })).get()
+      return { promptTokens: Number(r?.p ?? 0), cacheReadTokens: Number(r?.c ?? 0) }
+    },
+
     /** Hourly usage by model between two unix times (inclusive), for one user or everyone. */
     async hourly(filter) {
       if (filter.userId === undefined && filter.username === undefined) {

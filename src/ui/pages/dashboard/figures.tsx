@@ -36,15 +36,24 @@ export function AccountFigures({ user, error }: { user: User | undefined; error:
   )
 }
 
-/** Requests, tokens and quota spent in the charts' range. */
-export function RangeFigures({ totals, hint }: { totals: Totals | undefined; hint: string }) {
+/** Input tokens in the range and the part the upstreams read from their prompt caches (`/api/data/cache_reads`). */
+export interface CacheReads {
+  prompt_tokens: number
+  cache_read_tokens: number
+  cache_read_share: number
+}
+
+/** Requests, tokens and quota spent in the charts' range, and the share of input served from cache. */
+export function RangeFigures({ totals, cache, hint }: { totals: Totals | undefined; cache: CacheReads | undefined; hint: string }) {
   const { t, locale } = useI18n()
   const quota = useQuotaFormat()
+  const share = cache && new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(cache.cache_read_share)
   return (
     <div class="figures">
       <Figure label={t('dashboard.figure.requests')} value={totals && formatNumber(totals.count, locale)} hint={hint} />
       <Figure label={t('dashboard.figure.tokens')} value={totals && formatNumber(totals.tokens, locale)} hint={hint} />
       <Figure label={t('dashboard.figure.quota')} value={totals && quota(totals.quota)} hint={hint} />
+      <Figure label={t('dashboard.figure.cacheShare')} value={share} hint={cache && `${formatNumber(cache.cache_read_tokens, locale)} / ${formatNumber(cache.prompt_tokens, locale)}`} />
     </div>
   )
 }

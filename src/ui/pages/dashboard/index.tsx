@@ -9,7 +9,7 @@ import { aggregateUsage, usageWindow, type UsageRow } from '../../lib/usage-seri
 import { useApi } from '../../state/use-api'
 import { useUser } from '../../state/session'
 import { ChartControls, type ChartChoices } from './controls'
-import { AccountFigures, RangeFigures } from './figures'
+import { AccountFigures, RangeFigures, type CacheReads } from './figures'
 import { FirstRunChecklist } from './first-run'
 import { RecentErrors } from './recent-errors'
 import { UsageCharts } from './usage-charts'
@@ -30,6 +30,10 @@ export function DashboardPage() {
   const span = useMemo(() => usageWindow(choices.range, choices.unit, now), [choices.range, choices.unit, now])
   const rows = useApi(
     async () => ({ span, rows: await api.get<UsageRow[]>(whole ? '/api/data/' : '/api/data/self', { start_timestamp: span.start, end_timestamp: span.end }) }),
+    [whole, span],
+  )
+  const cache = useApi(
+    () => api.get<CacheReads>(whole ? '/api/data/cache_reads' : '/api/data/cache_reads/self', { start_timestamp: span.start, end_timestamp: span.end }),
     [whole, span],
   )
   // rows answer one window: until the new window's answer arrives, the charts wait rather than misplace them
@@ -62,7 +66,7 @@ export function DashboardPage() {
         </h2>
         <ChartControls admin={admin} choices={choices} onChange={setChoices} />
         <ErrorAlert error={rows.error} />
-        <RangeFigures totals={usage?.totals} hint={hint} />
+        <RangeFigures totals={usage?.totals} cache={cache.data} hint={hint} />
         <UsageCharts usage={usage} loading={rows.loading} stacked={choices.stacked} unit={choices.unit} />
       </section>
       <RecentErrors whole={whole} username={admin && !whole ? me.username : undefined} version={version} />

@@ -71,6 +71,18 @@ function Duration({ row }: { row: LogRow }) {
   )
 }
 
+/** Input / output tokens; under them, small, the input the upstream read from its prompt cache. */
+function Tokens({ row }: { row: LogRow }) {
+  const { t, locale } = useI18n()
+  const cached = row.cache_read_tokens > 0 ? formatNumber(row.cache_read_tokens, locale) : undefined
+  return (
+    <span class="log-duration">
+      <span title={t('logs.col.tokensTitle')}>{`${formatNumber(row.prompt_tokens, locale)} / ${formatNumber(row.completion_tokens, locale)}`}</span>
+      {cached && <span class="muted" title={t('logs.cacheReadTitle')}>{t('logs.cacheRead', { count: cached })}</span>}
+    </span>
+  )
+}
+
 interface Props {
   rows: LogRow[] | undefined
   loading: boolean
@@ -82,7 +94,6 @@ interface Props {
 export function LogTable({ rows, loading, admin, empty, onDetails }: Props) {
   const { t, locale } = useI18n()
   const quota = useQuotaFormat()
-  const count = (row: LogRow, value: number) => (isRequest(row) ? formatNumber(value, locale) : '—')
   const columns: Column<LogRow>[] = [
     { header: t('common.time'), cell: (row) => <LogTime seconds={row.created_at} short /> },
     { header: t('common.model'), cell: (row) => row.model_name || '—' },
@@ -97,7 +108,7 @@ export function LogTable({ rows, loading, admin, empty, onDetails }: Props) {
     {
       header: t('logs.col.tokens'),
       numeric: true,
-      cell: (row) => (isRequest(row) ? <span title={t('logs.col.tokensTitle')}>{`${count(row, row.prompt_tokens)} / ${count(row, row.completion_tokens)}`}</span> : '—'),
+      cell: (row) => (isRequest(row) ? <Tokens row={row} /> : '—'),
     },
     { header: t('common.quota'), numeric: true, cell: (row) => (row.quota ? quota(row.quota) : '—') },
     { header: t('logs.col.duration'), numeric: true, cell: (row) => <Duration row={row} /> },

@@ -8,6 +8,7 @@ import { useApi } from '../../state/use-api'
 import { KNOWN_KEYS, PRICING_KEYS, SECTIONS, type SettingField } from './sections'
 import { SettingsSection, type SectionText } from './section'
 import { TestMailForm } from './test-mail'
+import { AffinityCacheCard } from './affinity-cache'
 
 /** Root's runtime settings (`GET /api/option/`), section by section, each saved on its own. */
 export function SettingsPage() {
@@ -60,6 +61,7 @@ export function SettingsPage() {
             {SECTIONS.map((section) => (
               <SettingsSection key={section.id} id={section.id} fields={section.fields} text={sectionText(section.id)} stored={stored} pricingLink={section.pricingLink} onStored={onStored}>
                 {section.id === 'mail' && <TestMailForm />}
+                {section.id === 'affinity' && <AffinityCacheCard />}
               </SettingsSection>
             ))}
             {others.length > 0 && <SettingsSection id="other" fields={others} text={otherText} stored={stored} onStored={onStored} />}

@@ -1,6 +1,6 @@
 import type { FieldRule } from '../../lib/option-form'
 
-type SectionId = 'general' | 'registration' | 'rateLimits' | 'relay' | 'logs' | 'billing' | 'login' | 'mail' | 'emailRules' | 'turnstile'
+type SectionId = 'general' | 'registration' | 'rateLimits' | 'relay' | 'logs' | 'billing' | 'login' | 'mail' | 'emailRules' | 'turnstile' | 'affinity'
 
 export interface SettingField extends FieldRule {
   /** quota units: the dollar value is shown beside them */
@@ -51,6 +51,16 @@ export const SECTIONS: readonly SettingSection[] = [
       { key: 'ChannelFailureThreshold', min: 1 },
       { key: 'ChannelProbeIntervalSeconds', min: 1 },
       { key: 'ChannelPrivateNetworksAllowed' },
+    ],
+  },
+  {
+    id: 'affinity',
+    fields: [
+      { key: 'channel_affinity_setting.enabled' },
+      { key: 'channel_affinity_setting.default_ttl_seconds', min: 1 },
+      { key: 'channel_affinity_setting.max_entries', min: 1 },
+      { key: 'channel_affinity_setting.model_regex' },
+      { key: 'channel_affinity_setting.groups' },
     ],
   },
   { id: 'logs', fields: [{ key: 'LogConsumeEnabled' }, { key: 'LogRetentionDays', min: 0 }] },
