@@ -9,6 +9,7 @@ import { translateType, type TypeTranslation } from './channel-types'
 import { RowRules } from './api-rules'
 import { checkSourceId } from './ids'
 import { reportUnread, type MapContext } from './map-common'
+import { MAPPED_SETTING_FIELDS, mapOverrides } from './map-overrides'
 import type { SourceRow } from './read-source'
 import { bool, int, jsonObject, jsonValue, text } from './values'
 
@@ -27,21 +28,19 @@ const Count = UserCreate.properties.quota
 const READ = new Set([
   'id', 'type', 'key', 'status', 'name', 'weight', 'created_time', 'test_time', 'response_time', 'base_url', 'other', 'models',
   'group', 'used_quota', 'model_mapping', 'priority', 'auto_ban', 'tag', 'setting', 'test_model', 'channel_info', 'settings',
+  // overrides (map-overrides.ts)
+  'param_override', 'header_override', 'status_code_mapping',
   // one-api
-  'config',
+  'config', 'system_prompt',
 ])
 
 const NOTES: Record<string, string> = {
   openai_organization: 'OpenAI-Organization header: Tollgate sends none',
   balance: "the upstream account's balance (informational): not kept",
   balance_updated_time: 'when the balance was read: not kept',
-  status_code_mapping: 'status code rewriting: no counterpart (Tollgate passes upstream statuses through its own rules)',
-  param_override: 'request parameter overrides: no counterpart',
-  header_override: 'request header overrides: no counterpart',
   remark: 'admin remark: no counterpart',
   other_info: "new-api's internal channel bookkeeping: not kept",
   need_reconcile: 'hourly billing reconciliation: no counterpart',
-  system_prompt: "the channel's system prompt: no counterpart",
 }
 
 /**
@@ -110,6 +109,7 @@ export function mapChannels(ctx: MapContext, rows: SourceRow[], autoDisable: boo
     }
     const other = otherField(ctx, row, id, translated.type, provider)
     if (other.disable) status = ChannelStatus.manuallyDisabled
+    const overrides = mapOverrides(ctx, row, id, setting)
 
     out.push({
       sourceId: id,
@@ -131,6 +131,7 @@ export function mapChannels(ctx: MapContext, rows: SourceRow[], autoDisable: boo
         autoBan: (row.auto_ban === null || row.auto_ban === undefined ? true : bool(row.auto_ban)) && autoDisable ? 1 : 0,
         other: other.value,
         setting: Object.keys(setting).length ? JSON.stringify(setting) : '',
+        ...overrides,
         usedQuota: numbers.usedQuota,
         responseTime: numbers.responseTime,
         testTime: numbers.testTime,
@@ -265,7 +266,7 @@ function otherField(ctx: MapContext, row: SourceRow, id: number, type: number, p
 /** one-api's `config` field that holds what Tollgate keeps in `other`, by Tollgate type: Azure's api-version, Cloudflare's account id */
 const CONFIG_FOR_OTHER: Readonly<Record<number, string>> = { 3: 'api_version', 39: 'user_id' }
 
-/** new-api's `setting` / `settings` and one-api's `config`: Tollgate knows none of their fields; named, values left out (proxies and AWS keys live there). */
+/** new-api's `setting` / `settings` and one-api's `config`: the fields Tollgate does not read (all but the proxy and system prompt, map-overrides.ts); named, values left out (AWS keys live there). */
 function settingKeys(ctx: MapContext, row: SourceRow, id: number, type: number): void {
   for (const column of ['setting', 'settings', 'config'] as const) {
     const object = jsonObject(row[column])
@@ -276,6 +277,7 @@ function settingKeys(ctx: MapContext, row: SourceRow, id: number, type: number):
     for (const [field, value] of Object.entries(object)) {
       if (value === null || value === '' || value === false || value === 0) continue
       if (column === 'config' && CONFIG_FOR_OTHER[type] === field) continue
+      if (column === 'setting' && MAPPED_SETTING_FIELDS.has(field)) continue
       ctx.report.issue('channels', `${column}.${field}`, 'no counterpart in Tollgate: not imported', id)
     }
   }

@@ -2,15 +2,16 @@ import type { OperationDialect, OperationRequest } from './types'
 import { isRetryableStatus, UpstreamFailure } from '../relay/failure'
 import { maskSecrets } from '../relay/mask'
 
-/** An operation's upstream error answer → a failure naming the upstream's own message (keys masked). */
-export async function operationFailure<R extends OperationRequest>(dialect: OperationDialect<R>, response: Response, key: string): Promise<UpstreamFailure> {
+/** An operation's upstream error answer → a failure naming the upstream's own message (keys masked); `status` as the channel's mapping reads it. */
+export async function operationFailure<R extends OperationRequest>(dialect: OperationDialect<R>, response: Response, key: string, status = response.status): Promise<UpstreamFailure> {
   const text = await response.text().catch(() => '')
   let body: unknown = text
   try {
     body = JSON.parse(text)
   } catch {}
   const message = dialect.errorMessage?.(response.status, body) ?? commonErrorMessage(body) ?? (text.slice(0, 500) || response.statusText)
-  return new UpstreamFailure(response.status, `upstream ${response.status}: ${maskSecrets(message, key)}`, isRetryableStatus(response.status))
+  const mapped = status === response.status ? '' : ` (read as ${status})`
+  return new UpstreamFailure(status, `upstream ${response.status}${mapped}: ${maskSecrets(message, key)}`, isRetryableStatus(status))
 }
 
 /** `{error: {message}}` (OpenAI), `{error: "…"}`, `{message}` (Cohere, Bedrock), `{detail}` (Jina, FastAPI servers). */

@@ -7,6 +7,8 @@ import type { RelayCall, RelayHooks, RelayPorts } from '../relay/types'
 import { settledAtEnd } from './job-stream'
 import { asUpstreamFailure, guardedFetch, openAttempt } from '../relay/send'
 import { maskedFailure, operationFailure } from './job-failure'
+import { mappedStatus } from '../relay/overrides/channel-overrides'
+import { withHeaderOverride } from '../relay/overrides/header-override'
 
 export interface OperationInput extends RelayCall {
   /** the client's body: a JSON object, or FormData for multipart operations */
@@ -81,10 +83,12 @@ async function attemptOperation<R extends OperationRequest>(
   const call = dialect.encode(request, candidate.upstreamModel)
   const target = operationRequest(channel.provider, channel.baseUrl, call.path ? { ...endpoint, path: call.path } : endpoint, candidate.upstreamModel, key, { other: channel.other })
   const headers = call.contentType ? { ...target.headers, 'content-type': call.contentType } : target.headers
+  const { overrides } = channel
   const scope = openAttempt(deps, input.signal)
   try {
-    const response = await guardedFetch(deps, target.url, { headers, body: call.body }, scope, input.signal, key)
-    if (!response.ok) throw await operationFailure(dialect, response, key)
+    const sent = overrides.headers ? withHeaderOverride(headers, overrides.headers, { key, requestId: input.requestId }) : headers
+    const response = await guardedFetch(deps, target.url, { headers: sent, body: call.body, proxy: overrides.proxy }, scope, input.signal, key)
+    if (!response.ok) throw await operationFailure(dialect, response, key, mappedStatus(overrides, response.status))
     return { answer: await dialect.decode(response, request), abort: scope.abort }
   } catch (error) {
     // a dialect's failure may quote what the upstream sent in place of its answer, key included

@@ -10,13 +10,16 @@
  * 4. never follows a redirect: a 3xx throws OutboundRedirected naming where it pointed.
  */
 import { refusal } from './address-class'
+import { OutboundRefused } from './fetch-errors'
+import { proxyRoute, type ProxyRoute } from './proxy'
 import { type EndpointMap, NO_ENDPOINTS } from './endpoints'
 import { type Resolved, type Resolver, sharedResolver } from './resolver'
 
-export type OutboundFetch = (url: string, init?: RequestInit) => Promise<Response>
+/** `proxy`: the channel's HTTP(S) or SOCKS5 proxy (./proxy.ts says how the checked address still holds through it) */
+type OutboundInit = RequestInit & { proxy?: string }
+export type OutboundFetch = (url: string, init?: OutboundInit) => Promise<Response>
 
-/** A call that must not be made; nothing was sent. */
-export class OutboundRefused extends Error {}
+export { OutboundRefused }
 
 /** The far end answered with a redirect, which is not followed (it could carry the key to another host). */
 export class OutboundRedirected extends OutboundRefused {
@@ -83,6 +86,19 @@ export function createOutbound(options: OutboundOptions): Outbound {
   const why = (target: Target, resolved: Resolved): string | undefined =>
     refusal(target.url.hostname, resolved.verdict, target.trusted || options.allowPrivate(), resolved.decidedBy)
 
+  /** A proxy's host, checked as a target is (PROVIDER_ENDPOINTS may name it too): the IP to dial it at. */
+  const checkProxy = async (proxy: URL): Promise<string> => {
+    const trusted = endpoints.rewrite(new URL(`http://${proxy.host}`)).trusted
+    const pending = resolver.resolve(proxy.hostname)
+    const resolved = pending instanceof Promise ? await pending : pending
+    if (resolved.failure) throw new OutboundRefused(`proxy refused: ${resolved.failure}`)
+    const refused = refusal(proxy.hostname, resolved.verdict, trusted || options.allowPrivate(), resolved.decidedBy)
+    if (refused) throw new OutboundRefused(`proxy refused: ${refused}`)
+    return resolved.connectTo
+  }
+  const viaProxy = (proxy: string, url: URL, connectTo: string): Promise<ProxyRoute> =>
+    proxyRoute(proxy, checkProxy, { address: connectTo || url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) })
+
   return {
     async fetch(text, init) {
       const target = targetOf(text)
@@ -92,13 +108,17 @@ export function createOutbound(options: OutboundOptions): Outbound {
       const refused = why(target, resolved)
       if (refused) throw new OutboundRefused(`upstream address refused: ${refused}`)
       const pinned = pinnedUrl(target.url, resolved.connectTo)
+      const { proxy, ...rest } = init ?? {}
+      const via = proxy ? await viaProxy(proxy, target.url, resolved.connectTo) : undefined
       let response: Response
       try {
-        response = await fetch(pinned, pinnedInit(target.url, resolved.connectTo, init))
+        response = await fetch(pinned, { ...pinnedInit(target.url, resolved.connectTo, rest), ...(via && { proxy: via.proxy, keepalive: via.keepalive }) })
       } catch (error) {
         // Bun's messages quote the URL dialled: name the one the caller knows (`fetching "https://1.2.3.4/…"` otherwise)
         if (error instanceof Error && error.message.includes(pinned)) error.message = error.message.replaceAll(pinned, target.url.href)
         throw error
+      } finally {
+        via?.done?.()
       }
       if (isRedirect(response.status)) {
         void response.body?.cancel().catch(() => {})

@@ -44,7 +44,7 @@ export function openAttempt(deps: Pick<RelayPorts, 'options' | 'ops'>, clientSig
 export async function guardedFetch(
   deps: Pick<RelayPorts, 'outbound'>,
   url: string,
-  init: { method?: string; headers: Record<string, string>; body?: string | FormData | Uint8Array<ArrayBuffer> | Blob },
+  init: { method?: string; headers: Record<string, string>; body?: string | FormData | Uint8Array<ArrayBuffer> | Blob; proxy?: string },
   scope: AttemptScope,
   clientSignal: AbortSignal,
   key: string,
@@ -52,7 +52,7 @@ export async function guardedFetch(
   const body = init.body
   init.body = undefined
   try {
-    return await deps.outbound.fetch(url, { method: init.method ?? 'POST', headers: init.headers, body, signal: scope.abort.signal })
+    return await deps.outbound.fetch(url, { method: init.method ?? 'POST', headers: init.headers, body, signal: scope.abort.signal, proxy: init.proxy })
   } catch (error) {
     if (error instanceof OutboundRedirected) throw new UpstreamFailure(error.status, maskSecrets(error.message, key), true)
     if (error instanceof OutboundRefused) throw new UpstreamFailure(0, error.message, true)

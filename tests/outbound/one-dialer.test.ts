@@ -14,6 +14,7 @@ const ALLOWED: Record<string, string> = {
   'outbound/fetch.ts': 'the guard itself',
   'outbound/smtp.ts': "the guard's SMTP side: nodemailer connects to the address checked there",
   'cli/control.ts': "the CLI talks to its own server over the data dir's unix socket",
+  'outbound/socks-bridge.ts': "the guard's SOCKS5 side: dials only the proxy's checked address, asking it for the target's checked address (outbound/proxy.ts)",
   'cli/health.ts': 'the health check probes its own server on the configured port',
   'net/ip.ts': "node:net's isIP and BlockList parse addresses; they dial nothing",
   'net/trusted-proxies.ts': "node:net's BlockList matches proxy CIDRs; it dials nothing",

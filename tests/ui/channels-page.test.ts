@@ -108,6 +108,7 @@ test('the new channel drawer checks before sending, sends new-api’s field name
   expect(posts[0]!.body).toEqual({
     type: 1, name: 'pool', key: 'sk-one\nsk-two', base_url: '', models: 'gpt-4o-mini', group: 'default', priority: 0, weight: 0, tag: '',
     model_mapping: '{"a":"gpt-4o-mini"}', test_model: '', auto_ban: 1, other: '',
+    param_override: '', header_override: '', status_code_mapping: '', setting: {},
   })
   expect(byRole(drawer, 'alert').textContent).toBe('key is required for OpenAI channels')
 })
@@ -163,4 +164,36 @@ test('filters go to the server; disabling a row is optimistic and sends its stat
   expect(mainRow.textContent).toContain('Disabled')
   await settleAll()
   expect(sent.filter((s) => s.method === 'PUT').map((s) => s.body)).toEqual([{ id: 1, status: 2 }])
+})
+
+test('the drawer’s overrides: shown open for a channel that has them, JSON checked before sending, setting kept with the masked proxy', async () => {
+  channels = [channel(7, 'tuned', {
+    header_override: '{"X-Team":"{api_key}"}',
+    setting: JSON.stringify({ upstream_protocol: 'openai-responses', proxy: 'socks5://gw:****@proxy.example.com:1080', system_prompt: 'Be brief.' }),
+  })]
+  const page = await renderPage()
+  byRole(page, 'button', 'Actions for tuned').click()
+  await settle()
+  ;([...page.querySelectorAll('[role=menuitem]')].find((item) => item.textContent === 'Edit') as HTMLElement).click()
+  await settleAll()
+  const drawer = document.querySelector('dialog[open]') as HTMLElement
+  expect((drawer.querySelector('details') as HTMLDetailsElement).open).toBe(true)
+  expect((byLabel(drawer, 'Proxy') as HTMLInputElement).value).toBe('socks5://gw:****@proxy.example.com:1080')
+  typeInto(byLabel(drawer, 'Status code mapping'), '{"400": ')
+  await settle()
+  byRole(document.body, 'button', 'Save').click()
+  await settleAll()
+  expect(sent.filter((s) => s.method === 'PUT')).toEqual([])
+  expect(drawer.textContent).toContain('This is not valid JSON.')
+
+  typeInto(byLabel(drawer, 'Status code mapping'), '{"400": "500"}')
+  byLabel(drawer, 'Also put it in front of a request’s own system prompt').click()
+  await settle()
+  byRole(document.body, 'button', 'Save').click()
+  await settleAll()
+  const put = sent.find((s) => s.method === 'PUT')!
+  expect(put.body).toMatchObject({
+    id: 7, status_code_mapping: '{"400": "500"}', header_override: '{\n  "X-Team": "{api_key}"\n}', param_override: '',
+    setting: { upstream_protocol: 'openai-responses', proxy: 'socks5://gw:****@proxy.example.com:1080', system_prompt: 'Be brief.', system_prompt_override: true },
+  })
 })

@@ -66,6 +66,7 @@ export async function previewUpstreamModels(deps: AppDeps, body: FetchModelsBody
     testModel: '',
     other: patch.other ?? '',
     setting: {},
+    overrides: {},
   }
   return modelsOf(deps, channel)
 }

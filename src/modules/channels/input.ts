@@ -8,6 +8,7 @@ import { planByWord } from '../../providers/coding-plans'
 import { splitKeys } from '../../relay/routing/channel'
 import { parseModelMapping } from '../../relay/routing/model-mapping'
 import type { ChannelCreate, ChannelEdit } from './schemas'
+import { checkedSetting, overridePatch } from './override-input'
 
 type Fields = Partial<Omit<ChannelCreate, 'key'>> | Omit<ChannelEdit, 'id' | 'key' | 'key_mode'>
 
@@ -82,7 +83,8 @@ export function channelPatch(input: Fields, current?: ChannelRow): { patch: Chan
     throw new BadRequestError(`other is required for ${provider.name} channels: ${provider.otherField.meaning}`, 'other')
   }
   if (patch.other !== undefined || patch.type !== undefined) provider.checkOther?.(patch.other ?? current?.other ?? '')
-  if (input.setting !== undefined) patch.setting = jsonObjectText(input.setting, 'setting')
+  if (input.setting !== undefined) patch.setting = settingText(input.setting, current?.setting ?? '')
+  overridePatch(input, patch)
   return { patch, provider }
 }
 
@@ -113,6 +115,12 @@ export async function assertKeyTargetsAllowed(outbound: Pick<Outbound, 'refusalF
 export function mappingText(value: unknown): string {
   const mapping = parseModelMapping(value)
   return Object.keys(mapping).length ? JSON.stringify(mapping) : ''
+}
+
+/** `setting` with its override fields checked (a proxy sent back masked keeps the stored one). */
+function settingText(value: unknown, stored: string): string {
+  const text = jsonObjectText(value, 'setting')
+  return text ? JSON.stringify(checkedSetting(JSON.parse(text) as Record<string, unknown>, stored ? (JSON.parse(stored) as Record<string, unknown>) : {})) : ''
 }
 
 function jsonObjectText(value: unknown, field: string): string {

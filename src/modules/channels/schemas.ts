@@ -31,6 +31,10 @@ const channelFields = {
   auto_ban: t.Union([t.Integer({ minimum: 0, maximum: 1 }), t.Boolean()]),
   other: nullable(t.String({ maxLength: 10_000 })),
   setting: JsonObject,
+  /** new-api's overrides (relay/overrides): JSON text or the object */
+  param_override: JsonObject,
+  header_override: JsonObject,
+  status_code_mapping: JsonObject,
 }
 
 const optional = <T extends Record<string, TSchema>>(fields: T) =>

@@ -1,5 +1,6 @@
 import type { ChannelRow } from '../../db/repos/channels'
 import { keyHint } from '../../relay/mask'
+import { settingView } from './override-input'
 
 /** `sk-ab…wxyz (2 keys)`: enough to tell keys apart, never enough to use one. */
 function maskKeys(keys: readonly string[]): string {
@@ -31,7 +32,10 @@ export function toChannelView(row: ChannelRow, keys: readonly string[]) {
     test_model: row.testModel,
     auto_ban: row.autoBan,
     other: row.other,
-    setting: row.setting,
+    setting: settingView(row.setting),
+    param_override: row.paramOverride,
+    header_override: row.headerOverride,
+    status_code_mapping: row.statusCodeMapping,
     used_quota: row.usedQuota,
     response_time: row.responseTime,
     test_time: row.testTime,

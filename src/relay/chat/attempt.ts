@@ -8,6 +8,7 @@ import type { RouteCandidate } from '../routing'
 import { convertStream, outputNeeded, passthroughStream, type StreamEnd } from '../stream/pipe'
 import { peekStream } from '../stream/peek'
 import { asUpstreamFailure, guardedFetch, openAttempt } from '../send'
+import { mappedStatus } from '../overrides/channel-overrides'
 
 export interface AttemptPlan {
   upstreamProtocol: UpstreamProtocol
@@ -54,12 +55,12 @@ export async function attemptUpstream(deps: Omit<RelayPorts, 'routing'>, a: Atte
   try {
     const { url, headers } = a.connect ? await connected(a.connect) : a
     // the payload goes to guardedFetch alone, which lets go of it once fetch has it (a retry plans its own body)
-    const init = { headers, body: a.body.payload }
+    const init = { headers, body: a.body.payload, proxy: a.candidate.channel.overrides.proxy }
     a.body.payload = ''
     const response = await guardedFetch(deps, url, init, scope, a.input.signal, key)
     if (!response.ok) {
       const renewed = a.rejected?.(response.status) ?? false
-      const failure = await failureOf(a.upstreamProtocol, response, key)
+      const failure = await failureOf(a.upstreamProtocol, response, key, mappedStatus(a.candidate.channel.overrides, response.status))
       failure.credentialsRenewed = renewed
       throw failure
     }
@@ -149,7 +150,8 @@ function outputOf(protocol: UpstreamProtocol, json: unknown): string {
   }
 }
 
-async function failureOf(protocol: UpstreamProtocol, response: Response, key: string): Promise<UpstreamFailure> {
+/** `status`: the upstream's, or what the channel's status_code_mapping reads it as (it decides failover). */
+async function failureOf(protocol: UpstreamProtocol, response: Response, key: string, status: number): Promise<UpstreamFailure> {
   const text = await response.text().catch(() => '')
   let body: unknown = text
   try {
@@ -157,7 +159,8 @@ async function failureOf(protocol: UpstreamProtocol, response: Response, key: st
   } catch {}
   const wire = protocol.parseError(response.status, body)
   const message = maskSecrets(wire.message || text.slice(0, 500) || response.statusText, key)
-  return new UpstreamFailure(response.status, `upstream ${response.status}: ${message}`, isRetryableStatus(response.status))
+  const mapped = status === response.status ? '' : ` (read as ${status})`
+  return new UpstreamFailure(status, `upstream ${response.status}${mapped}: ${message}`, isRetryableStatus(status))
 }
 
 /** A chat chunk that only carries usage (`choices: []`), asked for by us, not by the client. */

@@ -14,6 +14,9 @@ import { withoutDeclined } from './declined-choices'
 import { runRelay, type RelayJob } from '../engine'
 import type { RelayHooks, RelayInput, RelayPorts } from '../types'
 import { sessionIdentity } from '../routing/affinity/session-identity'
+import { rewritesBody } from '../overrides/channel-overrides'
+import { overriddenBody } from '../overrides/overridden-body'
+import { withPlanHeaders } from './plan-headers'
 
 /**
  * Chat as a job of the engine (engine.ts), for every chat protocol: decode the client's request (a large body only as
@@ -58,7 +61,7 @@ function chatJob(ports: RelayPorts, input: RelayInput): RelayJob {
     },
     restore: () => input.body.restore(),
     async attempt(candidate, attempt) {
-      const plan = planAttempt(ports.outbound.fetch, input, request, client, candidate)
+      const plan = withPlanHeaders(planAttempt(ports.outbound.fetch, input, request, client, candidate), candidate.channel.overrides, { key: candidate.key, requestId: input.requestId })
       // sent as a Blob that can give the bytes back (the request's own, or a body made from them that holds most of them):
       // they are not needed again unless a retry or an exact count asks (restore)
       input.body.release(plan.body)
@@ -75,9 +78,12 @@ function planAttempt(fetch: OutboundFetch, input: RelayInput, request: ChatReque
   const ir = request.head
   const { protocol, passthrough } = upstreamProtocolFor(channel, input.protocol, candidate.upstreamModel)
   const upstreamProtocol = passthrough && protocol === client.id ? client : upstreamProtocolById(protocol)
-  const sendsAsIs = !provider.connector && !upstreamProtocol.wrapBody
+  const overrides = channel.overrides
+  const sendsAsIs = !provider.connector && !upstreamProtocol.wrapBody && !rewritesBody(overrides)
   const bodyInput = { clientProtocol: input.protocol, body: input.body, clientHeaders: input.headers, request, upstreamModel: candidate.upstreamModel, provider, sendsAsIs }
   let body = passthrough ? passthroughBody(bodyInput, client) : convertedBody(bodyInput, upstreamProtocol)
+  // the channel's system prompt and param override, after conversion (none: the bytes go on as they are)
+  if (rewritesBody(overrides)) body = overriddenBody(body, overrides, protocol)
   if (upstreamProtocol.wrapBody) body = wrappedBody(body, upstreamProtocol, input.headers)
   const rawAnswer = passthrough && !upstreamProtocol.createFrameParser
   // an answer's encoder reads the request's settings and tools, never its conversation

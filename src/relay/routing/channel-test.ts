@@ -5,6 +5,7 @@ import { probeCall } from './probe-call'
 import type { Channel } from './channel'
 import { mapModel } from './model-mapping'
 import { failureCode, fetchFailure, shownUrl, type UpstreamFailureCode } from './upstream-failure'
+import { viaChannel } from '../overrides/attempt-overrides'
 import { probeOperation, testOperationFor } from './operation-test'
 
 export interface ChannelTestResult {
@@ -43,7 +44,7 @@ export async function testKey(channel: Channel, key: string, requestedModel: str
   let request: ChannelTestResult['request']
   const fetchImpl: Fetch = (input, init) => {
     request = { method: init?.method ?? 'GET', url: shownUrl(input) }
-    return upstream(input, init)
+    return upstream(input, viaChannel(channel, key, init))
   }
   const model = testModelOf(channel, requestedModel)
   const upstreamModel = mapModel(channel.modelMapping, model)
@@ -101,7 +102,8 @@ export async function testKey(channel: Channel, key: string, requestedModel: str
 }
 
 /** The upstream's own model list through the provider's list endpoint. Throws with the upstream message. */
-export async function fetchUpstreamModels(channel: Channel, fetchImpl: Fetch): Promise<string[]> {
+export async function fetchUpstreamModels(channel: Channel, upstream: Fetch): Promise<string[]> {
+  const fetchImpl: Fetch = (input, init) => upstream(input, viaChannel(channel, channel.keys[0] ?? '', init))
   const list = channel.provider.modelList?.list
   if (list) {
     // connector providers list with their own signed or token-authenticated calls

@@ -2,6 +2,7 @@ import { splitList, type ChannelRow } from '../../db/repos/channels'
 import { providerFor } from '../../providers/registry'
 import type { Provider } from '../../providers/types'
 import { parseStoredMapping, type ModelMapping } from './model-mapping'
+import { overridesOf, type ChannelOverrides } from '../overrides/channel-overrides'
 
 /**
  * A channel as the relay sees it: parsed lists and JSON, the provider resolved, keys decrypted.
@@ -30,6 +31,8 @@ export interface Channel {
   other: string
   /** `setting` parsed as a JSON object ({} when empty or not an object). */
   setting: Record<string, unknown>
+  /** param and header overrides, status mapping, system prompt, proxy (relay/overrides) */
+  overrides: ChannelOverrides
 }
 
 /**
@@ -74,6 +77,7 @@ function parseJsonObject(text: string): Record<string, unknown> {
 export function toChannel(row: ChannelRow, keyText: string): Channel | undefined {
   const provider = providerFor(row.type)
   if (!provider) return undefined
+  const setting = parseJsonObject(row.setting)
   return {
     id: row.id,
     type: row.type,
@@ -91,6 +95,7 @@ export function toChannel(row: ChannelRow, keyText: string): Channel | undefined
     autoBan: row.autoBan !== 0,
     testModel: row.testModel,
     other: row.other,
-    setting: parseJsonObject(row.setting),
+    setting,
+    overrides: overridesOf(row, setting),
   }
 }

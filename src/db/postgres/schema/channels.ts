@@ -25,6 +25,10 @@ export const channels = pgTable(
     autoBan: integer('auto_ban').notNull().default(1),
     other: text('other').notNull().default(''),
     setting: text('setting').notNull().default(''),
+    /** new-api's per-channel overrides (JSON text, '' = none): the body's operations, headers, upstream statuses read as others (relay/overrides) */
+    paramOverride: text('param_override').notNull().default(''),
+    headerOverride: text('header_override').notNull().default(''),
+    statusCodeMapping: text('status_code_mapping').notNull().default(''),
     usedQuota: quotaAmount('used_quota').notNull().default(0),
     responseTime: integer('response_time').notNull().default(0),
     testTime: unixSeconds('test_time').notNull().default(0),

@@ -24,6 +24,7 @@ import { site } from './site'
 import { models } from './models'
 import { playgroundExtra } from './playground-extra'
 import { affinity } from './affinity'
+import { channelOverrides } from './channel-overrides'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -53,4 +54,5 @@ export const en = {
   ...models,
   ...playgroundExtra,
   ...affinity,
+  ...channelOverrides,
 } as const

@@ -10,6 +10,8 @@ import { useSession } from '../../state/session'
 import { channelBody, checkChannelForm, formOf, keyCount, movesStoredKey, type ChannelForm, type FieldProblem, type FormField } from '../../lib/channel-form'
 import { CHANNEL_PRESETS, CHANNEL_TYPES, channelType, channelTypeName } from '../../lib/channel-types'
 import { KeyStates } from './key-states'
+import { OverrideFields } from './override-fields'
+import { checkOverrideForm, overrideBody, overrideFormOf, type OverrideField, type OverrideForm, type OverrideProblem } from '../../lib/channel-overrides-form'
 import { ModelPicker } from './model-picker'
 import type { Channel, TypeInfo } from './types'
 
@@ -37,6 +39,9 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
   const isRoot = (useSession().user?.role ?? 0) >= 100
   const [form, setForm] = useState<ChannelForm>(() => formOf(channel))
   const [problems, setProblems] = useState<Partial<Record<FormField, FieldProblem>>>({})
+  const [overrides, setOverrides] = useState<OverrideForm>(() => overrideFormOf(channel))
+  const [overrideProblems, setOverrideProblems] = useState<Partial<Record<OverrideField, OverrideProblem>>>({})
+  const setOverride = <K extends keyof OverrideForm>(key: K, value: OverrideForm[K]) => setOverrides((current) => ({ ...current, [key]: value }))
   const [failure, setFailure] = useState<unknown>()
   const [busy, setBusy] = useState(false)
   const set = <K extends keyof ChannelForm>(key: K) => (value: ChannelForm[K]) => {
@@ -72,12 +77,15 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
     const addressed = types.find((entry) => entry.type === channel?.type)?.other_field?.addressed === true || info?.other_field?.addressed === true
     if (channel && !isRoot && !found.key && movesStoredKey(form, channel, addressed)) found.key = { code: 'keyToMove' }
     setProblems(found)
-    if (Object.keys(found).length > 0) return
+    const overrideFound = checkOverrideForm(overrides)
+    setOverrideProblems(overrideFound)
+    if (Object.keys(found).length > 0 || Object.keys(overrideFound).length > 0) return
     setBusy(true)
     setFailure(undefined)
     try {
-      if (channel) await api.put('/api/channel/', channelBody(form, channel.id))
-      else await api.post('/api/channel/', channelBody(form))
+      const body = { ...channelBody(form, channel?.id), ...overrideBody(overrides, channel) }
+      if (channel) await api.put('/api/channel/', body)
+      else await api.post('/api/channel/', body)
       toast(t(creating ? 'channels.toast.created' : 'channels.toast.saved', { name: form.name.trim() }))
       onSaved()
     } catch (error) {
@@ -166,6 +174,7 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
         />
         <TextField label={t('channels.field.testModel')} value={form.testModel} onValue={set('testModel')} placeholder={info?.test_model} hint={t('channels.field.testModelHint')} />
         <CheckboxField label={t('channels.field.autoBan')} hint={t('channels.field.autoBanHint')} checked={form.autoBan} onChecked={set('autoBan')} />
+        <OverrideFields form={overrides} problems={overrideProblems} onChange={setOverride} />
         <ErrorAlert error={failure} />
       </form>
     </Drawer>

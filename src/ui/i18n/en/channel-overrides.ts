@@ -1,0 +1,18 @@
+export const channelOverrides = {
+  'channelOverrides.title': 'Overrides and proxy',
+  'channelOverrides.paramOverride': 'Parameter override',
+  'channelOverrides.paramOverrideHint': 'JSON as in new-api: fields to set, or {"operations": [...]} with set, delete, move, prepend, append, block, pass and conditions. Applied to the body as sent upstream.',
+  'channelOverrides.headerOverride': 'Header override',
+  'channelOverrides.headerOverrideHint': 'JSON of header names to values; {api_key} is the key in use, {request_id} the request’s id.',
+  'channelOverrides.statusCodeMapping': 'Status code mapping',
+  'channelOverrides.statusCodeMappingHint': 'Upstream error statuses read as others, e.g. {"400": "500"} so a 400 tries the next channel.',
+  'channelOverrides.systemPrompt': 'System prompt',
+  'channelOverrides.systemPromptHint': 'Added to requests that have none.',
+  'channelOverrides.systemPromptOverride': 'Also put it in front of a request’s own system prompt',
+  'channelOverrides.proxy': 'Proxy',
+  'channelOverrides.proxyHint': 'http://, https:// or socks5:// (user:password@ allowed). The password is never shown again.',
+  'channelOverrides.error.json': 'This is not valid JSON.',
+  'channelOverrides.error.object': 'This must be a JSON object ({ … }).',
+  'channelOverrides.error.proxy': 'Give a proxy as scheme://host:port (http, https or socks5).',
+  'errors.invalidOverride': 'The server refused “{field}”: check it against the format in its hint.',
+} as const
