@@ -34,13 +34,18 @@ export function chatMeter(request: ChatRequest, body: RequestBody, choices: Pric
   const cut = size > EXACT_ESTIMATE_BYTES ? request.spliced() : undefined
   if (cut) {
     let textCut = false
-    const bound = requestBytesBound(cut.value, (text) => {
-      textCut ||= isSpliced(text)
-      return cut.body.bytesOf(text)
-    })
+    const open = (data: string) => cut.body.base64Text(data)
+    const bound = requestBytesBound(
+      cut.value,
+      (text) => {
+        textCut ||= isSpliced(text)
+        return cut.body.bytesOf(text)
+      },
+      open,
+    )
     if (bound > EXACT_ESTIMATE_BYTES) return { ...referenced(cut.value), input: bound, exact: false }
     // only media data was cut (the tokenizer never reads it): the texts are whole, count them
-    if (!textCut) return { ...referenced(cut.value), input: countRequestTokens(cut.value), exact: true }
+    if (!textCut) return { ...referenced(cut.value), input: countRequestTokens(cut.value, open), exact: true }
   }
   const full = request.full()
   const { tokens, exact } = estimateRequestTokens(full, size)
