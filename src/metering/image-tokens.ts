@@ -15,7 +15,7 @@ const rules = new Map<string, ImageRule>()
 const MAX_REMEMBERED = 1024
 
 /** The family rule of a model (remembered: model names come from a closed set of channels, but bounded anyway). */
-export function imageRuleOf(model: string): ImageRule {
+function imageRuleOf(model: string): ImageRule {
   const known = rules.get(model)
   if (known) return known
   const rule = findRule(model)
