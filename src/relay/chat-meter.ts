@@ -1,5 +1,6 @@
 import { isSpliced, type IrRequest } from '../ir'
 import type { PriceChoices } from '../protocols/types'
+import { cacheWritesIn } from './cache-marks'
 import type { ChatRequest } from './chat-request'
 import type { Meter } from './meter'
 import { referencedInBytes, referencedInIr } from './referenced-input'
@@ -20,7 +21,7 @@ import { countRequestTokens, EXACT_ESTIMATE_BYTES, estimateRequestTokens, hasMed
 export function chatMeter(request: ChatRequest, body: RequestBody, choices: PriceChoices = {}): Meter {
   const { head } = request
   const size = body.size
-  const base: Omit<Meter, 'input' | 'exact'> = { ...choices, model: head.model, stream: head.stream, unit: 'token' as const, maxOutput: head.maxOutputTokens ?? choices.maxOutput, count: () => countRequestTokens(request.full()), countable: () => body.restore() }
+  const base: Omit<Meter, 'input' | 'exact'> = { ...choices, model: head.model, stream: head.stream, unit: 'token' as const, maxOutput: head.maxOutputTokens ?? choices.maxOutput, count: () => countRequestTokens(request.full()), countable: () => body.restore(), cacheWrites: cacheWritesIn(body.bytes) }
   // a body parsed whole is decoded already (`head` is all of it); a scanned one counted its media words (and item references)
   const media = body.whole ? hasMedia(head) : body.mediaWords() > 0
   // a file id is in a media part, or in one the decoder dropped with a warning (Anthropic's Files API sources): the
