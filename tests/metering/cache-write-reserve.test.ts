@@ -45,12 +45,15 @@ describe('a prompt that may be written to the cache is reserved at the write pri
     expect((await userRow(env, user.id)).quota).toBe(balance)
   })
 
-  test('without an output cap the write is paid first: refused when what is left buys too little output', async () => {
-    const balance = NO_CACHE + 200
-    const { key } = await account(env, balance)
+  test('without an output cap the write is paid first: refused when what is left buys fewer than MinOutputTokens', async () => {
+    // the model writes the whole cap it is sent
+    env.upstream.setBehavior((req) => ({ text: 'ok', usage: { input: 0, cacheWrite: WRITTEN, output: req.json.max_tokens ?? 20_000 } }))
+    const balance = NO_CACHE + 1024 + 100 // buys MinOutputTokens beside the prompt at the input price, not beside its write
+    const { user, key } = await account(env, balance)
     const res = await chat(env, key, { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT, cache_control: { type: 'ephemeral' } }] }] })
     expect(res.status).toBe(403)
     expect(env.upstream.requests).toHaveLength(0)
+    expect((await userRow(env, user.id)).quota).toBe(balance)
   })
 
   test('served with a balance for the write: billed what the upstream reports, the rest refunded, no unpaid', async () => {
