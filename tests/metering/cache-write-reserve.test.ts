@@ -46,11 +46,14 @@ describe('a prompt that may be written to the cache is reserved at the write pri
   })
 
   test('without an output cap the write is paid first: refused when what is left buys fewer than MinOutputTokens', async () => {
-    // the model writes the whole cap it is sent
-    env.upstream.setBehavior((req) => ({ text: 'ok', usage: { input: 0, cacheWrite: WRITTEN, output: req.json.max_tokens ?? 20_000 } }))
-    const balance = NO_CACHE + 1024 + 100 // buys MinOutputTokens beside the prompt at the input price, not beside its write
+    const body = { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT, cache_control: { type: 'ephemeral' } }] }] }
+    // a text-only prompt is bounded by its bytes (the cap is bought beside that): a vendor that counts as many writes them,
+    // and the model writes the whole cap it is sent
+    const bound = JSON.stringify(body).length
+    env.upstream.setBehavior((req) => ({ text: 'ok', usage: { input: 0, cacheWrite: PROMPT.length, output: req.json.max_tokens ?? 20_000 } }))
+    const balance = bound + 1024 + 300 // buys MinOutputTokens beside the prompt at the input price, not beside its write
     const { user, key } = await account(env, balance)
-    const res = await chat(env, key, { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT, cache_control: { type: 'ephemeral' } }] }] })
+    const res = await chat(env, key, body)
     expect(res.status).toBe(403)
     expect(env.upstream.requests).toHaveLength(0)
     expect((await userRow(env, user.id)).quota).toBe(balance)
