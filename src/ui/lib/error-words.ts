@@ -33,6 +33,8 @@ const SPECIFIC: Record<string, MessageKey> = {
   upstream_bad_answer: 'errors.upstreamBadAnswer',
   upstream_error: 'errors.upstreamStatus',
   not_testable: 'errors.notTestable',
+  balance_unsupported: 'channels.balance.unsupported',
+  balance_failed: 'channels.balance.failed',
   // the relay's refusals, as the playground meets them
   model_price_error: 'errors.modelUnpriced',
   model_not_found: 'errors.modelNotFound',
