@@ -10,9 +10,13 @@
  *   `candidatesTokenCount`.
  */
 export interface Usage {
-  input: { noCache: number; cacheRead: number; cacheWrite: number }
+  /** `cacheWrite1h`: the part of `cacheWrite` written for an hour (Anthropic's `ttl: "1h"`, billed higher), when reported */
+  input: { noCache: number; cacheRead: number; cacheWrite: number; cacheWrite1h?: number }
   output: { text: number; reasoning: number }
 }
+
+/** How long a request asks the vendor to keep the prompt it writes to a cache (Anthropic: 5 minutes or 1 hour). */
+export type CacheWrites = '5m' | '1h'
 
 export function emptyUsage(): Usage {
   return { input: { noCache: 0, cacheRead: 0, cacheWrite: 0 }, output: { text: 0, reasoning: 0 } }

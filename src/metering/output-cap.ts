@@ -1,3 +1,4 @@
+import type { CacheWrites } from '../ir'
 import type { OptionStore } from '../options/store'
 import type { Meter } from '../relay/meter/meter'
 import { maxOutputOf } from './model-limits'
@@ -37,14 +38,14 @@ function outputCost(price: Price): number {
 }
 
 /** The most output tokens, all outputs together, that `budget` buys beside the prompt and the fee. */
-export function affordableOutput(price: Price, promptTokens: number, fee: number, budget: number, quotaPerUnit: number): number {
+export function affordableOutput(price: Price, promptTokens: number, fee: number, budget: number, quotaPerUnit: number, writes?: CacheWrites): number {
   const perToken = outputCost(price)
   if (perToken <= 0) return 0
-  const left = budget - fee - estimateQuota(price, promptTokens, 0, quotaPerUnit)
+  const left = budget - fee - estimateQuota(price, promptTokens, 0, quotaPerUnit, writes)
   if (left <= 0) return 0
   let tokens = Math.floor(left / perToken)
   // the quota is rounded: step down until the estimate fits (a token or two, at most a few steps)
   const step = Math.max(1, Math.ceil(1 / perToken))
-  for (let i = 0; i < 16 && tokens > 0 && estimateQuota(price, promptTokens, tokens, quotaPerUnit) + fee > budget; i++) tokens -= step
+  for (let i = 0; i < 16 && tokens > 0 && estimateQuota(price, promptTokens, tokens, quotaPerUnit, writes) + fee > budget; i++) tokens -= step
   return Math.max(0, tokens)
 }

@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors'
-import type { Usage } from '../ir'
+import type { CacheWrites, Usage } from '../ir'
 import type { OptionStore } from '../options/store'
 import { DEFAULT_CALL_PRICES, DEFAULT_IMAGE_PRICES, DEFAULT_PRICES, type ListPrice } from './default-prices'
 
@@ -165,15 +165,31 @@ export function quotaFor(price: Price, usage: Usage, quotaPerUnit: number): numb
   if (price.mode === 'call') return Math.round(price.usd * quotaPerUnit * group)
   if (price.mode === 'unit') return Math.round(price.usd * usage.input.noCache * quotaPerUnit * group)
   const { noCache, cacheRead, cacheWrite } = usage.input
-  const weighted = noCache + cacheRead * price.cacheRead + cacheWrite * price.cacheWrite + (usage.output.text + usage.output.reasoning) * price.completion
+  const oneHour = Math.min(cacheWrite, usage.input.cacheWrite1h ?? 0)
+  const writes = (cacheWrite - oneHour) * price.cacheWrite + oneHour * price.cacheWrite * ONE_HOUR_WRITE
+  const weighted = noCache + cacheRead * price.cacheRead + writes + (usage.output.text + usage.output.reasoning) * price.completion
   const quota = Math.round(round9(weighted * price.ratio * group))
   const anyTokens = noCache + cacheRead + cacheWrite + usage.output.text + usage.output.reasoning > 0
   return quota === 0 && anyTokens && price.ratio > 0 && group > 0 ? 1 : quota
 }
 
-/** The most a request can cost: every prompt token at the full input price plus the whole output allowance. */
-export function estimateQuota(price: Price, promptTokens: number, maxOutputTokens: number, quotaPerUnit: number): number {
-  return quotaFor(price, { input: { noCache: promptTokens, cacheRead: 0, cacheWrite: 0 }, output: { text: maxOutputTokens, reasoning: 0 } }, quotaPerUnit)
+/**
+ * A one-hour cache write's price over a five-minute one (CreateCacheRatio): Anthropic bills 2× the input price
+ * against 1.25×, so a model whose five-minute writes cost 1.25× pays 2× for an hour.
+ */
+const ONE_HOUR_WRITE = 2 / 1.25
+
+/**
+ * The most a request can cost: every prompt token at the full input price, or at the cache-write price when the
+ * request may write the cache (`writes`) and that costs more, plus the whole output allowance.
+ */
+export function estimateQuota(price: Price, promptTokens: number, maxOutputTokens: number, quotaPerUnit: number, writes?: CacheWrites): number {
+  const output = { text: maxOutputTokens, reasoning: 0 }
+  if (writes && price.mode === 'ratio' && price.cacheWrite * (writes === '1h' ? ONE_HOUR_WRITE : 1) > 1) {
+    const input = { noCache: 0, cacheRead: 0, cacheWrite: promptTokens, cacheWrite1h: writes === '1h' ? promptTokens : 0 }
+    return quotaFor(price, { input, output }, quotaPerUnit)
+  }
+  return quotaFor(price, { input: { noCache: promptTokens, cacheRead: 0, cacheWrite: 0 }, output }, quotaPerUnit)
 }
 
 /** US$ per million tokens (token prices) or per call, for display. */

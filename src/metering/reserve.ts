@@ -2,6 +2,7 @@ import { admit, limitError, type Coordination } from '../coord'
 import type { Repos } from '../db/repos'
 import type { ReserveResult } from '../db/repos/quota'
 import { ForbiddenError } from '../errors'
+import type { CacheWrites } from '../ir'
 import type { OptionStore } from '../options/store'
 import type { Meter } from '../relay/meter/meter'
 import type { RelayCall } from '../relay/types'
@@ -96,7 +97,8 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
   if (!admitted.ok) throw limitError(admitted)
   const permit = admitted.permit
   const release = (usedTokens: number): void => void permit.release(usedTokens)
-  const estimate = () => estimateQuota(price, promptTokens, perOutput * outputs, quotaPerUnit) + fee
+  const writes = cacheWritesOf(meter, price)
+  const estimate = () => estimateQuota(price, promptTokens, perOutput * outputs, quotaPerUnit, writes) + fee
   let amount = estimate()
   const tokenLimited = !token.unlimitedQuota
   let hold: number | undefined
@@ -125,7 +127,7 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
         counted = meter.exact || bound === floor
       }
       for (let tries = 0; !result.ok && plan.injects && tries < 2; tries++) {
-        const bought = Math.floor(affordableOutput(price, promptTokens, fee, budgetOf(result, tokenLimited), quotaPerUnit) / outputs)
+        const bought = Math.floor(affordableOutput(price, promptTokens, fee, budgetOf(result, tokenLimited), quotaPerUnit, writes) / outputs)
         if (bought < plan.minimum) {
           perOutput = plan.minimum // the refusal names the least this request could have cost
           amount = estimate()
@@ -156,6 +158,16 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
   if (floor) meter.notes = [...(meter.notes ?? []), `input sent by reference (${meter.byReference!.join(', ')}): reserved as the model's context window, ${floor} tokens`]
   const promptExact = counted && !floor
   return { price, group, model: meter.model, unit: meter.unit, count: meter.count, countable: meter.countable, promptTokens, promptExact, maxOutputTokens: perOutput * outputs, fee, reserved: amount, hold, tokenLimited, quotaPerUnit, release, settled: false }
+}
+
+/**
+ * Whether the prompt may be billed as a cache write: the body asks for one, or the model's cache writes are priced
+ * above its input (CreateCacheRatio) and it is not one that writes only on request (Claude): a vendor that caches by
+ * itself bills the write without being asked.
+ */
+function cacheWritesOf(meter: Meter, price: Price): CacheWrites | undefined {
+  if (meter.cacheWrites) return meter.cacheWrites
+  return price.mode === 'ratio' && price.cacheWrite > 1 && !/claude/i.test(meter.model) ? '5m' : undefined
 }
 
 /** What the user's balance, and a limited key's remaining quota, hold now (a refusal's answer). */

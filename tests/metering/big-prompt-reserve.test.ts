@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { estimateQuota, findPrice } from '../../src/metering/prices'
 import { decodeRequest } from '../../src/protocols/anthropic/decode-request'
+import { cacheWritesIn } from '../../src/relay/meter/cache-marks'
 import { countRequestTokens } from '../../src/relay/meter/tokenize'
 import { agentBody } from '../helpers/agent-body'
 import type { RelayEnv } from '../helpers/relay-env'
@@ -16,11 +17,11 @@ let env: RelayEnv
 const body = agentBody(4 << 20)
 const QUOTA_PER_USD = 500_000
 
-/** What the request may cost by the tokenizer (the estimate the refusal must name). */
+/** What the request may cost by the tokenizer (the estimate the refusal must name): its cache_control writes the prompt at 1.25×. */
 function exactEstimate(): number {
   const ir = decodeRequest(body).value
   const price = findPrice(env.app.deps.options, 'claude-sonnet-4-5', 'default')!
-  return estimateQuota(price, countRequestTokens(ir), ir.maxOutputTokens!, QUOTA_PER_USD)
+  return estimateQuota(price, countRequestTokens(ir), ir.maxOutputTokens!, QUOTA_PER_USD, cacheWritesIn(Buffer.from(JSON.stringify(body))))
 }
 
 beforeAll(async () => {

@@ -84,6 +84,20 @@ const CASES: Case[] = [
     context: 200_000,
   },
   {
+    name: 'Anthropic document inline (a base64 PDF: billed per page, which neither a flat 1,600 nor its bytes bound)',
+    path: '/v1/messages',
+    headers: anthropic,
+    body: { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: Buffer.from('%PDF-1.7 tiny').toString('base64') } }, { type: 'text', text: 'sum it up' }] }] },
+    context: 200_000,
+  },
+  {
+    name: 'chat file inline (a data URL PDF)',
+    path: '/v1/chat/completions',
+    headers: bearer,
+    body: { model: 'gpt-4o', max_tokens: 100, messages: [{ role: 'user', content: [{ type: 'file', file: { filename: 'a.pdf', file_data: `data:application/pdf;base64,${Buffer.from('%PDF-1.7 tiny').toString('base64')}` } }, { type: 'text', text: 'read it' }] }] },
+    context: 128_000,
+  },
+  {
     name: 'Gemini cachedContent',
     path: '/v1beta/models/gemini-2.5-flash:generateContent',
     headers: (key) => ({ 'x-goog-api-key': key }),

@@ -34,6 +34,8 @@ beforeAll(() => {
     if (url.pathname === '/api/channel/' && method === 'GET') return envelope({ items: channels, total: channels.length, page: 1, page_size: 20 })
     if (url.pathname === '/api/channel/' && method === 'POST') return envelope(null, createAnswer.status, createAnswer.message)
     if (url.pathname === '/api/channel/' && method === 'PUT') return envelope(channel(body.id, 'x', body))
+    if (url.pathname === '/api/channel/update_balance/1') return new Response(JSON.stringify({ success: true, message: '', balance: 42.5, data: { balance: 42.5 } }))
+    if (url.pathname === '/api/channel/update_balance/2') return envelope({ code: 'balance_unsupported' }, 400, 'Anthropic has no balance endpoint Tollgate knows')
     return envelope(null, 404, `no mock for ${method} ${url.pathname}`)
   }) as typeof fetch
 })
@@ -196,4 +198,22 @@ test('the drawer’s overrides: shown open for a channel that has them, JSON che
     id: 7, status_code_mapping: '{"400": "500"}', header_override: '{\n  "X-Team": "{api_key}"\n}', param_override: '',
     setting: { upstream_protocol: 'openai-responses', proxy: 'socks5://gw:****@proxy.example.com:1080', system_prompt: 'Be brief.', system_prompt_override: true },
   })
+})
+
+test('the balance column: a dash until asked; "Update balance" in the row menu asks the server and shows the answer; a refusal in words', async () => {
+  channels = [channel(1, 'main'), channel(2, 'claude', { balance: 0, balance_updated_time: 0 })]
+  const page = await renderPage()
+  const row = (name: string) => [...page.querySelectorAll('tbody tr')].find((r) => r.textContent?.includes(name))!
+  expect([...page.querySelectorAll('th')].map((th) => th.textContent)).toContain('Balance')
+  const menuItem = async (name: string) => {
+    byRole(page, 'button', `Actions for ${name}`).click()
+    await settle()
+    ;([...page.querySelectorAll('[role=menuitem]')].find((item) => item.textContent === 'Update balance') as HTMLElement).click()
+    await settleAll()
+  }
+  await menuItem('main')
+  expect(sent.some((s) => s.method === 'GET' && s.path === '/api/channel/update_balance/1')).toBe(true)
+  expect(row('main').textContent).toContain('42.5')
+  await menuItem('claude')
+  expect(byRole(page, 'alert').textContent).toContain('This vendor has no balance endpoint Tollgate knows.')
 })

@@ -70,4 +70,6 @@ export interface ChannelRepo {
   delete(ids: number[]): Promise<number[]>
   /** Test bookkeeping: no routing field changes, so abilities stay as they are. */
   recordTest(id: number, responseTimeMs: number, testTime: number, testError: string): Promise<void>
+  /** The balance the vendor's billing endpoint reported (US$), and when: bookkeeping, abilities untouched. */
+  recordBalance(id: number, balance: number, at: number): Promise<void>
 }

@@ -6,6 +6,7 @@ import { sessionPlugin } from '../../plugins/session'
 import { Role } from '../../db/repos/user-roles'
 import { manageLogHook } from '../../metering/manage-log'
 import { PROVIDERS } from '../../providers/registry'
+import { updateAllBalances, updateChannelBalance } from './balance'
 import { listUpstreamModels, previewUpstreamModels, runChannelTest, testAllChannels } from './checks'
 import { keyStates } from './view'
 import { BatchTagBody, ChannelEdit, CopyQuery, CreateBody, FetchModelsBody, IdParams, IdsBody, ListQuery, TagBody, TagEdit, TestQuery } from './schemas'
@@ -136,4 +137,13 @@ export function channelsModule(deps: AppDeps) {
       ...admin,
       params: IdParams,
     })
+    // new-api's shape: the balance at the top level too (its console reads `balance`)
+    .get('/api/channel/update_balance/:id', async ({ params }) => {
+      const balance = await updateChannelBalance(deps, Number(params.id))
+      return { success: true, message: '', balance, data: { balance } }
+    }, { ...admin, params: IdParams })
+    .get('/api/channel/update_balance', async ({ request, server }) => {
+      server?.timeout(request, 0) // one vendor call after another, each up to 10 s
+      return ok(await updateAllBalances(deps))
+    }, admin)
 }

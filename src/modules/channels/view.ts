@@ -41,6 +41,9 @@ export function toChannelView(row: ChannelRow, keys: readonly string[]) {
     test_time: row.testTime,
     /** the last test's failure (code, status, method, url, message); null when it passed or never ran */
     test_error: testErrorOf(row.testError),
+    /** US$ left at the vendor as its billing endpoint last said (GET /api/channel/update_balance), and when (0: never) */
+    balance: row.balance,
+    balance_updated_time: row.balanceUpdatedTime,
     created_time: row.createdTime,
   }
 }

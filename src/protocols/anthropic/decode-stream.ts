@@ -21,10 +21,13 @@ function mergeUsage(cur: Usage, raw: unknown): Usage {
       noCache: o.input_tokens != null ? next.input.noCache : cur.input.noCache,
       cacheRead: o.cache_read_input_tokens != null ? next.input.cacheRead : cur.input.cacheRead,
       cacheWrite: o.cache_creation_input_tokens != null ? next.input.cacheWrite : cur.input.cacheWrite,
+      ...(o.cache_creation != null ? oneHour(next) : oneHour(cur)),
     },
     output: o.output_tokens != null ? next.output : cur.output,
   }
 }
+
+const oneHour = (u: Usage) => (u.input.cacheWrite1h ? { cacheWrite1h: u.input.cacheWrite1h } : {})
 
 /** Upstream Messages SSE → IR stream events. */
 export class AnthropicStreamDecoder implements StreamDecoder {

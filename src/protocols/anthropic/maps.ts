@@ -46,14 +46,12 @@ export function usageFromAnthropic(u: unknown): Usage {
   const o = rec(u)
   const output = tokenCount(o.output_tokens)
   const thinking = Math.min(output, tokenCount(rec(o.output_tokens_details).thinking_tokens))
-  return {
-    input: {
-      noCache: tokenCount(o.input_tokens),
-      cacheRead: tokenCount(o.cache_read_input_tokens),
-      cacheWrite: tokenCount(o.cache_creation_input_tokens),
-    },
-    output: { text: output - thinking, reasoning: thinking },
-  }
+  const cacheWrite = tokenCount(o.cache_creation_input_tokens)
+  const input: Usage['input'] = { noCache: tokenCount(o.input_tokens), cacheRead: tokenCount(o.cache_read_input_tokens), cacheWrite }
+  // the one-hour part of the writes (billed higher), only when reported
+  const oneHour = Math.min(cacheWrite, tokenCount(rec(o.cache_creation).ephemeral_1h_input_tokens))
+  if (oneHour > 0) input.cacheWrite1h = oneHour
+  return { input, output: { text: output - thinking, reasoning: thinking } }
 }
 
 export function usageToAnthropic(u: Usage): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { MARK_CLOSE, MARK_OPEN, SplicedTextError } from '../../ir'
 import type { BodyPieces } from './pieces'
+import type { Base64Text } from '../../media/image-size'
 import { validStringContents } from './json-string-check'
 import { spliceLimits } from './splice-paths'
 
@@ -22,6 +23,8 @@ export interface SplicedBody {
   parsed: Record<string, unknown>
   /** bytes of the client's body that a (cut) text decoded from the skeleton stands for */
   bytesOf(text: string): number
+  /** a cut base64 text as its kept start and the client's bytes after it, read only where sliced (an image's header) */
+  base64Text(text: string): Base64Text
   /** the upstream body: `json` (a JSON text holding marks) with the tails in place of the marks, as its pieces */
   splice(json: string): BodyPieces
 }
@@ -69,7 +72,7 @@ export function splicedBody(bytes: Uint8Array<ArrayBuffer>, spans: readonly numb
   } catch {
     return undefined // the body parsed whole names its problem
   }
-  return { parsed, bytesOf: (text) => bytesOf(text, tails), splice: (json) => splice(json, body, tails) }
+  return { parsed, bytesOf: (text) => bytesOf(text, tails), base64Text: (text) => base64Text(text, body, tails), splice: (json) => splice(json, body, tails) }
 }
 
 /** Whether the skeleton holds the mark's first character other than in its `marks` marks: as UTF-8, or as an escape (not `\\uE000`, an escaped backslash). */
@@ -136,6 +139,27 @@ function bytesOf(text: string, tails: readonly number[]): number {
     from = close < 0 ? text.length : close + 1
   }
   return size + Buffer.byteLength(text.slice(from))
+}
+
+/** The text up to its first mark, then that mark's tail as sent (base64 is ASCII: one byte, one character). */
+function base64Text(text: string, body: Buffer, tails: readonly number[]): Base64Text {
+  const at = text.indexOf(MARK_OPEN)
+  if (at < 0) return text
+  let n = 0
+  let i = at + 1
+  while (text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) n = n * 10 + text.charCodeAt(i++) - 0x30
+  if (2 * n >= tails.length) return text.slice(0, at)
+  const head = text.slice(0, at)
+  const start = tails[2 * n]!
+  const length = head.length + tails[2 * n + 1]! - start
+  const slice = (from: number, to: number): string => {
+    to = Math.min(to, length)
+    if (from >= to) return ''
+    const kept = from < head.length ? head.slice(from, Math.min(to, head.length)) : ''
+    const rest = to > head.length ? body.toString('latin1', start + Math.max(0, from - head.length), start + (to - head.length)) : ''
+    return kept + rest
+  }
+  return { length, slice }
 }
 
 function splice(json: string, body: Buffer<ArrayBuffer>, tails: readonly number[]): BodyPieces {

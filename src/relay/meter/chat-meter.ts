@@ -1,6 +1,7 @@
 import { isSpliced, type IrRequest } from '../../ir'
 import type { PriceChoices } from '../../protocols/types'
 import type { ChatRequest } from '../chat/request'
+import { cacheWritesIn } from './cache-marks'
 import type { Meter } from './meter'
 import { referencedInBytes, referencedInIr } from './referenced-input'
 import type { RequestBody } from '../body/request-body'
@@ -20,7 +21,7 @@ import { countRequestTokens, EXACT_ESTIMATE_BYTES, estimateRequestTokens, hasMed
 export function chatMeter(request: ChatRequest, body: RequestBody, choices: PriceChoices = {}): Meter {
   const { head } = request
   const size = body.size
-  const base: Omit<Meter, 'input' | 'exact'> = { ...choices, model: head.model, stream: head.stream, unit: 'token' as const, maxOutput: head.maxOutputTokens ?? choices.maxOutput, count: () => countRequestTokens(request.full()), countable: () => body.restore() }
+  const base: Omit<Meter, 'input' | 'exact'> = { ...choices, model: head.model, stream: head.stream, unit: 'token' as const, maxOutput: head.maxOutputTokens ?? choices.maxOutput, count: () => countRequestTokens(request.full()), countable: () => body.restore(), cacheWrites: cacheWritesIn(body.bytes) }
   // a body parsed whole is decoded already (`head` is all of it); a scanned one counted its media words (and item references)
   const media = body.whole ? hasMedia(head) : body.mediaWords() > 0
   // a file id is in a media part, or in one the decoder dropped with a warning (Anthropic's Files API sources): the
@@ -34,13 +35,18 @@ export function chatMeter(request: ChatRequest, body: RequestBody, choices: Pric
   const cut = size > EXACT_ESTIMATE_BYTES ? request.spliced() : undefined
   if (cut) {
     let textCut = false
-    const bound = requestBytesBound(cut.value, (text) => {
-      textCut ||= isSpliced(text)
-      return cut.body.bytesOf(text)
-    })
+    const open = (data: string) => cut.body.base64Text(data)
+    const bound = requestBytesBound(
+      cut.value,
+      (text) => {
+        textCut ||= isSpliced(text)
+        return cut.body.bytesOf(text)
+      },
+      open,
+    )
     if (bound > EXACT_ESTIMATE_BYTES) return { ...referenced(cut.value), input: bound, exact: false }
     // only media data was cut (the tokenizer never reads it): the texts are whole, count them
-    if (!textCut) return { ...referenced(cut.value), input: countRequestTokens(cut.value), exact: true }
+    if (!textCut) return { ...referenced(cut.value), input: countRequestTokens(cut.value, open), exact: true }
   }
   const full = request.full()
   const { tokens, exact } = estimateRequestTokens(full, size)

@@ -1,3 +1,4 @@
+import type { CacheWrites } from '../../ir'
 import type { PriceChoices } from '../../protocols/types'
 
 /** The unit a request is billed in: tokens for chat, embeddings and rerank; the operation's own count otherwise. */
@@ -22,6 +23,8 @@ export interface Meter extends PriceChoices {
   count(): number
   /** what `count` reads, back in memory if it was let go of while the upstream answered (undefined: it is here) */
   countable?(): Promise<void> | undefined
+  /** the body asks the vendor to write its prompt to a cache, for this long (`cache_control`, `cachePoint`): reserved at the write price */
+  cacheWrites?: CacheWrites
   /** the size/quality an image is priced by (`1024x1024/hd`) */
   variant?: string
   /** set by metering's reserve: the price choices it does not price, which the relay takes out before dispatch */

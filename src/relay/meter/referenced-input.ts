@@ -22,6 +22,8 @@ export function referencedInIr(ir: IrRequest): string[] {
 function addMedia(part: Part, found: Set<string>): void {
   if (part.type === 'tool-result') for (const inner of part.content) addMedia(inner, found)
   else if ((part.type === 'image' || part.type === 'file') && part.source.kind === 'url' && !part.source.url.startsWith('data:')) found.add(`${part.type} by URL or id`)
+  // a document (PDF, audio) is billed per page or second, which neither a flat estimate nor its bytes bound
+  else if (part.type === 'file' && !part.mediaType?.startsWith('image/')) found.add('inline document')
 }
 
 /** `"file`, then what makes it one of the keys: `_id"`, `Uri"`, `_uri"` (one pass over the bytes for all three). */

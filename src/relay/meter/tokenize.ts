@@ -1,4 +1,6 @@
-import type { IrRequest, Part } from '../../ir'
+import type { ImagePart, IrRequest, Part } from '../../ir'
+import { base64ImageSize, type Base64Text } from '../../media/image-size'
+import { imageTokens } from '../../metering/image-tokens'
 
 type Counter = (text: string) => number
 let counter: Counter | undefined
@@ -55,8 +57,8 @@ export function tokenCountCache(): { texts: number; chars: number } {
   return { texts: counts.size, chars: cachedChars }
 }
 
-/** Tokens an image costs when its size is unknown (about a 1092×1092 image at Anthropic's area / 750). */
-const IMAGE_TOKENS = 1600
+/** Tokens a file (a PDF page, a document) is estimated at: about a 1092×1092 image at Anthropic's area / 750. */
+const FILE_TOKENS = 1600
 /** Framing tokens per message (role, separators), as chat formats add them. */
 const PER_MESSAGE = 3
 
@@ -64,9 +66,13 @@ const PER_MESSAGE = 3
  * Input tokens of a request by a real BPE tokenizer (o200k_base). Vendors' own tokenizers differ a little;
  * this is the estimate for count_tokens and quota reservation, never the final bill.
  */
-export function countRequestTokens(ir: IrRequest): number {
-  return weighRequest(ir, countTokens)
+export function countRequestTokens(ir: IrRequest, open: OpenBase64 = wholeText): number {
+  return weighRequest(ir, countTokens, open)
 }
+
+/** How an image's base64 data is read: the string itself, or (spliced-body.ts) its kept start and the client's bytes after it. */
+export type OpenBase64 = (data: string) => Base64Text
+const wholeText: OpenBase64 = (data) => data
 
 /** Tokens of one text (an answer's output): not cached, answers rarely repeat. */
 export function countTextTokens(text: string): number {
@@ -75,14 +81,18 @@ export function countTextTokens(text: string): number {
 
 type Measure = (text: string) => number
 
-/** A request's texts weighed by `measure` (tokens, or bytes for the bound), framing and images added. */
-function weighRequest(ir: IrRequest, measure: Measure): number {
+/**
+ * A request's texts weighed by `measure` (tokens, or bytes for the bound), framing and images added: an image at
+ * what the model's vendor bills for its size (its header read from the data), else at the family's worst case.
+ */
+function weighRequest(ir: IrRequest, measure: Measure, open: OpenBase64): number {
   let total = 0
+  const media: Media = { model: ir.model, open }
   for (const part of ir.system) total += measure(part.text)
   for (const message of ir.messages) {
     total += PER_MESSAGE
     if (message.role === 'opaque') total += measure(JSON.stringify(message.raw))
-    else for (const part of message.content) total += weighPart(part, measure)
+    else for (const part of message.content) total += weighPart(part, measure, media)
   }
   for (const tool of ir.tools) {
     total += tool.kind === 'function'
@@ -101,19 +111,30 @@ function isMedia(part: Part): boolean {
   return part.type === 'image' || part.type === 'file' || (part.type === 'tool-result' && part.content.some(isMedia))
 }
 
-function weighPart(part: Part, measure: Measure): number {
+interface Media {
+  model: string
+  open: OpenBase64
+}
+
+function weighPart(part: Part, measure: Measure, media: Media): number {
   switch (part.type) {
     case 'text':
     case 'reasoning':
       return measure(part.text)
     case 'image':
+      return weighImage(part, media)
     case 'file':
-      return IMAGE_TOKENS
+      return part.mediaType?.startsWith('image/') ? weighImage({ type: 'image', source: part.source }, media) : FILE_TOKENS
     case 'tool-call':
       return measure(part.name) + measure(part.arguments)
     case 'tool-result':
-      return part.content.reduce((sum, inner) => sum + weighPart(inner, measure), 0)
+      return part.content.reduce((sum, inner) => sum + weighPart(inner, measure, media), 0)
   }
+}
+
+function weighImage(part: ImagePart, media: Media): number {
+  const size = part.source.kind === 'base64' ? base64ImageSize(media.open(part.source.data)) : undefined
+  return imageTokens(media.model, size, part.detail)
 }
 
 /**
@@ -141,8 +162,8 @@ export function estimateRequestTokens(ir: IrRequest, bodyBytes = Infinity): { to
 }
 
 /** One token per UTF-8 byte of text (`bytesOf`: how many bytes a text stands for): never fewer than the tokenizer would count. */
-export function requestBytesBound(ir: IrRequest, bytesOf: Measure = utf8Bytes): number {
-  return weighRequest(ir, bytesOf)
+export function requestBytesBound(ir: IrRequest, bytesOf: Measure = utf8Bytes, open: OpenBase64 = wholeText): number {
+  return weighRequest(ir, bytesOf, open)
 }
 
 const utf8Bytes: Measure = (text) => Buffer.byteLength(text)

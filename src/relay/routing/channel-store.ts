@@ -167,6 +167,9 @@ export function createChannelStore(repo: ChannelRepo, box: SecretBox, hooks: { r
         console.error(`channel ${id}: test result not recorded (${(error as Error).message})`)
       })
     },
+
+    /** The vendor account's balance and when it was read (bookkeeping: routing does not change). */
+    recordBalance: (id: number, balance: number, at: number): Promise<void> => repo.recordBalance(id, balance, at),
   }
 }
 

@@ -34,6 +34,8 @@ const SPECIFIC: Record<string, MessageKey> = {
   upstream_error: 'errors.upstreamStatus',
   not_testable: 'errors.notTestable',
   invalid_override: 'errors.invalidOverride',
+  balance_unsupported: 'channels.balance.unsupported',
+  balance_failed: 'channels.balance.failed',
   // the relay's refusals, as the playground meets them
   model_price_error: 'errors.modelUnpriced',
   model_not_found: 'errors.modelNotFound',

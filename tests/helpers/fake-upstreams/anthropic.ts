@@ -44,7 +44,7 @@ function usage(p: Plan, output: number) {
     input_tokens: p.usage.input,
     cache_creation_input_tokens: p.usage.cacheWrite,
     cache_read_input_tokens: p.usage.cacheRead,
-    cache_creation: { ephemeral_5m_input_tokens: p.usage.cacheWrite, ephemeral_1h_input_tokens: 0 },
+    cache_creation: { ephemeral_5m_input_tokens: p.usage.cacheWrite - p.usage.cacheWrite1h, ephemeral_1h_input_tokens: p.usage.cacheWrite1h },
     output_tokens: output,
     service_tier: 'standard',
   }

@@ -47,6 +47,7 @@ export function makePlan(s: Scenario, requestedModel: string): Plan {
       input: s.usage?.input ?? 10,
       cacheRead: s.usage?.cacheRead ?? 0,
       cacheWrite: s.usage?.cacheWrite ?? 0,
+      cacheWrite1h: s.usage?.cacheWrite1h ?? 0,
       output: s.usage?.output ?? 20 + r,
       reasoning: r,
     },

@@ -39,6 +39,8 @@ export interface ScenarioUsage {
   cacheRead?: number
   /** prompt tokens written to cache (anthropic cache_creation_input_tokens; others count them as plain input) */
   cacheWrite?: number
+  /** the part of cacheWrite written for an hour (anthropic cache_creation.ephemeral_1h_input_tokens; default 0) */
+  cacheWrite1h?: number
   /** all output tokens, reasoning included (default 20 + reasoning) */
   output?: number
   /** reasoning tokens, part of output (default 5 when the scenario has reasoning, else 0) */

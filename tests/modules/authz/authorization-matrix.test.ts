@@ -83,6 +83,8 @@ const MIN_ROLE: Record<string, number> = {
   'GET /api/channel/test': Role.admin,
   'GET /api/channel/test/:id': Role.admin,
   'GET /api/channel/fetch_models/:id': Role.admin,
+  'GET /api/channel/update_balance': Role.admin,
+  'GET /api/channel/update_balance/:id': Role.admin,
   'POST /api/channel/fetch_models': Role.admin,
   'POST /api/channel/copy/:id': Role.admin,
   'GET /api/setup/checklist': Role.admin,

@@ -72,7 +72,7 @@ export function resetFakes(env: MatrixEnv): void {
 }
 
 /** Distinct numbers, so a field taken from the wrong counter (or summed twice) shows. */
-export const USAGE: Required<ScenarioUsage> = { input: 11, cacheRead: 7, cacheWrite: 5, output: 30, reasoning: 9 }
+export const USAGE: Required<ScenarioUsage> = { input: 11, cacheRead: 7, cacheWrite: 5, cacheWrite1h: 0, output: 30, reasoning: 9 }
 
 export const TOOLS = [
   { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },

@@ -95,6 +95,10 @@ export function createChannelRepo(db: PgDb): ChannelRepo {
       await db.update(channels).set({ responseTime: responseTimeMs, testTime, testError }).where(eqInt(channels.id, id))
     },
 
+    async recordBalance(id, balance, at) {
+      await db.update(channels).set({ balance, balanceUpdatedTime: at }).where(eqInt(channels.id, id))
+    },
+
     abilities: async (channelId) =>
       channelId === undefined
         ? db.select().from(abilities).orderBy(abilities.channelId)

@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core'
+import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core'
 import { nowSeconds, quotaAmount, unixSeconds } from './time'
 
 /**
@@ -34,6 +34,9 @@ export const channels = pgTable(
     testTime: unixSeconds('test_time').notNull().default(0),
     /** the last test's failure as JSON (code, status, method, url, message); '' when it passed or never ran */
     testError: text('test_error').notNull().default(''),
+    /** the vendor account's balance as its billing endpoint last said (US$, new-api's `balance`), and when (unix s; 0 never) */
+    balance: doublePrecision('balance').notNull().default(0),
+    balanceUpdatedTime: unixSeconds('balance_updated_time').notNull().default(0),
     createdTime: unixSeconds('created_time').notNull().default(nowSeconds),
   },
   (table) => [index('channels_tag_idx').on(table.tag)],

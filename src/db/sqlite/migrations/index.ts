@@ -10,6 +10,7 @@ import m7 from './0007_channel_test_errors.sql' with { type: 'text' }
 import m8 from './0008_topups.sql' with { type: 'text' }
 import m9 from './0009_user_bindings.sql' with { type: 'text' }
 import m10 from './0010_channel_overrides.sql' with { type: 'text' }
+import m11 from './0011_channel_balances.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -29,4 +30,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 8, tag: '0008_topups', sql: m8 },
   { index: 9, tag: '0009_user_bindings', sql: m9 },
   { index: 10, tag: '0010_channel_overrides', sql: m10 },
+  { index: 11, tag: '0011_channel_balances', sql: m11 },
 ]

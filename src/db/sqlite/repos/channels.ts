@@ -99,6 +99,10 @@ export function createChannelRepo(db: Db): ChannelRepo {
       db.update(channels).set({ responseTime: responseTimeMs, testTime, testError }).where(eq(channels.id, id)).run()
     },
 
+    async recordBalance(id, balance, at) {
+      db.update(channels).set({ balance, balanceUpdatedTime: at }).where(eq(channels.id, id)).run()
+    },
+
     abilities: async (channelId) =>
       channelId === undefined
         ? db.select().from(abilities).all()

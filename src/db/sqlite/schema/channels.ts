@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 export const channels = sqliteTable(
   'channels',
@@ -29,6 +29,9 @@ export const channels = sqliteTable(
     testTime: integer('test_time').notNull().default(0),
     /** the last test's failure as JSON (code, status, method, url, message); '' when it passed or never ran */
     testError: text('test_error').notNull().default(''),
+    /** the vendor account's balance as its billing endpoint last said (US$, new-api's `balance`), and when (unix s; 0 never) */
+    balance: real('balance').notNull().default(0),
+    balanceUpdatedTime: integer('balance_updated_time').notNull().default(0),
     createdTime: integer('created_time').notNull().default(sql`(unixepoch())`),
   },
   (table) => [index('channels_tag_idx').on(table.tag)],

@@ -19,6 +19,7 @@ import { mail } from './mail'
 import { firstRun } from './first-run'
 import { errors } from './errors'
 import { channelHealth } from './channel-health'
+import { channelBalance } from './channel-balance'
 import { payments } from './payments'
 import { site } from './site'
 import { models } from './models'
@@ -49,6 +50,7 @@ export const en = {
   ...firstRun,
   ...errors,
   ...channelHealth,
+  ...channelBalance,
   ...payments,
   ...site,
   ...models,

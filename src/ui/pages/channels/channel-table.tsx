@@ -54,6 +54,7 @@ interface RowActions {
   duplicate(channel: Channel): void
   toggle(channel: Channel): void
   remove(channel: Channel): void
+  updateBalance(channel: Channel): void
 }
 
 interface Props {
@@ -105,6 +106,16 @@ export function ChannelTable({ rows, loading, empty, testing, selected, onSelect
         ),
     },
     { header: t('channels.col.usedQuota'), cell: (c) => quota(c.used_quota), numeric: true },
+    {
+      header: t('channels.col.balance'),
+      numeric: true,
+      cell: (c) =>
+        c.balance_updated_time ? (
+          <span title={t('channels.balance.at', { time: `${formatTime(c.balance_updated_time, locale)} (${timeZoneName()})` })}>{formatNumber(c.balance, locale)}</span>
+        ) : (
+          <span class="muted" title={t('channels.balance.never')}>—</span>
+        ),
+    },
     { header: t('channels.col.keys'), cell: (c) => formatNumber(c.key_count, locale), numeric: true },
     {
       header: t('common.actions'),
@@ -119,6 +130,7 @@ export function ChannelTable({ rows, loading, empty, testing, selected, onSelect
           actions={[
             { label: t('common.edit'), onSelect: () => actions.edit(c) },
             { label: t('channels.action.duplicate'), onSelect: () => actions.duplicate(c) },
+            { label: t('channels.action.updateBalance'), onSelect: () => actions.updateBalance(c) },
             { label: c.status === ChannelStatus.enabled ? t('common.disable') : t('common.enable'), onSelect: () => actions.toggle(c) },
             { label: t('common.delete'), onSelect: () => actions.remove(c), danger: true },
           ]}

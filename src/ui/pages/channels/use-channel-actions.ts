@@ -73,6 +73,14 @@ export function useChannelActions({ reload, clearSelection }: Options) {
     }
   }
 
+  /** Asks the vendor for the account's balance (GET /api/channel/update_balance/:id) and shows it on the row. */
+  const updateBalance = (channel: Channel) =>
+    run(async () => {
+      const { balance } = await api.get<{ balance: number }>(`/api/channel/update_balance/${channel.id}`)
+      override(channel.id, { balance, balance_updated_time: Math.floor(Date.now() / 1000) })
+      return t('channels.balance.updated', { name: channel.name, balance: formatNumber(balance, locale) })
+    })
+
   const toggle = async (channel: Channel) => {
     const status = channel.status === ChannelStatus.enabled ? ChannelStatus.manuallyDisabled : ChannelStatus.enabled
     setFailure(undefined)
@@ -142,7 +150,7 @@ export function useChannelActions({ reload, clearSelection }: Options) {
     overrides,
     clearOverrides: () => setOverrides(new Map()),
     testing,
-    row: { test, toggle, remove, duplicate },
+    row: { test, toggle, remove, duplicate, updateBalance },
     batch: { setStatusOf, removeMany, tagMany },
     setTagStatus,
   }
