@@ -8,6 +8,7 @@ import { useApi } from '../../state/use-api'
 import { KNOWN_KEYS, PRICING_KEYS, SECTIONS, type SettingField } from './sections'
 import { SettingsSection, type SectionText } from './section'
 import { TestMailForm } from './test-mail'
+import { CallbackUrl } from './callback-url'
 
 /** Root's runtime settings (`GET /api/option/`), section by section, each saved on its own. */
 export function SettingsPage() {
@@ -49,7 +50,7 @@ export function SettingsPage() {
         <div class="settings-sections">
           <nav class="settings-toc" aria-label={t('settings.toc')}>
             <ul>
-              {SECTIONS.map((section) => (
+              {SECTIONS.filter((section) => section.fields.some((field) => stored.has(field.key))).map((section) => (
                 <li key={section.id}>
                   <a href={`#settings-${section.id}`}>{t(`settings.section.${section.id}.title`)}</a>
                 </li>
@@ -60,6 +61,7 @@ export function SettingsPage() {
             {SECTIONS.map((section) => (
               <SettingsSection key={section.id} id={section.id} fields={section.fields} text={sectionText(section.id)} stored={stored} pricingLink={section.pricingLink} onStored={onStored}>
                 {section.id === 'mail' && <TestMailForm />}
+                {section.callback && <CallbackUrl serverAddress={String(stored.get('ServerAddress')?.value ?? '')} path={section.callback} />}
               </SettingsSection>
             ))}
             {others.length > 0 && <SettingsSection id="other" fields={others} text={otherText} stored={stored} onStored={onStored} />}
