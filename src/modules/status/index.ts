@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { VERSION } from '../../version'
 import { turnstileScriptUrl } from '../../turnstile/widget'
-import { oauthStatus } from '../oauth/status'
+import { customOAuthStatus, oauthStatus } from '../oauth/status'
 
 /** Public facts a login page or client needs before anyone logs in. */
 export function statusModule(deps: AppDeps) {
@@ -31,6 +31,7 @@ export function statusModule(deps: AppDeps) {
       password_reset: deps.options.get<string>('SMTPServer') !== '' && deps.options.get<string>('ServerAddress') !== '',
       coordination: coordination(deps),
       ...oauthStatus(deps.options),
+      custom_oauth_providers: await customOAuthStatus(deps.repos.customOAuth),
     }),
   )
 }

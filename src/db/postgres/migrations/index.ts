@@ -9,6 +9,7 @@ import m6 from './0006_email_codes.sql' with { type: 'text' }
 import m7 from './0007_channel_test_errors.sql' with { type: 'text' }
 import m8 from './0008_topups.sql' with { type: 'text' }
 import m9 from './0009_user_bindings.sql' with { type: 'text' }
+import m10 from './0010_dashing_ultimatum.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -27,4 +28,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 7, tag: '0007_channel_test_errors', sql: m7 },
   { index: 8, tag: '0008_topups', sql: m8 },
   { index: 9, tag: '0009_user_bindings', sql: m9 },
+  { index: 10, tag: '0010_dashing_ultimatum', sql: m10 },
 ]
