@@ -12,15 +12,17 @@ import { settle, useDom } from './dom'
 
 useDom()
 
-const status = { github_oauth: true, discord_oauth: false, linuxdo_oauth: true, oidc_enabled: true, oidc_display_name: 'Acme SSO' } as Status
+const status = { github_oauth: true, discord_oauth: false, linuxdo_oauth: true, oidc_enabled: true, oidc_display_name: 'Acme SSO', custom_oauth_providers: [{ id: 3, name: 'Corp', slug: 'corp', icon: '', client_id: 'c' }] } as Status
 
 test('a binding line per provider that is on, and per provider still bound after it was switched off', () => {
   const lines = bindingLines(status, { has_password: true, bindings: [{ provider: 'github', external_id: '1001', created_time: 1 }, { provider: 'telegram', external_id: '77', created_time: 1 }] })
-  expect(lines.map((l) => [l.id, l.name, l.externalId, l.canBind, l.canUnbind])).toEqual([
-    ['github', 'GitHub', '1001', false, true],
-    ['linuxdo', 'LinuxDO', undefined, true, false],
-    ['oidc', 'Acme SSO', undefined, true, false],
-    ['telegram', 'Telegram', '77', false, true],
+  expect(lines.map((l) => [l.id, l.route, l.name, l.externalId, l.canBind, l.canUnbind])).toEqual([
+    ['github', 'github', 'GitHub', '1001', false, true],
+    ['linuxdo', 'linuxdo', 'LinuxDO', undefined, true, false],
+    ['oidc', 'oidc', 'Acme SSO', undefined, true, false],
+    // a custom provider is bound as custom:<id> and started by its slug
+    ['custom:3', 'corp', 'Corp', undefined, true, false],
+    ['telegram', 'telegram', 'Telegram', '77', false, true],
   ])
 })
 
@@ -52,6 +54,7 @@ beforeAll(() => {
     if (input === '/api/status') return answer({ version: '1', system_name: 'T', setup: true, register_enabled: true, quota_per_unit: 500000, start_time: 0 })
     if (input === '/api/user/session') return answer({ id: 1, username: 'root', display_name: 'Root', role: 100, status: 1, group: 'default' })
     if (input === '/api/option/') return answer(options)
+    if (input === '/api/custom-oauth-provider/') return answer([{ id: 3, name: 'Corp', slug: 'corp', enabled: true, client_id: 'c', client_secret_configured: true }])
     return new Response('{}', { status: 404 })
   }) as typeof fetch
 })
@@ -80,6 +83,9 @@ test('Settings: a section per provider that has options, with its callback URL t
   expect(container.querySelector('#settings-discord')).toBeNull()
   expect(container.querySelector('a[href="#settings-discord"]')).toBeNull()
   expect(container.querySelector('a[href="#settings-github"]')).not.toBeNull()
+  // custom providers: each with its callback URL by slug
+  expect(container.querySelector('#settings-customOAuth')!.textContent).toContain('Corp')
+  expect(container.querySelector('#settings-customOAuth .callback-url code')!.textContent).toBe('http://127.0.0.1:3000/oauth/corp')
   // the secret's field is typed hidden and shown empty
   const secret = [...github.querySelectorAll('input')].find((i) => i.type === 'password') as HTMLInputElement
   expect(secret.value).toBe('')

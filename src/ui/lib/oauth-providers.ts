@@ -3,7 +3,10 @@ import type { Status } from '../api/types'
 
 /** A sign-in provider as the console shows it: the id bindings and routes use, and its name. */
 export interface ProviderChoice {
+  /** the binding type: `github`, …, `custom:<id>` */
   id: string
+  /** the route's name: the same, or a custom provider's slug */
+  route: string
   name: string
 }
 
@@ -13,7 +16,8 @@ const NAMES: Record<string, string> = { github: 'GitHub', discord: 'Discord', li
 /** The name a binding type is shown by; OIDC by the button name root chose. */
 export function providerName(id: string, status?: Status | null): string {
   if (id === 'oidc' && status?.oidc_display_name) return status.oidc_display_name
-  return NAMES[id] ?? id
+  const custom = status?.custom_oauth_providers?.find((p) => `custom:${p.id}` === id)
+  return custom?.name ?? NAMES[id] ?? id
 }
 
 /** The redirecting providers `/api/status` says are on, in the login page's order. */
@@ -25,7 +29,9 @@ export function enabledProviders(status: Status | null | undefined): ProviderCho
     ['linuxdo', status.linuxdo_oauth],
     ['oidc', status.oidc_enabled],
   ]
-  return on.filter(([, enabled]) => enabled).map(([id]) => ({ id, name: providerName(id, status) }))
+  const builtIn = on.filter(([, enabled]) => enabled).map(([id]) => ({ id, route: id, name: providerName(id, status) }))
+  const custom = (status.custom_oauth_providers ?? []).map((p) => ({ id: `custom:${p.id}`, route: p.slug, name: p.name }))
+  return [...builtIn, ...custom]
 }
 
 /** Go to the provider: the server makes the state (kept in its cookie) and answers where to send the browser. */
@@ -45,6 +51,8 @@ export interface Bindings {
 export interface BindingLine {
   id: string
   name: string
+  /** the route's name (what startOAuth takes) */
+  route: string
   /** the provider's account id, when bound */
   externalId?: string
   /** the bind button: the provider is on and nothing of it is bound */
@@ -56,12 +64,12 @@ export interface BindingLine {
 export function bindingLines(status: Status | null | undefined, list: Bindings): BindingLine[] {
   const bound = new Map(list.bindings.map((b) => [b.provider, b.external_id]))
   const ways = list.bindings.length + (list.has_password ? 1 : 0)
-  const line = (id: string, name: string, enabled: boolean): BindingLine => {
+  const line = (id: string, route: string, name: string, enabled: boolean): BindingLine => {
     const externalId = bound.get(id)
-    return { id, name, externalId, canBind: enabled && externalId === undefined, canUnbind: externalId !== undefined && ways > 1 }
+    return { id, route, name, externalId, canBind: enabled && externalId === undefined, canUnbind: externalId !== undefined && ways > 1 }
   }
-  const lines = enabledProviders(status).map((p) => line(p.id, p.name, true))
+  const lines = enabledProviders(status).map((p) => line(p.id, p.route, p.name, true))
   const shown = new Set(lines.map((l) => l.id))
-  for (const b of list.bindings) if (!shown.has(b.provider)) lines.push(line(b.provider, providerName(b.provider, status), false))
+  for (const b of list.bindings) if (!shown.has(b.provider)) lines.push(line(b.provider, b.provider, providerName(b.provider, status), false))
   return lines
 }

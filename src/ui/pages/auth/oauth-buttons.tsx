@@ -14,7 +14,7 @@ export function OAuthButtons({ status }: { status: Status | null | undefined }) 
   return (
     <div class="oauth-buttons" role="group" aria-label={t('oauth.buttons.label')}>
       {providers.map((p) => (
-        <Button key={p.id} onClick={() => startOAuth(p.id).catch((e: unknown) => setError(errorText(e, t, locale)))}>
+        <Button key={p.id} onClick={() => startOAuth(p.route).catch((e: unknown) => setError(errorText(e, t, locale)))}>
           {t('oauth.buttons.continueWith', { name: p.name })}
         </Button>
       ))}

@@ -40,7 +40,7 @@ export function BindingsCard() {
             <span>{line.name}</span>{' '}
             <span class="muted">{line.externalId === undefined ? t('accounts.bindings.notBound') : t('accounts.bindings.boundAs', { id: line.externalId })}</span>{' '}
             {line.canBind && (
-              <Button variant="secondary" busy={busy} aria-label={t('accounts.bindings.bindName', { name: line.name })} onClick={() => run(() => startOAuth(line.id, 'bind'))}>
+              <Button variant="secondary" busy={busy} aria-label={t('accounts.bindings.bindName', { name: line.name })} onClick={() => run(() => startOAuth(line.route, 'bind'))}>
                 {t('accounts.bindings.bind')}
               </Button>
             )}

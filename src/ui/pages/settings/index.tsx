@@ -9,6 +9,7 @@ import { KNOWN_KEYS, PRICING_KEYS, SECTIONS, type SettingField } from './section
 import { SettingsSection, type SectionText } from './section'
 import { TestMailForm } from './test-mail'
 import { CallbackUrl } from './callback-url'
+import { CustomProvidersSection } from './custom-providers'
 
 /** Root's runtime settings (`GET /api/option/`), section by section, each saved on its own. */
 export function SettingsPage() {
@@ -64,6 +65,8 @@ export function SettingsPage() {
                 {section.callback && <CallbackUrl serverAddress={String(stored.get('ServerAddress')?.value ?? '')} path={section.callback} />}
               </SettingsSection>
             ))}
+            {/* with the sign-in providers (a backend without them has no such routes either) */}
+            {stored.has('GitHubOAuthEnabled') && <CustomProvidersSection serverAddress={String(stored.get('ServerAddress')?.value ?? '')} />}
             {others.length > 0 && <SettingsSection id="other" fields={others} text={otherText} stored={stored} onStored={onStored} />}
           </div>
         </div>
