@@ -28,6 +28,8 @@ export function statusModule(deps: AppDeps) {
       turnstile_site_key: deps.options.get<string>('TurnstileSiteKey'),
       // Cloudflare's script, or where PROVIDER_ENDPOINTS' `turnstile` entry moves it (the console's CSP allows it)
       turnstile_script_url: turnstileScriptUrl(deps.config.providerEndpoints),
+      // new-api's name: the login page offers the passkey button
+      passkey_login: deps.options.get<boolean>('passkey.enabled'),
       password_reset: deps.options.get<string>('SMTPServer') !== '' && deps.options.get<string>('ServerAddress') !== '',
       coordination: coordination(deps),
       ...oauthStatus(deps.options),

@@ -34,6 +34,8 @@ export interface Status {
   turnstile_check?: boolean
   turnstile_site_key?: string
   turnstile_script_url?: string
+  /** `passkey.enabled`: the login page offers the passkey button */
+  passkey_login?: boolean
   /** SMTP and ServerAddress are set: the login page offers "forgot password" */
   password_reset?: boolean
   /** the public face: '' = the built-in mark; the footer is Markdown (new-api's name) */

@@ -161,4 +161,5 @@ export const accounts = {
   'accounts.error.custom_oauth_slug_taken': 'Another provider has this slug.',
   'accounts.error.custom_oauth_not_found': 'This provider no longer exists.',
   'accounts.error.custom_oauth_limit': 'There are already 50 custom providers.',
+  'accounts.error.passkey_disabled': 'Passkeys are switched off on this instance.',
 } as const

@@ -163,4 +163,5 @@ export const accounts: Record<keyof typeof en, string> = {
   'accounts.error.custom_oauth_slug_taken': '已有其他服务商使用该标识。',
   'accounts.error.custom_oauth_not_found': '该服务商已不存在。',
   'accounts.error.custom_oauth_limit': '自定义服务商已达 50 个上限。',
+  'accounts.error.passkey_disabled': '本站已关闭通行密钥。',
 }
