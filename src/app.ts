@@ -6,6 +6,7 @@ import { passkeysModule } from './modules/passkeys'
 import { verifyModule } from './modules/twofa/verify-route'
 import { bindingsModule } from './modules/oauth/bindings'
 import { oauthModule } from './modules/oauth'
+import { customOAuthModule } from './modules/oauth/custom/routes'
 import { channelsModule } from './modules/channels'
 import { optionsModule } from './modules/options'
 import { cacheReadsModule } from './modules/data/cache-reads'
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(passkeysModule(deps))
     .use(oauthModule(deps))
     .use(bindingsModule(deps))
+    .use(customOAuthModule(deps))
     .use(usersModule(deps))
     .use(userAccessModule(deps))
     .use(optionsModule(deps))

@@ -38,5 +38,7 @@ export const OAUTH_OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   'oidc.display_name': { type: 'string', default: '', description: "the OIDC button's name on the login page ('' = OIDC)", check: shortText },
   'oidc.client_id': clientId('OIDC'),
   'oidc.client_secret': clientSecret('OIDC'),
+  // new-api's name (setting/system_setting/passkey.go); on by default here: passkeys worked before the switch existed
+  'passkey.enabled': { type: 'boolean', default: 'true', description: 'users may add passkeys and sign in with them (off: stored passkeys are kept but not accepted)' },
   'oidc.well_known': { type: 'string', default: '', description: "the issuer's discovery document (https://issuer/.well-known/openid-configuration); its endpoints are used", check: urlOrEmpty },
 }

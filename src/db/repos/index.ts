@@ -6,6 +6,7 @@
  * the relay reads a warm key and its owner without waiting on a promise.
  */
 import type { BindingRepo } from './bindings'
+import type { CustomOAuthRepo } from './custom-oauth'
 import type { ChannelRepo } from './channels'
 import type { EmailCodeRepo } from './email-codes'
 import type { LogRepo } from './logs'
@@ -43,6 +44,7 @@ export interface RepoSet {
   emailCodes: EmailCodeRepo
   topups: TopUpRepo
   bindings: BindingRepo
+  customOAuth: CustomOAuthRepo
 }
 
 export interface Repos extends RepoSet {
@@ -62,6 +64,7 @@ export interface Repos extends RepoSet {
 
 export type { ChannelPatch, ChannelRow, LogRow, NewChannel, NewLog, NewUser, RedemptionRow, TokenRow, UserRow } from './rows'
 export type { BindingRow } from './bindings'
+export type { CustomOAuthFields, CustomOAuthRow } from './custom-oauth'
 export type { ChannelRepo } from './channels'
 export type { EmailCodeRepo, EmailCodeRow } from './email-codes'
 export type { LogFilter, LogRepo } from './logs'

@@ -16,14 +16,16 @@ export interface OAuthDeps {
 
 /** One provider, ready for oauth4webapi: its metadata, our client, how we authenticate, what we ask for. */
 export interface ProviderClient {
-  name: OAuthProviderName
+  /** the route's name: a built-in provider, or a custom provider's slug */
+  name: string
   as: oauth.AuthorizationServer
   client: oauth.Client
   auth: oauth.ClientAuth
   scope: string
   /** an OpenID Provider: nonce, ID token and userinfo */
   oidc: boolean
-  fixed?: FixedProvider
+  /** the account, read with the access token (plain OAuth providers) */
+  readProfile?: FixedProvider['profile']
   http: HttpOptions
 }
 
@@ -52,7 +54,7 @@ export async function providerClient(deps: OAuthDeps, name: OAuthProviderName): 
     token_endpoint: fixed.tokenEndpoint,
   }
   const auth = fixed.clientAuth === 'basic' ? oauth.ClientSecretBasic(secret) : oauth.ClientSecretPost(secret)
-  return { name, as, client, auth, scope: fixed.scope, oidc: false, fixed, http: httpOptions(deps, false) }
+  return { name, as, client, auth, scope: fixed.scope, oidc: false, readProfile: (read, options) => fixed.profile(read, options), http: httpOptions(deps, false) }
 }
 
 /** The provider's authorization URL for this flow: state, PKCE (S256) and, for OIDC, the nonce. */

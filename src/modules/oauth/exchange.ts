@@ -19,7 +19,7 @@ export async function exchangeCode(deps: Pick<OAuthDeps, 'outbound' | 'options'>
     const params = oauth.validateAuthResponse(pc.as, pc.client, callback, flow.state)
     const response = await oauth.authorizationCodeGrantRequest(pc.as, pc.client, pc.auth, params, flow.redirectUri, flow.verifier, pc.http)
     const tokens = await oauth.processAuthorizationCodeResponse(pc.as, pc.client, response, pc.oidc ? { expectedNonce: flow.nonce, requireIdToken: true } : undefined)
-    const profile = pc.oidc ? await oidcProfile(pc, tokens) : await pc.fixed!.profile(reader(deps, tokens.access_token), deps.options as OptionStore)
+    const profile = pc.oidc ? await oidcProfile(pc, tokens) : await pc.readProfile!(reader(deps, tokens.access_token), deps.options as OptionStore)
     if (!profile.id) throw oauthError(502, 'oauth_failed', `${pc.name} gave no account id`)
     return profile
   } catch (error) {

@@ -6,8 +6,9 @@ import { isSecureRequest, liveSessionUser, readSessionClaims, SESSION_COOKIE, se
 import { UserStatus } from '../../db/repos/user-roles'
 import { toLoginView } from '../users/view'
 import { oauthError } from './errors'
-import { finishFlow, startFlow } from './flow'
-import { isOAuthProvider, type OAuthProviderName } from './providers'
+import { customBinding } from './custom/client'
+import { finishFlow, type ProviderRef, startFlow } from './flow'
+import { isOAuthProvider } from './providers'
 import { openFlowState, sealFlowState, STATE_COOKIE, STATE_TTL_SECONDS } from './state-cookie'
 
 const StateQuery = t.Object({
@@ -26,9 +27,12 @@ const CallbackQuery = t.Object(
   { additionalProperties: true },
 )
 
-function providerOf(name: string): OAuthProviderName {
-  if (!isOAuthProvider(name)) throw oauthError(404, 'oauth_unknown_provider', `no sign-in provider "${name}" (github, discord, linuxdo, oidc)`)
-  return name
+/** A built-in provider, or a custom one by its slug. */
+async function providerOf(deps: AppDeps, name: string): Promise<ProviderRef> {
+  if (isOAuthProvider(name)) return { route: name, binding: name }
+  const custom = /^[a-z0-9][a-z0-9-]{0,63}$/.test(name) ? await deps.repos.customOAuth.findBySlug(name) : undefined
+  if (!custom) throw oauthError(404, 'oauth_unknown_provider', `no sign-in provider "${name}"`)
+  return { route: custom.slug, binding: customBinding(custom), custom }
 }
 
 /** Sign-in through GitHub, Discord, LinuxDO and an OpenID Provider (new-api's /api/oauth/state and /api/oauth/:provider). */
@@ -40,7 +44,7 @@ export function oauthModule(deps: AppDeps) {
     .get(
       '/api/oauth/state',
       async ({ query, cookie, sessionJwt, request, server }) => {
-        const provider = providerOf(query.provider)
+        const provider = await providerOf(deps, query.provider)
         const claims = await readSessionClaims(sessionJwt, cookie[SESSION_COOKIE]!.value)
         const user = claims && (await liveSessionUser(deps, claims))
         if (query.action === 'bind' && (!user || user.status !== UserStatus.enabled)) throw oauthError(401, 'unauthorized', 'log in to bind a sign-in provider')
@@ -57,7 +61,7 @@ export function oauthModule(deps: AppDeps) {
     .get(
       '/api/oauth/:provider',
       async ({ params, cookie, sessionJwt, request, server }) => {
-        const provider = providerOf(params.provider)
+        const provider = await providerOf(deps, params.provider)
         const stateCookie = cookie[STATE_COOKIE]!
         const flow = openFlowState(deps.secrets.session, stateCookie.value)
         const secure = isSecureRequest(deps, request, server)
@@ -67,7 +71,7 @@ export function oauthModule(deps: AppDeps) {
         const sessionUser = claims && (await liveSessionUser(deps, claims))
         const ip = clientIpOf(request, server, deps.config.trustProxy)
         const outcome = await finishFlow(deps, { provider, flow, callback: new URL(request.url).searchParams, ip, sessionUser })
-        if (outcome.action === 'bind') return ok({ action: outcome.action, provider }, `${provider} is bound`)
+        if (outcome.action === 'bind') return ok({ action: outcome.action, provider: provider.binding }, `${provider.route} is bound`)
         await startSession(sessionJwt, cookie[SESSION_COOKIE]!, outcome.user, secure)
         return ok({ action: outcome.action, ...toLoginView(outcome.user) }, outcome.action === 'register' ? 'registered' : 'logged in')
       },

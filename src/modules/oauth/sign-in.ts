@@ -77,13 +77,15 @@ async function createUser(deps: SignInDeps, provider: string, profile: ProviderP
 
 /** The provider's name when it is a valid, free username; else `<provider>_<id>`, else a random suffix. */
 async function freeUsername(deps: SignInDeps, provider: string, profile: ProviderProfile, attempt: number): Promise<string> {
-  const candidates = [profile.username, `${provider}_${profile.id}`, `${provider}_${crypto.randomUUID().slice(0, 8)}`].slice(attempt)
+  // a custom provider's binding type (custom:3) is no username: custom_3_<id>
+  const prefix = provider.replace(/[^A-Za-z0-9_]/g, '_')
+  const candidates = [profile.username, `${prefix}_${profile.id}`, `${prefix}_${crypto.randomUUID().slice(0, 8)}`].slice(attempt)
   for (const name of candidates) {
     if (!isValidUsername(name)) continue
     const taken = (await deps.repos.users.findByUsername(name)) ?? (await deps.repos.users.findByUsernameKey(usernameSkeleton(name)))
     if (!taken) return name
   }
-  return `${provider}_${crypto.randomUUID().slice(0, 8)}`
+  return `${prefix}_${crypto.randomUUID().slice(0, 8)}`
 }
 
 /** Bind this identity to the signed-in user: refused when another user has it, or this user has another of this provider. */

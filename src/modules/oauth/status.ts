@@ -1,3 +1,4 @@
+import type { CustomOAuthRepo } from '../../db/repos/custom-oauth'
 import type { OptionStore } from '../../options/store'
 
 /**
@@ -18,4 +19,10 @@ export function oauthStatus(options: Pick<OptionStore, 'get'>) {
     oidc_client_id: options.get<string>('oidc.client_id'),
     oidc_display_name: options.get<string>('oidc.display_name') || 'OIDC',
   }
+}
+
+/** The custom providers that are on, for the login page's buttons (new-api's `custom_oauth_providers`; no secret). */
+export async function customOAuthStatus(repo: Pick<CustomOAuthRepo, 'list'>) {
+  const rows = await repo.list()
+  return rows.filter((row) => row.enabled && row.clientSecret !== '').map((row) => ({ id: row.id, name: row.name, slug: row.slug, icon: row.icon, client_id: row.clientId }))
 }

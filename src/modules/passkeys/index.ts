@@ -40,8 +40,16 @@ export function passkeysModule(deps: AppDeps, clock: () => number = Date.now) {
     return result
   }
 
+  // `passkey.enabled` off: no ceremony starts or finishes (stored passkeys stay, unused)
+  const switchedOn = () => {
+    if (!deps.options.get<boolean>('passkey.enabled')) throw factorError(403, 'passkey_disabled', 'passkeys are switched off on this instance')
+  }
+
   return new Elysia({ name: 'passkeys' })
     .use(sessionPlugin(deps))
+    .onBeforeHandle(({ request }) => {
+      if (request.method === 'POST' && new URL(request.url).pathname.startsWith('/api/user/passkey/')) switchedOn()
+    })
     .get('/api/user/passkey', async ({ user }) => ok(await passkeyStatus(repo, user.id)), { role: Role.user })
     .post(
       '/api/user/passkey/register/begin',

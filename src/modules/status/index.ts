@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { VERSION } from '../../version'
 import { turnstileScriptUrl } from '../../turnstile/widget'
-import { oauthStatus } from '../oauth/status'
+import { customOAuthStatus, oauthStatus } from '../oauth/status'
 
 /** Public facts a login page or client needs before anyone logs in. */
 export function statusModule(deps: AppDeps) {
@@ -28,9 +28,12 @@ export function statusModule(deps: AppDeps) {
       turnstile_site_key: deps.options.get<string>('TurnstileSiteKey'),
       // Cloudflare's script, or where PROVIDER_ENDPOINTS' `turnstile` entry moves it (the console's CSP allows it)
       turnstile_script_url: turnstileScriptUrl(deps.config.providerEndpoints),
+      // new-api's name: the login page offers the passkey button
+      passkey_login: deps.options.get<boolean>('passkey.enabled'),
       password_reset: deps.options.get<string>('SMTPServer') !== '' && deps.options.get<string>('ServerAddress') !== '',
       coordination: coordination(deps),
       ...oauthStatus(deps.options),
+      custom_oauth_providers: await customOAuthStatus(deps.repos.customOAuth),
     }),
   )
 }

@@ -23,6 +23,8 @@ export interface Status {
   linuxdo_oauth?: boolean
   oidc_enabled?: boolean
   oidc_display_name?: string
+  /** root's custom sign-in providers that are on (bound as `custom:<id>`, signed in through /oauth/<slug>) */
+  custom_oauth_providers?: { id: number; name: string; slug: string; icon: string; client_id: string }[]
   quota_per_unit: number
   start_time: number
   server_address?: string
@@ -32,6 +34,8 @@ export interface Status {
   turnstile_check?: boolean
   turnstile_site_key?: string
   turnstile_script_url?: string
+  /** `passkey.enabled`: the login page offers the passkey button */
+  passkey_login?: boolean
   /** SMTP and ServerAddress are set: the login page offers "forgot password" */
   password_reset?: boolean
   /** the public face: '' = the built-in mark; the footer is Markdown (new-api's name) */

@@ -61,6 +61,7 @@ type Same<S extends Table, P extends Table> = [Equal<S['$inferSelect'], P['$infe
 const rowTypes: Record<keyof typeof sqlite, [true, true]> = {
   users: [true, true] satisfies Same<typeof sqlite.users, typeof pg.users>,
   userBindings: [true, true] satisfies Same<typeof sqlite.userBindings, typeof pg.userBindings>,
+  customOAuthProviders: [true, true] satisfies Same<typeof sqlite.customOAuthProviders, typeof pg.customOAuthProviders>,
   tokens: [true, true] satisfies Same<typeof sqlite.tokens, typeof pg.tokens>,
   options: [true, true] satisfies Same<typeof sqlite.options, typeof pg.options>,
   logs: [true, true] satisfies Same<typeof sqlite.logs, typeof pg.logs>,

@@ -27,6 +27,7 @@ const METHODS = {
   emailCodes: ['issue', 'takeAttempt', 'consume'],
   topups: ['insert', 'findByTradeNo', 'list', 'countPendingSince', 'complete', 'settleUnpaid', 'setProviderRef'],
   bindings: ['findUserId', 'listByUser', 'bind', 'emailOwner', 'unbind'],
+  customOAuth: ['list', 'findById', 'findBySlug', 'insert', 'update', 'delete'],
 } as const satisfies { [K in keyof RepoSet]: readonly (keyof RepoSet[K])[] }
 
 type Missing = { [K in keyof RepoSet]: Exclude<keyof RepoSet[K], (typeof METHODS)[K][number]> }[keyof RepoSet]

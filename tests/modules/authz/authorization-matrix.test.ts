@@ -29,6 +29,13 @@ const MIN_ROLE: Record<string, number> = {
   'DELETE /api/user/bindings/:binding_type': Role.user,
   'GET /api/user/:id/oauth/bindings': Role.admin,
   'DELETE /api/user/:id/bindings/:binding_type': Role.admin,
+  // custom sign-in providers: root's, as in new-api
+  'GET /api/custom-oauth-provider/': Role.root,
+  'GET /api/custom-oauth-provider/:id': Role.root,
+  'POST /api/custom-oauth-provider/': Role.root,
+  'PUT /api/custom-oauth-provider/:id': Role.root,
+  'DELETE /api/custom-oauth-provider/:id': Role.root,
+  'POST /api/custom-oauth-provider/discovery': Role.root,
   'GET /api/user/self': Role.user,
   'PUT /api/user/self': Role.user,
   'GET /api/user/token': Role.user,

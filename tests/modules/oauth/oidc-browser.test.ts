@@ -35,6 +35,8 @@ async function signInThroughBrowser(loginName: string, onReturn?: (query: string
   const context = await browser.newContext()
   const page = await context.newPage()
   await page.route(/fonts\.googleapis\.com/, (route) => route.abort())
+  // the console's callback page would hand the query over itself, racing the test's own call: an empty page instead
+  await page.route((url) => url.pathname === '/oauth/oidc', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>callback</title>' }))
   try {
     await page.goto(`${app.url}/api/status`)
     const start = await page.evaluate(async () => (await fetch('/api/oauth/state?provider=oidc')).json())

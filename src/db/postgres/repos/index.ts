@@ -12,6 +12,7 @@ import { createRedemptionRepo } from './redemptions'
 import { createRevokedSessionRepo } from './revoked-sessions'
 import { createSecondFactorRepo } from './second-factors'
 import { createBindingRepo } from './bindings'
+import { createCustomOAuthRepo } from './custom-oauth'
 import { createTokenRepo } from './tokens'
 import { createTopUpRepo } from './topups'
 import { createUserRepo } from './users'
@@ -66,6 +67,7 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
     emailCodes: createEmailCodeRepo(db),
     topups: createTopUpRepo(db, (id) => users.repo.forget(id)),
     bindings: createBindingRepo(db),
+    customOAuth: createCustomOAuthRepo(db),
     holds: {
       renew: holds.renew,
       sweep: holds.sweep,

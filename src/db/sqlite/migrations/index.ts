@@ -11,6 +11,7 @@ import m8 from './0008_topups.sql' with { type: 'text' }
 import m9 from './0009_user_bindings.sql' with { type: 'text' }
 import m10 from './0010_channel_overrides.sql' with { type: 'text' }
 import m11 from './0011_channel_balances.sql' with { type: 'text' }
+import m12 from './0012_custom_oauth_providers.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -31,4 +32,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 9, tag: '0009_user_bindings', sql: m9 },
   { index: 10, tag: '0010_channel_overrides', sql: m10 },
   { index: 11, tag: '0011_channel_balances', sql: m11 },
+  { index: 12, tag: '0012_custom_oauth_providers', sql: m12 },
 ]

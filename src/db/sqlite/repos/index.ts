@@ -13,6 +13,7 @@ import { createRedemptionRepo } from './redemptions'
 import { createRevokedSessionRepo } from './revoked-sessions'
 import { createSecondFactorRepo } from './second-factors'
 import { createBindingRepo } from './bindings'
+import { createCustomOAuthRepo } from './custom-oauth'
 import { syncedBefore } from './synced'
 import { createTokenRepo } from './tokens'
 import { createTopUpRepo } from './topups'
@@ -86,6 +87,7 @@ export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepo
     emailCodes: createEmailCodeRepo(db),
     topups: syncedBefore(createTopUpRepo(db), sync, []),
     bindings: createBindingRepo(db),
+    customOAuth: createCustomOAuthRepo(db),
     /** With the writer thread, the batch is handed over and committed there; the main thread goes on at once. */
     async commitMetering(rows) {
       if (useThread && (thread ??= startWriterThread(path)).alive) {

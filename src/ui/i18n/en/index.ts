@@ -2,6 +2,7 @@ import { common } from './common'
 import { nav } from './nav'
 import { auth } from './auth'
 import { oauth } from './oauth'
+import { accounts } from './accounts'
 import { dashboard } from './dashboard'
 import { tokens } from './tokens'
 import { playground } from './playground'
@@ -33,6 +34,7 @@ export const en = {
   ...nav,
   ...auth,
   ...oauth,
+  ...accounts,
   ...dashboard,
   ...tokens,
   ...playground,

@@ -2,6 +2,7 @@ import { common } from './common'
 import { nav } from './nav'
 import { auth } from './auth'
 import { oauth } from './oauth'
+import { accounts } from './accounts'
 import { dashboard } from './dashboard'
 import { tokens } from './tokens'
 import { playground } from './playground'
@@ -34,6 +35,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...nav,
   ...auth,
   ...oauth,
+  ...accounts,
   ...dashboard,
   ...tokens,
   ...playground,

@@ -40,11 +40,15 @@ export function LoginPage() {
           <Link href="/reset">{t('mail.forgot')}</Link>
         </p>
       )}
-      <p class="form-foot">{t('twofa.login.or')}</p>
-      <ErrorAlert error={passkey.failure} />
-      <Button variant="secondary" busy={passkey.busy} onClick={withPasskey}>
-        {t('twofa.login.passkey')}
-      </Button>
+      {status?.passkey_login !== false && (
+        <>
+          <p class="form-foot">{t('twofa.login.or')}</p>
+          <ErrorAlert error={passkey.failure} />
+          <Button variant="secondary" busy={passkey.busy} onClick={withPasskey}>
+            {t('twofa.login.passkey')}
+          </Button>
+        </>
+      )}
       <OAuthButtons status={status} />
       {status?.register_enabled && (
         <p class="form-foot">

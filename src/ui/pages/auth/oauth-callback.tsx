@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { Link, useLocation, useParams } from 'wouter-preact'
-import { api, ApiError } from '../../api/client'
+import { api } from '../../api/client'
+import { errorText } from '../../components/alert'
 import { useI18n } from '../../i18n'
 import { useSession } from '../../state/session'
 
@@ -9,8 +10,8 @@ import { useSession } from '../../state/session'
  * which checks it and signs in (or binds), then goes on to the dashboard (or back to the profile after a binding).
  */
 export function OAuthCallbackPage() {
-  const { t } = useI18n()
-  const { refresh } = useSession()
+  const { t, locale } = useI18n()
+  const { refresh, user } = useSession()
   const [, navigate] = useLocation()
   const { provider } = useParams<{ provider: string }>()
   const [error, setError] = useState('')
@@ -22,7 +23,7 @@ export function OAuthCallbackPage() {
         await refresh()
         navigate(outcome.action === 'bind' ? '/profile' : '/dashboard', { replace: true })
       })
-      .catch((e: unknown) => setError(e instanceof ApiError ? e.message : String(e)))
+      .catch((e: unknown) => setError(errorText(e, t, locale)))
   }, [provider])
   return (
     <>
@@ -31,7 +32,8 @@ export function OAuthCallbackPage() {
         <>
           <p role="alert">{error}</p>
           <p class="form-foot">
-            <Link href="/login">{t('oauth.callback.back')}</Link>
+            {/* a binding fails with its user still logged in: back to the profile it started from */}
+            {user ? <Link href="/profile">{t('accounts.callback.backToProfile')}</Link> : <Link href="/login">{t('oauth.callback.back')}</Link>}
           </p>
         </>
       ) : (

@@ -3,6 +3,7 @@ import { useI18n, type MessageKey } from '../../i18n'
 import { formatDate, formatTime, timeZoneName } from '../../lib/format'
 import { useUser } from '../../state/session'
 import { AccessToken } from './access-token'
+import { BindingsCard } from './bindings-card'
 import { NameForm } from './name-form'
 import { PasswordForm } from './password-form'
 import { PasskeysCard } from './passkeys-card'
@@ -40,6 +41,7 @@ export function ProfilePage() {
           <NameForm />
         </section>
         <PasswordForm />
+        <BindingsCard />
         <AccessToken />
         <TwoFactorCard />
         <PasskeysCard />

@@ -9,6 +9,8 @@ import { KNOWN_KEYS, PRICING_KEYS, SECTIONS, type SettingField } from './section
 import { SettingsSection, type SectionText } from './section'
 import { TestMailForm } from './test-mail'
 import { AffinityCacheCard } from './affinity-cache'
+import { CallbackUrl } from './callback-url'
+import { CustomProvidersSection } from './custom-providers'
 
 /** Root's runtime settings (`GET /api/option/`), section by section, each saved on its own. */
 export function SettingsPage() {
@@ -50,7 +52,7 @@ export function SettingsPage() {
         <div class="settings-sections">
           <nav class="settings-toc" aria-label={t('settings.toc')}>
             <ul>
-              {SECTIONS.map((section) => (
+              {SECTIONS.filter((section) => section.fields.some((field) => stored.has(field.key))).map((section) => (
                 <li key={section.id}>
                   <a href={`#settings-${section.id}`}>{t(`settings.section.${section.id}.title`)}</a>
                 </li>
@@ -62,8 +64,11 @@ export function SettingsPage() {
               <SettingsSection key={section.id} id={section.id} fields={section.fields} text={sectionText(section.id)} stored={stored} pricingLink={section.pricingLink} onStored={onStored}>
                 {section.id === 'mail' && <TestMailForm />}
                 {section.id === 'affinity' && <AffinityCacheCard />}
+                {section.callback && <CallbackUrl serverAddress={String(stored.get('ServerAddress')?.value ?? '')} path={section.callback} />}
               </SettingsSection>
             ))}
+            {/* with the sign-in providers (a backend without them has no such routes either) */}
+            {stored.has('GitHubOAuthEnabled') && <CustomProvidersSection serverAddress={String(stored.get('ServerAddress')?.value ?? '')} />}
             {others.length > 0 && <SettingsSection id="other" fields={others} text={otherText} stored={stored} onStored={onStored} />}
           </div>
         </div>

@@ -1,6 +1,7 @@
 import type { FieldRule } from '../../lib/option-form'
+import { PROVIDER_SECTIONS, PROVIDER_STATUS_KEYS, type ProviderSectionId } from './provider-sections'
 
-type SectionId = 'general' | 'registration' | 'rateLimits' | 'relay' | 'logs' | 'billing' | 'login' | 'mail' | 'emailRules' | 'turnstile' | 'affinity'
+type SectionId = 'general' | 'registration' | 'rateLimits' | 'relay' | 'logs' | 'billing' | 'login' | 'mail' | 'emailRules' | 'turnstile' | 'affinity' | ProviderSectionId
 
 export interface SettingField extends FieldRule {
   /** quota units: the dollar value is shown beside them */
@@ -14,6 +15,8 @@ export interface SettingSection {
   fields: readonly SettingField[]
   /** a link to the page that edits the rest (the price tables) */
   pricingLink?: boolean
+  /** a sign-in provider's callback path (`/oauth/github`): shown with the public address, to copy into the provider's app */
+  callback?: string
 }
 
 /** The settings page, section by section. The price tables (ModelRatio …) are the pricing page's. */
@@ -110,6 +113,7 @@ export const SECTIONS: readonly SettingSection[] = [
     ],
   },
   { id: 'turnstile', fields: [{ key: 'TurnstileCheckEnabled' }, { key: 'TurnstileSiteKey' }, { key: 'TurnstileSecretKey', secret: true }] },
+  ...PROVIDER_SECTIONS,
 ]
 
 /** Edited on the pricing page, not here. */
@@ -119,6 +123,7 @@ export const PRICING_KEYS = new Set(['ModelRatio', 'CompletionRatio', 'CacheRati
 export const STATUS_KEYS = new Set([
   'SystemName', 'ServerAddress', 'QuotaPerUnit', 'RegisterEnabled', 'DisplayInCurrencyEnabled', 'PublicPricingEnabled',
   'SMTPServer', 'EmailVerificationEnabled', 'TurnstileCheckEnabled', 'TurnstileSiteKey',
+  ...PROVIDER_STATUS_KEYS,
 ])
 
 /** Every option a section shows. */

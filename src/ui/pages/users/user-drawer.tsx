@@ -11,6 +11,7 @@ import { checkUserFields, createUserBody, editUserBody, quotaToDollarText, type 
 import { useSession, useUser } from '../../state/session'
 import { DollarField } from './dollar-field'
 import { useGroups } from './groups'
+import { UserBindings } from './user-bindings'
 
 /** New user, or edit one (`user`): display name, password (empty = unchanged), group, balance, role. */
 export function UserDrawer({ user, onClose, onSaved }: { user?: User; onClose(): void; onSaved(): void }) {
@@ -113,6 +114,7 @@ export function UserDrawer({ user, onClose, onSaved }: { user?: User; onClose():
         <DollarField label={t('users.field.quota')} value={fields.dollars} onValue={set('dollars')} error={message(errors.dollars)} />
         <ErrorAlert error={failure} />
       </form>
+      {user && <UserBindings userId={user.id} username={user.username} />}
     </Drawer>
   )
 }
