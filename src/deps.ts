@@ -42,6 +42,8 @@ export interface AppDeps {
   jobs: JobHolding
   /** Mail through the SMTP options (src/mail), dialled by the outbound guard's SMTP side. */
   mailer: Mailer
+  /** Wall-clock milliseconds for what crosses a period (order expiry, plan periods); a test sets it instead of sleeping. */
+  clock: { now(): number }
 }
 
 /**
@@ -94,5 +96,5 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
     config.jobLeaseSeconds * 1000,
   )
   const mailer = createMailer({ options, cryptoSecret: secrets.crypto })
-  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer }
+  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, clock: { now: () => Date.now() } }
 }
