@@ -2,6 +2,7 @@ import type { ErrorFacts } from '../api/client'
 import type { Locale, MessageKey, Params } from '../i18n/catalog'
 import { isFactorCode } from './factor-errors'
 import { mailErrorKey } from './mail-errors'
+import { PAYMENT_CODES, paymentErrorKey } from './payment-errors'
 
 type Translate = (key: MessageKey, params?: Params) => string
 
@@ -51,7 +52,7 @@ const GENERIC: Record<string, MessageKey> = {
 }
 
 /** Every code the console has words for (the zh-CN test renders each). */
-export const WORDED_CODES: readonly string[] = [...Object.keys(SPECIFIC), ...Object.keys(GENERIC)]
+export const WORDED_CODES: readonly string[] = [...Object.keys(SPECIFIC), ...Object.keys(GENERIC), ...PAYMENT_CODES]
 
 /** "4 min" or "30 s". */
 function waitText(seconds: number, t: Translate): string {
@@ -86,7 +87,7 @@ export function errorWords(status: number, message: string, facts: ErrorFacts, l
   // the second factors' and the mail's own codes, worded in their catalogs
   if (facts.code && isFactorCode(facts.code)) return t(`twofa.error.${facts.code}`)
   if (facts.code === 'mail_send_failed') return t('mail.error.sendFailed', { reason: message.replace(/^the mail could not be sent: /, '') })
-  const mailKey = mailErrorKey(facts.code)
+  const mailKey = mailErrorKey(facts.code) ?? paymentErrorKey(facts.code)
   if (mailKey) return t(mailKey, params)
   if (locale === 'en' && message) return message
   const generic = (facts.code && GENERIC[facts.code]) || byStatus(status)

@@ -20,6 +20,7 @@ import { firstRun } from './first-run'
 import { errors } from './errors'
 import { channelHealth } from './channel-health'
 import { payments } from './payments'
+import { orders } from './orders'
 import { site } from './site'
 import { models } from './models'
 import { playgroundExtra } from './playground-extra'
@@ -49,6 +50,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...errors,
   ...channelHealth,
   ...payments,
+  ...orders,
   ...site,
   ...models,
   ...playgroundExtra,
