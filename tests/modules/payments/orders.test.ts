@@ -104,3 +104,10 @@ describe('filters', () => {
     expect(find(spoof.body.data, theirs)).toBeUndefined()
   })
 })
+
+describe('the console page', () => {
+  test("its CSP lets the wallet post the signed form to the EPay gateway (PayAddress's origin) and nowhere else", async () => {
+    const csp = (await w.app.fetch('/wallet')).headers.get('content-security-policy')!
+    expect(csp).toContain(`form-action 'self' ${new URL(w.epay.url).origin};`)
+  })
+})
