@@ -21,6 +21,7 @@ import { errors } from './errors'
 import { channelHealth } from './channel-health'
 import { payments } from './payments'
 import { orders } from './orders'
+import { paymentSettings } from './payment-settings'
 import { site } from './site'
 import { models } from './models'
 import { playgroundExtra } from './playground-extra'
@@ -50,6 +51,7 @@ export const en = {
   ...channelHealth,
   ...payments,
   ...orders,
+  ...paymentSettings,
   ...site,
   ...models,
   ...playgroundExtra,

@@ -21,6 +21,7 @@ import { errors } from './errors'
 import { channelHealth } from './channel-health'
 import { payments } from './payments'
 import { orders } from './orders'
+import { paymentSettings } from './payment-settings'
 import { site } from './site'
 import { models } from './models'
 import { playgroundExtra } from './playground-extra'
@@ -51,6 +52,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...channelHealth,
   ...payments,
   ...orders,
+  ...paymentSettings,
   ...site,
   ...models,
   ...playgroundExtra,

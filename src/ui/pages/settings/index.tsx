@@ -5,6 +5,8 @@ import { PageHeader } from '../../components/page-header'
 import { useI18n, type MessageKey } from '../../i18n'
 import type { OptionEntry, OptionValue } from '../../lib/option-form'
 import { useApi } from '../../state/use-api'
+import { CallbackUrl } from './callback-url'
+import { CALLBACK_PATHS, type PaymentSectionId } from './payment-sections'
 import { KNOWN_KEYS, PRICING_KEYS, SECTIONS, type SettingField } from './sections'
 import { SettingsSection, type SectionText } from './section'
 import { TestMailForm } from './test-mail'
@@ -19,6 +21,8 @@ export function SettingsPage() {
   // options the backend has and this page does not know yet: shown by key, the server's English only in English
   const others = (options.data ?? []).filter((entry) => !KNOWN_KEYS.has(entry.key) && !PRICING_KEYS.has(entry.key)).map((entry) => ({ key: entry.key }))
 
+  // as the server picks it (modules/payments/deps.ts): CustomCallbackAddress, ServerAddress, else this address
+  const callbackBase = String(stored.get('CustomCallbackAddress')?.value || stored.get('ServerAddress')?.value || window.location.origin)
   const sectionText = (id: string): SectionText => ({
     title: t(`settings.section.${id}.title` as MessageKey),
     lead: t(`settings.section.${id}.lead` as MessageKey),
@@ -60,6 +64,7 @@ export function SettingsPage() {
             {SECTIONS.map((section) => (
               <SettingsSection key={section.id} id={section.id} fields={section.fields} text={sectionText(section.id)} stored={stored} pricingLink={section.pricingLink} onStored={onStored}>
                 {section.id === 'mail' && <TestMailForm />}
+                {CALLBACK_PATHS[section.id as PaymentSectionId] && <CallbackUrl base={callbackBase} path={CALLBACK_PATHS[section.id as PaymentSectionId]!} />}
               </SettingsSection>
             ))}
             {others.length > 0 && <SettingsSection id="other" fields={others} text={otherText} stored={stored} onStored={onStored} />}

@@ -1,6 +1,7 @@
 import type { FieldRule } from '../../lib/option-form'
+import { PAYMENT_SECTIONS, type PaymentSectionId } from './payment-sections'
 
-type SectionId = 'general' | 'registration' | 'rateLimits' | 'relay' | 'logs' | 'billing' | 'login' | 'mail' | 'emailRules' | 'turnstile'
+type SectionId = 'general' | 'registration' | 'rateLimits' | 'relay' | 'logs' | 'billing' | 'login' | 'mail' | 'emailRules' | 'turnstile' | PaymentSectionId
 
 export interface SettingField extends FieldRule {
   /** quota units: the dollar value is shown beside them */
@@ -100,6 +101,7 @@ export const SECTIONS: readonly SettingSection[] = [
     ],
   },
   { id: 'turnstile', fields: [{ key: 'TurnstileCheckEnabled' }, { key: 'TurnstileSiteKey' }, { key: 'TurnstileSecretKey', secret: true }] },
+  ...PAYMENT_SECTIONS,
 ]
 
 /** Edited on the pricing page, not here. */
