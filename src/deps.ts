@@ -45,6 +45,8 @@ export interface AppDeps {
   mailer: Mailer
   /** Session affinity: a coding agent's turns pinned to one channel and key (relay/routing/affinity). */
   affinity: SessionAffinity
+  /** Wall-clock milliseconds for what crosses a period (order expiry, plan periods); a test sets it instead of sleeping. */
+  clock: { now(): number }
 }
 
 /**
@@ -98,5 +100,5 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
   )
   const mailer = createMailer({ options, cryptoSecret: secrets.crypto })
   const affinity = createSessionAffinity({ cache: coord.affinity, options, keyOutOfRotation: routing.keyOutOfRotation })
-  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, affinity }
+  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, affinity, clock: { now: () => Date.now() } }
 }

@@ -112,4 +112,10 @@ export const PAYMENT_OPTIONS: Record<string, OptionDefinition> = {
   CreemProducts: { type: 'string', default: '[]', description: 'Creem: the products offered, a JSON array of {"productId", "name", "price", "currency", "quota"}', check: creemProducts },
   CreemTestMode: { type: 'boolean', default: 'false', description: "Creem: use the test API (test-api.creem.io) and test keys" },
   TopUpPendingLimit: { type: 'integer', default: '10', description: 'unpaid orders one user may open per hour; more get 429', check: nonNegative },
+  TopUpOrderExpireMinutes: {
+    type: 'integer',
+    default: '60',
+    description: "minutes an unpaid order waits for its payment, then reads as expired (30 to 1440, the span Stripe's checkout allows)",
+    check: (value) => ((value as number) < 30 || (value as number) > 1440 ? 'must be from 30 to 1440 minutes' : undefined),
+  },
 }

@@ -1,6 +1,7 @@
 import type { UserRow } from '../db/repos'
 import { centsText, epaySubmit, type EpaySubmit } from './epay'
 import { CreemFailed, createCreemCheckout } from './creem'
+import { orderLifetime } from './order-list'
 import { assertMayOpenOrder, openOrder } from './orders'
 import { PaymentError, quoteTopUp } from './quote'
 import { creemSettings, epaySettings, stripeSettings } from './settings'
@@ -55,8 +56,9 @@ export async function startStripe(
     successUrl: ownUrl(urls, input.successUrl) ?? `${urls.base}/wallet?paid=stripe`,
     cancelUrl: ownUrl(urls, input.cancelUrl) ?? `${urls.base}/wallet`,
     promotionCodes: deps.options.get<boolean>('StripePromotionCodesEnabled'),
+    expiresAt: order.createTime + orderLifetime(deps),
   }).catch(async (error: unknown) => {
-    await deps.repos.topups.settleUnpaid(order.tradeNo, 'failed', Math.floor(Date.now() / 1000))
+    await deps.repos.topups.settleUnpaid(order.tradeNo, 'failed', deps.now())
     console.error(`stripe: cannot create a checkout for ${order.tradeNo}: ${(error as Error).message}`)
     throw providerFailed('Stripe')
   })
@@ -75,7 +77,7 @@ export async function startCreem(deps: PaymentDeps, user: UserRow, productId: st
   const order = await openOrder(deps, user, quote, { provider: 'creem', method: 'creem' })
   const checkout = await createCreemCheckout(deps.fetch, settings, { productId, tradeNo: order.tradeNo, userId: user.id, successUrl: `${urls.base}/wallet?paid=creem`, email: user.email || undefined }).catch(
     async (error: unknown) => {
-      await deps.repos.topups.settleUnpaid(order.tradeNo, 'failed', Math.floor(Date.now() / 1000))
+      await deps.repos.topups.settleUnpaid(order.tradeNo, 'failed', deps.now())
       console.error(`creem: cannot create a checkout for ${order.tradeNo}: ${error instanceof CreemFailed ? error.message : (error as Error).message}`)
       throw providerFailed('Creem')
     },

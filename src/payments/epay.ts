@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
+import type { OptionStore } from '../options/store'
 import type { EpaySettings } from './settings'
 
 /**
@@ -52,4 +53,14 @@ export function centsOf(money: string): number | undefined {
   const match = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(money.trim())
   if (!match) return undefined
   return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'))
+}
+
+/** The EPay gateway's origin (`PayAddress`), where the wallet posts its signed form: the console's CSP allows it. */
+export function epayFormOrigins(options: Pick<OptionStore, 'get'>): string[] {
+  const address = options.get<string>('PayAddress')
+  try {
+    return address ? [new URL(address).origin] : []
+  } catch {
+    return []
+  }
 }

@@ -26,7 +26,6 @@ export interface WebhookAnswer {
   body: string
 }
 
-const now = () => Math.floor(Date.now() / 1000)
 
 /**
  * EPay's asynchronous notify (GET or POST form): `success` once the order is credited, or was already; `fail`
@@ -75,7 +74,7 @@ export async function stripeWebhook(deps: PaymentDeps, payload: string, signatur
     }
     case 'checkout.session.expired':
     case 'checkout.session.async_payment_failed': {
-      const closed = tradeNo ? await deps.repos.topups.settleUnpaid(tradeNo, event.type === 'checkout.session.expired' ? 'expired' : 'failed', now()) : false
+      const closed = tradeNo ? await deps.repos.topups.settleUnpaid(tradeNo, event.type === 'checkout.session.expired' ? 'expired' : 'failed', deps.now()) : false
       return noted(ctx, { ...base, outcome: closed ? 'expired' : 'ignored' }, answer(200, 'ok'))
     }
     default:

@@ -4,24 +4,22 @@ import { PaymentError, type Quote } from './quote'
 import { newTradeNo } from './trade-no'
 import type { PaymentDeps } from './types'
 
-const now = () => Math.floor(Date.now() / 1000)
-
 /** Refuse a new order when the user already opened `TopUpPendingLimit` unpaid ones in the last hour (each costs a provider call). */
-export async function assertMayOpenOrder(deps: Pick<PaymentDeps, 'options' | 'repos'>, userId: number): Promise<void> {
+export async function assertMayOpenOrder(deps: Pick<PaymentDeps, 'options' | 'repos' | 'now'>, userId: number): Promise<void> {
   const limit = deps.options.get<number>('TopUpPendingLimit')
-  if (limit > 0 && (await deps.repos.topups.countPendingSince(userId, now() - 3600)) >= limit) {
+  if (limit > 0 && (await deps.repos.topups.countPendingSince(userId, deps.now() - 3600)) >= limit) {
     throw new PaymentError('too_many_orders', `you have ${limit} unpaid orders from the last hour: pay or wait before opening another`, undefined, 429)
   }
 }
 
 /** A pending order for the user at the quote's price. */
 export function openOrder(
-  deps: Pick<PaymentDeps, 'repos'>,
+  deps: Pick<PaymentDeps, 'repos' | 'now'>,
   user: Pick<UserRow, 'id'>,
   quote: Pick<Quote, 'amount' | 'quota' | 'moneyCents'> & { currency: string },
   payment: { provider: string; method: string },
 ): Promise<TopUpRow> {
-  const at = now()
+  const at = deps.now()
   return deps.repos.topups.insert({
     userId: user.id,
     tradeNo: newTradeNo(user.id, at),
@@ -45,7 +43,7 @@ export type CreditOutcome = 'credited' | 'already_paid' | 'unknown_order' | 'mis
  * calls, on any node, credit it once; the rest learn why not.
  */
 export async function creditOrder(
-  deps: Pick<PaymentDeps, 'repos'>,
+  deps: Pick<PaymentDeps, 'repos' | 'now'>,
   tradeNo: string,
   check: PaymentCheck,
   context: { ip: string; requestId?: string; by: string; ownerId?: string },
@@ -56,8 +54,8 @@ export async function creditOrder(
   if (context.ownerId !== undefined && context.ownerId !== String(order.userId)) return { outcome: 'mismatch', order }
   const owner = await deps.repos.users.findById(order.userId)
   const paid = owner
-    ? await deps.repos.topups.complete(tradeNo, check, now(), (row) => ({
-        createdAt: now(),
+    ? await deps.repos.topups.complete(tradeNo, check, deps.now(), (row) => ({
+        createdAt: deps.now(),
         type: LogType.topup,
         userId: row.userId,
         username: owner.username,

@@ -26,6 +26,8 @@ export interface StripeCheckoutInput {
   successUrl: string
   cancelUrl: string
   promotionCodes: boolean
+  /** unix seconds: the session closes when the order expires (Stripe allows 30 minutes to 24 hours) */
+  expiresAt: number
 }
 
 /** A Checkout Session for one order: one line of the order's price, the trade number as the client reference. */
@@ -38,6 +40,7 @@ export async function createStripeCheckout(client: Stripe, input: StripeCheckout
       line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: input.moneyCents, product_data: { name: `US$${input.amount} of API quota` } } }],
       success_url: input.successUrl,
       cancel_url: input.cancelUrl,
+      expires_at: input.expiresAt,
       ...(input.promotionCodes ? { allow_promotion_codes: true } : {}),
     },
     // a retried create makes no second session

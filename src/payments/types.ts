@@ -9,4 +9,6 @@ export interface PaymentDeps {
   repos: Pick<Repos, 'topups' | 'users'>
   fetch: OutboundFetch
   box: SecretBox
+  /** unix seconds (AppDeps' clock: tests set it) */
+  now(): number
 }

@@ -13,6 +13,7 @@ import { ModelSquarePage } from './pages/models'
 import { UsersPage } from './pages/users'
 import { RedemptionsPage } from './pages/redemptions'
 import { SettingsPage } from './pages/settings'
+import { OrdersPage } from './pages/orders'
 
 export interface PageRoute {
   path: string
@@ -35,6 +36,7 @@ export const PAGES: readonly PageRoute[] = [
   { path: '/channels', label: 'nav.channels', role: Role.admin, component: ChannelsPage, icon: 'plug' },
   { path: '/pricing', label: 'nav.pricing', role: Role.admin, component: PricingPage, icon: 'tag' },
   { path: '/users', label: 'nav.users', role: Role.admin, component: UsersPage, icon: 'users' },
+  { path: '/orders', label: 'orders.title', role: Role.admin, component: OrdersPage, icon: 'receipt' },
   { path: '/redemptions', label: 'nav.redemptions', role: Role.admin, component: RedemptionsPage, icon: 'ticket' },
   { path: '/settings', label: 'nav.settings', role: Role.root, component: SettingsPage, icon: 'gear' },
 ]

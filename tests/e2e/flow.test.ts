@@ -60,7 +60,7 @@ describe.skipIf(!browserAvailable)('console: the whole story', () => {
     await page.getByLabel('Confirm password').fill(ROOT.password)
     await page.getByRole('button', { name: 'Create root account' }).click()
     await page.waitForURL(/\/dashboard$/)
-    for (const name of ['Dashboard', 'Playground', 'Tokens', 'Logs', 'Wallet', 'Profile', 'Channels', 'Pricing', 'Users', 'Redemption codes', 'Settings']) {
+    for (const name of ['Dashboard', 'Playground', 'Tokens', 'Logs', 'Wallet', 'Profile', 'Channels', 'Pricing', 'Users', 'Orders', 'Redemption codes', 'Settings']) {
       await nav().getByRole('link', { name, exact: true }).waitFor()
     }
     watch.assertClean()

@@ -27,7 +27,7 @@ import {
 
 const ROOT = { username: 'root', password: 'e2e-root-password-1' }
 const DOCS_DIR = join(import.meta.dir, '../../docs/console')
-const PAGES = ['dashboard', 'playground', 'tokens', 'logs', 'wallet', 'profile', 'channels', 'pricing', 'users', 'redemptions', 'settings']
+const PAGES = ['dashboard', 'playground', 'tokens', 'logs', 'wallet', 'profile', 'channels', 'pricing', 'users', 'orders', 'redemptions', 'settings']
 
 /** An instance that looks used: two channels (one tagged, one a key pool), a token, traffic, a second user, codes. */
 async function seed(gw: Gateway, upstream: FakeUpstream): Promise<void> {

@@ -19,6 +19,7 @@ beforeAll(() => {
     if (url.pathname === '/api/status') return envelope({ version: '1', system_name: 'Tollgate', setup: true, register_enabled: true, quota_per_unit: 500_000, start_time: 0, server_address: 'https://gw.example.com' })
     if (url.pathname === '/api/user/session') return envelope(current)
     if (url.pathname === '/api/user/aff') return envelope('Ab3dEf')
+    if (url.pathname === '/api/user/topup/self') return envelope({ items: [], total: 0, page: 1, page_size: 10 })
     if (url.pathname === '/api/user/topup') {
       if (body.key !== 'good-code') return refuse(400, 'this code does not exist, was already used, is disabled or has expired')
       current = { ...current, quota: current.quota + 2_500_000 }

@@ -11,6 +11,12 @@ export interface TopUpFilter {
   keyword?: string
   status?: string
   provider?: string
+  /** created at or after (unix seconds) */
+  createdFrom?: number
+  /** created at or before (unix seconds) */
+  createdTo?: number
+  /** a pending order created before this (unix seconds) reads as expired: the `status` filter sorts it so */
+  pendingExpiresBefore?: number
 }
 
 /** What a paid order must match: the provider that reports it, and the money and currency it reports. */

@@ -10,8 +10,8 @@ const isApiPath = (path: string) => API_PREFIXES.some((prefix) => path === prefi
 
 // The console talks only to its own origin; nothing is fetched from anywhere else.
 // The operator's logo and framed pages (an https home page or About) add their own origins: `contentOrigins`;
-// a widget (Turnstile's, while it is on) its script, its frame and its calls.
-const contentSecurityPolicy = ({ img, frame, widget = [] }: ContentOrigins) => [
+// a widget (Turnstile's, while it is on) its script, its frame and its calls; EPay's gateway the wallet's form.
+const contentSecurityPolicy = ({ img, frame, widget = [], form = [] }: ContentOrigins) => [
   "default-src 'none'",
   ["script-src 'self'", ...widget].join(' '),
   "style-src 'self'",
@@ -21,7 +21,7 @@ const contentSecurityPolicy = ({ img, frame, widget = [] }: ContentOrigins) => [
   ["connect-src 'self'", ...widget].join(' '),
   "manifest-src 'self'",
   "base-uri 'none'",
-  "form-action 'self'",
+  ["form-action 'self'", ...form].join(' '),
   "frame-ancestors 'none'",
 ].join('; ')
 

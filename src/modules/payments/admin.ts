@@ -6,9 +6,12 @@ import { pageOf, pageWindow } from '../../plugins/paging'
 import { sessionPlugin } from '../../plugins/session'
 import { Role } from '../../db/repos/user-roles'
 import { creditOrder } from '../../payments/orders'
+import { listOrders, type OrderListQuery } from '../../payments/order-list'
+import { BadRequestError } from '../../errors'
 import { PaymentError } from '../../payments/quote'
 import type { PaymentDeps } from '../../payments/types'
 import { CompleteBody, OrderQuery } from './schemas'
+import type { Static } from 'elysia'
 import { orderView } from './view'
 
 const REFUSALS: Record<string, [string, string, number]> = {
@@ -16,6 +19,14 @@ const REFUSALS: Record<string, [string, string, number]> = {
   already_paid: ['already_paid', 'this order is already paid', 409],
   closed: ['order_closed', 'this order expired or failed: it cannot be completed', 409],
   mismatch: ['owner_missing', "this order's user no longer exists", 409],
+}
+
+/** The list filters both order lists take (a user's own list pins `userId`). */
+export function orderFilter(query: Static<typeof OrderQuery>): OrderListQuery {
+  if (query.start_timestamp !== undefined && query.end_timestamp !== undefined && query.start_timestamp > query.end_timestamp) {
+    throw new BadRequestError('query parameter "start_timestamp" must not be after "end_timestamp"', 'start_timestamp')
+  }
+  return { keyword: query.keyword, status: query.status, provider: query.provider, createdFrom: query.start_timestamp, createdTo: query.end_timestamp }
 }
 
 /** Admins' orders: all of them, filtered; and completing one by hand (a manage log row with who and why). */
@@ -28,9 +39,8 @@ export function paymentAdminRoutes(deps: AppDeps, payments: PaymentDeps) {
       '/api/user/topup',
       async ({ query }) => {
         const window = pageWindow(query)
-        const filter = { userId: query.user_id, keyword: query.keyword, status: query.status, provider: query.provider }
-        const page = await deps.repos.topups.list(filter, window.offset, window.pageSize)
-        return ok(pageOf(page.items.map(orderView), page.total, window))
+        const page = await listOrders(payments, { ...orderFilter(query), userId: query.user_id }, window.offset, window.pageSize)
+        return ok(pageOf(page.items.map((item) => orderView(item.row, item)), page.total, window))
       },
       { ...admin, query: OrderQuery },
     )

@@ -5,7 +5,7 @@ import type { PaymentDeps } from '../../payments/types'
 
 /** The narrow pieces the payment services take, built once per app. */
 export function paymentDeps(deps: AppDeps): PaymentDeps {
-  return { options: deps.options, repos: deps.repos, fetch: deps.outbound.fetch, box: createSecretBox(deps.secrets.crypto) }
+  return { options: deps.options, repos: deps.repos, fetch: deps.outbound.fetch, box: createSecretBox(deps.secrets.crypto), now: () => Math.floor(deps.clock.now() / 1000) }
 }
 
 type Server = Parameters<typeof isSecureRequest>[2]

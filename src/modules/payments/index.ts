@@ -5,9 +5,11 @@ import { pageOf, pageWindow } from '../../plugins/paging'
 import { sessionPlugin } from '../../plugins/session'
 import { Role } from '../../db/repos/user-roles'
 import { amountQuote, topUpInfo } from '../../payments/info'
+import { listOrders } from '../../payments/order-list'
 import { startCreem, startEpay, startStripe } from '../../payments/checkout'
 import { AmountBody, CreemPayBody, EpayPayBody, OrderQuery, StripePayBody } from './schemas'
 import { callbackBase, paymentDeps } from './deps'
+import { orderFilter } from './admin'
 import { orderView } from './view'
 import { paymentAdminRoutes } from './admin'
 import { paymentWebhooks } from './webhooks'
@@ -42,8 +44,8 @@ export function paymentsModule(deps: AppDeps) {
       '/api/user/topup/self',
       async ({ user, query }) => {
         const window = pageWindow(query)
-        const page = await deps.repos.topups.list({ userId: user.id, keyword: query.keyword, status: query.status, provider: query.provider }, window.offset, window.pageSize)
-        return ok(pageOf(page.items.map(orderView), page.total, window))
+        const page = await listOrders(payments, { ...orderFilter(query), userId: user.id }, window.offset, window.pageSize)
+        return ok(pageOf(page.items.map((item) => orderView(item.row, item)), page.total, window))
       },
       { ...user, query: OrderQuery },
     )

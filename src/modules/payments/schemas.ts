@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { Bounds, integerParam, PageQuery } from '../../plugins/paging'
+import { Bounds, integerParam, PageQuery, unixSecondsParam } from '../../plugins/paging'
 
 const amount = t.Integer({ minimum: 1, maximum: 1_000_000, description: 'US$ of quota to buy' })
 const returnUrl = t.Optional(t.String({ maxLength: 2000, description: 'where the provider sends the browser back; default: the wallet page' }))
@@ -15,6 +15,8 @@ export const OrderQuery = t.Object({
   status: t.Optional(t.String({ pattern: '^(pending|success|expired|failed)$', description: 'pending, success (paid), expired or failed' })),
   provider: t.Optional(t.String({ pattern: '^(epay|stripe|creem)$', description: 'epay, stripe or creem' })),
   user_id: t.Optional(integerParam('user_id', Bounds.id)),
+  start_timestamp: unixSecondsParam('start_timestamp'),
+  end_timestamp: unixSecondsParam('end_timestamp'),
 })
 
 export const CompleteBody = t.Object({

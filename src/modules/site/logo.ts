@@ -31,6 +31,8 @@ export interface ContentOrigins {
   frame: string[]
   /** a widget's origin (Turnstile's): its script, its frame and its calls */
   widget?: string[]
+  /** where the page may post a form: the EPay gateway the wallet's signed form goes to */
+  form?: string[]
 }
 
 export function contentOrigins(options: Pick<OptionStore, 'get'>): ContentOrigins {

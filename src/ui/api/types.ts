@@ -5,12 +5,14 @@ import type { ChannelView } from '../../modules/channels/view'
 import type { TokenView } from '../../modules/tokens/schemas'
 import type { logView } from '../../modules/logs/view'
 import type { redemptionView } from '../../modules/redemptions/view'
+import type { OrderView } from '../../modules/payments/view'
 
 export type User = UserView
 export type Channel = ChannelView
 export type Token = typeof TokenView.static
 export type LogRow = ReturnType<typeof logView>
 export type Redemption = ReturnType<typeof redemptionView>
+export type TopUpOrder = OrderView
 
 /** `GET /api/status` */
 export interface Status {

@@ -3,6 +3,7 @@ import type { Locale, MessageKey, Params } from '../i18n/catalog'
 import { isFactorCode } from './factor-errors'
 import { mailErrorKey } from './mail-errors'
 import { accountErrorKey } from './account-errors'
+import { PAYMENT_CODES, paymentErrorKey } from './payment-errors'
 
 type Translate = (key: MessageKey, params?: Params) => string
 
@@ -55,7 +56,7 @@ const GENERIC: Record<string, MessageKey> = {
 }
 
 /** Every code the console has words for (the zh-CN test renders each). */
-export const WORDED_CODES: readonly string[] = [...Object.keys(SPECIFIC), ...Object.keys(GENERIC)]
+export const WORDED_CODES: readonly string[] = [...Object.keys(SPECIFIC), ...Object.keys(GENERIC), ...PAYMENT_CODES]
 
 /** "4 min" or "30 s". */
 function waitText(seconds: number, t: Translate): string {
@@ -90,7 +91,7 @@ export function errorWords(status: number, message: string, facts: ErrorFacts, l
   // the second factors' and the mail's own codes, worded in their catalogs
   if (facts.code && isFactorCode(facts.code)) return t(`twofa.error.${facts.code}`)
   if (facts.code === 'mail_send_failed') return t('mail.error.sendFailed', { reason: message.replace(/^the mail could not be sent: /, '') })
-  const mailKey = mailErrorKey(facts.code) ?? accountErrorKey(facts.code)
+  const mailKey = mailErrorKey(facts.code) ?? accountErrorKey(facts.code) ?? paymentErrorKey(facts.code)
   if (mailKey) return t(mailKey, params)
   if (locale === 'en' && message) return message
   const generic = (facts.code && GENERIC[facts.code]) || byStatus(status)

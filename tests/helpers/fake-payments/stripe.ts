@@ -52,8 +52,13 @@ export function startFakeStripe(): FakeStripe {
       if (url.pathname === '/v1/checkout/sessions' && request.method === 'POST') {
         if (request.headers.get('authorization') !== `Bearer ${fake.apiKey}`) return Response.json({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }, { status: 401 })
         const form = new URLSearchParams(await request.text())
+        const expiresAt = form.has('expires_at') ? Number(form.get('expires_at')) : Math.floor(Date.now() / 1000) + 86_400
+        // Stripe's rule: a session expires 30 minutes to 24 hours after it is made
+        const ahead = expiresAt - Math.floor(Date.now() / 1000)
+        if (!(ahead >= 1800 - 60 && ahead <= 86_400 + 60)) return Response.json({ error: { type: 'invalid_request_error', param: 'expires_at', message: 'expires_at must be 30 minutes to 24 hours ahead' } }, { status: 400 })
         const id = `cs_test_${++n}`
         const session = {
+          expires_at: expiresAt,
           id,
           object: 'checkout.session',
           mode: form.get('mode'),

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, like, sql, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, gte, lt, lte, or, like, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client'
 import { logs, topups, users } from '../schema'
 import { TopUpStatus, type PaymentCheck, type TopUpFilter, type TopUpRepo } from '../../repos/topups'
@@ -60,9 +60,20 @@ function filterOf(filter: TopUpFilter): SQL | undefined {
   const parts: SQL[] = []
   if (filter.userId !== undefined) parts.push(eq(topups.userId, filter.userId))
   if (filter.keyword?.trim()) parts.push(like(topups.tradeNo, `%${filter.keyword.trim()}%`))
-  if (filter.status) parts.push(eq(topups.status, filter.status))
+  if (filter.status) parts.push(statusIs(filter.status, filter.pendingExpiresBefore))
   if (filter.provider) parts.push(eq(topups.paymentProvider, filter.provider))
+  if (filter.createdFrom !== undefined) parts.push(gte(topups.createTime, filter.createdFrom))
+  if (filter.createdTo !== undefined) parts.push(lte(topups.createTime, filter.createdTo))
   return parts.length ? and(...parts) : undefined
+}
+
+/** A pending order past its time is listed as expired, not pending (the state the API shows). */
+function statusIs(status: string, pendingExpiresBefore: number | undefined): SQL {
+  if (pendingExpiresBefore === undefined) return eq(topups.status, status)
+  const pendingPast = and(eq(topups.status, TopUpStatus.pending), lt(topups.createTime, pendingExpiresBefore))!
+  if (status === TopUpStatus.pending) return and(eq(topups.status, status), gte(topups.createTime, pendingExpiresBefore))!
+  if (status === TopUpStatus.expired) return or(eq(topups.status, status), pendingPast)!
+  return eq(topups.status, status)
 }
 
 function matches(check: PaymentCheck): SQL[] {

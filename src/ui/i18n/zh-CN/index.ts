@@ -22,6 +22,8 @@ import { errors } from './errors'
 import { channelHealth } from './channel-health'
 import { channelBalance } from './channel-balance'
 import { payments } from './payments'
+import { orders } from './orders'
+import { paymentSettings } from './payment-settings'
 import { site } from './site'
 import { models } from './models'
 import { playgroundExtra } from './playground-extra'
@@ -55,6 +57,8 @@ export const zhCN: Record<MessageKey, string> = {
   ...channelHealth,
   ...channelBalance,
   ...payments,
+  ...orders,
+  ...paymentSettings,
   ...site,
   ...models,
   ...playgroundExtra,

@@ -1,16 +1,17 @@
 import { CopyButton } from '../../components/copy-button'
-import { useI18n } from '../../i18n'
 
-/** The URL to register at the provider: the public address (or this page's origin while it is unset) and the path. */
-export function CallbackUrl({ serverAddress, path }: { serverAddress: string; path: string }) {
-  const { t } = useI18n()
-  const url = `${serverAddress || location.origin}${path}`
+/**
+ * An address on this instance to copy into a provider's dashboard (an OAuth callback, a payment notify or webhook):
+ * `base` (the public address; this page's origin while it is unset, with `unsetNote` said) and the path.
+ */
+export function CallbackUrl({ base, path, label, unsetNote }: { base: string; path: string; label: string; unsetNote?: string }) {
+  const url = `${(base || location.origin).replace(/\/+$/, '')}${path}`
   return (
     <div class="callback-url">
-      <span>{t('accounts.settings.callback')}</span>
+      <span class="muted">{label}</span>
       <code>{url}</code>
-      <CopyButton text={url} label={t('accounts.settings.callback')} />
-      {!serverAddress && <p class="muted">{t('accounts.settings.callbackNoAddress')}</p>}
+      <CopyButton text={url} label={label} />
+      {!base && unsetNote && <p class="muted">{unsetNote}</p>}
     </div>
   )
 }

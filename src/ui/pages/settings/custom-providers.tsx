@@ -49,7 +49,7 @@ export function CustomProvidersSection({ serverAddress }: { serverAddress: strin
             <Button variant="ghost" aria-label={t('accounts.custom.delete', { name: provider.name })} onClick={() => remove(provider)}>
               {t('common.delete')}
             </Button>
-            <CallbackUrl serverAddress={serverAddress} path={`/oauth/${provider.slug}`} />
+            <CallbackUrl base={serverAddress} path={`/oauth/${provider.slug}`} label={t('accounts.settings.callback')} unsetNote={t('accounts.settings.callbackNoAddress')} />
           </li>
         ))}
       </ul>

@@ -5,6 +5,7 @@ import { PageHeader } from '../../components/page-header'
 import { useI18n, type MessageKey } from '../../i18n'
 import type { OptionEntry, OptionValue } from '../../lib/option-form'
 import { useApi } from '../../state/use-api'
+import { CALLBACK_PATHS, type PaymentSectionId } from './payment-sections'
 import { KNOWN_KEYS, PRICING_KEYS, SECTIONS, type SettingField } from './sections'
 import { SettingsSection, type SectionText } from './section'
 import { TestMailForm } from './test-mail'
@@ -22,6 +23,8 @@ export function SettingsPage() {
   // options the backend has and this page does not know yet: shown by key, the server's English only in English
   const others = (options.data ?? []).filter((entry) => !KNOWN_KEYS.has(entry.key) && !PRICING_KEYS.has(entry.key)).map((entry) => ({ key: entry.key }))
 
+  // as the server picks it (modules/payments/deps.ts): CustomCallbackAddress, ServerAddress, else this address
+  const callbackBase = String(stored.get('CustomCallbackAddress')?.value || stored.get('ServerAddress')?.value || window.location.origin)
   const sectionText = (id: string): SectionText => ({
     title: t(`settings.section.${id}.title` as MessageKey),
     lead: t(`settings.section.${id}.lead` as MessageKey),
@@ -64,7 +67,8 @@ export function SettingsPage() {
               <SettingsSection key={section.id} id={section.id} fields={section.fields} text={sectionText(section.id)} stored={stored} pricingLink={section.pricingLink} onStored={onStored}>
                 {section.id === 'mail' && <TestMailForm />}
                 {section.id === 'affinity' && <AffinityCacheCard />}
-                {section.callback && <CallbackUrl serverAddress={String(stored.get('ServerAddress')?.value ?? '')} path={section.callback} />}
+                {section.callback && <CallbackUrl base={String(stored.get('ServerAddress')?.value ?? '')} path={section.callback} label={t('accounts.settings.callback')} unsetNote={t('accounts.settings.callbackNoAddress')} />}
+                {CALLBACK_PATHS[section.id as PaymentSectionId] && <CallbackUrl base={callbackBase} path={CALLBACK_PATHS[section.id as PaymentSectionId]!} label={t('settings.payments.callback')} />}
               </SettingsSection>
             ))}
             {/* with the sign-in providers (a backend without them has no such routes either) */}

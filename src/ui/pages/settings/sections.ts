@@ -1,7 +1,8 @@
 import type { FieldRule } from '../../lib/option-form'
+import { PAYMENT_SECTIONS, type PaymentSectionId } from './payment-sections'
 import { PROVIDER_SECTIONS, PROVIDER_STATUS_KEYS, type ProviderSectionId } from './provider-sections'
 
-type SectionId = 'general' | 'registration' | 'rateLimits' | 'relay' | 'logs' | 'billing' | 'login' | 'mail' | 'emailRules' | 'turnstile' | 'affinity' | ProviderSectionId
+type SectionId = 'general' | 'registration' | 'rateLimits' | 'relay' | 'logs' | 'billing' | 'login' | 'mail' | 'emailRules' | 'turnstile' | 'affinity' | ProviderSectionId | PaymentSectionId
 
 export interface SettingField extends FieldRule {
   /** quota units: the dollar value is shown beside them */
@@ -114,6 +115,7 @@ export const SECTIONS: readonly SettingSection[] = [
   },
   { id: 'turnstile', fields: [{ key: 'TurnstileCheckEnabled' }, { key: 'TurnstileSiteKey' }, { key: 'TurnstileSecretKey', secret: true }] },
   ...PROVIDER_SECTIONS,
+  ...PAYMENT_SECTIONS,
 ]
 
 /** Edited on the pricing page, not here. */

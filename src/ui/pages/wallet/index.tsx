@@ -4,10 +4,11 @@ import { useQuotaFormat } from '../../components/quota'
 import { formatNumber } from '../../lib/format'
 import { useSession, useUser } from '../../state/session'
 import { Invitation } from './invitation'
+import { MyOrders } from './my-orders'
 import { RedeemForm } from './redeem-form'
 import { TopUpForm } from './top-up-form'
 
-/** Balance at a glance, redemption codes, and the invitation link with its earnings. */
+/** Balance at a glance, online top-up, redemption codes, the invitation link with its earnings, and my orders. */
 export function WalletPage() {
   const { t } = useI18n()
   const user = useUser()
@@ -24,6 +25,7 @@ export function WalletPage() {
         <RedeemForm />
         <Invitation />
       </div>
+      <MyOrders />
     </>
   )
 }

@@ -45,6 +45,8 @@ export function TopUpForm() {
   const [amount, setAmount] = useState('10')
   const [method, setMethod] = useState('')
   const [quote, setQuote] = useState<Quote>()
+  // the quote has its own state: a quote asked on the amount's blur must not disable Pay under the click that blurred it
+  const quoting = useSubmit()
   const { busy, failure, run } = useSubmit()
   const data = info.data
   if (!data || (!data.enable_online_topup && !data.enable_stripe_topup && !data.enable_creem_topup)) return null
@@ -52,9 +54,9 @@ export function TopUpForm() {
   const stripe = chosen?.provider === 'stripe'
 
   const ask = (value: string, via = chosen) =>
-    run(async () => {
-      setQuote(undefined)
-      if (!via || !/^\d+$/.test(value)) return
+    quoting.run(async () => {
+      // the shown quote stays until the new one replaces it: removing it would move Pay from under a click
+      if (!via || !/^\d+$/.test(value)) return setQuote(undefined)
       setQuote(await api.post<Quote>(via.provider === 'stripe' ? '/api/user/stripe/amount' : '/api/user/amount', { amount: Number(value) }))
     })
   const pay = (event: Event) => {
@@ -96,7 +98,7 @@ export function TopUpForm() {
             onValue={(v) => (setMethod(v), void ask(amount, data.pay_methods.find((m) => m.type === v)))}
           />
           {quote && <Notice>{t('payments.topup.quote', { money: quote.money, currency: quote.currency, amount })}</Notice>}
-          <ErrorAlert error={failure} />
+          <ErrorAlert error={failure ?? quoting.failure} />
           <div>
             <Button type="submit" variant="primary" busy={busy}>
               {t('payments.topup.pay')}
