@@ -23,6 +23,7 @@ import { payments } from './payments'
 import { site } from './site'
 import { models } from './models'
 import { playgroundExtra } from './playground-extra'
+import { shell } from './shell'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -51,4 +52,5 @@ export const en = {
   ...site,
   ...models,
   ...playgroundExtra,
+  ...shell,
 } as const

@@ -23,6 +23,7 @@ import { payments } from './payments'
 import { site } from './site'
 import { models } from './models'
 import { playgroundExtra } from './playground-extra'
+import { shell } from './shell'
 import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -52,4 +53,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...site,
   ...models,
   ...playgroundExtra,
+  ...shell,
 }
