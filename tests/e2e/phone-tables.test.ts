@@ -123,6 +123,21 @@ describe.skipIf(!browserAvailable)('console: tables on a phone, menus on top', (
     )
   }
 
+  test('the dashboard shows the success rate and the last minute’s requests and tokens from the logs', async () => {
+    const { context, page, watch } = await signedIn('desktop')
+    try {
+      await page.goto(`${gw.url}/dashboard`)
+      const tile = (label: string) => page.locator('.figure-card', { has: page.getByText(label, { exact: true }) }).locator('.figure')
+      // the seed sent four chat requests, one for a model no channel serves
+      await page.waitForFunction(() => [...document.querySelectorAll('.figure')].some((figure) => figure.textContent === '75%'), undefined, { timeout: 10_000 })
+      expect(await tile('Success rate').textContent()).toBe('75%')
+      expect(Number(await tile('Requests / min').textContent())).toBeGreaterThanOrEqual(0)
+      watch.assertClean()
+    } finally {
+      await context.close()
+    }
+  }, E2E_TIMEOUT)
+
   test('language and theme are menus a keyboard can drive', async () => {
     const { context, page, watch } = await signedIn('mobile')
     try {

@@ -24,6 +24,7 @@ import { site } from './site'
 import { models } from './models'
 import { playgroundExtra } from './playground-extra'
 import { shell } from './shell'
+import { dashboardTraffic } from './dashboard-traffic'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -53,4 +54,5 @@ export const en = {
   ...models,
   ...playgroundExtra,
   ...shell,
+  ...dashboardTraffic,
 } as const

@@ -24,6 +24,7 @@ import { site } from './site'
 import { models } from './models'
 import { playgroundExtra } from './playground-extra'
 import { shell } from './shell'
+import { dashboardTraffic } from './dashboard-traffic'
 import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -54,4 +55,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...models,
   ...playgroundExtra,
   ...shell,
+  ...dashboardTraffic,
 }
