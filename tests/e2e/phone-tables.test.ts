@@ -148,8 +148,9 @@ describe.skipIf(!browserAvailable)('console: tables on a phone, menus on top', (
       await page.keyboard.press('Enter')
       const menu = page.getByRole('menu', { name: 'Language' })
       // focus starts on the current choice, arrows move, Enter picks
+      await menu.waitFor()
       expect(await menu.getByRole('menuitemradio', { name: 'English' }).getAttribute('aria-checked')).toBe('true')
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('English')
+      await page.waitForFunction(() => document.activeElement?.textContent === 'English', undefined, { timeout: 5_000 })
       await page.keyboard.press('ArrowDown')
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('简体中文')
       await page.keyboard.press('Enter')
