@@ -207,13 +207,15 @@ describe.skipIf(!browserAvailable)('console: the whole story', () => {
 
   test('the console switches to Chinese on every page and back, and remembers it', async () => {
     await go('/tokens', 'Tokens')
-    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN')
+    await page.getByRole('button', { name: 'Language: English' }).click()
+    await page.getByRole('menu', { name: 'Language' }).getByRole('menuitemradio', { name: '简体中文' }).click()
     await nav().getByRole('link', { name: '仪表盘', exact: true }).waitFor()
     await page.reload()
-    await page.getByRole('combobox', { name: '语言' }).waitFor()
+    await page.getByRole('button', { name: '语言：简体中文' }).waitFor()
     expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN')
     await screenshot(page, 'flow-tokens-zh')
-    await page.getByRole('combobox', { name: '语言' }).selectOption('en')
+    await page.getByRole('button', { name: '语言：简体中文' }).click()
+    await page.getByRole('menuitemradio', { name: 'English' }).click()
     await nav().getByRole('link', { name: 'Dashboard', exact: true }).waitFor()
     watch.assertClean()
   }, E2E_TIMEOUT)

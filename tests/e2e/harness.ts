@@ -22,7 +22,8 @@ import { cachedBinary } from './binary-cache'
 export type { FakeUpstream } from '../helpers/fake-upstreams'
 
 const CHROMIUM_PATH = '/usr/bin/chromium'
-const ARTIFACTS_DIR = join(import.meta.dir, 'artifacts')
+/** Where screenshots go: tests/e2e/artifacts/ (gitignored), or SCREENSHOTS_DIR. */
+const ARTIFACTS_DIR = process.env.SCREENSHOTS_DIR || join(import.meta.dir, 'artifacts')
 /** Per-test timeout for e2e tests (bunfig.toml's 20 s default is for in-process tests). */
 export const E2E_TIMEOUT = 60_000
 
@@ -317,7 +318,7 @@ export async function openPage(browser: Browser, options: OpenPageOptions = {}):
   return { context, page, watch }
 }
 
-/** A full-page PNG at tests/e2e/artifacts/<name>.png (gitignored); returns its path. */
+/** A full-page PNG at tests/e2e/artifacts/<name>.png (gitignored) or in SCREENSHOTS_DIR; returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true })
   const path = join(ARTIFACTS_DIR, `${name}.png`)

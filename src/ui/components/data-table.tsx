@@ -8,6 +8,11 @@ export interface Column<Row> {
   /** right-aligned, tabular figures */
   numeric?: boolean
   class?: string
+  /**
+   * Under 640 px each row becomes a card: the `title` column heads it (the first text column when none is
+   * marked), the `key` column (price, balance, status…) stays beside the title, the others are labelled lines.
+   */
+  card?: 'title' | 'key'
 }
 
 interface Selection {
@@ -31,6 +36,7 @@ export function DataTable<Row extends { id: number }>({ caption, columns, rows, 
   const { t } = useI18n()
   if (rows && rows.length === 0 && !loading) return <>{empty}</>
   const ids = rows?.map((row) => row.id) ?? []
+  const cellClass = cardClasses(columns)
   const allSelected = selection !== undefined && ids.length > 0 && ids.every((id) => selection.selected.has(id))
   const toggle = (id: number, on: boolean) => {
     if (!selection) return
@@ -41,7 +47,7 @@ export function DataTable<Row extends { id: number }>({ caption, columns, rows, 
   }
   return (
     <div class="table-wrap">
-      <table class="table" aria-busy={loading ? true : undefined}>
+      <table class="table table-cards" aria-busy={loading ? true : undefined}>
         <caption class="visually-hidden">{caption}</caption>
         <thead>
           <tr>
@@ -76,9 +82,9 @@ export function DataTable<Row extends { id: number }>({ caption, columns, rows, 
                       <input type="checkbox" aria-label={selection.rowLabel(row.id)} checked={selection.selected.has(row.id)} onChange={(event) => toggle(row.id, event.currentTarget.checked)} />
                     </td>
                   )}
-                  {columns.map((column) => (
-                    <td key={column.header} class={column.numeric ? 'num' : column.class}>
-                      {column.cell(row)}
+                  {columns.map((column, index) => (
+                    <td key={column.header} class={cellClass[index]} data-label={column.header}>
+                      <span class="cell-value">{column.cell(row)}</span>
                     </td>
                   ))}
                 </tr>
@@ -87,4 +93,14 @@ export function DataTable<Row extends { id: number }>({ caption, columns, rows, 
       </table>
     </div>
   )
+}
+
+/** Each column's cell classes: its own, `num`, and its part in the phone's card (`cell-title`, `cell-key`). */
+function cardClasses<Row>(columns: readonly Column<Row>[]): string[] {
+  const marked = columns.findIndex((column) => column.card === 'title')
+  const title = marked >= 0 ? marked : columns.findIndex((column) => !column.numeric && !column.class?.includes('col-actions'))
+  return columns.map((column, index) => {
+    const names = [column.numeric ? 'num' : '', column.class ?? '', index === title ? 'cell-title' : '', column.card === 'key' ? 'cell-key' : '']
+    return names.filter(Boolean).join(' ')
+  })
 }

@@ -4,9 +4,10 @@ import type { MessageKey } from './message-key'
 
 export type { MessageKey } from './message-key'
 export type Locale = 'en' | 'zh-CN'
-export const LOCALES: readonly { id: Locale; label: string }[] = [
-  { id: 'en', label: 'English' },
-  { id: 'zh-CN', label: '中文' },
+/** Each language by its own name, and the few letters the top bar's compact menu shows. */
+export const LOCALES: readonly { id: Locale; label: string; short: string }[] = [
+  { id: 'en', label: 'English', short: 'EN' },
+  { id: 'zh-CN', label: '简体中文', short: '简' },
 ]
 
 const catalogs: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zhCN }

@@ -1,33 +1,37 @@
 import { useLocation } from 'wouter-preact'
 import { Icon } from '../components/icons'
-import { LOCALES, useI18n, type Locale } from '../i18n'
+import { MenuButton } from '../components/menu'
+import { LOCALES, useI18n } from '../i18n'
 import { useSession } from '../state/session'
 import { useTheme, type ThemeChoice } from '../state/theme'
 
-/** Language, theme and the user menu: on every page, logged in or not. */
+const THEME_ICONS: Record<ThemeChoice, string> = { system: 'monitor', light: 'sun', dark: 'moon' }
+
+/** Language and theme as two compact menu buttons: on every page, logged in or not. */
 export function Preferences() {
   const { t, locale, setLocale } = useI18n()
   const [theme, setTheme] = useTheme()
+  const language = LOCALES.find((option) => option.id === locale) ?? LOCALES[0]
+  const themeWord = (choice: ThemeChoice) => t(`common.theme.${choice}`)
   return (
     <div class="preferences">
-      <label class="compact-select">
-        <span class="visually-hidden">{t('common.language')}</span>
-        <select aria-label={t('common.language')} value={locale} onChange={(event) => setLocale(event.currentTarget.value as Locale)}>
-          {LOCALES.map((option) => (
-            <option key={option.id} value={option.id} lang={option.id}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label class="compact-select">
-        <span class="visually-hidden">{t('common.theme')}</span>
-        <select aria-label={t('common.theme')} value={theme} onChange={(event) => setTheme(event.currentTarget.value as ThemeChoice)}>
-          <option value="system">{t('common.theme.system')}</option>
-          <option value="light">{t('common.theme.light')}</option>
-          <option value="dark">{t('common.theme.dark')}</option>
-        </select>
-      </label>
+      <MenuButton
+        label={t('shell.language.current', { name: language?.label ?? locale })}
+        menuLabel={t('common.language')}
+        buttonClass="btn btn-ghost compact-menu"
+        actions={LOCALES.map((option) => ({ label: option.label, lang: option.id, checked: option.id === locale, onSelect: () => setLocale(option.id) }))}
+      >
+        <Icon name="globe" />
+        <span class="compact-menu-value">{language?.short}</span>
+      </MenuButton>
+      <MenuButton
+        label={t('shell.theme.current', { name: themeWord(theme) })}
+        menuLabel={t('common.theme')}
+        buttonClass="btn btn-ghost compact-menu"
+        actions={(['system', 'light', 'dark'] as const).map((choice) => ({ label: themeWord(choice), checked: choice === theme, onSelect: () => setTheme(choice) }))}
+      >
+        <Icon name={THEME_ICONS[theme]} />
+      </MenuButton>
     </div>
   )
 }

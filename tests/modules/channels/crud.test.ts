@@ -158,6 +158,9 @@ test('GET /api/channel/models lists known models per channel type from provider 
   const gemini = res.body.data.find((p: { type: number }) => p.type === 24)
   expect(gemini).toMatchObject({ name: 'Google Gemini', protocols: ['gemini'] })
   expect(gemini.models).toContain('gemini-2.5-flash')
+  // every type offers suggestions, Custom (OpenAI-compatible) included
+  const bare = res.body.data.filter((p: { models: string[] }) => p.models.length === 0).map((p: { name: string }) => p.name)
+  expect(bare).toEqual([])
 })
 
 test('non-admins get 403 and anonymous callers 401 on every channel route', async () => {

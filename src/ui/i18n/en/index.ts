@@ -29,6 +29,8 @@ import { models } from './models'
 import { playgroundExtra } from './playground-extra'
 import { affinity } from './affinity'
 import { channelOverrides } from './channel-overrides'
+import { shell } from './shell'
+import { dashboardTraffic } from './dashboard-traffic'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -63,4 +65,6 @@ export const en = {
   ...playgroundExtra,
   ...affinity,
   ...channelOverrides,
+  ...shell,
+  ...dashboardTraffic,
 } as const

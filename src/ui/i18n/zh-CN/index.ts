@@ -29,6 +29,8 @@ import { models } from './models'
 import { playgroundExtra } from './playground-extra'
 import { affinity } from './affinity'
 import { channelOverrides } from './channel-overrides'
+import { shell } from './shell'
+import { dashboardTraffic } from './dashboard-traffic'
 import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -64,4 +66,6 @@ export const zhCN: Record<MessageKey, string> = {
   ...playgroundExtra,
   ...affinity,
   ...channelOverrides,
+  ...shell,
+  ...dashboardTraffic,
 }

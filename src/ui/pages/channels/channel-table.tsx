@@ -87,7 +87,7 @@ export function ChannelTable({ rows, loading, empty, testing, selected, onSelect
       ),
     },
     { header: t('channels.col.type'), cell: (c) => channelTypeName(c.type), class: 'col-type' },
-    { header: t('common.status'), class: 'wrap', cell: (c) => <ChannelHealth channel={c} /> },
+    { header: t('common.status'), class: 'wrap', card: 'key', cell: (c) => <ChannelHealth channel={c} /> },
     { header: t('channels.col.priority'), cell: (c) => formatNumber(c.priority, locale), numeric: true },
     { header: t('channels.col.weight'), cell: (c) => formatNumber(c.weight, locale), numeric: true },
     { header: t('channels.col.tag'), cell: (c) => (c.tag ? <span class="chip">{c.tag}</span> : <span class="muted">—</span>) },

@@ -7,7 +7,7 @@ import { formatNumber } from '../../lib/format'
 import type { Totals } from '../../lib/usage-series'
 
 /** One key figure: a small label over a large number; a skeleton while it loads. */
-function Figure({ label, value, hint }: { label: string; value: ComponentChildren | undefined; hint?: string }) {
+export function Figure({ label, value, hint }: { label: string; value: ComponentChildren | undefined; hint?: string }) {
   return (
     <div class="card figure-card">
       <div class="figure-label">{label}</div>

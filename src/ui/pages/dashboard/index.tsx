@@ -12,6 +12,7 @@ import { ChartControls, type ChartChoices } from './controls'
 import { AccountFigures, RangeFigures, type CacheReads } from './figures'
 import { FirstRunChecklist } from './first-run'
 import { RecentErrors } from './recent-errors'
+import { TrafficFigures } from './traffic'
 import { UsageCharts } from './usage-charts'
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
@@ -67,6 +68,7 @@ export function DashboardPage() {
         <ChartControls admin={admin} choices={choices} onChange={setChoices} />
         <ErrorAlert error={rows.error} />
         <RangeFigures totals={usage?.totals} cache={cache.data} hint={hint} />
+        <TrafficFigures whole={whole} start={span.start} end={span.end} version={version} />
         <UsageCharts usage={usage} loading={rows.loading} stacked={choices.stacked} unit={choices.unit} />
       </section>
       <RecentErrors whole={whole} username={admin && !whole ? me.username : undefined} version={version} />

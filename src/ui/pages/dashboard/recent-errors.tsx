@@ -24,9 +24,9 @@ export function RecentErrors({ whole, username, version }: { whole: boolean; use
   const columns: Column<LogRow>[] = [
     { header: t('common.time'), cell: (row) => <time dateTime={new Date(row.created_at * 1000).toISOString()} title={zone}>{formatTime(row.created_at, locale)}</time> },
     ...(whole ? [{ header: t('dashboard.errors.user'), cell: (row: LogRow) => row.username }] : []),
-    { header: t('common.model'), cell: (row) => row.model_name || '—' },
+    { header: t('common.model'), card: 'title', cell: (row) => row.model_name || '—' },
     { header: t('dashboard.errors.token'), cell: (row) => row.token_name || '—' },
-    { header: t('common.status'), cell: (row) => <StatusDot tone="danger" label={row.status_code ? String(row.status_code) : t('dashboard.errors.failed')} /> },
+    { header: t('common.status'), card: 'key', cell: (row) => <StatusDot tone="danger" label={row.status_code ? String(row.status_code) : t('dashboard.errors.failed')} /> },
     { header: t('dashboard.errors.message'), class: 'wrap error-message', cell: (row) => <span title={row.content}>{excerpt(row.content, 100)}</span> },
     {
       header: t('common.details'),

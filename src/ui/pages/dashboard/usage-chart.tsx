@@ -74,6 +74,8 @@ function chartOptions(props: UsageChartProps, theme: ChartTheme, width: number):
     const date = new Date(seconds * 1000)
     return date.getHours() === 0 && date.getMinutes() === 0
   }
+  // daily buckets read as bars (stacked, or one model alone); hours, and models side by side, as lines
+  const bars = unit === 'day' && (stacked || series.length === 1)
   let palette = 0
   const colours = series.map((s) => (s.neutral ? theme.muted : theme.series[palette++ % theme.series.length]!))
   const axis = {
@@ -90,7 +92,8 @@ function chartOptions(props: UsageChartProps, theme: ChartTheme, width: number):
     cursor: { drag: { x: false, y: false, setScale: false }, points: { size: 6 } },
     legend: { live: true },
     scales: {
-      x: { time: true },
+      // bars need half a bucket of room at each end
+      x: { time: true, range: bars ? (_u, min, max) => [min - 43_200, max + 43_200] : undefined },
       y: { range: (_u, _min, max) => [0, max > 0 ? uPlot.rangeNum(0, max, 0.1, true)[1] : 1] },
     },
     series: [
@@ -98,9 +101,10 @@ function chartOptions(props: UsageChartProps, theme: ChartTheme, width: number):
       ...series.map((s, i) => ({
         label: s.label,
         stroke: colours[i],
-        width: 1.5,
-        fill: stacked ? withAlpha(colours[i]!, 0.28) : undefined,
-        points: { size: 5 },
+        width: bars ? 1 : 1.5,
+        fill: bars ? withAlpha(colours[i]!, 0.6) : stacked ? withAlpha(colours[i]!, 0.28) : undefined,
+        paths: bars ? BARS : undefined,
+        points: { show: !bars, size: 5 },
         value: (_u: uPlot, _value: number | null, _s: number, idx: number | null) => format(idx === null ? s.total : s.values[idx] ?? 0),
       })),
     ],
@@ -129,6 +133,9 @@ function chartOptions(props: UsageChartProps, theme: ChartTheme, width: number):
     ],
   }
 }
+
+/** Bars centred on their bucket, at most 48 px wide, 30 % of a bucket between them. */
+const BARS = uPlot.paths.bars!({ size: [0.7, 48], align: 0 })
 
 /** Every k-th bucket, k chosen so ticks stay about 70 px apart. */
 function daySplits(x: readonly number[], plotWidth: number): number[] {

@@ -96,8 +96,8 @@ export function LogTable({ rows, loading, admin, empty, onDetails }: Props) {
   const quota = useQuotaFormat()
   const columns: Column<LogRow>[] = [
     { header: t('common.time'), cell: (row) => <LogTime seconds={row.created_at} short /> },
-    { header: t('common.model'), cell: (row) => row.model_name || '—' },
-    { header: t('logs.col.result'), cell: (row) => <Result row={row} /> },
+    { header: t('common.model'), card: 'title', cell: (row) => row.model_name || '—' },
+    { header: t('logs.col.result'), card: 'key', cell: (row) => <Result row={row} /> },
     ...(admin
       ? [
           // who, and under it with which token: one column, so the figures fit at 1280 px

@@ -57,7 +57,7 @@ export function PriceTable({ items, loading, empty, showChannels, onSetPrice }: 
           },
         ]
       : []),
-    { header: t('pricing.col.input'), numeric: true, cell: (item) => token(item, item.input) },
+    { header: t('pricing.col.input'), numeric: true, card: 'key', cell: (item) => token(item, item.input) },
     { header: t('pricing.col.output'), numeric: true, cell: (item) => token(item, item.output) },
     { header: t('pricing.col.cacheRead'), numeric: true, cell: (item) => token(item, item.cache_read) },
     { header: t('pricing.col.cacheWrite'), numeric: true, cell: (item) => token(item, item.cache_write) },

@@ -62,7 +62,7 @@ export function RedemptionsPage() {
         return <StatusDot tone={TONES[state]} label={t(`redemptions.status.${state}`)} />
       },
     },
-    { header: t('common.quota'), cell: (code) => formatQuota(code.quota), numeric: true },
+    { header: t('common.quota'), cell: (code) => formatQuota(code.quota), numeric: true, card: 'key' },
     { header: t('redemptions.column.created'), cell: (code) => <Time seconds={code.created_time} empty="—" /> },
     { header: t('redemptions.column.expires'), cell: (code) => <Time seconds={code.expired_time} empty={t('common.never')} /> },
     {

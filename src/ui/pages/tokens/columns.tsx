@@ -31,7 +31,7 @@ export function useTokenColumns(actions: RowActions): Column<Token>[] {
         return <StatusDot tone={TONES[state]} label={t(`tokens.status.${state}`)} />
       },
     },
-    { header: t('tokens.col.remaining'), numeric: true, cell: (token) => (token.unlimited_quota ? t('common.unlimited') : <Quota value={token.remain_quota} />) },
+    { header: t('tokens.col.remaining'), numeric: true, card: 'key', cell: (token) => (token.unlimited_quota ? t('common.unlimited') : <Quota value={token.remain_quota} />) },
     { header: t('tokens.col.used'), numeric: true, cell: (token) => <Quota value={token.used_quota} /> },
     {
       header: t('tokens.col.expires'),

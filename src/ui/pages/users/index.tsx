@@ -34,7 +34,7 @@ export function UsersPage() {
 
   const columns: Column<User>[] = [
     { header: t('common.id'), cell: (user) => user.id, numeric: true },
-    { header: t('users.column.username'), cell: (user) => <span class="users-name">{user.username}</span> },
+    { header: t('users.column.username'), card: 'title', cell: (user) => <span class="users-name">{user.username}</span> },
     { header: t('users.column.displayName'), cell: (user) => user.display_name || <span class="muted">—</span> },
     { header: t('users.column.role'), cell: (user) => <span class={user.role >= 10 ? 'chip users-role-admin' : 'chip'}>{roleWord(t, user.role)}</span> },
     {
@@ -42,7 +42,7 @@ export function UsersPage() {
       cell: (user) => (user.status === 1 ? <StatusDot tone="success" label={t('users.status.enabled')} /> : <StatusDot tone="danger" label={t('users.status.disabled')} />),
     },
     { header: t('common.group'), cell: (user) => user.group },
-    { header: t('users.column.balance'), cell: (user) => formatQuota(user.quota), numeric: true },
+    { header: t('users.column.balance'), cell: (user) => formatQuota(user.quota), numeric: true, card: 'key' },
     { header: t('users.column.used'), cell: (user) => formatQuota(user.used_quota), numeric: true },
     { header: t('users.column.requests'), cell: (user) => number(user.request_count), numeric: true },
     {
