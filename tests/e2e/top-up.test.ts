@@ -100,6 +100,7 @@ describe.skipIf(!browserAvailable)('console: online top-up through the providers
     await page.getByRole('button', { name: 'Buy' }).click()
     await payThere(creem.url, /\/wallet\?paid=creem$/, '$35.00')
     const orders = page.getByRole('table', { name: 'My orders' })
+    await orders.getByText('Paid').nth(2).waitFor() // the list loads after the page: wait for the third paid order
     await expect(orders.getByText('Paid').count()).resolves.toBe(3)
     watch.assertClean()
   }, E2E_TIMEOUT)
