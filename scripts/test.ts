@@ -1,0 +1,22 @@
+// `bun run test`: every test, in three phases (tests/README.md says why).
+//   1. every file but those below, in four workers that keep their modules across files (shared servers);
+//   2. the console's component tests (happy-dom), isolated: a DOM one file leaves behind fails the next;
+//   3. the files whose claim is about latency or a browser's timing, alone on the machine: a flood's /healthz
+//      under 100 ms, and a browser sign-in whose callback page must not race the test's own call.
+// With arguments (`bun run test tests/metering`), only those, in phase 1's way.
+const ISOLATED = ['tests/ui/**']
+const ALONE = ['tests/hardening/soak.test.ts', 'tests/modules/oauth/oidc-browser.test.ts']
+const PARALLEL = ['test', '--timeout', '20000', '--parallel=4', '--timings=tests/timings.json']
+
+const run = (argv: string[]): number => Bun.spawnSync([process.execPath, ...argv], { stdio: ['inherit', 'inherit', 'inherit'] }).exitCode ?? 1
+
+const args = Bun.argv.slice(2)
+if (args.length > 0) process.exit(run([...PARALLEL, '--no-isolate', ...args]))
+
+const ignore = [...ISOLATED, ...ALONE].map((pattern) => `--path-ignore-patterns=${pattern}`)
+const codes = [
+  run([...PARALLEL, '--no-isolate', ...ignore]),
+  run([...PARALLEL, 'tests/ui']),
+  run(['test', '--timeout', '60000', ...ALONE]),
+]
+process.exit(codes.find((code) => code !== 0) ?? 0)
