@@ -1,11 +1,10 @@
 // `bun run test`: every test, in three phases (tests/README.md says why).
 //   1. every file but those below, in four workers that keep their modules across files (shared servers);
 //   2. the console's component tests (happy-dom), isolated: a DOM one file leaves behind fails the next;
-//   3. the files whose claim is about latency or a browser's timing, alone on the machine: a flood's /healthz
-//      under 100 ms, and a browser sign-in whose callback page must not race the test's own call.
+//   3. the file whose claim is about latency, alone on the machine: a flood's /healthz under 100 ms.
 // With arguments (`bun run test tests/metering`), only those, in phase 1's way.
 const ISOLATED = ['tests/ui/**']
-const ALONE = ['tests/hardening/soak.test.ts', 'tests/modules/oauth/oidc-browser.test.ts']
+const ALONE = ['tests/hardening/soak.test.ts']
 const PARALLEL = ['test', '--timeout', '20000', '--parallel=4', '--timings=tests/timings.json']
 
 const run = (argv: string[]): number => Bun.spawnSync([process.execPath, ...argv], { stdio: ['inherit', 'inherit', 'inherit'] }).exitCode ?? 1

@@ -35,8 +35,10 @@ async function signInThroughBrowser(loginName: string, onReturn?: (query: string
   const context = await browser.newContext()
   const page = await context.newPage()
   await page.route(/fonts\.googleapis\.com/, (route) => route.abort())
-  // the console's callback page would hand the query over itself, racing the test's own call: an empty page instead
-  await page.route((url) => url.pathname === '/oauth/oidc', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>callback</title>' }))
+  // The provider's redirect lands on the console's callback page, which makes the callback call itself and would
+  // race the test's own (a navigation reached by a redirect is never routed, so the page cannot be swapped for an
+  // empty one): every callback call but the test's, marked by a header, is refused before it leaves the browser.
+  await context.route((url) => url.pathname === '/api/oauth/oidc', (route) => (route.request().headers()['x-test-callback'] ? route.continue() : route.abort()))
   try {
     await page.goto(`${app.url}/api/status`)
     const start = await page.evaluate(async () => (await fetch('/api/oauth/state?provider=oidc')).json())
@@ -50,7 +52,7 @@ async function signInThroughBrowser(loginName: string, onReturn?: (query: string
     await page.waitForURL((url) => url.href.startsWith(`${app.url}/oauth/oidc?`))
     const query = new URL(page.url()).search
     const finished = await page.evaluate(async (q) => {
-      const response = await fetch(`/api/oauth/oidc${q}`)
+      const response = await fetch(`/api/oauth/oidc${q}`, { headers: { 'x-test-callback': '1' } })
       return { status: response.status, body: await response.json() }
     }, onReturn ? onReturn(query) : query)
     const self = await page.evaluate(async () => (await fetch('/api/user/self')).status)
