@@ -160,8 +160,9 @@ describe.skipIf(!browserAvailable)('console: tables on a phone, menus on top', (
       const theme = page.getByRole('button', { name: '主题：跟随系统' })
       await theme.click()
       await page.getByRole('menuitemradio', { name: '深色' }).click()
-      expect(await page.locator('html').getAttribute('data-theme')).toBe('dark')
+      // the theme is applied after the click's render: wait for the menu button to say so, then read the page
       await page.getByRole('button', { name: '主题：深色' }).waitFor()
+      expect(await page.locator('html').getAttribute('data-theme')).toBe('dark')
       watch.assertClean()
     } finally {
       await context.close()
