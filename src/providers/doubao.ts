@@ -20,6 +20,7 @@ export const doubao = openAiCompatible({
   ],
   testModel: 'doubao-1-5-lite-32k-250115',
   models: ['doubao-seed-1-6-250615', 'doubao-seed-1-6-flash-250615', 'doubao-1-5-pro-32k-250115', 'doubao-1-5-lite-32k-250115'],
-  // its /embeddings answers floats only (see src/operations/embeddings/vendors.ts)
+  // its /embeddings answers floats only (see src/operations/embeddings/vendors.ts); Seedream draws in OpenAI's shape
+  operations: ['embeddings', 'image-generations'],
   dialects: { embeddings: 'floats' },
 })

@@ -13,8 +13,11 @@ export const gemini: Provider = {
       streamPath: '/v1beta/models/{model}:streamGenerateContent?alt=sse',
     },
   },
-  // an array input to /v1/embeddings is one batchEmbedContents call
-  operations: { embeddings: { path: '/v1beta/models/{model}:batchEmbedContents', dialect: 'gemini' } },
+  // an array input to /v1/embeddings is one batchEmbedContents call; Imagen models draw through `:predict`
+  operations: {
+    embeddings: { path: '/v1beta/models/{model}:batchEmbedContents', dialect: 'gemini' },
+    'image-generations': { path: '/v1beta/models/{model}:predict', dialect: 'imagen' },
+  },
   defaultBaseUrl: 'https://generativelanguage.googleapis.com',
   auth: 'x-goog-api-key',
   keyRequired: true,

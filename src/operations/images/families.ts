@@ -5,7 +5,7 @@ import { BadRequestError } from '../../errors'
  * other vendors (compatible servers) are checked only for the shape of `size`; their prices come from ImagePrice
  * or ModelPrice.
  */
-type ImageFamily = 'dall-e-2' | 'dall-e-3' | 'gpt-image-1' | 'gpt-image' | 'other'
+type ImageFamily = 'dall-e-2' | 'dall-e-3' | 'gpt-image-1' | 'gpt-image' | 'imagen' | 'seedream' | 'other'
 
 interface FamilyRules {
   sizes?: readonly string[]
@@ -30,17 +30,23 @@ const RULES: Record<ImageFamily, FamilyRules> = {
   'gpt-image-1': { sizes: GPT_IMAGE_SIZES, qualities: ['low', 'medium', 'high', 'auto'], defaultSize: 'auto', defaultQuality: 'auto', maxN: 10, maxPrompt: 32000, responseFormat: false, own: GPT_IMAGE_FIELDS },
   // later GPT image models take any WIDTHxHEIGHT and more qualities
   'gpt-image': { qualities: ['low', 'medium', 'high', 'xhigh', 'max', 'auto'], defaultSize: 'auto', defaultQuality: 'auto', maxN: 10, maxPrompt: 32000, responseFormat: false, own: GPT_IMAGE_FIELDS },
+  // Google's Imagen (`:predict`): up to 4 samples; the size is sent as its nearest aspect ratio (images/imagen.ts)
+  imagen: { defaultSize: 'auto', maxN: 4, maxPrompt: 100_000, responseFormat: true, own: [] },
+  // Doubao Seedream on Ark: `1K`/`2K`/`4K` or WIDTHxHEIGHT; more than one image only as a sequence (`max_images`, up to 15)
+  seedream: { defaultSize: 'auto', maxN: 15, maxPrompt: 100_000, responseFormat: true, own: [] },
   other: { defaultSize: 'auto', maxN: 10, maxPrompt: 100_000, responseFormat: true, own: [] },
 }
 
 const FAMILY_OWNED = new Set(Object.values(RULES).flatMap((r) => r.own))
 
-function familyOf(model: string): ImageFamily {
+export function familyOf(model: string): ImageFamily {
   const name = model.toLowerCase().replace(/^.*\//, '')
   if (name.startsWith('dall-e-2')) return 'dall-e-2'
   if (name.startsWith('dall-e-3')) return 'dall-e-3'
   if (/^gpt-image-1(\.5)?(-mini)?(-\d{4}-\d{2}-\d{2})?$/.test(name)) return 'gpt-image-1'
   if (name.startsWith('gpt-image') || name.startsWith('chatgpt-image')) return 'gpt-image'
+  if (name.startsWith('imagen-')) return 'imagen'
+  if (name.includes('seedream')) return 'seedream'
   return 'other'
 }
 
@@ -72,8 +78,10 @@ export function checkImageOptions(options: ImageOptions): ImageChoice {
   if (n > rules.maxN) throw new BadRequestError(`n must be ${rules.maxN === 1 ? '1' : `from 1 to ${rules.maxN}`} for ${options.model}`, 'n')
   if ([...options.prompt].length > rules.maxPrompt) throw new BadRequestError(`prompt is longer than ${rules.maxPrompt} characters, the most ${options.model} takes`, 'prompt')
   const size = options.size ?? rules.defaultSize
-  if (rules.sizes ? !rules.sizes.includes(size) : size !== 'auto' && !/^\d{2,5}x\d{2,5}$/.test(size)) {
-    throw new BadRequestError(`size must be ${rules.sizes ? `one of ${rules.sizes.join(', ')}` : '"auto" or WIDTHxHEIGHT'} for ${options.model}, got "${size.slice(0, 30)}"`, 'size')
+  const sizeOk = rules.sizes ? rules.sizes.includes(size) : size === 'auto' || /^\d{2,5}x\d{2,5}$/.test(size) || (family === 'seedream' && /^[124]K$/.test(size))
+  if (!sizeOk) {
+    const shapes = family === 'seedream' ? '"1K", "2K", "4K" or WIDTHxHEIGHT' : '"auto" or WIDTHxHEIGHT'
+    throw new BadRequestError(`size must be ${rules.sizes ? `one of ${rules.sizes.join(', ')}` : shapes} for ${options.model}, got "${size.slice(0, 30)}"`, 'size')
   }
   if (options.quality !== undefined && rules.qualities && !rules.qualities.includes(options.quality)) {
     throw new BadRequestError(`quality must be one of ${rules.qualities.join(', ')} for ${options.model}, got "${options.quality.slice(0, 30)}"`, 'quality')

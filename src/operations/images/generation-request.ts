@@ -2,7 +2,7 @@ import { BadRequestError } from '../../errors'
 import { exactMeter } from '../../relay/meter/meter'
 import { objectBody, optionalBoolean, optionalInteger, optionalString, requiredString } from '../fields'
 import type { OperationRequest } from '../types'
-import { checkImageOptions, familyFields, type ImageChoice } from './families'
+import { checkImageOptions, familyFields, familyOf, type ImageChoice } from './families'
 
 export interface ImageGenerationRequest extends OperationRequest {
   choice: ImageChoice
@@ -27,7 +27,7 @@ export function decodeImageGeneration(raw: unknown): ImageGenerationRequest {
   const choice = checkImageOptions({
     model,
     prompt,
-    n: optionalInteger(body, 'n', 1, 10),
+    n: familyOf(model) === 'seedream' ? seedreamImages(body) : optionalInteger(body, 'n', 1, 10),
     size: optionalString(body, 'size'),
     quality: optionalString(body, 'quality'),
     responseFormat: optionalString(body, 'response_format', ['url', 'b64_json'] as const),
@@ -35,4 +35,16 @@ export function decodeImageGeneration(raw: unknown): ImageGenerationRequest {
   })
   const meter = exactMeter(model, 'image', choice.n, { variant: choice.variant, choices: { count: choice.n, field: 'n' } })
   return { model, stream: false, meter, choice, body }
+}
+
+/**
+ * How many images a Seedream request can make: Ark ignores `n`; one image, or a sequence of up to `max_images`
+ * (default 15) when `sequential_image_generation` is `auto`. The reservation covers the most it can make.
+ */
+function seedreamImages(body: Record<string, unknown>): number {
+  if (optionalString(body, 'sequential_image_generation', ['auto', 'disabled'] as const) !== 'auto') return 1
+  const options = body.sequential_image_generation_options
+  if (options === undefined || options === null) return 15
+  if (typeof options !== 'object' || Array.isArray(options)) throw new BadRequestError('sequential_image_generation_options must be an object', 'sequential_image_generation_options')
+  return optionalInteger(options as Record<string, unknown>, 'max_images', 1, 15) ?? 15
 }

@@ -1,10 +1,10 @@
-import type { Usage } from '../../ir'
 import { UpstreamFailure } from '../../relay/failure'
 import { forwardForm } from '../form-fields'
 import type { OperationAnswer, OperationDialect, OperationRequest } from '../types'
 import type { ImageEditRequest } from './edit-request'
 import type { ImageGenerationRequest } from './generation-request'
 import type { ImageVariationRequest } from './variation-request'
+import { imageUsage } from './usage'
 
 /**
  * OpenAI's `/v1/images/generations`, `/edits` and `/variations` (Azure and compatible servers answer the same shape):
@@ -47,7 +47,3 @@ async function decodeImages(response: Response, request: OperationRequest): Prom
   return { body: text, contentType: 'application/json', usage: imageUsage(data.length) }
 }
 
-/** Images as metering's usage: the count in the meter's unit. */
-function imageUsage(images: number): Usage {
-  return { input: { noCache: images, cacheRead: 0, cacheWrite: 0 }, output: { text: 0, reasoning: 0 } }
-}
