@@ -4,6 +4,7 @@ import { operationRequest } from '../providers/upstream'
 import { runRelay, type RelayJob } from '../relay/engine'
 import type { RouteCandidate } from '../relay/routing'
 import type { RelayCall, RelayHooks, RelayPorts } from '../relay/types'
+import { followUp } from './follow-up'
 import { settledAtEnd } from './job-stream'
 import { asUpstreamFailure, guardedFetch, openAttempt } from '../relay/send'
 import { maskedFailure, operationFailure } from './job-failure'
@@ -82,14 +83,19 @@ async function attemptOperation<R extends OperationRequest>(
   const endpoint = channel.provider.operations![op.id]!
   const call = dialect.encode(request, candidate.upstreamModel)
   const target = operationRequest(channel.provider, channel.baseUrl, call.path ? { ...endpoint, path: call.path } : endpoint, candidate.upstreamModel, key, { other: channel.other })
-  const headers = call.contentType ? { ...target.headers, 'content-type': call.contentType } : target.headers
   const { overrides } = channel
+  const withOverrides = (headers: Record<string, string>) => (overrides.headers ? withHeaderOverride(headers, overrides.headers, { key, requestId: input.requestId }) : headers)
   const scope = openAttempt(deps, input.signal)
   try {
-    const sent = overrides.headers ? withHeaderOverride(headers, overrides.headers, { key, requestId: input.requestId }) : headers
+    const sent = withOverrides({ ...target.headers, ...(call.contentType ? { 'content-type': call.contentType } : {}), ...call.headers })
     const response = await guardedFetch(deps, target.url, { headers: sent, body: call.body, proxy: overrides.proxy }, scope, input.signal, key)
     if (!response.ok) throw await operationFailure(dialect, response, key, mappedStatus(overrides, response.status))
-    return { answer: await dialect.decode(response, request), abort: scope.abort }
+    const follow = followUp(target.url, async (url) => {
+      const polled = await guardedFetch(deps, url, { method: 'GET', headers: withOverrides(target.headers), proxy: overrides.proxy }, scope, input.signal, key)
+      if (!polled.ok) throw await operationFailure(dialect, polled, key, mappedStatus(overrides, polled.status))
+      return polled
+    }, scope.abort.signal)
+    return { answer: await dialect.decode(response, request, follow), abort: scope.abort }
   } catch (error) {
     // a dialect's failure may quote what the upstream sent in place of its answer, key included
     throw maskedFailure(asUpstreamFailure(error, scope, input.signal, key), key)

@@ -16,6 +16,18 @@ interface UpstreamCall {
   contentType?: string
   /** replaces the endpoint's path template for this call (Gemini's `:embedContent` vs `:batchEmbedContents`) */
   path?: string
+  /** headers of this call besides the channel's (DashScope's `X-DashScope-Async`) */
+  headers?: Record<string, string>
+}
+
+/**
+ * More calls within the same attempt, for an upstream that answers a submission with a task to poll (DashScope's
+ * image synthesis): GETs to a path on the channel's host with the channel's auth, through the outbound guard, and
+ * waits, all ended by the attempt's deadline or the client going away.
+ */
+export interface FollowUp {
+  get(path: string): Promise<Response>
+  wait(ms: number): Promise<void>
 }
 
 /** The upstream's answer as the client gets it, and what metering bills. */
@@ -32,7 +44,7 @@ export interface OperationAnswer {
 export interface OperationDialect<R extends OperationRequest> {
   encode(request: R, upstreamModel: string): UpstreamCall
   /** Reads a 2xx answer; throws UpstreamFailure when it is not what the dialect sends. */
-  decode(response: Response, request: R): Promise<OperationAnswer>
+  decode(response: Response, request: R, follow: FollowUp): Promise<OperationAnswer>
   /** The message inside an error body of this dialect (default: OpenAI's `error.message`, `message`, `detail`). */
   errorMessage?(status: number, body: unknown): string | undefined
 }

@@ -20,5 +20,7 @@ export const qwen = openAiCompatible({
   ownOperations: {
     rerank: { path: '/api/v1/services/rerank/text-rerank/text-rerank', dialect: 'dashscope' },
     completions: { path: '/compatible-mode/v1/completions', dialect: 'openai' },
+    // Wanx and Qwen-Image through DashScope's asynchronous text-to-image (a task polled within the attempt)
+    'image-generations': { path: '/api/v1/services/aigc/text2image/image-synthesis', dialect: 'dashscope' },
   },
 })

@@ -17,7 +17,8 @@ beforeAll(async () => {
   o = await startOperationsEnv()
   await o.channel(24, 'imagen-4.0-generate-001')
   await o.channel(45, 'doubao-seedream-4-0-250828')
-  await o.env.app.deps.options.set('ModelPrice', { 'imagen-4.0-generate-001': 0.04, 'doubao-seedream-4-0-250828': 0.03 })
+  await o.channel(17, 'wanx2.1-t2i-turbo')
+  await o.env.app.deps.options.set('ModelPrice', { 'imagen-4.0-generate-001': 0.04, 'doubao-seedream-4-0-250828': 0.03, 'wanx2.1-t2i-turbo': 0.02 })
 })
 afterAll(() => o.stop())
 
@@ -114,5 +115,49 @@ describe('Seedream through a Doubao (Ark) channel', () => {
     const res = await o.env.app.fetch('/v1/images/generations', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'doubao-seedream-4-0-250828', prompt: 'x', size: '3K' }) })
     expect(res.status).toBe(400)
     expect(((await res.json()) as any).error.param).toBe('size')
+  })
+})
+
+describe('Wanx through a Qwen (DashScope) channel: a task submitted and polled within the attempt', () => {
+  const post = (key: string, body: Record<string, unknown>) =>
+    o.env.app.fetch('/v1/images/generations', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'wanx2.1-t2i-turbo', ...body }) })
+
+  test('submitted async with DashScope\'s body, polled until it succeeds, answered as OpenAI links; billed per image', async () => {
+    const { user, client } = await payer()
+    const before = o.up.requests.length
+    const res = await client.images.generate({ model: 'wanx2.1-t2i-turbo', prompt: 'a tea house', n: 2, size: '1024x768', seed: 42, negative_prompt: 'people' } as any)
+    const sent = o.up.requests.slice(before)
+    // the task route answers GETs only: RUNNING at the first poll, SUCCEEDED at the second
+    const task = sent[1]!.path.split('/').at(-1)
+    expect(sent.map((r) => r.path)).toEqual(['/api/v1/services/aigc/text2image/image-synthesis', `/api/v1/tasks/${task}`, `/api/v1/tasks/${task}`])
+    expect(res.data!.map((d) => [d.url, d.revised_prompt])).toEqual([0, 1].map((i) => [`https://dashscope-result.example/${task}/${i}.png`, 'a tea house, detailed']))
+    expect(sent[0]!.headers['x-dashscope-async']).toBe('enable')
+    expect(sent[0]!.json).toEqual({ model: 'wanx2.1-t2i-turbo', input: { prompt: 'a tea house', negative_prompt: 'people' }, parameters: { n: 2, size: '1024*768', seed: 42 } })
+    expect(sent[1]!.headers.authorization).toBe(`Bearer ${OP_KEY}`)
+    expect(sent[1]!.headers['x-dashscope-async']).toBeUndefined()
+    const [row] = await rows(user.id)
+    expect(row).toMatchObject({ modelName: 'wanx2.1-t2i-turbo', promptTokens: 2, quota: quota(0.04) })
+  })
+
+  test('an image the task failed is not billed; a failed task is the client\'s 400, nothing charged', async () => {
+    const { user, key } = await payer()
+    const partial = await post(key, { prompt: 'a garden [partial]', n: 3 })
+    expect(partial.status).toBe(200)
+    expect(((await partial.json()) as any).data).toHaveLength(2)
+    expect((await rows(user.id))[0]).toMatchObject({ promptTokens: 2, quota: quota(0.04) })
+    const failed = await post(key, { prompt: 'x [fail]' })
+    expect(failed.status).toBe(400)
+    expect(((await failed.json()) as any).error.message).toContain('DataInspectionFailed')
+    await settled(o.env, o.env.outcomes.length)
+    expect((await userRow(o.env, user.id)).quota).toBe(10_000_000 - quota(0.04))
+  })
+
+  test('b64_json is refused before any call (DashScope gives links only)', async () => {
+    const { key } = await payer()
+    const before = o.up.requests.length
+    const res = await post(key, { prompt: 'x', response_format: 'b64_json' })
+    expect(res.status).toBe(400)
+    expect(((await res.json()) as any).error.param).toBe('response_format')
+    expect(o.up.requests.length).toBe(before)
   })
 })

@@ -5,7 +5,7 @@ import { BadRequestError } from '../../errors'
  * other vendors (compatible servers) are checked only for the shape of `size`; their prices come from ImagePrice
  * or ModelPrice.
  */
-type ImageFamily = 'dall-e-2' | 'dall-e-3' | 'gpt-image-1' | 'gpt-image' | 'imagen' | 'seedream' | 'other'
+type ImageFamily = 'dall-e-2' | 'dall-e-3' | 'gpt-image-1' | 'gpt-image' | 'imagen' | 'seedream' | 'dashscope' | 'other'
 
 interface FamilyRules {
   sizes?: readonly string[]
@@ -34,6 +34,8 @@ const RULES: Record<ImageFamily, FamilyRules> = {
   imagen: { defaultSize: 'auto', maxN: 4, maxPrompt: 100_000, responseFormat: true, own: [] },
   // Doubao Seedream on Ark: `1K`/`2K`/`4K` or WIDTHxHEIGHT; more than one image only as a sequence (`max_images`, up to 15)
   seedream: { defaultSize: 'auto', maxN: 15, maxPrompt: 100_000, responseFormat: true, own: [] },
+  // Wanx and Qwen-Image on DashScope: up to 4 images, links only (images/dashscope.ts)
+  dashscope: { defaultSize: 'auto', maxN: 4, maxPrompt: 800, responseFormat: true, own: [] },
   other: { defaultSize: 'auto', maxN: 10, maxPrompt: 100_000, responseFormat: true, own: [] },
 }
 
@@ -47,6 +49,7 @@ export function familyOf(model: string): ImageFamily {
   if (name.startsWith('gpt-image') || name.startsWith('chatgpt-image')) return 'gpt-image'
   if (name.startsWith('imagen-')) return 'imagen'
   if (name.includes('seedream')) return 'seedream'
+  if (/^(wanx|wan2\.\d+-t2i|qwen-image)/.test(name)) return 'dashscope'
   return 'other'
 }
 
@@ -89,6 +92,9 @@ export function checkImageOptions(options: ImageOptions): ImageChoice {
   if (family !== 'other') {
     const foreign = options.present.find((field) => FAMILY_OWNED.has(field) && !rules.own.includes(field))
     if (foreign) throw new BadRequestError(`${foreign} is not supported by ${options.model}`, foreign)
+  }
+  if (family === 'dashscope' && options.responseFormat === 'b64_json') {
+    throw new BadRequestError(`${options.model} answers links only; response_format "b64_json" is not supported`, 'response_format')
   }
   if (!rules.responseFormat && options.responseFormat === 'url') {
     throw new BadRequestError(`${options.model} always answers base64 (b64_json); response_format "url" is not supported`, 'response_format')

@@ -1,6 +1,7 @@
 import type { Operation } from '../types'
 import { decodeImageEdit, type ImageEditRequest } from './edit-request'
 import { decodeImageGeneration, type ImageGenerationRequest } from './generation-request'
+import { dashscopeImageGeneration } from './dashscope'
 import { imagenGeneration } from './imagen'
 import { openAiImageEdit, openAiImageGeneration, openAiImageVariation } from './openai'
 import { decodeImageVariation, type ImageVariationRequest } from './variation-request'
@@ -15,7 +16,7 @@ export const imageGenerations: Operation<ImageGenerationRequest> = {
   path: '/v1/images/generations',
   body: 'json',
   decode: decodeImageGeneration,
-  dialects: { openai: openAiImageGeneration, imagen: imagenGeneration },
+  dialects: { openai: openAiImageGeneration, imagen: imagenGeneration, dashscope: dashscopeImageGeneration },
 }
 
 /** `POST /v1/images/edits` (multipart), billed like generations. */

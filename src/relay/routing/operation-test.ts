@@ -1,3 +1,4 @@
+import { followUp } from '../../operations/follow-up'
 import { OPERATIONS } from '../../operations'
 import { looksLikeEmbeddingModel } from '../../operations/embeddings/models'
 import type { Operation, OperationDialect, OperationRequest } from '../../operations/types'
@@ -61,14 +62,19 @@ export async function probeOperation(
   const request = op.decode(op.probe!(model), { bytes: 0 })
   const call = dialect.encode(request, upstreamModel)
   const target = operationRequest(channel.provider, channel.baseUrl, call.path ? { ...endpoint, path: call.path } : endpoint, upstreamModel, key, { other: channel.other })
-  const headers = call.contentType ? { ...target.headers, 'content-type': call.contentType } : target.headers
+  const headers = { ...target.headers, ...(call.contentType ? { 'content-type': call.contentType } : {}), ...call.headers }
   const response = await fetchImpl(target.url, { method: 'POST', headers, body: call.body, signal })
   if (!response.ok) {
     const text = await response.text()
     return { ok: false, status: response.status, message: errorText(dialect, response.status, text) }
   }
   try {
-    await dialect.decode(response, request)
+    const poll = async (url: string) => {
+      const polled = await fetchImpl(url, { method: 'GET', headers: target.headers, signal })
+      if (!polled.ok) throw new Error(`a follow-up call answered ${polled.status}`)
+      return polled
+    }
+    await dialect.decode(response, request, followUp(target.url, poll, signal))
     return { ok: true, status: response.status, message: '' }
   } catch (error) {
     return { ok: false, status: response.status, message: `upstream answered ${response.status} but not as ${op.path} answers: ${(error as Error).message}` }

@@ -30,3 +30,34 @@ function seedream(call: RecordedCall, key: string): Response {
   return Response.json({ model: body.model, created: 1_750_000_000, data, usage: { generated_images: made, output_tokens: 16384 * made, total_tokens: 16384 * made } })
 }
 addOperationRoute('POST /api/v3/images/generations', seedream)
+
+/** DashScope's asynchronous text-to-image: a task per submission, RUNNING at its first poll, then its end. */
+const dashscopeTasks = new Map<string, { polls: number; prompt: string; n: number }>()
+const dashscopeError = (status: number, code: string, message: string) => Response.json({ code, message, request_id: 'req-1' }, { status })
+
+function dashscopeSubmit(call: RecordedCall, key: string): Response {
+  if (call.headers.authorization !== `Bearer ${key}`) return dashscopeError(401, 'InvalidApiKey', 'Invalid API-key provided.')
+  if (call.headers['x-dashscope-async'] !== 'enable') return dashscopeError(403, 'AccessDenied', 'current user api does not support synchronous calls')
+  const prompt = call.json?.input?.prompt
+  if (typeof prompt !== 'string' || !prompt) return dashscopeError(400, 'InvalidParameter', 'Field required: input.prompt')
+  const id = `task-${dashscopeTasks.size + 1}`
+  dashscopeTasks.set(id, { polls: 0, prompt, n: call.json?.parameters?.n ?? 4 })
+  return Response.json({ output: { task_status: 'PENDING', task_id: id }, request_id: 'req-1' })
+}
+
+function dashscopeTask(call: RecordedCall, key: string): Response {
+  if (call.headers.authorization !== `Bearer ${key}`) return dashscopeError(401, 'InvalidApiKey', 'Invalid API-key provided.')
+  const id = call.path.split('/').at(-1)!
+  const task = dashscopeTasks.get(id)
+  if (!task) return Response.json({ request_id: 'req-2', output: { task_id: id, task_status: 'UNKNOWN' } })
+  task.polls++
+  if (task.polls === 1) return Response.json({ request_id: 'req-2', output: { task_id: id, task_status: 'RUNNING' } })
+  if (task.prompt.includes('[fail]')) return Response.json({ request_id: 'req-2', output: { task_id: id, task_status: 'FAILED', code: 'DataInspectionFailed', message: 'Input data may contain inappropriate content.' } })
+  const results = Array.from({ length: task.n }, (_, i) =>
+    task.prompt.includes('[partial]') && i === 0 ? { code: 'DataInspectionFailed', message: 'Output data may contain inappropriate content.' } : { orig_prompt: task.prompt, actual_prompt: `${task.prompt}, detailed`, url: `https://dashscope-result.example/${id}/${i}.png` },
+  )
+  const made = results.filter((r) => 'url' in r).length
+  return Response.json({ request_id: 'req-2', output: { task_id: id, task_status: 'SUCCEEDED', results, task_metrics: { TOTAL: task.n, SUCCEEDED: made, FAILED: task.n - made } }, usage: { image_count: made } })
+}
+addOperationRoute('POST /api/v1/services/aigc/text2image/image-synthesis', dashscopeSubmit)
+addOperationRoute('GET /api/v1/tasks/*', dashscopeTask)
