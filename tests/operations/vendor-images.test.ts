@@ -125,14 +125,14 @@ describe('Wanx through a Qwen (DashScope) channel: a task submitted and polled w
   test('submitted async with DashScope\'s body, polled until it succeeds, answered as OpenAI links; billed per image', async () => {
     const { user, client } = await payer()
     const before = o.up.requests.length
-    const res = await client.images.generate({ model: 'wanx2.1-t2i-turbo', prompt: 'a tea house', n: 2, size: '1024x768', seed: 42, negative_prompt: 'people' } as any)
+    const res = await client.images.generate({ model: 'wanx2.1-t2i-turbo', prompt: 'a tea house [slow]', n: 2, size: '1024x768', seed: 42, negative_prompt: 'people' } as any)
     const sent = o.up.requests.slice(before)
     // the task route answers GETs only: RUNNING at the first poll, SUCCEEDED at the second
     const task = sent[1]!.path.split('/').at(-1)
     expect(sent.map((r) => r.path)).toEqual(['/api/v1/services/aigc/text2image/image-synthesis', `/api/v1/tasks/${task}`, `/api/v1/tasks/${task}`])
-    expect(res.data!.map((d) => [d.url, d.revised_prompt])).toEqual([0, 1].map((i) => [`https://dashscope-result.example/${task}/${i}.png`, 'a tea house, detailed']))
+    expect(res.data!.map((d) => [d.url, d.revised_prompt])).toEqual([0, 1].map((i) => [`https://dashscope-result.example/${task}/${i}.png`, 'a tea house [slow], detailed']))
     expect(sent[0]!.headers['x-dashscope-async']).toBe('enable')
-    expect(sent[0]!.json).toEqual({ model: 'wanx2.1-t2i-turbo', input: { prompt: 'a tea house', negative_prompt: 'people' }, parameters: { n: 2, size: '1024*768', seed: 42 } })
+    expect(sent[0]!.json).toEqual({ model: 'wanx2.1-t2i-turbo', input: { prompt: 'a tea house [slow]', negative_prompt: 'people' }, parameters: { n: 2, size: '1024*768', seed: 42 } })
     expect(sent[1]!.headers.authorization).toBe(`Bearer ${OP_KEY}`)
     expect(sent[1]!.headers['x-dashscope-async']).toBeUndefined()
     const [row] = await rows(user.id)

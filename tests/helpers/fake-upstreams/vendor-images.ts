@@ -31,7 +31,7 @@ function seedream(call: RecordedCall, key: string): Response {
 }
 addOperationRoute('POST /api/v3/images/generations', seedream)
 
-/** DashScope's asynchronous text-to-image: a task per submission, RUNNING at its first poll, then its end. */
+/** DashScope's asynchronous text-to-image: a task per submission, ended at its first poll (a `[slow]` prompt's at its second). */
 const dashscopeTasks = new Map<string, { polls: number; prompt: string; n: number }>()
 const dashscopeError = (status: number, code: string, message: string) => Response.json({ code, message, request_id: 'req-1' }, { status })
 
@@ -51,7 +51,7 @@ function dashscopeTask(call: RecordedCall, key: string): Response {
   const task = dashscopeTasks.get(id)
   if (!task) return Response.json({ request_id: 'req-2', output: { task_id: id, task_status: 'UNKNOWN' } })
   task.polls++
-  if (task.polls === 1) return Response.json({ request_id: 'req-2', output: { task_id: id, task_status: 'RUNNING' } })
+  if (task.polls === 1 && task.prompt.includes('[slow]')) return Response.json({ request_id: 'req-2', output: { task_id: id, task_status: 'RUNNING' } })
   if (task.prompt.includes('[fail]')) return Response.json({ request_id: 'req-2', output: { task_id: id, task_status: 'FAILED', code: 'DataInspectionFailed', message: 'Input data may contain inappropriate content.' } })
   const results = Array.from({ length: task.n }, (_, i) =>
     task.prompt.includes('[partial]') && i === 0 ? { code: 'DataInspectionFailed', message: 'Output data may contain inappropriate content.' } : { orig_prompt: task.prompt, actual_prompt: `${task.prompt}, detailed`, url: `https://dashscope-result.example/${id}/${i}.png` },
