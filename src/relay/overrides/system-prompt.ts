@@ -22,6 +22,12 @@ export function applySystemPrompt(body: Record<string, unknown>, protocol: Upstr
       return geminiInstruction(body, prompt)
     case 'bedrock-converse':
       return blocks(body, 'system', { text: prompt.text }, prompt)
+    case 'dify': {
+      // the conversation is one `query`, a system prompt its leading `SYSTEM:` turn (protocols/dify)
+      const query = typeof body.query === 'string' ? body.query : ''
+      if (!query.startsWith('SYSTEM: \n') || prompt.override) body.query = `SYSTEM: \n${prompt.text}\n${query}`
+      return
+    }
     default: // Anthropic's Messages, also inside Bedrock's and Vertex's envelopes
       if (Array.isArray(body.system)) return blocks(body, 'system', { type: 'text', text: prompt.text }, prompt)
       body.system = joined(body.system, prompt)
