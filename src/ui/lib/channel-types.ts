@@ -29,6 +29,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   { type: 33, name: 'AWS Bedrock', baseUrl: '', keyRequired: true, baseUrlOptional: true },
   { type: 34, name: 'Cohere', baseUrl: 'https://api.cohere.ai', keyRequired: true },
   { type: 35, name: 'MiniMax', baseUrl: 'https://api.minimax.io', keyRequired: true },
+  { type: 37, name: 'Dify', baseUrl: 'https://api.dify.ai', keyRequired: true },
   { type: 38, name: 'Jina AI', baseUrl: 'https://api.jina.ai', keyRequired: true },
   { type: 39, name: 'Cloudflare Workers AI', baseUrl: 'https://api.cloudflare.com', keyRequired: true },
   { type: 40, name: 'SiliconFlow', baseUrl: 'https://api.siliconflow.cn', keyRequired: true },
