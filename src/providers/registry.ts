@@ -4,6 +4,7 @@ import { bedrock } from './bedrock'
 import { cloudflare } from './cloudflare'
 import { cohere } from './cohere'
 import { custom } from './custom'
+import { coze } from './coze'
 import { deepseek } from './deepseek'
 import { dify } from './dify'
 import { doubao } from './doubao'
@@ -30,7 +31,7 @@ import { zhipu } from './zhipu'
 /** Every supported provider, keyed by new-api channel type, in type order. Adding a vendor = one data file + one line. */
 export const PROVIDERS: readonly Provider[] = [
   openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, moonshot, zhipu, perplexity, lingyiwanwu, bedrock, cohere,
-  minimax, dify, jina, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai, submodel,
+  minimax, dify, jina, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai, coze, submodel,
 ]
 
 const byType = new Map(PROVIDERS.map((p) => [p.type, p]))

@@ -134,6 +134,8 @@ export interface Provider {
     /** `other` is part of where the key is sent (Vertex's region picks the host, Cloudflare's account the path) */
     addressed?: boolean
   }
+  /** The top-level body field the channel's `other` fills on every chat call (Coze's `bot_id`). */
+  otherInBody?: string
   /** Refuses a key this type cannot use (a 400 naming `key`, never quoting it): Bedrock's key format, Vertex's service account. */
   checkKey?(key: string): void | Promise<void>
   /** The URLs a key makes the server dial besides the channel's own (a service account's token_uri), checked on save. */

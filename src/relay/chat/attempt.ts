@@ -1,7 +1,8 @@
-import type { AssistantPart, IrRequest } from '../../ir'
+import type { AssistantPart, IrRequest, IrResponse } from '../../ir'
 import type { Protocol, UpstreamProtocol } from '../../protocols/types'
 import { isRetryableStatus, UpstreamFailure } from '../failure'
 import { maskSecrets } from '../mask'
+import { collectedAnswer } from './collected-stream'
 import type { RelayInput, RelayPorts } from '../types'
 import type { UpstreamBody } from './upstream-body'
 import type { RouteCandidate } from '../routing'
@@ -118,22 +119,28 @@ async function streamResult(deps: Omit<RelayPorts, 'routing'>, a: AttemptInput, 
 
 async function bodyResult(a: AttemptInput, response: Response, key: string): Promise<AttemptResult> {
   const text = await response.text()
+  const firstByteAt = performance.now()
+  const headers = { 'content-type': 'application/json', 'x-request-id': a.input.requestId }
+  // an upstream that answers only as a stream: a non-stream client gets the stream folded into one answer
+  if (a.upstreamProtocol.streamsOnly) return encodedResult(a, collectedAnswer(a.upstreamProtocol, text, key), headers, firstByteAt)
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch {
     throw new UpstreamFailure(0, `upstream sent a body that is not JSON: ${maskSecrets(text.slice(0, 200), key)}`, true)
   }
-  const firstByteAt = performance.now()
-  const headers = { 'content-type': 'application/json', 'x-request-id': a.input.requestId }
   if (a.rawAnswer || a.passthrough) {
     const usage = a.upstreamProtocol.usageFromBody(json)
     a.onEnd({ usage, aborted: false, firstByteAt, output: outputNeeded(usage, { aborted: false }) ? outputOf(a.upstreamProtocol, json) : undefined })
     return { body: text, headers, upstreamDoneAt: firstByteAt }
   }
-  const decoded = a.upstreamProtocol.decodeResponse(json)
-  const encoded = a.client.encodeResponse({ ...decoded.value, model: a.ir.model }, a.ir)
-  a.onEnd({ usage: decoded.value.usage, aborted: false, firstByteAt, output: outputNeeded(decoded.value.usage, { aborted: false }) ? textOf(decoded.value.parts) : undefined })
+  return encodedResult(a, a.upstreamProtocol.decodeResponse(json).value, headers, firstByteAt)
+}
+
+/** A decoded answer in the client's protocol, reported to metering. */
+function encodedResult(a: AttemptInput, answer: IrResponse, headers: Record<string, string>, firstByteAt: number): AttemptResult {
+  const encoded = a.client.encodeResponse({ ...answer, model: a.ir.model }, a.ir)
+  a.onEnd({ usage: answer.usage, aborted: false, firstByteAt, output: outputNeeded(answer.usage, { aborted: false }) ? textOf(answer.parts) : undefined })
   return { body: JSON.stringify(encoded.value), headers, upstreamDoneAt: firstByteAt }
 }
 

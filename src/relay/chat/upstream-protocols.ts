@@ -2,6 +2,7 @@ import { emptyRequest, textPart } from '../../ir'
 import { protocols } from '../../protocols'
 import { bedrockConverse } from '../../protocols/bedrock-converse'
 import { bedrockInvoke, bedrockInvokeBody } from '../../protocols/bedrock-invoke'
+import { coze } from '../../protocols/coze'
 import { dify } from '../../protocols/dify'
 import { AwsEventStreamParser } from '../../protocols/framing/aws-event-stream'
 import type { ProtocolId, UpstreamProtocol, UpstreamProtocolId, WireError } from '../../protocols/types'
@@ -42,6 +43,7 @@ const UPSTREAM_ONLY: Record<Exclude<UpstreamProtocolId, ProtocolId>, UpstreamPro
     createFrameParser: bedrockInvoke.createStreamParser,
     wrapBody: (body, headers, warnings) => ({ text: bedrockInvokeBody(body, warnings, headers?.get('anthropic-beta') ?? undefined), headers: {} }),
   }),
+  coze,
   dify,
   'vertex-anthropic': carryingAnthropic('vertex-anthropic', {
     parseError: vertexError,

@@ -12,6 +12,8 @@ export interface ChannelOverrides {
   systemPrompt?: SystemPrompt
   /** the proxy URL, credentials included (src/outbound dials it) */
   proxy?: string
+  /** top-level body fields the channel's type fills from the channel (Coze's `bot_id` from `other`), set before the param override */
+  bodyFields?: Record<string, unknown>
 }
 
 interface OverrideColumns {
@@ -21,8 +23,8 @@ interface OverrideColumns {
 }
 
 /** A channel's overrides from its stored columns and `setting` (checked when saved; anything unreadable counts as unset). */
-export function overridesOf(row: OverrideColumns, setting: Record<string, unknown>): ChannelOverrides {
-  const out: ChannelOverrides = {}
+export function overridesOf(row: OverrideColumns, setting: Record<string, unknown>, bodyFields?: Record<string, unknown>): ChannelOverrides {
+  const out: ChannelOverrides = bodyFields ? { bodyFields } : {}
   const params = lenient(() => parseParamOverride(jsonOf(row.paramOverride)))
   const headers = lenient(() => parseHeaderOverride(jsonOf(row.headerOverride)))
   const statuses = lenient(() => parseStatusMapping(jsonOf(row.statusCodeMapping)))
@@ -39,7 +41,7 @@ export function overridesOf(row: OverrideColumns, setting: Record<string, unknow
 
 /** The body as sent changes (param override, system prompt): the relay builds it as text instead of passing bytes on. */
 export function rewritesBody(overrides: ChannelOverrides): boolean {
-  return overrides.params !== undefined || overrides.systemPrompt !== undefined
+  return overrides.params !== undefined || overrides.systemPrompt !== undefined || overrides.bodyFields !== undefined
 }
 
 /** The status an upstream error is read as. */

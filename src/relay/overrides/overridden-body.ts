@@ -6,12 +6,13 @@ import { applyParamOverride, OverrideBlocked } from './param-override'
 import { applySystemPrompt } from './system-prompt'
 
 /**
- * The body of one attempt with the channel's system prompt and param override applied (in new-api's order: the
+ * The body of one attempt with the fields its type fills from the channel, its system prompt and param override applied (in new-api's order: the
  * prompt, then the operations), as the upstream's protocol writes it. Only called for a channel that has them:
  * every other body goes on byte for byte.
  */
 export function overriddenBody(body: UpstreamBody, overrides: ChannelOverrides, protocol: UpstreamProtocolId): UpstreamBody {
   const json = JSON.parse(payloadText(body)) as Record<string, unknown>
+  if (overrides.bodyFields) Object.assign(json, overrides.bodyFields)
   if (overrides.systemPrompt) applySystemPrompt(json, protocol, overrides.systemPrompt)
   if (overrides.params) {
     try {

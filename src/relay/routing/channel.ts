@@ -96,6 +96,6 @@ export function toChannel(row: ChannelRow, keyText: string): Channel | undefined
     testModel: row.testModel,
     other: row.other,
     setting,
-    overrides: overridesOf(row, setting),
+    overrides: overridesOf(row, setting, provider.otherInBody && row.other ? { [provider.otherInBody]: row.other } : undefined),
   }
 }

@@ -40,6 +40,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   { type: 46, name: 'Baidu Qianfan', baseUrl: 'https://qianfan.baidubce.com', keyRequired: true },
   { type: 47, name: 'Xinference', baseUrl: 'http://localhost:9997', keyRequired: false },
   { type: 48, name: 'xAI', baseUrl: 'https://api.x.ai', keyRequired: true },
+  { type: 49, name: 'Coze', baseUrl: 'https://api.coze.cn', keyRequired: true },
   { type: 53, name: 'Submodel', baseUrl: 'https://llm.submodel.ai', keyRequired: true },
 ]
 
