@@ -1,5 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
+import { manageLogHook } from '../../metering/manage-log'
 import { ok } from '../../plugins/envelope'
 import { sessionPlugin } from '../../plugins/session'
 import { Role } from '../../db/repos/user-roles'
@@ -10,6 +11,8 @@ import type { PaymentDeps } from '../../payments/types'
 export function providerTestRoute(deps: AppDeps, payments: PaymentDeps) {
   return new Elysia({ name: 'payments-test' })
     .use(sessionPlugin(deps))
+    // a POST of root's: in the manage log like the others (who tested which provider's keys, and when)
+    .onAfterHandle(manageLogHook(deps, 'payment'))
     .post('/api/payment/test', async ({ body }) => ok(await testProvider(payments, body.provider)), {
       role: Role.root,
       body: t.Object({ provider: t.Union([t.Literal('epay'), t.Literal('stripe'), t.Literal('creem')]) }),
