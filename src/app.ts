@@ -29,6 +29,7 @@ import { dataModule } from './modules/data'
 import { pricingModule } from './modules/pricing'
 import { redemptionsModule } from './modules/redemptions'
 import { paymentsModule } from './modules/payments'
+import { subscriptionsModule } from './modules/subscriptions'
 import { playgroundModule } from './modules/playground'
 import { userAccessModule } from './modules/user-access'
 import { requestContext } from './plugins/request-context'
@@ -90,6 +91,7 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(cacheReadsModule(deps))
     .use(redemptionsModule(deps))
     .use(paymentsModule(deps))
+    .use(subscriptionsModule(deps))
     .use(rootProbeModule())
     .use(playgroundModule(deps, hooks))
     .use(relayModule(deps, hooks))

@@ -83,8 +83,10 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
     onKeyChange: shared ? (channelId, key, dead) => void coord.publish(Topic.keys, keyPayload(channelId, key, dead)) : undefined,
   })
   const ops = createOps(config, log, routing.channels.hasModel)
+  // one clock for the app and metering: a test that moves it moves plan periods and order expiry alike
+  const clock = { now: () => Date.now() }
   const metering = createMetering(
-    { options, repos, coord },
+    { options, repos, coord, clock },
     { onFlush: (ms, rows, failed) => (failed ? ops.flush.failed() : ops.flush.observe(ms, rows)) },
   )
   invalidations?.attach({ users: repos.users, tokens: repos.tokens, channels: routing.channels, keys: routing, options, sessions: revokedSessions })
@@ -100,5 +102,5 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
   )
   const mailer = createMailer({ options, cryptoSecret: secrets.crypto })
   const affinity = createSessionAffinity({ cache: coord.affinity, options, keyOutOfRotation: routing.keyOutOfRotation })
-  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, affinity, clock: { now: () => Date.now() } }
+  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, affinity, clock }
 }

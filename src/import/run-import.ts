@@ -12,6 +12,7 @@ import type { MapContext } from './map-common'
 import type { IdResolver } from './map-logs'
 import { mapOptions } from './map-options'
 import { mapRedemptions } from './map-redemptions'
+import { importPayments } from './payments'
 import { mapTokens } from './map-tokens'
 import { mapUsers } from './map-users'
 import { openSource, type Source, type SourceRow } from './read-source'
@@ -123,6 +124,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     try {
       const ids = await writeCore(repo, report, options.merge, { users, tokens, channels, sealed, redemptions, options: mappedOptions.values }, raw)
       await importSecondFactors(source, schema, repo, box, ids.importedUser, report)
+      await importPayments(source, schema, repo, ids.importedUser, report)
       if (options.logsSince !== undefined) await writeLogs(ctx, repo, logSource ?? source, logSource ? new Set(await logSource.tables()) : schema.tables, source, schema, ids, options, log)
       if (options.dryRun) await repo.rollback()
       else await repo.commit()

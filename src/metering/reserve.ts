@@ -11,6 +11,7 @@ import { priceTerms } from './price-terms'
 import { contextOf } from './model-limits'
 import { affordableOutput, outputPlan } from './output-cap'
 import { estimateQuota, requirePrice, type Price } from './prices'
+import { fundingFor, type PlanHold } from '../subscriptions/funding'
 
 /** What a request holds between the reservation and its settlement. */
 export interface Reservation {
@@ -36,6 +37,8 @@ export interface Reservation {
   reserved: number
   /** the database's record of the reservation, where it keeps one (PostgreSQL); settlement ends it */
   hold?: number
+  /** the held plan that pays for the request, when one does (the wallet is untouched then) */
+  plan?: PlanHold
   tokenLimited: boolean
   quotaPerUnit: number
   /** give back the rate limits' hold: the concurrency slot, and the TPM estimate minus the tokens used */
@@ -45,8 +48,10 @@ export interface Reservation {
 
 export interface ReserveDeps {
   options: Pick<OptionStore, 'get'>
-  repos: Pick<Repos, 'quota'>
+  repos: Pick<Repos, 'quota'> & Partial<Pick<Repos, 'subscriptions'>>
   coord: Coordination
+  /** wall-clock milliseconds (AppDeps' clock): a plan's period and end are read from it */
+  clock?: { now(): number }
   /** Commit the settlements waiting for the next log batch (their refunds), so a refusal is never for want of them. */
   settlePending?: () => Promise<unknown>
 }
@@ -102,21 +107,28 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
   let amount = estimate()
   const tokenLimited = !token.unlimitedQuota
   let hold: number | undefined
+  let planHold: PlanHold | undefined
   if (amount > 0) {
     let result
     try {
-      result = await deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
+      const clock = deps.clock ?? Date
+      const funding = await fundingFor(
+        { quota: deps.repos.quota, subscriptions: deps.repos.subscriptions, now: () => Math.floor(clock.now() / 1000) },
+        { userId: user.id, tokenId: token.id, tokenLimited, model: meter.model, group },
+      )
+      const fund = funding.fund
+      result = await fund(amount)
       if (!result.ok && deps.settlePending && deps.repos.quota.hasPending()) {
         // refunds of requests that just ended may still wait for their batch (PostgreSQL): write them, ask again
         await deps.settlePending()
-        result = await deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
+        result = await fund(amount)
       }
       if (!result.ok && !counted) {
         // The byte bound (about 3.5× a real prompt's tokens) does not fit: count exactly before refusing, so a
         // request the balance can pay is served and a refusal names the real estimate, not the bound.
         recount()
         amount = estimate()
-        result = await deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
+        result = await fund(amount)
       }
       // A request without a cap is sent with the cap the balance buys (as OpenRouter limits output by credits), not
       // refused, unless that is under the minimum. Twice at most: the balance may move between the two questions.
@@ -135,7 +147,7 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
         }
         perOutput = Math.min(perOutput, bought)
         amount = estimate()
-        result = await deps.repos.quota.reserve(user.id, token.id, tokenLimited, amount)
+        result = await fund(amount)
       }
     } catch (error) {
       release(0) // the database failed: the rate limits' slots go back with the request
@@ -149,6 +161,7 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
       throw insufficient(amount, quotaPerUnit, result.userQuota ?? 0, result.tokenRemain, why)
     }
     hold = result.hold
+    planHold = result.plan
   }
   if (plan.injects) {
     meter.outputCap = perOutput
@@ -157,7 +170,7 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
   }
   if (floor) meter.notes = [...(meter.notes ?? []), `input sent by reference (${meter.byReference!.join(', ')}): reserved as the model's context window, ${floor} tokens`]
   const promptExact = counted && !floor
-  return { price, group, model: meter.model, unit: meter.unit, count: meter.count, countable: meter.countable, promptTokens, promptExact, maxOutputTokens: perOutput * outputs, fee, reserved: amount, hold, tokenLimited, quotaPerUnit, release, settled: false }
+  return { price, group, model: meter.model, unit: meter.unit, count: meter.count, countable: meter.countable, promptTokens, promptExact, maxOutputTokens: perOutput * outputs, fee, reserved: amount, hold, plan: planHold, tokenLimited, quotaPerUnit, release, settled: false }
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Reservation } from './reserve'
 
 export interface SettleDeps {
   options: Pick<OptionStore, 'get'>
-  repos: Pick<Repos, 'quota'>
+  repos: Pick<Repos, 'quota'> & Partial<Pick<Repos, 'subscriptions'>>
   logs: Pick<LogWriter, 'push'>
 }
 
@@ -38,17 +38,20 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
   const now = Math.floor(Date.now() / 1000)
   let charged: number
   try {
+    // a plan paid: its period takes the charge; the wallet's settlement only counts the request
+    const planCharge = r.plan && deps.repos.subscriptions ? await deps.repos.subscriptions.settle(r.plan.subscriptionId, r.plan.periodStart, r.reserved, actual) : undefined
     ;({ charged } = await deps.repos.quota.settle({
       userId: input.user.id,
       tokenId: input.token.id,
-      tokenLimited: r.tokenLimited && r.reserved > 0,
+      tokenLimited: planCharge === undefined && r.tokenLimited && r.reserved > 0,
       channelId: delivered ? outcome.channelId : 0,
-      reserved: r.reserved,
-      actual,
+      reserved: planCharge === undefined ? r.reserved : 0,
+      actual: planCharge === undefined ? actual : 0,
       now,
       hold: r.hold,
       requestId: input.requestId,
     }))
+    if (planCharge !== undefined) charged = planCharge
   } finally {
     // the rate limits' slots and unused TPM go back whether or not the database took the settlement
     r.release(delivered ? totalTokens(billed.usage) : 0)
@@ -112,6 +115,7 @@ function logRow(
     reserved: r.reserved,
   }
   if (r.fee) other.fee = r.fee
+  if (r.plan) other.subscription_id = r.plan.subscriptionId
   if (billed.estimated) other.estimated = true
   if (outcome.aborted) other.aborted = true
   if (actual !== charged) other.unpaid = actual - charged

@@ -3,7 +3,7 @@ import type { OutboundFetch } from '../outbound/fetch'
 import type { CreemSettings } from './settings'
 
 /** Creem's API: live and test hosts (PROVIDER_ENDPOINTS' `creem` moves both). */
-const creemBase = (testMode: boolean) => (testMode ? 'https://test-api.creem.io' : 'https://api.creem.io')
+export const creemBase = (testMode: boolean) => (testMode ? 'https://test-api.creem.io' : 'https://api.creem.io')
 
 /** Creem's webhook signature: HMAC-SHA256 of the raw body with the webhook secret, hex, in `creem-signature`. */
 function creemSignature(payload: string, secret: string): string {

@@ -2,6 +2,7 @@ import { LogType, type UserRow } from '../db/repos'
 import { TopUpStatus, type PaymentCheck, type TopUpRow } from '../db/repos/topups'
 import { PaymentError, type Quote } from './quote'
 import { newTradeNo } from './trade-no'
+import { grantOf } from '../subscriptions/grant'
 import type { PaymentDeps } from './types'
 
 /** Refuse a new order when the user already opened `TopUpPendingLimit` unpaid ones in the last hour (each costs a provider call). */
@@ -16,7 +17,7 @@ export async function assertMayOpenOrder(deps: Pick<PaymentDeps, 'options' | 're
 export function openOrder(
   deps: Pick<PaymentDeps, 'repos' | 'now'>,
   user: Pick<UserRow, 'id'>,
-  quote: Pick<Quote, 'amount' | 'quota' | 'moneyCents'> & { currency: string },
+  quote: Pick<Quote, 'amount' | 'quota' | 'moneyCents'> & { currency: string; planId?: number },
   payment: { provider: string; method: string },
 ): Promise<TopUpRow> {
   const at = deps.now()
@@ -27,6 +28,7 @@ export function openOrder(
     quota: quote.quota,
     moneyCents: quote.moneyCents,
     currency: quote.currency,
+    planId: quote.planId ?? 0,
     paymentMethod: payment.method,
     paymentProvider: payment.provider,
     status: TopUpStatus.pending,
@@ -53,6 +55,7 @@ export async function creditOrder(
   // the provider echoes the owner the order was opened for: another user's id is not this order's payment
   if (context.ownerId !== undefined && context.ownerId !== String(order.userId)) return { outcome: 'mismatch', order }
   const owner = await deps.repos.users.findById(order.userId)
+  const plan = order.planId > 0 ? await deps.repos.subscriptions.findPlan(order.planId) : undefined
   const paid = owner
     ? await deps.repos.topups.complete(tradeNo, check, deps.now(), (row) => ({
         createdAt: deps.now(),
@@ -60,11 +63,13 @@ export async function creditOrder(
         userId: row.userId,
         username: owner.username,
         quota: row.quota,
-        content: `online top-up (${context.by}): ${row.quota} quota for ${(row.moneyCents / 100).toFixed(2)} ${row.currency}, order ${row.tradeNo}`,
+        content: plan
+          ? `subscription (${context.by}): plan "${plan.title}" for ${(row.moneyCents / 100).toFixed(2)} ${row.currency}, order ${row.tradeNo}`
+          : `online top-up (${context.by}): ${row.quota} quota for ${(row.moneyCents / 100).toFixed(2)} ${row.currency}, order ${row.tradeNo}`,
         ip: context.ip,
         requestId: context.requestId ?? '',
-        other: JSON.stringify({ trade_no: row.tradeNo, provider: row.paymentProvider, method: row.paymentMethod, money_cents: row.moneyCents, currency: row.currency }),
-      }))
+        other: JSON.stringify({ trade_no: row.tradeNo, provider: row.paymentProvider, method: row.paymentMethod, money_cents: row.moneyCents, currency: row.currency, ...(plan ? { plan_id: plan.id } : {}) }),
+      }), plan && ((row) => grantOf(plan, row.userId, deps.now(), 'order', row.tradeNo)))
     : undefined
   if (paid) {
     deps.repos.users.forget(paid.userId)

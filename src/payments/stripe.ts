@@ -23,6 +23,8 @@ export interface StripeCheckoutInput {
   userId: number
   amount: number
   moneyCents: number
+  /** the line's name (a plan's title); default "US$<amount> of API quota" */
+  name?: string
   successUrl: string
   cancelUrl: string
   promotionCodes: boolean
@@ -37,7 +39,7 @@ export async function createStripeCheckout(client: Stripe, input: StripeCheckout
       mode: 'payment',
       client_reference_id: input.tradeNo,
       metadata: { trade_no: input.tradeNo, user_id: String(input.userId) },
-      line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: input.moneyCents, product_data: { name: `US$${input.amount} of API quota` } } }],
+      line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: input.moneyCents, product_data: { name: input.name ?? `US$${input.amount} of API quota` } } }],
       success_url: input.successUrl,
       cancel_url: input.cancelUrl,
       expires_at: input.expiresAt,

@@ -6,7 +6,7 @@ import type { OutboundFetch } from '../outbound/fetch'
 /** What the payment services use: settings, orders and balances, the outbound guard, the box that opens secrets. */
 export interface PaymentDeps {
   options: Pick<OptionStore, 'get'>
-  repos: Pick<Repos, 'topups' | 'users'>
+  repos: Pick<Repos, 'topups' | 'users' | 'subscriptions'>
   fetch: OutboundFetch
   box: SecretBox
   /** unix seconds (AppDeps' clock: tests set it) */

@@ -14,6 +14,7 @@ import { UsersPage } from './pages/users'
 import { RedemptionsPage } from './pages/redemptions'
 import { SettingsPage } from './pages/settings'
 import { OrdersPage } from './pages/orders'
+import { PlansPage } from './pages/plans'
 
 export interface PageRoute {
   path: string
@@ -37,6 +38,7 @@ export const PAGES: readonly PageRoute[] = [
   { path: '/pricing', label: 'nav.pricing', role: Role.admin, component: PricingPage, icon: 'tag' },
   { path: '/users', label: 'nav.users', role: Role.admin, component: UsersPage, icon: 'users' },
   { path: '/orders', label: 'orders.title', role: Role.admin, component: OrdersPage, icon: 'receipt' },
+  { path: '/plans', label: 'plans.title', role: Role.root, component: PlansPage, icon: 'receipt' },
   { path: '/redemptions', label: 'nav.redemptions', role: Role.admin, component: RedemptionsPage, icon: 'ticket' },
   { path: '/settings', label: 'nav.settings', role: Role.root, component: SettingsPage, icon: 'gear' },
 ]

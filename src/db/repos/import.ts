@@ -1,4 +1,4 @@
-import type { NewChannel, NewLog, NewRedemption, NewToken, NewUser } from './rows'
+import type { NewChannel, NewLog, NewRedemption, NewSubscriptionPlan, NewToken, NewTopUp, NewUser, NewUserSubscription } from './rows'
 import type { NewPasskey } from './second-factors'
 
 export interface HourlyRow {
@@ -49,6 +49,12 @@ export interface ImportRepo {
   insertTwoFactor(userId: number, sealedSecret: string, codeHashes: string[]): Promise<void>
   /** A passkey; false (nothing written) when its credential id is in the target already. */
   insertPasskey(row: NewPasskey): Promise<boolean>
+  /** An online top-up or subscription order; false (nothing written) when its trade number is in the target already. */
+  insertTopUp(row: NewTopUp): Promise<boolean>
+  /** A subscription plan (new id); answers it. */
+  insertPlan(row: NewSubscriptionPlan): Promise<number>
+  /** A plan a user holds. */
+  insertUserSubscription(row: NewUserSubscription): Promise<void>
   /** Log rows, with the hourly sums of their consume rows (the same insert the metering writer uses). */
   insertLogs(rows: NewLog[]): Promise<void>
   /** Hourly usage that no imported log row accounts for (hours before the first one): both hourly tables. */

@@ -18,6 +18,7 @@ import type { SecondFactorRepo } from './second-factors'
 import type { NewLog } from './rows'
 import type { TokenRepo } from './tokens'
 import type { TopUpRepo } from './topups'
+import type { SubscriptionRepo } from './subscriptions'
 import type { UserRepo } from './users'
 
 type Dialect = 'sqlite' | 'postgres'
@@ -43,6 +44,7 @@ export interface RepoSet {
   secondFactors: SecondFactorRepo
   emailCodes: EmailCodeRepo
   topups: TopUpRepo
+  subscriptions: SubscriptionRepo
   bindings: BindingRepo
   customOAuth: CustomOAuthRepo
 }

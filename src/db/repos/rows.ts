@@ -3,7 +3,7 @@
  * the PostgreSQL schema infers exactly the same types (tests/db/postgres/schema.test.ts fails the typecheck
  * otherwise), so one interface serves both.
  */
-import type { abilities, channels, logs, redemptions, revokedSessions, tokens, topups, users } from '../sqlite/schema'
+import type { abilities, channels, logs, redemptions, revokedSessions, subscriptionPlans, tokens, topups, userSubscriptions, users } from '../sqlite/schema'
 
 export type UserRow = typeof users.$inferSelect
 export type NewUser = typeof users.$inferInsert
@@ -35,3 +35,8 @@ export interface Page<T> {
 
 export type TopUpRow = typeof topups.$inferSelect
 export type NewTopUp = typeof topups.$inferInsert
+
+export type SubscriptionPlanRow = typeof subscriptionPlans.$inferSelect
+export type NewSubscriptionPlan = typeof subscriptionPlans.$inferInsert
+export type UserSubscriptionRow = typeof userSubscriptions.$inferSelect
+export type NewUserSubscription = typeof userSubscriptions.$inferInsert

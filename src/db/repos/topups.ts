@@ -1,4 +1,4 @@
-import type { NewLog, NewTopUp, Page, TopUpRow } from './rows'
+import type { NewLog, NewTopUp, NewUserSubscription, Page, TopUpRow } from './rows'
 
 export type { TopUpRow } from './rows'
 
@@ -39,9 +39,11 @@ export interface TopUpRepo {
   /**
    * Mark the pending order paid, credit its quota to its owner and write the top-up log, in one transaction: one
    * conditional UPDATE (status pending, and `check`'s provider, money and currency) decides, so of any number of
-   * concurrent callers on any node exactly one gets the row; the others, and any mismatch, get undefined.
+   * concurrent callers on any node exactly one gets the row; the others, and any mismatch, get undefined. A
+   * subscription order (`plan_id` > 0) credits no quota: `grantOf` gives the plan it buys, inserted in the same
+   * transaction.
    */
-  complete(tradeNo: string, check: PaymentCheck, now: number, logOf: (row: TopUpRow) => NewLog): Promise<TopUpRow | undefined>
+  complete(tradeNo: string, check: PaymentCheck, now: number, logOf: (row: TopUpRow) => NewLog, grantOf?: (row: TopUpRow) => NewUserSubscription | undefined): Promise<TopUpRow | undefined>
   /** Move a pending order to `status` (expired, failed); false when it was not pending. */
   settleUnpaid(tradeNo: string, status: 'expired' | 'failed', now: number): Promise<boolean>
   /** Record the provider's id for the checkout (Stripe session, Creem checkout). */

@@ -13,6 +13,7 @@ import { orderFilter } from './admin'
 import { orderView } from './view'
 import { paymentAdminRoutes } from './admin'
 import { paymentWebhooks } from './webhooks'
+import { providerTestRoute } from './provider-test'
 
 /** Online top-up (new-api's paths): what the wallet offers, quotes, checkouts, my orders; the providers' webhooks; admins' orders. */
 export function paymentsModule(deps: AppDeps) {
@@ -50,4 +51,5 @@ export function paymentsModule(deps: AppDeps) {
       { ...user, query: OrderQuery },
     )
     .use(paymentAdminRoutes(deps, payments))
+    .use(providerTestRoute(deps, payments))
 }

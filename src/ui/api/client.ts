@@ -74,6 +74,7 @@ export const api = {
   get: <T>(path: string, query?: Query) => call<T>('GET', path, undefined, query),
   post: <T>(path: string, body?: unknown) => call<T>('POST', path, body ?? {}),
   put: <T>(path: string, body: unknown, query?: Query) => call<T>('PUT', path, body, query),
+  patch: <T>(path: string, body: unknown) => call<T>('PATCH', path, body),
   delete: <T>(path: string) => call<T>('DELETE', path),
 }
 

@@ -48,3 +48,8 @@ export interface Status {
 }
 
 export const Role = { user: 1, admin: 10, root: 100 } as const
+
+import type { planView, subscriptionView } from '../../subscriptions/plans'
+/** A subscription plan (new-api's fields) and a plan a user holds, as the server shows them. */
+export type Plan = ReturnType<typeof planView>
+export type HeldPlan = ReturnType<typeof subscriptionView>

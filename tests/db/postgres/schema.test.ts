@@ -77,6 +77,9 @@ const rowTypes: Record<keyof typeof sqlite, [true, true]> = {
   authChallenges: [true, true] satisfies Same<typeof sqlite.authChallenges, typeof pg.authChallenges>,
   emailCodes: [true, true] satisfies Same<typeof sqlite.emailCodes, typeof pg.emailCodes>,
   topups: [true, true] satisfies Same<typeof sqlite.topups, typeof pg.topups>,
+  subscriptionPlans: [true, true] satisfies Same<typeof sqlite.subscriptionPlans, typeof pg.subscriptionPlans>,
+  userSubscriptions: [true, true] satisfies Same<typeof sqlite.userSubscriptions, typeof pg.userSubscriptions>,
+  billingPreferences: [true, true] satisfies Same<typeof sqlite.billingPreferences, typeof pg.billingPreferences>,
 }
 
 test('every table has its row-type check above', () => {

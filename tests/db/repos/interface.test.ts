@@ -27,6 +27,7 @@ const METHODS = {
   emailCodes: ['issue', 'takeAttempt', 'consume'],
   topups: ['insert', 'findByTradeNo', 'list', 'countPendingSince', 'complete', 'settleUnpaid', 'setProviderRef'],
   bindings: ['findUserId', 'listByUser', 'bind', 'emailOwner', 'unbind'],
+  subscriptions: ['listPlans', 'findPlan', 'insertPlan', 'updatePlan', 'grant', 'findById', 'listOfUser', 'countOfPlan', 'setStatus', 'spendable', 'preference', 'setPreference', 'take', 'settle'],
   customOAuth: ['list', 'findById', 'findBySlug', 'insert', 'update', 'delete'],
 } as const satisfies { [K in keyof RepoSet]: readonly (keyof RepoSet[K])[] }
 

@@ -60,6 +60,10 @@ export function startFakeCreem(): FakeCreem {
     hostname: '127.0.0.1',
     async fetch(request) {
       const url = new URL(request.url)
+      if (url.pathname === '/v1/products/search' && request.method === 'GET') {
+        if (request.headers.get('x-api-key') !== fake.apiKey) return Response.json({ message: 'Unauthorized' }, { status: 403 })
+        return Response.json({ items: [...fake.products.keys()].map((id) => ({ id, object: 'product' })), pagination: { total_records: fake.products.size } })
+      }
       if (url.pathname === '/v1/checkouts' && request.method === 'POST') {
         if (request.headers.get('x-api-key') !== fake.apiKey) return Response.json({ message: 'Unauthorized' }, { status: 403 })
         const body = (await request.json()) as Record<string, any>

@@ -49,6 +49,10 @@ export function startFakeStripe(): FakeStripe {
     hostname: '127.0.0.1',
     async fetch(request) {
       const url = new URL(request.url)
+      if (url.pathname === '/v1/balance' && request.method === 'GET') {
+        if (request.headers.get('authorization') !== `Bearer ${fake.apiKey}`) return Response.json({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }, { status: 401 })
+        return Response.json({ object: 'balance', livemode: false, available: [{ amount: 0, currency: 'usd' }], pending: [] })
+      }
       if (url.pathname === '/v1/checkout/sessions' && request.method === 'POST') {
         if (request.headers.get('authorization') !== `Bearer ${fake.apiKey}`) return Response.json({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }, { status: 401 })
         const form = new URLSearchParams(await request.text())

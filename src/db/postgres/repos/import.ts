@@ -4,7 +4,7 @@ import { drizzle } from 'drizzle-orm/bun-sql'
 import { closePostgres, openPostgres, type PgDb } from '../client'
 import { migratePostgres } from '../migrate'
 import * as schema from '../schema'
-import { abilities, backupCodes, channels, logs, options, passkeys, redemptions, tokens, twoFactors, usageHourly, userBindings, users } from '../schema'
+import { abilities, backupCodes, channels, logs, options, passkeys, redemptions, subscriptionPlans, tokens, topups, twoFactors, usageHourly, userBindings, userSubscriptions, users } from '../schema'
 import { abilitiesOf } from '../../repos/channels'
 import type { ImportRepo } from '../../repos/import'
 import { addHourly, insertLogs } from './log-insert'
@@ -91,6 +91,11 @@ function createPostgresImportRepo(conn: ReservedSQL): ImportRepo {
     setInviter: async (id, inviterId) => void (await db.update(users).set({ inviterId }).where(eq(users.id, id))),
     insertBinding: async (userId, provider, externalId) => (await db.insert(userBindings).values({ userId, provider, externalId }).onConflictDoNothing().returning({ id: userBindings.id })).length > 0,
     insertToken: async (row) => insertId('tokens', row, () => db.insert(tokens).values(row).returning({ id: tokens.id })),
+    insertTopUp: async (row) => (await db.insert(topups).values(row).onConflictDoNothing().returning({ id: topups.id })).length > 0,
+    insertPlan: async (row) => (await db.insert(subscriptionPlans).values(row).returning({ id: subscriptionPlans.id }))[0]!.id,
+    async insertUserSubscription(row) {
+      await db.insert(userSubscriptions).values(row)
+    },
     insertRedemption: async (row) => insertId('redemptions', row, () => db.insert(redemptions).values(row).returning({ id: redemptions.id })),
 
     async insertChannel(row) {

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, lt, lte, or, sql, type SQL } from 'drizzle-orm'
 import type { PgDb } from '../client'
-import { logs, topups, users } from '../schema'
+import { logs, topups, userSubscriptions, users } from '../schema'
 import { TopUpStatus, type PaymentCheck, type TopUpFilter, type TopUpRepo } from '../../repos/topups'
 import { contains, eqInt, first } from './sql'
 
@@ -30,7 +30,7 @@ export function createTopUpRepo(db: PgDb, onUserChanged: (id: number) => void): 
       return row!.n
     },
 
-    async complete(tradeNo, check, now, logOf) {
+    async complete(tradeNo, check, now, logOf, grantOf) {
       const row = await db.transaction(async (tx) => {
         const [paid] = await tx
           .update(topups)
@@ -41,6 +41,8 @@ export function createTopUpRepo(db: PgDb, onUserChanged: (id: number) => void): 
         const credited = await tx.update(users).set({ quota: sql`${users.quota} + ${paid.quota}` }).where(eq(users.id, paid.userId)).returning({ id: users.id })
         // an order whose owner is gone is not credited: the transaction is undone and it stays pending
         if (credited.length === 0) throw new OwnerGone()
+        const grant = paid.planId > 0 ? grantOf?.(paid) : undefined
+        if (grant) await tx.insert(userSubscriptions).values(grant)
         await tx.insert(logs).values(logOf(paid))
         return paid
       }).catch((error: unknown) => {

@@ -16,6 +16,7 @@ export const topups = pgTable(
     paymentProvider: text('payment_provider').notNull().default(''),
     status: text('status').notNull().default('pending'),
     providerRef: text('provider_ref').notNull().default(''),
+    planId: integer('plan_id').notNull().default(0),
     createTime: unixSeconds('create_time').notNull().default(nowSeconds),
     completeTime: unixSeconds('complete_time').notNull().default(0),
   },

@@ -4,7 +4,7 @@ import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { existsSync } from 'node:fs'
 import type { Db } from '../client'
 import * as schema from '../schema'
-import { abilities, backupCodes, channels, logs, options, passkeys, redemptions, tokens, twoFactors, usageHourly, userBindings, users } from '../schema'
+import { abilities, backupCodes, channels, logs, options, passkeys, redemptions, subscriptionPlans, tokens, topups, twoFactors, usageHourly, userBindings, userSubscriptions, users } from '../schema'
 import { abilitiesOf } from '../../repos/channels'
 import type { ImportRepo } from '../../repos/import'
 import { createLogInserter, prepareHourlyUpserts } from './log-insert'
@@ -60,6 +60,12 @@ export function createImportRepo(db: Db): ImportRepo {
       if (hashes.length) db.insert(backupCodes).values(hashes.map((codeHash) => ({ userId, codeHash }))).run()
     },
     insertPasskey: async (row) => db.insert(passkeys).values(row).onConflictDoNothing().returning({ id: passkeys.id }).all().length > 0,
+
+    insertTopUp: async (row) => db.insert(topups).values(row).onConflictDoNothing().returning({ id: topups.id }).all().length > 0,
+    insertPlan: async (row) => db.insert(subscriptionPlans).values(row).returning({ id: subscriptionPlans.id }).get().id,
+    async insertUserSubscription(row) {
+      db.insert(userSubscriptions).values(row).run()
+    },
 
     /** Log rows, with the hourly sums of their consume rows (the same insert the metering writer uses). */
     insertLogs: async (rows) => insertLogs(rows),

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, lt, lte, or, like, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client'
-import { logs, topups, users } from '../schema'
+import { logs, topups, userSubscriptions, users } from '../schema'
 import { TopUpStatus, type PaymentCheck, type TopUpFilter, type TopUpRepo } from '../../repos/topups'
 
 /** Online top-up orders on SQLite. Crediting is one conditional UPDATE on the order: it is paid once. */
@@ -22,7 +22,7 @@ export function createTopUpRepo(db: Db): TopUpRepo {
       return db.select({ n: count() }).from(topups).where(where).get()!.n
     },
 
-    async complete(tradeNo, check, now, logOf) {
+    async complete(tradeNo, check, now, logOf, grantOf) {
       return db.transaction((tx) => {
         const order = tx.select({ userId: topups.userId }).from(topups).where(eq(topups.tradeNo, tradeNo)).get()
         // an order whose owner is gone is not credited: it stays pending
@@ -35,6 +35,8 @@ export function createTopUpRepo(db: Db): TopUpRepo {
           .get()
         if (!row) return undefined
         tx.update(users).set({ quota: sql`${users.quota} + ${row.quota}` }).where(eq(users.id, row.userId)).run()
+        const grant = row.planId > 0 ? grantOf?.(row) : undefined
+        if (grant) tx.insert(userSubscriptions).values(grant).run()
         tx.insert(logs).values(logOf(row)).run()
         return row
       })

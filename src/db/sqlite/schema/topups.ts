@@ -20,6 +20,7 @@ export const topups = sqliteTable(
     paymentProvider: text('payment_provider').notNull().default(''), // epay, stripe, creem, admin
     status: text('status').notNull().default('pending'), // pending, success, expired, failed
     providerRef: text('provider_ref').notNull().default(''), // the provider's id (Stripe session, Creem checkout, EPay trade_no)
+    planId: integer('plan_id').notNull().default(0), // a subscription order: the plan it buys (0: a top-up)
     createTime: integer('create_time').notNull().default(sql`(unixepoch())`),
     completeTime: integer('complete_time').notNull().default(0),
   },

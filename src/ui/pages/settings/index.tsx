@@ -9,6 +9,7 @@ import { CALLBACK_PATHS, type PaymentSectionId } from './payment-sections'
 import { KNOWN_KEYS, PRICING_KEYS, SECTIONS, type SettingField } from './sections'
 import { SettingsSection, type SectionText } from './section'
 import { TestMailForm } from './test-mail'
+import { ProviderTestButton } from './provider-test'
 import { AffinityCacheCard } from './affinity-cache'
 import { CallbackUrl } from './callback-url'
 import { CustomProvidersSection } from './custom-providers'
@@ -66,6 +67,7 @@ export function SettingsPage() {
             {SECTIONS.map((section) => (
               <SettingsSection key={section.id} id={section.id} fields={section.fields} text={sectionText(section.id)} stored={stored} pricingLink={section.pricingLink} onStored={onStored}>
                 {section.id === 'mail' && <TestMailForm />}
+                {(section.id === 'stripe' || section.id === 'creem' || section.id === 'epay') && <ProviderTestButton provider={section.id} />}
                 {section.id === 'affinity' && <AffinityCacheCard />}
                 {section.callback && <CallbackUrl base={String(stored.get('ServerAddress')?.value ?? '')} path={section.callback} label={t('accounts.settings.callback')} unsetNote={t('accounts.settings.callbackNoAddress')} />}
                 {CALLBACK_PATHS[section.id as PaymentSectionId] && <CallbackUrl base={callbackBase} path={CALLBACK_PATHS[section.id as PaymentSectionId]!} label={t('settings.payments.callback')} />}

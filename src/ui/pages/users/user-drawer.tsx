@@ -12,6 +12,7 @@ import { useSession, useUser } from '../../state/session'
 import { DollarField } from './dollar-field'
 import { useGroups } from './groups'
 import { UserBindings } from './user-bindings'
+import { GrantPlan } from './grant-plan'
 
 /** New user, or edit one (`user`): display name, password (empty = unchanged), group, balance, role. */
 export function UserDrawer({ user, onClose, onSaved }: { user?: User; onClose(): void; onSaved(): void }) {
@@ -115,6 +116,7 @@ export function UserDrawer({ user, onClose, onSaved }: { user?: User; onClose():
         <ErrorAlert error={failure} />
       </form>
       {user && <UserBindings userId={user.id} username={user.username} />}
+      {user && <GrantPlan userId={user.id} />}
     </Drawer>
   )
 }

@@ -7,6 +7,7 @@ import { Invitation } from './invitation'
 import { MyOrders } from './my-orders'
 import { RedeemForm } from './redeem-form'
 import { TopUpForm } from './top-up-form'
+import { PlansCard } from './plans-card'
 
 /** Balance at a glance, online top-up, redemption codes, the invitation link with its earnings, and my orders. */
 export function WalletPage() {
@@ -22,6 +23,7 @@ export function WalletPage() {
       </section>
       <div class="wallet-grid">
         <TopUpForm />
+        <PlansCard />
         <RedeemForm />
         <Invitation />
       </div>

@@ -6,6 +6,7 @@ import { SelectField, TextField } from '../../components/field'
 import { useI18n } from '../../i18n'
 import { useApi } from '../../state/use-api'
 import { useSubmit } from '../../state/use-submit'
+import { postForm } from './post-form'
 
 interface TopUpInfo {
   enable_online_topup: boolean
@@ -20,22 +21,6 @@ interface Quote {
   money: string
   currency: string
   quota: number
-}
-
-/** Post EPay's signed form from the page, as its protocol wants (a top-level navigation to the gateway). */
-function postForm(url: string, params: Record<string, string>): void {
-  const form = document.createElement('form')
-  form.method = 'POST'
-  form.action = url
-  for (const [name, value] of Object.entries(params)) {
-    const input = document.createElement('input')
-    input.type = 'hidden'
-    input.name = name
-    input.value = value
-    form.append(input)
-  }
-  document.body.append(form)
-  form.submit()
 }
 
 /** Online top-up: a preset or an amount, a method, what you pay and what you get, then the provider's page. */

@@ -1,0 +1,80 @@
+import type { QuotaRepo, ReserveResult } from '../db/repos/quota'
+import type { SpendableSubscription, SubscriptionRepo } from '../db/repos/subscriptions'
+import { periodAt } from './period'
+
+export const BILLING_PREFERENCES = ['subscription_first', 'wallet_first', 'subscription_only', 'wallet_only'] as const
+export type BillingPreference = (typeof BILLING_PREFERENCES)[number]
+
+/** new-api's rule: anything else reads as the default, plan first. */
+export function normalizePreference(value: string | undefined): BillingPreference {
+  return (BILLING_PREFERENCES as readonly string[]).includes(value ?? '') ? (value as BillingPreference) : 'subscription_first'
+}
+
+/** A reservation taken from a held plan: settlement ends it in the same period. */
+export interface PlanHold {
+  subscriptionId: number
+  periodStart: number
+}
+
+export type Funded = ReserveResult & { plan?: PlanHold }
+
+/** Whether `name` is in a comma list (empty = everything); an entry ending in `*` matches a prefix. */
+export function inList(list: string, name: string): boolean {
+  const entries = list.split(',').map((e) => e.trim()).filter(Boolean)
+  if (entries.length === 0) return true
+  return entries.some((e) => (e.endsWith('*') ? name.startsWith(e.slice(0, -1)) : e === name))
+}
+
+export interface FundingDeps {
+  quota: Pick<QuotaRepo, 'reserve'>
+  subscriptions?: Pick<SubscriptionRepo, 'spendable' | 'preference' | 'take'>
+  /** unix seconds */
+  now(): number
+}
+
+/**
+ * What pays for one request: the user's plans that cover its model and group (soonest ending first) and the wallet,
+ * in the order the user's billing preference says. Asked once per request; `fund` may then be called several times
+ * (the reservation retries with a smaller amount).
+ */
+export async function fundingFor(deps: FundingDeps, call: { userId: number; tokenId: number; tokenLimited: boolean; model: string; group: string }) {
+  const now = deps.now()
+  const held = deps.subscriptions ? await deps.subscriptions.spendable(call.userId, now) : []
+  const plans = held.filter((p) => inList(p.models, call.model) && inList(p.groups, call.group))
+  // without a plan in force the wallet pays, whatever the preference (it is read only for holders)
+  const preference = held.length ? normalizePreference(await deps.subscriptions!.preference(call.userId)) : 'wallet_only'
+  const order: ('plan' | 'wallet')[] = {
+    subscription_first: ['plan', 'wallet'] as const,
+    wallet_first: ['wallet', 'plan'] as const,
+    subscription_only: ['plan'] as const,
+    wallet_only: ['wallet'] as const,
+  }[preference].slice()
+
+  async function fromPlans(amount: number): Promise<Funded> {
+    let best = 0
+    for (const plan of plans) {
+      const taken = await deps.subscriptions!.take(plan.id, amount, deps.now(), periodOf(plan, deps.now()))
+      if (taken.ok) return { ok: true, userQuota: taken.amountTotal - taken.amountUsed, plan: { subscriptionId: plan.id, periodStart: taken.periodStart } }
+      best = Math.max(best, taken.amountTotal === 0 ? 0 : taken.amountTotal - taken.amountUsed)
+    }
+    return { ok: false, userQuota: best }
+  }
+
+  return {
+    preference,
+    /** Take `amount` from the first source that holds it; a refusal answers the last source's balances. */
+    async fund(amount: number): Promise<Funded> {
+      let refusal: Funded = { ok: false, userQuota: 0 }
+      for (const source of order) {
+        const result = source === 'plan' ? await fromPlans(amount) : await deps.quota.reserve(call.userId, call.tokenId, call.tokenLimited, amount)
+        if (result.ok) return result
+        refusal = result
+      }
+      return refusal
+    },
+  }
+}
+
+function periodOf(plan: SpendableSubscription, now: number) {
+  return periodAt(plan.quotaResetPeriod, plan.quotaResetCustomSeconds, plan.startTime, now)
+}
