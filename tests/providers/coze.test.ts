@@ -26,7 +26,7 @@ const fake = Bun.serve({
     received.push(body)
     if (body.bot_id !== BOT) return Response.json({ code: 4200, msg: 'bot not found' })
     const chat = { id: 'chat-1', conversation_id: 'conv-1', bot_id: BOT }
-    const msg = (content: string, type = 'answer') => ({ id: 'msg-1', ...chat, chat_id: 'chat-1', role: 'assistant', type, content, content_type: 'text' })
+    const msg = (content: string, type = 'answer') => ({ ...chat, id: 'msg-1', chat_id: 'chat-1', role: 'assistant', type, content, content_type: 'text' })
     const failed = body.additional_messages.at(-1).content.includes('[fail]')
     const text = [
       event('conversation.chat.created', { ...chat, status: 'created' }),
