@@ -36,7 +36,9 @@ for asset in $(echo "$page" | grep -o '/chunk-[a-z0-9]*\.\(js\|css\)'); do
 done
 echo "the console is served from the binary"
 curl -fsS "$base/healthz" >/dev/null && curl -fsS "$base/readyz" >/dev/null || { echo "healthz/readyz failed"; cat "$dir/log"; exit 1; }
-curl -fsS "$base/metrics" | grep -q '^# TYPE tollgate_relay_requests_total counter' || { echo "metrics failed"; exit 1; }
+# read whole first: grep -q stops at the match and, under pipefail, curl's write into the closed pipe failed the step
+metrics=$(curl -fsS "$base/metrics") || { echo "metrics failed"; exit 1; }
+grep -q '^# TYPE tollgate_relay_requests_total counter' <<<"$metrics" || { echo "metrics lack the relay counter"; exit 1; }
 "$bin" health --url "$base" >/dev/null || { echo "tollgate health failed"; exit 1; }
 echo "healthz, readyz, metrics and the health command answer"
 status=$(curl -fsS "$base/api/status") || { echo "status failed"; cat "$dir/log"; exit 1; }

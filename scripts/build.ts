@@ -12,7 +12,8 @@ for (const dir of Object.values(MIGRATION_DIRS)) {
   }
 }
 
-// bun scripts/build.ts [outfile] [--target=bun-linux-arm64 …]: another platform's binary (scripts/release.ts builds them all)
+// bun scripts/build.ts [outfile] [--target=bun-linux-arm64 …] [--sourcemap]: another platform's binary (scripts/release.ts
+// builds them all); --sourcemap embeds source maps, for a build whose stack traces should name the TypeScript files
 const args = process.argv.slice(2)
 const outfile = args.find((a) => !a.startsWith('--')) ?? 'dist/tollgate'
 const target = args.find((a) => a.startsWith('--target='))?.slice('--target='.length) as Bun.Build.CompileTarget | undefined
@@ -22,7 +23,9 @@ const result = await Bun.build({
   compile: target ? { outfile, target } : { outfile },
   // Elysia reads handler parameter names to decide what to parse (cookies, body): never rename identifiers.
   minify: { whitespace: true, syntax: true, identifiers: false },
-  sourcemap: 'linked',
+  // No source maps by default: embedded, they were 6 MB of the binary (issue #30's budget: 7dfa491's binary + 3 MB).
+  // Identifiers are kept (above), so a stack trace still names every function; --sourcemap adds the files and lines.
+  sourcemap: args.includes('--sourcemap') ? 'linked' : 'none',
   bytecode: false,
   // the console's HTML import is bundled here too: its Markdown renderer stays a chunk of its own, loaded when first shown
   splitting: true,
@@ -31,4 +34,5 @@ if (!result.success) {
   for (const log of result.logs) console.error(log)
   process.exit(1)
 }
-console.log(`built ${outfile}`)
+// the size, to compare with issue #30's budget (tests/launch/footprint.test.ts checks it)
+console.log(`built ${outfile} (${(Bun.file(outfile).size / 1e6).toFixed(2)} MB)`)
