@@ -18,6 +18,7 @@ import type { SecondFactorRepo } from './second-factors'
 import type { NewLog } from './rows'
 import type { TokenRepo } from './tokens'
 import type { TopUpRepo } from './topups'
+import type { TaskRepo } from './tasks'
 import type { UserRepo } from './users'
 
 type Dialect = 'sqlite' | 'postgres'
@@ -45,6 +46,7 @@ export interface RepoSet {
   topups: TopUpRepo
   bindings: BindingRepo
   customOAuth: CustomOAuthRepo
+  tasks: TaskRepo
 }
 
 export interface Repos extends RepoSet {
@@ -74,6 +76,7 @@ export type { RedemptionRepo } from './redemptions'
 export type { RevokedSessionRepo } from './revoked-sessions'
 export type { TokenRepo } from './tokens'
 export type { TopUpRepo } from './topups'
+export type { TaskRepo } from './tasks'
 export type { UserRepo } from './users'
 export type { HourlyRow, ImportRepo } from './import'
 export { ChannelStatus } from './channels'

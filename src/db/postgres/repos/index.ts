@@ -15,6 +15,7 @@ import { createBindingRepo } from './bindings'
 import { createCustomOAuthRepo } from './custom-oauth'
 import { createTokenRepo } from './tokens'
 import { createTopUpRepo } from './topups'
+import { createTaskRepo } from './tasks'
 import { createUserRepo } from './users'
 
 export interface PostgresRepoOptions {
@@ -66,6 +67,7 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
     secondFactors: createSecondFactorRepo(db),
     emailCodes: createEmailCodeRepo(db),
     topups: createTopUpRepo(db, (id) => users.repo.forget(id)),
+    tasks: createTaskRepo(db, (id) => (users.repo.forget(id), tokens.repo.forgetUser(id))),
     bindings: createBindingRepo(db),
     customOAuth: createCustomOAuthRepo(db),
     holds: {
