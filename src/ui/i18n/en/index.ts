@@ -23,6 +23,7 @@ import { channelHealth } from './channel-health'
 import { channelBalance } from './channel-balance'
 import { payments } from './payments'
 import { orders } from './orders'
+import { tasks } from './tasks'
 import { paymentSettings } from './payment-settings'
 import { site } from './site'
 import { models } from './models'
@@ -59,6 +60,7 @@ export const en = {
   ...channelBalance,
   ...payments,
   ...orders,
+  ...tasks,
   ...paymentSettings,
   ...site,
   ...models,

@@ -23,6 +23,7 @@ import { channelHealth } from './channel-health'
 import { channelBalance } from './channel-balance'
 import { payments } from './payments'
 import { orders } from './orders'
+import { tasks } from './tasks'
 import { paymentSettings } from './payment-settings'
 import { site } from './site'
 import { models } from './models'
@@ -60,6 +61,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...channelBalance,
   ...payments,
   ...orders,
+  ...tasks,
   ...paymentSettings,
   ...site,
   ...models,
