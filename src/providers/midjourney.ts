@@ -1,7 +1,7 @@
 import type { Provider } from './types'
 
 /** Midjourney's actions, priced per task by new-api's ModelPrice names (a channel lists those it serves). */
-export const MIDJOURNEY_MODELS = [
+const MIDJOURNEY_MODELS = [
   'mj_imagine', 'mj_variation', 'mj_reroll', 'mj_upscale', 'mj_blend', 'mj_describe', 'mj_shorten', 'mj_modal', 'mj_zoom', 'mj_custom_zoom',
   'mj_pan', 'mj_high_variation', 'mj_low_variation', 'mj_inpaint', 'mj_upload',
 ] as const

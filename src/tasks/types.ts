@@ -1,6 +1,6 @@
 import type { TaskProgress, TaskRow } from '../db/repos/tasks'
 
-export type PlatformId = 'midjourney' | 'suno'
+type PlatformId = 'midjourney' | 'suno'
 
 /** What a client's submit asks of the upstream, decided by the route before the engine runs it. */
 export interface SubmitSpec {

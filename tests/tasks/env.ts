@@ -5,7 +5,7 @@ import { startFakeSuno } from '../helpers/fake-upstreams/suno'
 import { startRelayEnv, type RelayEnv } from '../helpers/relay-env'
 import { until } from '../helpers/wait'
 
-export const MJ_SECRET = 'mj-proxy-secret-0123456789'
+const MJ_SECRET = 'mj-proxy-secret-0123456789'
 export const SUNO_KEY = 'suno-key-0123456789abcdef'
 
 /** A gateway with a Midjourney channel (type 2) and a Suno channel (type 36) on their fakes, prices on, the background poller stopped: tests poll by hand on a clock they move. */
