@@ -14,7 +14,7 @@ export const midjourneyPlatform: TaskPlatform = {
   readSubmit(body): SubmitAnswer {
     const answer = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
     const code = num(answer.code)
-    const message = str(answer.description) || `code ${code}`
+    const message = `${str(answer.description) || 'refused'} (code ${code})`
     if (code !== 1 && code !== 21 && code !== 22) return { accepted: false, message }
     const properties = (answer.properties ?? {}) as Record<string, unknown>
     return { accepted: true, taskId: str(answer.result) || undefined, status: code === 21 && properties.status === 'MODAL' ? 'MODAL' : undefined, message }

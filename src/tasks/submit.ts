@@ -23,7 +23,7 @@ export interface SubmitDeps extends RelayPorts {
 /**
  * Submit one task as a job of the engine: the channels that serve the platform (for an action on an earlier task,
  * that task's channel only), the task's price reserved (ModelPrice, per task), one upstream call per attempt. A
- * task the upstream took is stored and charged; one it refused is answered as it came and charged nothing.
+ * task the upstream took is stored and charged; one it refused is a 400 naming the upstream's reason, charged nothing.
  */
 export async function submitTask(deps: SubmitDeps, call: RelayCall, platform: TaskPlatform, spec: SubmitSpec, hooks: RelayHooks): Promise<Response> {
   const limit = deps.options.get<number>('TaskMaxInFlightPerUser')
@@ -61,10 +61,12 @@ function submitJob(deps: SubmitDeps, call: RelayCall, platform: TaskPlatform, sp
         scope.close()
       }
       const read = platform.readSubmit(answer)
+      // a refusal of the request (a banned prompt) is the caller's fault, not the channel's: a 400, never counted
+      // toward disabling the channel, settled as a failure (nothing charged)
+      if (!read.accepted) throw new UpstreamFailure(400, `the upstream refused the task: ${maskSecrets(read.message, key)}`, false)
       const doneAt = performance.now()
-      if (read.accepted && spec.keepsTask && read.taskId) await keep(deps, call, platform, spec, channel.id, read.taskId, read.status)
-      // a refused task is answered as the upstream sent it (its own code), and settles as a failure: nothing charged
-      attempt.end({ usage: emptyUsage(), aborted: false, firstByteAt: read.accepted ? doneAt : undefined, error: read.accepted ? undefined : `the upstream refused the task: ${read.message}` })
+      if (spec.keepsTask && read.taskId) await keep(deps, call, platform, spec, channel.id, read.taskId, read.status)
+      attempt.end({ usage: emptyUsage(), aborted: false, firstByteAt: doneAt })
       return { body: JSON.stringify(answer), headers: { 'content-type': 'application/json', 'x-request-id': call.requestId }, upstreamDoneAt: doneAt }
     },
   }

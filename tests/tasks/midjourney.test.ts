@@ -99,15 +99,17 @@ describe('Midjourney through a midjourney-proxy channel', () => {
     expect(await e.quotaOf()).toBe(before)
   })
 
-  test('a prompt the upstream refuses is answered with its own code and charged nothing; no task is kept', async () => {
+  test('a prompt the upstream refuses is a 400 naming its reason and code, charged nothing; no task is kept', async () => {
     const before = await e.quotaOf()
     const outcomes = e.env.outcomes.length
     const response = await mj('/mj/submit/imagine', { prompt: 'something banned' })
-    expect(response.status).toBe(200)
-    expect(await response.json()).toMatchObject({ code: 24, description: 'banned prompt detected' })
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({ code: 4, description: 'the upstream refused the task: banned prompt detected (code 24)', type: 'upstream_error', result: null })
     await e.settled(outcomes + 1)
     expect(await e.quotaOf()).toBe(before)
     expect(e.env.outcomes.at(-1)).toMatchObject({ ok: false })
+    // the caller's fault: the channel's health is not touched
+    expect(await e.env.app.deps.coord.channelFailures(e.mjChannel)).toBe(0)
   })
 
   test('modes, Bearer keys, list-by-condition, image-seed and upload', async () => {

@@ -50,7 +50,8 @@ test('errors in new-api’s Suno shape', async () => {
   const missing = await suno('/suno/fetch/nope')
   expect(await missing.json()).toMatchObject({ code: 'task_not_found', data: null })
   const refused = await suno('/suno/submit/music', { prompt: 'banned words' })
-  expect(await refused.json()).toEqual({ code: 'error', message: 'prompt refused', data: null })
+  expect(refused.status).toBe(400)
+  expect(await refused.json()).toMatchObject({ code: 'upstream_error', message: 'the upstream refused the task: prompt refused', data: null })
   expect(SUNO_KEY).not.toBe(e.env.key)
 })
 
