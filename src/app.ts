@@ -48,7 +48,7 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
   const hooks = meteredHooks(deps.metering, observe, deps.ops.relay.settled)
   const errors = createErrorRouter()
   // the task routes' own error shapes, ahead of the OpenAI shape every other relay path takes
-  registerTaskErrors(errors)
+  registerTaskErrors(errors, deps)
   registerRelayErrors(errors, deps)
   // Bun's own body limit answers 413 with no body before any hook runs: set out of reach, the limit is ours
   // (plugins/request-context: declared lengths at once, chunked bodies while read), in each route's shape

@@ -144,6 +144,17 @@ describe('Midjourney through a midjourney-proxy channel', () => {
     expect((await mj('/mj/submit/action', { taskId: id, customId: `MJ::JOB::upsample::1::${id}` }, bobKey)).status).toBe(404)
   })
 
+  test('a submit the balance cannot pay is refused before the upstream hears of it, with its error row', async () => {
+    const poor = await addUser(e.env.app, { username: 'poor', quota: 10 })
+    const submits = e.mj.submits.length
+    const response = await mj('/mj/submit/imagine', { prompt: 'too dear' }, await e.env.newKey({}, poor))
+    expect([response.status, ((await response.json()) as { type: string }).type]).toEqual([403, 'insufficient_quota'])
+    expect(e.mj.submits.length).toBe(submits)
+    await e.env.app.deps.metering.logs.flush()
+    const rows = (await e.env.app.deps.repos.logs.list({ type: 5, userId: poor.id }, 0, 5)).items
+    expect(rows.map((row) => [row.modelName, row.statusCode])).toEqual([['mj_imagine', 403]])
+  })
+
   test('tasks in flight are bounded per user (TaskMaxInFlightPerUser): one more is 429, nothing charged', async () => {
     const carol = await addUser(e.env.app, { username: 'carol', quota: 1_000_000 })
     const key = await e.env.newKey({}, carol)
