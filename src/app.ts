@@ -21,6 +21,7 @@ import { pathOf } from './plugins/url-path'
 import { relayModule, rootProbeModule } from './modules/relay'
 import { geminiRelayModule } from './modules/relay/gemini'
 import { operationsModule } from './modules/relay/operations'
+import { registerTaskErrors, tasksModule } from './modules/tasks'
 import { registerRelayErrors } from './modules/relay/error-shapes'
 import type { RelayObserver } from './relay/types'
 import { meteredHooks } from './metering/hooks'
@@ -47,6 +48,8 @@ import { wasSettled } from './relay/engine'
 export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
   const hooks = meteredHooks(deps.metering, observe, deps.ops.relay.settled)
   const errors = createErrorRouter()
+  // the task routes' own error shapes, ahead of the OpenAI shape every other relay path takes
+  registerTaskErrors(errors, deps)
   registerRelayErrors(errors, deps)
   // Bun's own body limit answers 413 with no body before any hook runs: set out of reach, the limit is ours
   // (plugins/request-context: declared lengths at once, chunked bodies while read), in each route's shape
@@ -61,8 +64,8 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
       return response
     })
     // the background jobs this node holds the lease of (src/cluster/exclusive-jobs.ts)
-    .onStart(() => deps.jobs.start())
-    .onStop(() => void deps.jobs.stop())
+    .onStart(() => (deps.jobs.start(), deps.taskPoller.start()))
+    .onStop(() => (deps.taskPoller.stop(), void deps.jobs.stop()))
     .use(requestContext(deps.config))
     // writes to /api and /pg only from this instance's own pages, and only as JSON (issue #28: cross-origin writes)
     .use(sameOriginWrites(deps))
@@ -97,5 +100,6 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(relayModule(deps, hooks))
     .use(geminiRelayModule(deps, hooks))
     .use(operationsModule(deps, hooks))
+    .use(tasksModule(deps, hooks))
     .use(consoleModule(() => ({ ...contentOrigins(deps.options), widget: [turnstileOrigin(deps)].filter((o): o is string => o !== undefined), form: epayFormOrigins(deps.options) })))
 }

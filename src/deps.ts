@@ -18,6 +18,7 @@ import { createOps, type Ops } from './telemetry'
 import { createLogSink, type Logger } from './telemetry/logger'
 import { setHashLimits } from './modules/users/hash-queue'
 import { createMailer, type Mailer } from './mail/mailer'
+import { createTaskPoller, type TaskPoller } from './tasks/service'
 
 /** Everything a module needs, built once per app; tests build one per temp database. */
 export interface AppDeps {
@@ -45,6 +46,8 @@ export interface AppDeps {
   mailer: Mailer
   /** Session affinity: a coding agent's turns pinned to one channel and key (relay/routing/affinity). */
   affinity: SessionAffinity
+  /** Midjourney and Suno tasks polled at their upstreams, shared by the nodes under per-task leases (src/tasks); the app starts and stops it. */
+  taskPoller: TaskPoller
   /** Wall-clock milliseconds for what crosses a period (order expiry, plan periods); a test sets it instead of sleeping. */
   clock: { now(): number }
 }
@@ -102,5 +105,6 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
   )
   const mailer = createMailer({ options, cryptoSecret: secrets.crypto })
   const affinity = createSessionAffinity({ cache: coord.affinity, options, keyOutOfRotation: routing.keyOutOfRotation })
-  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, affinity, clock }
+  const taskPoller = createTaskPoller({ tasks: repos.tasks, channels: routing.channels, options, outbound, clock })
+  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, affinity, taskPoller, clock }
 }

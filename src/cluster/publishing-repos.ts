@@ -1,5 +1,5 @@
 import type { Coordination } from '../coord'
-import type { ChannelRepo, OptionRepo, RedemptionRepo, Repos, RevokedSessionRepo, TokenRepo, TopUpRepo, UserRepo } from '../db/repos'
+import type { ChannelRepo, OptionRepo, RedemptionRepo, Repos, RevokedSessionRepo, TaskRepo, TokenRepo, TopUpRepo, UserRepo } from '../db/repos'
 import { idList, sessionPayload, Topic, type TopicName } from './topics'
 
 type Publish = Coordination['publish']
@@ -109,6 +109,15 @@ export function publishingRepos(repos: Repos, publish: Publish): Repos {
       return after(row, row !== undefined, Topic.users, row ? [row.userId] : [])
     },
   }
+  const tasks = repos.tasks
+  const publishedTasks: TaskRepo = {
+    ...tasks,
+    // a failed task's quota went back to its owner
+    finish: async (id, owner, patch, refund) => {
+      const ended = await tasks.finish(id, owner, patch, refund)
+      return after(ended, ended && refund !== undefined && refund.amount > 0, Topic.users, refund?.log.userId ? [refund.log.userId] : [])
+    },
+  }
   // the rest of `Repos` (metering, check, close, a dialect's own getters) is reached through the prototype
   return Object.assign(Object.create(repos) as Repos, {
     users: publishedUsers,
@@ -118,5 +127,6 @@ export function publishingRepos(repos: Repos, publish: Publish): Repos {
     revokedSessions: publishedSessions,
     redemptions: publishedRedemptions,
     topups: publishedTopUps,
+    tasks: publishedTasks,
   })
 }

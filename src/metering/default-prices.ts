@@ -104,7 +104,15 @@ export const DEFAULT_PRICES: Record<string, ListPrice> = {
  * US$ per call for the models billed so (the option ModelPrice overrides it model by model): Cohere's rerankers at
  * US$2 per 1,000 searches (a search: one query over up to 100 documents).
  */
+/** US$ per asynchronous task, new-api's default ModelPrice for Midjourney's actions and Suno (docs/tasks.md). */
+const DEFAULT_TASK_PRICES: Record<string, number> = {
+  mj_imagine: 0.1, mj_variation: 0.1, mj_reroll: 0.1, mj_blend: 0.1, mj_modal: 0.1, mj_zoom: 0.1, mj_shorten: 0.1, mj_high_variation: 0.1,
+  mj_low_variation: 0.1, mj_pan: 0.1, mj_inpaint: 0, mj_custom_zoom: 0, mj_describe: 0.05, mj_upscale: 0.05, mj_upload: 0.05,
+  suno_music: 0.1, suno_lyrics: 0.01,
+}
+
 export const DEFAULT_CALL_PRICES: Record<string, number> = {
+  ...DEFAULT_TASK_PRICES,
   'rerank-v3.5': 0.002,
   'rerank-english-v3.0': 0.002,
   'rerank-multilingual-v3.0': 0.002,

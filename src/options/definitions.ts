@@ -5,6 +5,7 @@ import { FACE_OPTIONS } from './face-options'
 import { OAUTH_OPTION_DEFINITIONS } from './oauth-options'
 import { AFFINITY_OPTIONS } from './affinity-options'
 import { FALLBACK_OPTIONS } from './fallback-options'
+import { TASK_OPTIONS } from './task-options'
 
 import type { OptionDefinition } from './option-definition'
 
@@ -61,6 +62,7 @@ const groupRateLimits = (value: unknown) => {
 export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   SystemName: { type: 'string', default: 'Tollgate', description: 'name shown in the UI and /api/status' },
   ...FACE_OPTIONS,
+  ...TASK_OPTIONS,
   RegisterEnabled: { type: 'boolean', default: 'false', description: 'allow self-registration' },
   ServerAddress: { type: 'string', default: '', description: "the gateway's public address for clients (console, API base URL); '' = the browser's own address", check: serverAddress },
   DisplayInCurrencyEnabled: { type: 'boolean', default: 'true', description: 'the console shows amounts in US$ rather than quota units' },

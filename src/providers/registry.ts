@@ -11,6 +11,7 @@ import { doubao } from './doubao'
 import { gemini } from './gemini'
 import { jina } from './jina'
 import { lingyiwanwu } from './lingyiwanwu'
+import { midjourney, midjourneyPlus } from './midjourney'
 import { minimax } from './minimax'
 import { mistral } from './mistral'
 import { moonshot } from './moonshot'
@@ -22,6 +23,7 @@ import { qianfan } from './qianfan'
 import { qwen } from './qwen'
 import { siliconflow } from './siliconflow'
 import { submodel } from './submodel'
+import { suno } from './suno'
 import type { Provider } from './types'
 import { vertex } from './vertex-ai'
 import { xai } from './xai'
@@ -32,6 +34,7 @@ import { zhipu } from './zhipu'
 export const PROVIDERS: readonly Provider[] = [
   openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, moonshot, zhipu, perplexity, lingyiwanwu, bedrock, cohere,
   minimax, dify, jina, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai, coze, submodel,
+  midjourney, midjourneyPlus, suno,
 ]
 
 const byType = new Map(PROVIDERS.map((p) => [p.type, p]))
@@ -44,7 +47,7 @@ export function supportedTypes(): number[] {
   return [...byType.keys()]
 }
 
-/** A provider the relay can route anything to: a chat protocol or another operation. */
+/** A provider the relay can route anything to: a chat protocol, another operation, or tasks. */
 export function servesAnything(provider: Provider): boolean {
-  return provider.protocols.length > 0 || Object.keys(provider.operations ?? {}).length > 0
+  return provider.protocols.length > 0 || Object.keys(provider.operations ?? {}).length > 0 || provider.tasks !== undefined
 }

@@ -147,6 +147,8 @@ export interface Provider {
    * the provider root and `other` when a channel is written, so the endpoint templates see `{apiVersion}` filled.
    */
   foldBaseUrl?(baseUrl: string): { baseUrl: string; other: string } | undefined
+  /** The asynchronous task API the provider serves (src/tasks/): Midjourney through a midjourney-proxy, Suno. */
+  tasks?: 'midjourney' | 'suno'
   /** The vendor's Coding Plans: a base URL whose keys work only at the plan's own paths (coding-plans.ts). */
   plans?: readonly CodingPlan[]
 }

@@ -15,6 +15,7 @@ import { RedemptionsPage } from './pages/redemptions'
 import { SettingsPage } from './pages/settings'
 import { OrdersPage } from './pages/orders'
 import { PlansPage } from './pages/plans'
+import { MidjourneyPage, TasksPage } from './pages/tasks'
 
 export interface PageRoute {
   path: string
@@ -32,6 +33,8 @@ export const PAGES: readonly PageRoute[] = [
   { path: '/models', label: 'models.title', role: Role.user, component: ModelSquarePage, icon: 'tag' },
   { path: '/tokens', label: 'nav.tokens', role: Role.user, component: TokensPage, icon: 'key' },
   { path: '/logs', label: 'nav.logs', role: Role.user, component: LogsPage, icon: 'list' },
+  { path: '/midjourney', label: 'tasks.mj.title', role: Role.user, component: MidjourneyPage, icon: 'image' },
+  { path: '/tasks', label: 'tasks.title', role: Role.user, component: TasksPage, icon: 'list' },
   { path: '/wallet', label: 'nav.wallet', role: Role.user, component: WalletPage, icon: 'wallet' },
   { path: '/profile', label: 'nav.profile', role: Role.user, component: ProfilePage, icon: 'user' },
   { path: '/channels', label: 'nav.channels', role: Role.admin, component: ChannelsPage, icon: 'plug' },

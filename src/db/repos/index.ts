@@ -19,6 +19,7 @@ import type { NewLog } from './rows'
 import type { TokenRepo } from './tokens'
 import type { TopUpRepo } from './topups'
 import type { SubscriptionRepo } from './subscriptions'
+import type { TaskRepo } from './tasks'
 import type { UserRepo } from './users'
 
 type Dialect = 'sqlite' | 'postgres'
@@ -47,6 +48,7 @@ export interface RepoSet {
   subscriptions: SubscriptionRepo
   bindings: BindingRepo
   customOAuth: CustomOAuthRepo
+  tasks: TaskRepo
 }
 
 export interface Repos extends RepoSet {
@@ -76,6 +78,7 @@ export type { RedemptionRepo } from './redemptions'
 export type { RevokedSessionRepo } from './revoked-sessions'
 export type { TokenRepo } from './tokens'
 export type { TopUpRepo } from './topups'
+export type { TaskRepo } from './tasks'
 export type { UserRepo } from './users'
 export type { HourlyRow, ImportRepo } from './import'
 export { ChannelStatus } from './channels'

@@ -2,11 +2,13 @@
  * Where a relay route accepts the key. `Authorization: Bearer` always works; the others only where the
  * matching protocol's clients send them.
  */
-export type KeySource = 'x-api-key' | 'x-goog-api-key' | 'query-key'
+export type KeySource = 'x-api-key' | 'x-goog-api-key' | 'query-key' | 'mj-api-secret'
 
 /** Anthropic clients send `x-api-key` (on /v1/messages* and /v1/models); Gemini clients `x-goog-api-key` or `?key=`. */
 export const ANTHROPIC_KEY_SOURCES: readonly KeySource[] = ['x-api-key']
 export const GEMINI_KEY_SOURCES: readonly KeySource[] = ['x-goog-api-key', 'query-key']
+/** Midjourney clients (midjourney-proxy's) send the key in `mj-api-secret`. */
+export const MIDJOURNEY_KEY_SOURCES: readonly KeySource[] = ['mj-api-secret']
 
 export interface KeyCarrier {
   headers: Headers

@@ -19,6 +19,7 @@ const PATHS: Record<string, string> = {
   monitor: 'M3 4h18v12H3zM8 20h8M12 16v4',
   logout: 'M9 21H5V3h4M16 17l5-5-5-5M21 12H9',
   chevronRight: 'M9 6l6 6-6 6',
+  image: 'M3 5h18v14H3zM3 16l5-5 4 4 3-3 6 6M15 9h.01',
 }
 
 export function Icon({ name }: { name: string }) {

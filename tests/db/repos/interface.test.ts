@@ -29,6 +29,7 @@ const METHODS = {
   bindings: ['findUserId', 'listByUser', 'bind', 'emailOwner', 'unbind'],
   subscriptions: ['listPlans', 'findPlan', 'insertPlan', 'updatePlan', 'grant', 'findById', 'listOfUser', 'countOfPlan', 'setStatus', 'spendable', 'preference', 'setPreference', 'take', 'settle'],
   customOAuth: ['list', 'findById', 'findBySlug', 'insert', 'update', 'delete'],
+  tasks: ['insert', 'findOwned', 'countRunning', 'list', 'claimDue', 'progress', 'finish'],
 } as const satisfies { [K in keyof RepoSet]: readonly (keyof RepoSet[K])[] }
 
 type Missing = { [K in keyof RepoSet]: Exclude<keyof RepoSet[K], (typeof METHODS)[K][number]> }[keyof RepoSet]

@@ -16,6 +16,7 @@ import { createCustomOAuthRepo } from './custom-oauth'
 import { createTokenRepo } from './tokens'
 import { createTopUpRepo } from './topups'
 import { createSubscriptionRepo } from './subscriptions'
+import { createTaskRepo } from './tasks'
 import { createUserRepo } from './users'
 
 export interface PostgresRepoOptions {
@@ -68,6 +69,7 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
     emailCodes: createEmailCodeRepo(db),
     topups: createTopUpRepo(db, (id) => users.repo.forget(id)),
     subscriptions: createSubscriptionRepo(db),
+    tasks: createTaskRepo(db, (id) => (users.repo.forget(id), tokens.repo.forgetUser(id))),
     bindings: createBindingRepo(db),
     customOAuth: createCustomOAuthRepo(db),
     holds: {

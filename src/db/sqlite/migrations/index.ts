@@ -13,6 +13,7 @@ import m10 from './0010_channel_overrides.sql' with { type: 'text' }
 import m11 from './0011_channel_balances.sql' with { type: 'text' }
 import m12 from './0012_custom_oauth_providers.sql' with { type: 'text' }
 import m13 from './0013_foamy_green_goblin.sql' with { type: 'text' }
+import m14 from './0014_tasks.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -35,4 +36,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 11, tag: '0011_channel_balances', sql: m11 },
   { index: 12, tag: '0012_custom_oauth_providers', sql: m12 },
   { index: 13, tag: '0013_foamy_green_goblin', sql: m13 },
+  { index: 14, tag: '0014_tasks', sql: m14 },
 ]

@@ -18,6 +18,7 @@ import { syncedBefore } from './synced'
 import { createTokenRepo } from './tokens'
 import { createTopUpRepo } from './topups'
 import { createSubscriptionRepo } from './subscriptions'
+import { createTaskRepo } from './tasks'
 import { createUserRepo } from './users'
 
 export interface RepoOptions {
@@ -88,6 +89,8 @@ export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepo
     emailCodes: createEmailCodeRepo(db),
     topups: syncedBefore(createTopUpRepo(db), sync, []),
     subscriptions: createSubscriptionRepo(db),
+    // a refund moves balances the ledger caches: its pending deltas are written first
+    tasks: syncedBefore(createTaskRepo(db, (id) => (users.repo.forget(id), tokens.repo.forgetUser(id))), sync, ['insert', 'findOwned', 'countRunning', 'list', 'claimDue', 'progress']),
     bindings: createBindingRepo(db),
     customOAuth: createCustomOAuthRepo(db),
     /** With the writer thread, the batch is handed over and committed there; the main thread goes on at once. */

@@ -24,6 +24,7 @@ import { channelBalance } from './channel-balance'
 import { payments } from './payments'
 import { orders } from './orders'
 import { plans } from './plans'
+import { tasks } from './tasks'
 import { paymentSettings } from './payment-settings'
 import { site } from './site'
 import { models } from './models'
@@ -62,6 +63,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...payments,
   ...orders,
   ...plans,
+  ...tasks,
   ...paymentSettings,
   ...site,
   ...models,
