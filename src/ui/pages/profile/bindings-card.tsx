@@ -8,6 +8,7 @@ import { bindingLines, startOAuth, type BindingLine, type Bindings } from '../..
 import { useSession } from '../../state/session'
 import { useApi } from '../../state/use-api'
 import { useSubmit } from '../../state/use-submit'
+import { TelegramWidget } from '../../components/telegram-widget'
 
 /** The user's ways in: each provider that is on (bind it) or bound (unbind it, unless it is the last way in). */
 export function BindingsCard() {
@@ -39,7 +40,10 @@ export function BindingsCard() {
           <li key={line.id}>
             <span>{line.name}</span>{' '}
             <span class="muted">{line.externalId === undefined ? t('accounts.bindings.notBound') : t('accounts.bindings.boundAs', { id: line.externalId })}</span>{' '}
-            {line.canBind && (
+            {line.canBind && line.kind === 'telegram' && (
+              <TelegramWidget botName={status?.telegram_bot_name ?? ''} script={status?.telegram_widget_url ?? ''} authUrl={`${location.origin}/oauth/telegram/bind`} />
+            )}
+            {line.canBind && line.kind === 'redirect' && (
               <Button variant="secondary" busy={busy} aria-label={t('accounts.bindings.bindName', { name: line.name })} onClick={() => run(() => startOAuth(line.route, 'bind'))}>
                 {t('accounts.bindings.bind')}
               </Button>
