@@ -36,7 +36,7 @@ import { sameOriginWrites } from './plugins/same-origin'
 import { consoleModule, consoleServeOptions } from './modules/console'
 import { mailModule } from './modules/mail'
 import { turnstileOrigin } from './turnstile/widget'
-import { telegramOrigins } from './modules/oauth/telegram/widget'
+import { withAccountOrigins } from './modules/oauth/page-origins'
 import { epayFormOrigins } from './payments/epay'
 import { siteModule } from './modules/site'
 import { contentOrigins } from './modules/site/logo'
@@ -96,5 +96,5 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(relayModule(deps, hooks))
     .use(geminiRelayModule(deps, hooks))
     .use(operationsModule(deps, hooks))
-    .use(consoleModule(() => ({ ...contentOrigins(deps.options), widget: [turnstileOrigin(deps), ...telegramOrigins(deps)].filter((o): o is string => o !== undefined), form: epayFormOrigins(deps.options) })))
+    .use(consoleModule(() => withAccountOrigins(deps, { ...contentOrigins(deps.options), widget: [turnstileOrigin(deps)].filter((o): o is string => o !== undefined), form: epayFormOrigins(deps.options) })))
 }

@@ -21,16 +21,16 @@ const serverBase = (value: unknown) => {
   }
   return undefined
 }
-/** '' or an https URL (the login page shows it as an image; the console's CSP allows its origin). */
+/** '' or an http(s) URL (the login page shows it as an image; the console's CSP allows its origin). */
 const imageUrl = (value: unknown) => {
   const text = value as string
   if (text === '') return undefined
   try {
     const url = new URL(text)
-    if (url.protocol !== 'https:') return 'must be an https URL'
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http(s) URL'
     if (url.username || url.password) return 'must not carry credentials'
   } catch {
-    return 'must be an absolute https URL (or empty)'
+    return 'must be an absolute http(s) URL (or empty)'
   }
   return text.length > 1024 ? 'must be at most 1,024 characters' : undefined
 }
@@ -43,5 +43,5 @@ export const MESSENGER_OPTIONS: Record<string, OptionDefinition> = {
   WeChatAuthEnabled: { type: 'boolean', default: 'false', description: 'sign-in and sign-up with WeChat through a WeChat server (new-api\'s protocol)' },
   WeChatServerAddress: { type: 'string', default: '', description: "the WeChat server's base URL (https://wechat.example.com); Tollgate asks its /api/wechat/user?code=", check: serverBase },
   WeChatServerToken: { type: 'string', default: '', description: "the WeChat server's access token (sent as Authorization; stored encrypted, never shown)", check: sealedText, secret: true },
-  WeChatAccountQRCodeImageURL: { type: 'string', default: '', description: "the official account's QR code image (https), shown on the login page", check: imageUrl },
+  WeChatAccountQRCodeImageURL: { type: 'string', default: '', description: "the official account's QR code image (an http(s) URL; use https for an https console), shown on the login page", check: imageUrl },
 }

@@ -1,6 +1,7 @@
 import type { CustomOAuthRepo } from '../../db/repos/custom-oauth'
 import type { OptionStore } from '../../options/store'
 import { telegramOn, telegramWidgetUrl } from './telegram/widget'
+import { wechatOn } from './wechat/server'
 
 /**
  * What the login page needs to show the providers, under new-api's /api/status names (no secret: client ids are
@@ -36,5 +37,7 @@ export function messengerStatus(deps: { options: Pick<OptionStore, 'get'>; confi
     telegram_bot_name: options.get<string>('TelegramBotName'),
     // Telegram's script, or where PROVIDER_ENDPOINTS' `telegram` entry moves it (the console's CSP allows it)
     telegram_widget_url: telegramWidgetUrl(deps.config.providerEndpoints),
+    wechat_login: wechatOn(options),
+    wechat_qrcode: options.get<string>('WeChatAccountQRCodeImageURL'),
   }
 }

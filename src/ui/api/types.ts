@@ -29,6 +29,9 @@ export interface Status {
   telegram_oauth?: boolean
   telegram_bot_name?: string
   telegram_widget_url?: string
+  /** WeChat through new-api's WeChat server: on, and the official account's QR code image */
+  wechat_login?: boolean
+  wechat_qrcode?: string
   /** root's custom sign-in providers that are on (bound as `custom:<id>`, signed in through /oauth/<slug>) */
   custom_oauth_providers?: { id: number; name: string; slug: string; icon: string; client_id: string }[]
   quota_per_unit: number
