@@ -39,5 +39,7 @@ export function messengerStatus(deps: { options: Pick<OptionStore, 'get'>; confi
     telegram_widget_url: telegramWidgetUrl(deps.config.providerEndpoints),
     wechat_login: wechatOn(options),
     wechat_qrcode: options.get<string>('WeChatAccountQRCodeImageURL'),
+    // mail can be sent: the profile offers changing the e-mail
+    email_change: options.get<string>('SMTPServer') !== '',
   }
 }
