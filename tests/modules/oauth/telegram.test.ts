@@ -83,6 +83,10 @@ test('refusals: a replay, a changed field, another bot’s signature, stale or f
   noHash.delete('hash')
   for (const bad of [changed, otherBot, extra]) expect((await loginWith(bad)).body).toMatchObject({ success: false, data: { code: 'telegram_auth_invalid' } })
   expect((await loginWith(noHash)).status).toBe(400)
+  // an acting GET: a page on another site cannot sign a browser in with data it holds (login CSRF)
+  const crossSite = await loginWith(signTelegram(BOT.token, { ...ALICE, id: 77008 }), { 'sec-fetch-site': 'cross-site' })
+  expect(crossSite.status).toBe(403)
+  expect(crossSite.body.data).toMatchObject({ code: 'cross_origin' })
 
   const now = Math.floor(Date.now() / 1000)
   for (const authDate of [now - 2 * 3600, now + 600]) {
@@ -91,7 +95,7 @@ test('refusals: a replay, a changed field, another bot’s signature, stale or f
     expect(stale.body.data).toEqual({ code: 'telegram_auth_expired' })
   }
   // nothing was made for any of them
-  expect(app.db.$client.query("SELECT count(*) AS n FROM user_bindings WHERE provider = 'telegram' AND external_id IN ('1', '77003', '77004', '77005', '77006', '77007')").get()).toEqual({ n: 0 })
+  expect(app.db.$client.query("SELECT count(*) AS n FROM user_bindings WHERE provider = 'telegram' AND external_id IN ('1', '77003', '77004', '77005', '77006', '77007', '77008')").get()).toEqual({ n: 0 })
 })
 
 test('sign-up follows RegisterEnabled: closed, an unknown account is refused and nothing is written', async () => {
