@@ -38,6 +38,7 @@ import { sameOriginWrites } from './plugins/same-origin'
 import { consoleModule, consoleServeOptions } from './modules/console'
 import { mailModule } from './modules/mail'
 import { turnstileOrigin } from './turnstile/widget'
+import { withAccountOrigins } from './modules/oauth/page-origins'
 import { epayFormOrigins } from './payments/epay'
 import { siteModule } from './modules/site'
 import { contentOrigins } from './modules/site/logo'
@@ -101,5 +102,5 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(geminiRelayModule(deps, hooks))
     .use(operationsModule(deps, hooks))
     .use(tasksModule(deps, hooks))
-    .use(consoleModule(() => ({ ...contentOrigins(deps.options), widget: [turnstileOrigin(deps)].filter((o): o is string => o !== undefined), form: epayFormOrigins(deps.options) })))
+    .use(consoleModule(() => withAccountOrigins(deps, { ...contentOrigins(deps.options), widget: [turnstileOrigin(deps)].filter((o): o is string => o !== undefined), form: epayFormOrigins(deps.options) })))
 }

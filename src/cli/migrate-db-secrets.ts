@@ -48,7 +48,7 @@ function readSecret(path: string): string | undefined {
  * data directory). Values only with `show`. The crypto secret is tried on one copied channel key, so a wrong
  * one is caught now rather than as unreadable channels on the first node.
  */
-export async function secretsAdvice(secrets: FoundSecret[], sealedKey: string | undefined, show: boolean): Promise<string> {
+export async function secretsAdvice(secrets: FoundSecret[], sealedKey: string | undefined, show: boolean, sealedSettings: { name: string; sealed: string }[] = []): Promise<string> {
   const lines = [
     'Secrets: every node must run with the SESSION_SECRET and CRYPTO_SECRET of this instance in its environment',
     '(PostgreSQL nodes share no data directory); without them the channel keys stay unreadable and sessions end.',
@@ -70,5 +70,19 @@ export async function secretsAdvice(secrets: FoundSecret[], sealedKey: string | 
   } else if (sealedKey) {
     lines.push('WARNING: without the crypto secret the copied channel keys cannot be read.')
   }
+  if (sealedSettings.length > 0) lines.push(await settingsAdvice(crypto, sealedSettings))
   return lines.join('\n')
+}
+
+/** The sealed settings (SMTPToken, client secrets, bot tokens, custom providers' secrets) tried with the crypto secret too. */
+async function settingsAdvice(crypto: string | undefined, sealed: { name: string; sealed: string }[]): Promise<string> {
+  const names = (list: { name: string }[]) => list.map((s) => s.name).join(', ')
+  if (!crypto) return `WARNING: without the crypto secret the sealed settings cannot be read: ${names(sealed)}.`
+  const box = createSecretBox(crypto)
+  const closed = []
+  for (const setting of sealed) {
+    if (!(await box.decrypt(setting.sealed).then(() => true, () => false))) closed.push(setting)
+  }
+  if (closed.length === 0) return `The crypto secret opens the sealed settings too (${names(sealed)}).`
+  return `WARNING: this crypto secret does NOT open these sealed settings: ${names(closed)} (set them again in Settings, or find the CRYPTO_SECRET they were sealed with).`
 }

@@ -70,7 +70,7 @@ export async function runMigrateDb(argv: readonly string[], env: Env): Promise<n
   printReport(report, sqlitePath, to)
   const secrets = findSecrets(config, from)
   console.log('')
-  console.log(await secretsAdvice(secrets, report.sealedKeySample, Boolean(parsed.values['show-secrets'])))
+  console.log(await secretsAdvice(secrets, report.sealedKeySample, Boolean(parsed.values['show-secrets']), report.sealedSettings))
   return EXIT.ok
 }
 

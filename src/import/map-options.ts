@@ -13,6 +13,22 @@ export interface MappedOptions {
 
 /** Settings that mean the same in both, under the same name. */
 const SAME = ['SystemName', 'QuotaPerUnit', 'QuotaForNewUser', 'QuotaForInviter', 'QuotaForInvitee', 'ServerAddress', 'DisplayInCurrencyEnabled', 'LogConsumeEnabled', 'SelfUseModeEnabled'] as const
+/**
+ * The ways in and the mail (docs/accounts.md): SMTP, Turnstile, the sign-in providers, Telegram and WeChat, under
+ * the same names in both. The secrets among them (`secret: true`) are sealed with the crypto secret on the way in.
+ */
+const ACCOUNTS = [
+  'SMTPServer', 'SMTPPort', 'SMTPSSLEnabled', 'SMTPAccount', 'SMTPFrom', 'SMTPToken',
+  'EmailVerificationEnabled', 'EmailDomainRestrictionEnabled', 'EmailDomainWhitelist', 'EmailAliasRestrictionEnabled',
+  'TurnstileCheckEnabled', 'TurnstileSiteKey', 'TurnstileSecretKey',
+  'GitHubOAuthEnabled', 'GitHubClientId', 'GitHubClientSecret',
+  'discord.enabled', 'discord.client_id', 'discord.client_secret',
+  'LinuxDOOAuthEnabled', 'LinuxDOClientId', 'LinuxDOClientSecret', 'LinuxDOMinimumTrustLevel',
+  'oidc.enabled', 'oidc.client_id', 'oidc.client_secret', 'oidc.well_known', 'oidc.display_name',
+  'passkey.enabled',
+  'TelegramOAuthEnabled', 'TelegramBotName', 'TelegramBotToken',
+  'WeChatAuthEnabled', 'WeChatServerAddress', 'WeChatServerToken', 'WeChatAccountQRCodeImageURL',
+] as const
 /** The public face (logo, home page, notice, about, legal texts): new-api's names, kept as written. */
 const FACE = Object.keys(FACE_OPTIONS)
 /** Price tables: model (or group) → number, the same ratios in both. */
@@ -56,7 +72,7 @@ export function mapOptions(ctx: MapContext, rows: SourceRow[]): MappedOptions {
   const used = new Set<string>()
   const invalid = new Set<string>()
 
-  for (const key of [...SAME, ...FACE]) {
+  for (const key of [...SAME, ...FACE, ...ACCOUNTS]) {
     if (!source.has(key)) continue
     used.add(key)
     let value = source.get(key)!.trim()

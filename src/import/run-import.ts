@@ -22,6 +22,8 @@ import { keepsId, remapNote } from './ids'
 import { writeLogs } from './write-logs'
 import { checkSecret, cryptoSecret, openTarget, type ImportTarget } from './import-target'
 import { importSecondFactors } from './second-factors'
+import { importCustomOAuth } from './custom-oauth'
+import { OPTION_DEFINITIONS } from '../options/definitions'
 import { int } from './values'
 
 export interface ImportOptions {
@@ -119,12 +121,15 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     const box = createSecretBox(cryptoSecret(options))
     await checkSecret(box, repo, options)
     const sealed = await Promise.all(channels.map((c) => box.encrypt(c.keyText)))
+    // the options that hold a password or key (SMTPToken, client secrets, bot tokens) are stored sealed, as the API stores them
+    for (const [key, value] of mappedOptions.values) if (OPTION_DEFINITIONS[key]?.secret && value) mappedOptions.values.set(key, await box.encrypt(value))
 
     await repo.begin()
     try {
       const ids = await writeCore(repo, report, options.merge, { users, tokens, channels, sealed, redemptions, options: mappedOptions.values }, raw)
       await importSecondFactors(source, schema, repo, box, ids.importedUser, report)
       await importPayments(source, schema, repo, ids.importedUser, report)
+      await importCustomOAuth(source, schema, repo, box, ids.importedUser, report)
       if (options.logsSince !== undefined) await writeLogs(ctx, repo, logSource ?? source, logSource ? new Set(await logSource.tables()) : schema.tables, source, schema, ids, options, log)
       if (options.dryRun) await repo.rollback()
       else await repo.commit()

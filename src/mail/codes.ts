@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
 import type { EmailCodeRepo, EmailCodeRow } from '../db/repos'
 
-export type CodePurpose = 'register' | 'reset'
+export type CodePurpose = 'register' | 'reset' | 'email_change'
 
 /** What the code functions need: the table and the key its hashes are made with. */
 export interface CodeStore {

@@ -40,6 +40,14 @@ export function verificationCodeMail(to: string, locale: MailLocale, system: str
   return render(to, parts, { code })
 }
 
+export function emailChangeCodeMail(to: string, locale: MailLocale, system: string, code: string, minutes: number): MailMessage {
+  const parts: Parts =
+    locale === 'zh-CN'
+      ? { subject: `${system} 更换邮箱验证码`, lines: [`你正在把 ${system} 账户的邮箱改为这个地址。`, '验证码：{code}', `验证码 ${minutes} 分钟内有效。如果不是你本人操作，请忽略这封邮件。`] }
+      : { subject: `Confirm your new ${system} e-mail address`, lines: [`You are changing the e-mail address of your ${system} account to this one.`, 'Your code: {code}', `It works for ${minutes} minutes. If this was not you, ignore this mail.`] }
+  return render(to, parts, { code })
+}
+
 /** Sent instead of a code when the address already has an account: the answer to the request stays the same. */
 export function accountExistsMail(to: string, locale: MailLocale, system: string): MailMessage {
   const parts: Parts =

@@ -5,6 +5,7 @@ import { FACE_OPTIONS } from './face-options'
 import { OAUTH_OPTION_DEFINITIONS } from './oauth-options'
 import { AFFINITY_OPTIONS } from './affinity-options'
 import { FALLBACK_OPTIONS } from './fallback-options'
+import { MESSENGER_OPTIONS } from './messenger-options'
 import { TASK_OPTIONS } from './task-options'
 
 import type { OptionDefinition } from './option-definition'
@@ -114,4 +115,5 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   ...FALLBACK_OPTIONS,
   GroupRateLimits: { type: 'json', default: '{}', description: `group → overrides of the limits above: { "vip": { "token_rpm": 600 } } (keys ${RATE_LIMIT_KEYS.join(', ')})`, check: groupRateLimits },
   ...MAIL_OPTIONS,
+  ...MESSENGER_OPTIONS,
 }

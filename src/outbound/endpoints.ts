@@ -15,7 +15,7 @@ const PROVIDER_HOSTS: Readonly<Record<string, readonly string[]>> = {
   github: ['github.com', 'api.github.com'],
   discord: ['discord.com'],
   linuxdo: ['connect.linux.do'],
-  telegram: ['api.telegram.org', 'oauth.telegram.org'],
+  telegram: ['telegram.org', 'api.telegram.org', 'oauth.telegram.org'],
   turnstile: ['challenges.cloudflare.com'],
   stripe: ['api.stripe.com', 'checkout.stripe.com'],
   creem: ['api.creem.io', 'test-api.creem.io'],

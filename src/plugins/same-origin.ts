@@ -11,7 +11,7 @@ type PeerSource = Parameters<typeof isSecureRequest>[2]
  * `<img>` or a link on a same-site page cannot log the user out, rotate their access token or spend upstream
  * calls on channel tests. tests/hardening/csrf.test.ts checks each is still a route.
  */
-export const ACTING_GETS = ['/api/user/logout', '/api/user/token', '/api/channel/test', '/api/channel/test/:id', '/api/channel/fetch_models/:id', '/api/channel/update_balance', '/api/channel/update_balance/:id'] as const
+export const ACTING_GETS = ['/api/user/logout', '/api/user/token', '/api/channel/test', '/api/channel/test/:id', '/api/channel/fetch_models/:id', '/api/channel/update_balance', '/api/channel/update_balance/:id', '/api/oauth/telegram/login', '/api/oauth/telegram/bind', '/api/oauth/wechat'] as const
 
 const ACTING_GET_PATTERNS = ACTING_GETS.map((route) => new RegExp(`^${route.replace(/:[^/]+/g, '[^/]+')}/?$`))
 

@@ -8,7 +8,7 @@ import { RegisterPage } from './pages/auth/register'
 import { ForgotPasswordPage } from './pages/auth/forgot-password'
 import { ResetPasswordPage } from './pages/auth/reset-password'
 import { SetupPage } from './pages/auth/setup'
-import { OAuthCallbackPage } from './pages/auth/oauth-callback'
+import { OAuthCallbackPage, TelegramBindPage } from './pages/auth/oauth-callback'
 import { NotFound } from './pages/not-found'
 import { ModelSquarePage } from './pages/models'
 import { HomePage } from './pages/site/home'
@@ -46,7 +46,10 @@ function Routes() {
   if (location.startsWith('/oauth/')) {
     return (
       <PublicFrame>
-        <Route path="/oauth/:provider" component={OAuthCallbackPage} />
+        <Switch>
+          <Route path="/oauth/telegram/bind" component={TelegramBindPage} />
+          <Route path="/oauth/:provider" component={OAuthCallbackPage} />
+        </Switch>
       </PublicFrame>
     )
   }

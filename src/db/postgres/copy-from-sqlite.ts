@@ -33,6 +33,8 @@ export interface CopyReport {
   nulReplaced: number
   /** one sealed channel key as copied, so the caller can check the crypto secret opens it */
   sealedKeySample: string | undefined
+  /** the other sealed values as copied (secret options: SMTPToken, client secrets, bot tokens; custom providers' secrets), by name */
+  sealedSettings: { name: string; sealed: string }[]
   ms: number
 }
 
@@ -75,7 +77,7 @@ export async function copySqliteToPostgres(source: Database, target: SQL, option
       return done
     })
     const sample = source.query('SELECT key FROM channels ORDER BY id LIMIT 1').get() as { key: string } | null
-    return { tables: copies, migrated: applied, nulReplaced: state.nulReplaced, sealedKeySample: sample?.key, ms: performance.now() - started }
+    return { tables: copies, migrated: applied, nulReplaced: state.nulReplaced, sealedKeySample: sample?.key, sealedSettings: sealedSettingsOf(source), ms: performance.now() - started }
   } finally {
     source.exec('COMMIT')
   }
@@ -191,4 +193,14 @@ async function resetIdentity(source: Database, tx: SQL, table: CopiedTable): Pro
   // setval(seq, n, true): the next id is n + 1; setval(seq, 1, false) on an empty table: the next is 1
   await tx.unsafe(last > 0 ? `SELECT setval(${sequence}, ${last}, true)` : `SELECT setval(${sequence}, 1, false)`)
   return last + 1
+}
+
+/** Every sealed value besides the channel keys: options stored as `v1:…` and custom sign-in providers' client secrets. */
+function sealedSettingsOf(source: Database): { name: string; sealed: string }[] {
+  const options = source.query("SELECT key AS name, value AS sealed FROM options WHERE value LIKE 'v1:%' ORDER BY key").all() as { name: string; sealed: string }[]
+  const hasProviders = source.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'custom_oauth_providers'").get()
+  const providers = hasProviders
+    ? (source.query("SELECT 'custom provider ' || slug AS name, client_secret AS sealed FROM custom_oauth_providers WHERE client_secret LIKE 'v1:%' ORDER BY id").all() as { name: string; sealed: string }[])
+    : []
+  return [...options, ...providers]
 }

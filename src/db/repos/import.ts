@@ -1,5 +1,6 @@
 import type { NewChannel, NewLog, NewRedemption, NewSubscriptionPlan, NewToken, NewTopUp, NewUser, NewUserSubscription } from './rows'
 import type { NewPasskey } from './second-factors'
+import type { CustomOAuthFields } from './custom-oauth'
 
 export interface HourlyRow {
   userId: number
@@ -40,6 +41,8 @@ export interface ImportRepo {
   setInviter(id: number, inviterId: number): Promise<void>
   /** A sign-in provider binding; false (nothing written) when that provider account is bound already. */
   insertBinding(userId: number, provider: string, externalId: string): Promise<boolean>
+  /** A custom sign-in provider (its secret sealed): its new id, or undefined (nothing written) when its slug is taken. */
+  insertCustomOAuth(fields: CustomOAuthFields): Promise<number | undefined>
   insertToken(row: NewToken): Promise<number>
   insertRedemption(row: NewRedemption): Promise<number>
   /** A channel and its routing rows (abilities), as the channel repository writes them. */

@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { clientIpOf } from '../../plugins/request-context'
-import { sessionPlugin } from '../../plugins/session'
+import { readSessionClaims, sessionCookieOf, sessionPlugin } from '../../plugins/session'
 import { Role } from '../../db/repos/user-roles'
 import { manageLogHook } from '../../metering/manage-log'
 import { normalizeEmail } from '../../mail/addresses'
@@ -10,6 +10,8 @@ import type { MailFlowDeps } from '../../mail/flows'
 import { completePasswordReset, requestPasswordReset } from '../../mail/password-reset'
 import { mailLocale, testMail } from '../../mail/templates'
 import { sendVerificationCode } from '../../mail/verification'
+import { changeEmail, sendEmailChangeCode } from '../../mail/email-change'
+import { requireSecureVerification } from '../twofa/secure-verification'
 import { checkTurnstile, TURNSTILE_TOKEN_MAX } from '../../turnstile/siteverify'
 import { hashPassword, Password } from '../users/credentials'
 
@@ -65,6 +67,25 @@ export function mailModule(deps: AppDeps) {
         return ok(generated ?? null, 'password changed: every session and the access token have ended')
       },
       { body: ResetBody },
+    )
+    // changing one's e-mail: a fresh secure verification, then a code to the new address (new-api's /api/oauth/email/bind)
+    .post(
+      '/api/user/email/code',
+      async ({ body, user, clientIp, sessionJwt, request }) => {
+        requireSecureVerification(await readSessionClaims(sessionJwt, sessionCookieOf(request.headers)), user.id, Date.now())
+        await sendEmailChangeCode(mailFlowDeps(deps), { userId: user.id, email: body.email, locale: mailLocale(body.lang, request.headers.get('accept-language')), ip: clientIp })
+        return ok(null, 'if the address is free, a code is on its way to it')
+      },
+      { role: Role.user, body: t.Object({ email: Email, lang: Lang }) },
+    )
+    .post(
+      '/api/oauth/email/bind',
+      async ({ body, user, sessionJwt, request }) => {
+        requireSecureVerification(await readSessionClaims(sessionJwt, sessionCookieOf(request.headers)), user.id, Date.now())
+        const email = await changeEmail({ ...mailFlowDeps(deps), users: deps.repos.users }, { userId: user.id, email: body.email, code: body.code })
+        return ok({ email }, 'your e-mail address is changed')
+      },
+      { role: Role.user, body: t.Object({ email: Email, code: t.String({ minLength: 1, maxLength: 32 }) }) },
     )
     .post(
       '/api/mail/test',

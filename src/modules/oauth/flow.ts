@@ -1,9 +1,8 @@
 import * as oauth from 'oauth4webapi'
-import { loginError } from '../../coord'
 import type { UserRow } from '../../db/repos'
 import type { AppDeps } from '../../deps'
 import { endpointMap } from '../../outbound/endpoints'
-import { addressGroup } from '../auth/login-keys'
+import { admitCallback } from './callback-limit'
 import { authorizationUrl, providerClient } from './client'
 import { oauthError } from './errors'
 import { exchangeCode } from './exchange'
@@ -60,10 +59,8 @@ export async function finishFlow(
   deps: AppDeps,
   input: { provider: ProviderRef; flow: FlowState | undefined; callback: URLSearchParams; ip: string; sessionUser: UserRow | undefined },
 ): Promise<FlowOutcome> {
-  const { options, coord } = deps
-  const keys = [{ key: `addr:${addressGroup(input.ip)}`, free: options.get<number>('LoginFailuresPerAddress') }]
-  const attempt = await coord.loginAttempt(keys, { maxSeconds: options.get<number>('LoginBackoffMaxSeconds'), forgetSeconds: options.get<number>('LoginFailureWindowSeconds') })
-  if (!attempt.ok) throw loginError(attempt)
+  const { coord } = deps
+  const ticket = await admitCallback(deps, input.ip)
   const { flow } = input
   const state = input.callback.get('state') ?? ''
   if (!flow || !state || !sameText(flow.state, state)) throw oauthError(400, 'oauth_state_invalid', 'this sign-in was not started in this browser, or it expired: start again')
@@ -83,6 +80,6 @@ export async function finishFlow(
     const { user, created } = await signInWith(deps, input.provider.binding, profile, { ip: input.ip, aff: flow.aff })
     outcome = { action: created ? 'register' : 'login', user }
   }
-  await coord.loginSucceeded(attempt.ticket)
+  await coord.loginSucceeded(ticket)
   return outcome
 }

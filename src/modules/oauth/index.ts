@@ -10,6 +10,8 @@ import { customBinding } from './custom/client'
 import { finishFlow, type ProviderRef, startFlow } from './flow'
 import { isOAuthProvider } from './providers'
 import { openFlowState, sealFlowState, STATE_COOKIE, STATE_TTL_SECONDS } from './state-cookie'
+import { telegramModule } from './telegram/routes'
+import { wechatModule } from './wechat/routes'
 
 const StateQuery = t.Object({
   provider: t.String({ maxLength: 32 }),
@@ -40,6 +42,9 @@ export function oauthModule(deps: AppDeps) {
   const cookieOptions = (secure: boolean) => ({ httpOnly: true, sameSite: 'lax' as const, secure, path: '/api/oauth' })
   return new Elysia({ name: 'oauth' })
     .use(sessionPlugin(deps))
+    // the ways in that do not redirect (their own routes, before /api/oauth/:provider)
+    .use(telegramModule(deps))
+    .use(wechatModule(deps))
     // starts a flow: the state cookie for this browser, and the provider's URL to go to
     .get(
       '/api/oauth/state',

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps'
 import { ok } from '../../plugins/envelope'
 import { VERSION } from '../../version'
 import { turnstileScriptUrl } from '../../turnstile/widget'
-import { customOAuthStatus, oauthStatus } from '../oauth/status'
+import { customOAuthStatus, messengerStatus, oauthStatus } from '../oauth/status'
 
 /** Public facts a login page or client needs before anyone logs in. */
 export function statusModule(deps: AppDeps) {
@@ -33,6 +33,7 @@ export function statusModule(deps: AppDeps) {
       password_reset: deps.options.get<string>('SMTPServer') !== '' && deps.options.get<string>('ServerAddress') !== '',
       coordination: coordination(deps),
       ...oauthStatus(deps.options),
+      ...messengerStatus(deps),
       custom_oauth_providers: await customOAuthStatus(deps.repos.customOAuth),
     }),
   )

@@ -25,6 +25,15 @@ export interface Status {
   linuxdo_oauth?: boolean
   oidc_enabled?: boolean
   oidc_display_name?: string
+  /** Telegram's login widget: on, the bot it signs for, its script (where PROVIDER_ENDPOINTS sends it) */
+  telegram_oauth?: boolean
+  telegram_bot_name?: string
+  telegram_widget_url?: string
+  /** WeChat through new-api's WeChat server: on, and the official account's QR code image */
+  wechat_login?: boolean
+  wechat_qrcode?: string
+  /** mail can be sent: the profile offers changing the e-mail */
+  email_change?: boolean
   /** root's custom sign-in providers that are on (bound as `custom:<id>`, signed in through /oauth/<slug>) */
   custom_oauth_providers?: { id: number; name: string; slug: string; icon: string; client_id: string }[]
   quota_per_unit: number

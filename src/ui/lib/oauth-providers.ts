@@ -59,6 +59,8 @@ export interface BindingLine {
   canBind: boolean
   /** the unbind button works: the user keeps another way in (a password or another provider) */
   canUnbind: boolean
+  /** how it binds: through the provider's redirect, or Telegram's widget on the page */
+  kind: 'redirect' | 'telegram' | 'wechat'
 }
 
 export function bindingLines(status: Status | null | undefined, list: Bindings): BindingLine[] {
@@ -66,9 +68,12 @@ export function bindingLines(status: Status | null | undefined, list: Bindings):
   const ways = list.bindings.length + (list.has_password ? 1 : 0)
   const line = (id: string, route: string, name: string, enabled: boolean): BindingLine => {
     const externalId = bound.get(id)
-    return { id, route, name, externalId, canBind: enabled && externalId === undefined, canUnbind: externalId !== undefined && ways > 1 }
+    const kind = id === 'telegram' || id === 'wechat' ? id : ('redirect' as const)
+    return { id, route, name, externalId, canBind: enabled && externalId === undefined, canUnbind: externalId !== undefined && ways > 1, kind }
   }
   const lines = enabledProviders(status).map((p) => line(p.id, p.route, p.name, true))
+  if (status?.telegram_oauth) lines.push(line('telegram', 'telegram', providerName('telegram', status), true))
+  if (status?.wechat_login) lines.push(line('wechat', 'wechat', providerName('wechat', status), true))
   const shown = new Set(lines.map((l) => l.id))
   for (const b of list.bindings) if (!shown.has(b.provider)) lines.push(line(b.provider, b.provider, providerName(b.provider, status), false))
   return lines

@@ -4,7 +4,7 @@ import { drizzle } from 'drizzle-orm/bun-sql'
 import { closePostgres, openPostgres, type PgDb } from '../client'
 import { migratePostgres } from '../migrate'
 import * as schema from '../schema'
-import { abilities, backupCodes, channels, logs, options, passkeys, redemptions, subscriptionPlans, tokens, topups, twoFactors, usageHourly, userBindings, userSubscriptions, users } from '../schema'
+import { abilities, backupCodes, channels, customOAuthProviders, logs, options, passkeys, redemptions, subscriptionPlans, tokens, topups, twoFactors, usageHourly, userBindings, userSubscriptions, users } from '../schema'
 import { abilitiesOf } from '../../repos/channels'
 import type { ImportRepo } from '../../repos/import'
 import { addHourly, insertLogs } from './log-insert'
@@ -15,7 +15,7 @@ const FILLED_TABLES = { users, tokens, channels, redemptions, options, logs, usa
 type IdTable = 'users' | 'tokens' | 'channels' | 'redemptions'
 
 /** Every table the import writes, locked for the whole transaction. */
-const LOCKED = 'users, tokens, channels, abilities, redemptions, options, logs, usage_hourly, usage_hourly_model, two_factors, two_factor_backup_codes, passkeys'
+const LOCKED = 'users, tokens, channels, abilities, redemptions, options, logs, usage_hourly, usage_hourly_model, two_factors, two_factor_backup_codes, passkeys, custom_oauth_providers'
 
 /** The pool's application name: a gateway's connections say `tollgate` (client.ts), the import's say this. */
 const IMPORT_APPLICATION = 'tollgate-import'
@@ -90,6 +90,7 @@ function createPostgresImportRepo(conn: ReservedSQL): ImportRepo {
     insertUser: async (row) => insertId('users', row, () => db.insert(users).values(row).returning({ id: users.id })),
     setInviter: async (id, inviterId) => void (await db.update(users).set({ inviterId }).where(eq(users.id, id))),
     insertBinding: async (userId, provider, externalId) => (await db.insert(userBindings).values({ userId, provider, externalId }).onConflictDoNothing().returning({ id: userBindings.id })).length > 0,
+    insertCustomOAuth: async (fields) => (await db.insert(customOAuthProviders).values(fields).onConflictDoNothing().returning({ id: customOAuthProviders.id }))[0]?.id,
     insertToken: async (row) => insertId('tokens', row, () => db.insert(tokens).values(row).returning({ id: tokens.id })),
     insertTopUp: async (row) => (await db.insert(topups).values(row).onConflictDoNothing().returning({ id: topups.id })).length > 0,
     insertPlan: async (row) => (await db.insert(subscriptionPlans).values(row).returning({ id: subscriptionPlans.id }))[0]!.id,

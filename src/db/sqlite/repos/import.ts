@@ -4,7 +4,7 @@ import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { existsSync } from 'node:fs'
 import type { Db } from '../client'
 import * as schema from '../schema'
-import { abilities, backupCodes, channels, logs, options, passkeys, redemptions, subscriptionPlans, tokens, topups, twoFactors, usageHourly, userBindings, userSubscriptions, users } from '../schema'
+import { abilities, backupCodes, channels, customOAuthProviders, logs, options, passkeys, redemptions, subscriptionPlans, tokens, topups, twoFactors, usageHourly, userBindings, userSubscriptions, users } from '../schema'
 import { abilitiesOf } from '../../repos/channels'
 import type { ImportRepo } from '../../repos/import'
 import { createLogInserter, prepareHourlyUpserts } from './log-insert'
@@ -43,6 +43,7 @@ export function createImportRepo(db: Db): ImportRepo {
     insertUser: async (row) => db.insert(users).values(row).returning({ id: users.id }).get().id,
     setInviter: async (id, inviterId) => void db.update(users).set({ inviterId }).where(eq(users.id, id)).run(),
     insertBinding: async (userId, provider, externalId) => db.insert(userBindings).values({ userId, provider, externalId }).onConflictDoNothing().returning({ id: userBindings.id }).all().length > 0,
+    insertCustomOAuth: async (fields) => db.insert(customOAuthProviders).values(fields).onConflictDoNothing().returning({ id: customOAuthProviders.id }).all()[0]?.id,
     insertToken: async (row) => db.insert(tokens).values(row).returning({ id: tokens.id }).get().id,
     insertRedemption: async (row) => db.insert(redemptions).values(row).returning({ id: redemptions.id }).get().id,
 

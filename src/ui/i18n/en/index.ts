@@ -3,6 +3,7 @@ import { nav } from './nav'
 import { auth } from './auth'
 import { oauth } from './oauth'
 import { accounts } from './accounts'
+import { messenger } from './messenger'
 import { dashboard } from './dashboard'
 import { tokens } from './tokens'
 import { playground } from './playground'
@@ -41,6 +42,7 @@ export const en = {
   ...auth,
   ...oauth,
   ...accounts,
+  ...messenger,
   ...dashboard,
   ...tokens,
   ...playground,

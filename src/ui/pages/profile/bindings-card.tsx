@@ -8,6 +8,9 @@ import { bindingLines, startOAuth, type BindingLine, type Bindings } from '../..
 import { useSession } from '../../state/session'
 import { useApi } from '../../state/use-api'
 import { useSubmit } from '../../state/use-submit'
+import { TelegramWidget } from '../../components/telegram-widget'
+import { WeChatCodeForm } from '../../components/wechat-code'
+import { useState } from 'preact/hooks'
 
 /** The user's ways in: each provider that is on (bind it) or bound (unbind it, unless it is the last way in). */
 export function BindingsCard() {
@@ -17,6 +20,7 @@ export function BindingsCard() {
   const { busy, failure, run } = useSubmit()
   const confirm = useConfirm()
   const toast = useToast()
+  const [wechatOpen, setWechatOpen] = useState(false)
   const lines = list.data ? bindingLines(status, list.data) : []
   if (list.data && lines.length === 0) return null
 
@@ -27,6 +31,12 @@ export function BindingsCard() {
       toast(t('accounts.bindings.unbound', { name: line.name }))
       list.reload()
     })
+  }
+  const bindWeChat = async (code: string) => {
+    await api.post('/api/oauth/wechat/bind', { code })
+    setWechatOpen(false)
+    toast(t('messenger.wechat.bound', { name: 'WeChat' }))
+    list.reload()
   }
   return (
     <section class="card" aria-labelledby="profile-bindings-title">
@@ -39,7 +49,16 @@ export function BindingsCard() {
           <li key={line.id}>
             <span>{line.name}</span>{' '}
             <span class="muted">{line.externalId === undefined ? t('accounts.bindings.notBound') : t('accounts.bindings.boundAs', { id: line.externalId })}</span>{' '}
-            {line.canBind && (
+            {line.canBind && line.kind === 'telegram' && (
+              <TelegramWidget botName={status?.telegram_bot_name ?? ''} script={status?.telegram_widget_url ?? ''} authUrl={`${location.origin}/oauth/telegram/bind`} />
+            )}
+            {line.canBind && line.kind === 'wechat' && (
+              <Button variant="secondary" aria-expanded={wechatOpen} aria-label={t('accounts.bindings.bindName', { name: line.name })} onClick={() => setWechatOpen(!wechatOpen)}>
+                {t('accounts.bindings.bind')}
+              </Button>
+            )}
+            {line.canBind && line.kind === 'wechat' && wechatOpen && <WeChatCodeForm qrcode={status?.wechat_qrcode ?? ''} submitLabel={t('messenger.wechat.bind')} onCode={bindWeChat} />}
+            {line.canBind && line.kind === 'redirect' && (
               <Button variant="secondary" busy={busy} aria-label={t('accounts.bindings.bindName', { name: line.name })} onClick={() => run(() => startOAuth(line.route, 'bind'))}>
                 {t('accounts.bindings.bind')}
               </Button>

@@ -4,6 +4,7 @@ import { formatDate, formatTime, timeZoneName } from '../../lib/format'
 import { useUser } from '../../state/session'
 import { AccessToken } from './access-token'
 import { BindingsCard } from './bindings-card'
+import { EmailCard } from './email-card'
 import { NameForm } from './name-form'
 import { PasswordForm } from './password-form'
 import { PasskeysCard } from './passkeys-card'
@@ -41,6 +42,7 @@ export function ProfilePage() {
           <NameForm />
         </section>
         <PasswordForm />
+        <EmailCard />
         <BindingsCard />
         <AccessToken />
         <TwoFactorCard />
