@@ -26,6 +26,7 @@ import { orders } from './orders'
 import { paymentSettings } from './payment-settings'
 import { site } from './site'
 import { models } from './models'
+import { priceTiers } from './price-tiers'
 import { playgroundExtra } from './playground-extra'
 import { affinity } from './affinity'
 import { channelOverrides } from './channel-overrides'
@@ -62,6 +63,7 @@ export const en = {
   ...paymentSettings,
   ...site,
   ...models,
+  ...priceTiers,
   ...playgroundExtra,
   ...affinity,
   ...channelOverrides,

@@ -26,6 +26,7 @@ import { orders } from './orders'
 import { paymentSettings } from './payment-settings'
 import { site } from './site'
 import { models } from './models'
+import { priceTiers } from './price-tiers'
 import { playgroundExtra } from './playground-extra'
 import { affinity } from './affinity'
 import { channelOverrides } from './channel-overrides'
@@ -63,6 +64,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...paymentSettings,
   ...site,
   ...models,
+  ...priceTiers,
   ...playgroundExtra,
   ...affinity,
   ...channelOverrides,
