@@ -3,7 +3,7 @@ import type { OptionStore } from '../../options/store'
 import { readSource, SYNC_FIELDS, type SyncField, type SyncTables } from './sources'
 
 /** The option each synced field is stored in (new-api's names on both sides). */
-export const OPTION_OF: Record<SyncField, string> = {
+const OPTION_OF: Record<SyncField, string> = {
   model_ratio: 'ModelRatio',
   completion_ratio: 'CompletionRatio',
   cache_ratio: 'CacheRatio',
