@@ -27,6 +27,7 @@ import { paymentSettings } from './payment-settings'
 import { site } from './site'
 import { models } from './models'
 import { priceTiers } from './price-tiers'
+import { priceSync } from './price-sync'
 import { playgroundExtra } from './playground-extra'
 import { affinity } from './affinity'
 import { channelOverrides } from './channel-overrides'
@@ -64,6 +65,7 @@ export const en = {
   ...site,
   ...models,
   ...priceTiers,
+  ...priceSync,
   ...playgroundExtra,
   ...affinity,
   ...channelOverrides,

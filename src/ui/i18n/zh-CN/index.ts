@@ -27,6 +27,7 @@ import { paymentSettings } from './payment-settings'
 import { site } from './site'
 import { models } from './models'
 import { priceTiers } from './price-tiers'
+import { priceSync } from './price-sync'
 import { playgroundExtra } from './playground-extra'
 import { affinity } from './affinity'
 import { channelOverrides } from './channel-overrides'
@@ -65,6 +66,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...site,
   ...models,
   ...priceTiers,
+  ...priceSync,
   ...playgroundExtra,
   ...affinity,
   ...channelOverrides,
