@@ -28,6 +28,7 @@ import { meteredHooks } from './metering/hooks'
 import { logsModule } from './modules/logs'
 import { dataModule } from './modules/data'
 import { pricingModule } from './modules/pricing'
+import { ratioSyncModule } from './modules/ratio-sync'
 import { redemptionsModule } from './modules/redemptions'
 import { paymentsModule } from './modules/payments'
 import { subscriptionsModule } from './modules/subscriptions'
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(channelsModule(deps))
     .use(logsModule(deps))
     .use(pricingModule(deps))
+    .use(ratioSyncModule(deps))
     .use(dataModule(deps))
     .use(cacheReadsModule(deps))
     .use(redemptionsModule(deps))

@@ -3,6 +3,7 @@ import type { OptionStore } from '../options/store'
 import type { Meter } from '../relay/meter/meter'
 import { maxOutputOf } from './model-limits'
 import { estimateQuota, type Price } from './prices'
+import { worstTier } from './tiers'
 
 type Options = Pick<OptionStore, 'get'>
 
@@ -28,7 +29,7 @@ export interface OutputPlan {
 export function outputPlan(options: Options, meter: Meter, price: Price): OutputPlan {
   if (meter.maxOutput !== undefined) return { perOutput: meter.maxOutput, injects: false, minimum: meter.maxOutput }
   const perOutput = maxOutputOf(options, meter.model)
-  const injects = meter.unit === 'token' && outputCost(price) > 0
+  const injects = meter.unit === 'token' && outputCost(worstTier(price, Number.MAX_SAFE_INTEGER)) > 0
   return { perOutput, injects, minimum: Math.min(perOutput, options.get<number>('MinOutputTokens')) }
 }
 
@@ -38,7 +39,8 @@ function outputCost(price: Price): number {
 }
 
 /** The most output tokens, all outputs together, that `budget` buys beside the prompt and the fee. */
-export function affordableOutput(price: Price, promptTokens: number, fee: number, budget: number, quotaPerUnit: number, writes?: CacheWrites): number {
+export function affordableOutput(listed: Price, promptTokens: number, fee: number, budget: number, quotaPerUnit: number, writes?: CacheWrites): number {
+  const price = worstTier(listed, promptTokens) // output bought at the dearest tier the prompt can reach
   const perToken = outputCost(price)
   if (perToken <= 0) return 0
   const left = budget - fee - estimateQuota(price, promptTokens, 0, quotaPerUnit, writes)

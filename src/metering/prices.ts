@@ -1,11 +1,22 @@
 import { GatewayError } from '../errors'
-import type { CacheWrites, Usage } from '../ir'
+import { inputTokens, type CacheWrites, type Usage } from '../ir'
 import type { OptionStore } from '../options/store'
 import { DEFAULT_CALL_PRICES, DEFAULT_IMAGE_PRICES, DEFAULT_PRICES, type ListPrice } from './default-prices'
+import { atTier, tiersOf, worstTier, type PriceTier, type TierPricingConfig } from './tiers'
 
 /** How one model is billed in one group. Ratios follow new-api: quota per input token = ratio × group. */
 export type Price = (
-  | { mode: 'ratio'; model: string; ratio: number; completion: number; cacheRead: number; cacheWrite: number; group: number }
+  | {
+      mode: 'ratio'
+      model: string
+      ratio: number
+      completion: number
+      cacheRead: number
+      cacheWrite: number
+      group: number
+      /** prices by the prompt's length (ModelTierPricing): the fields above are the first tier's; metering/tiers.ts picks one */
+      tiers?: PriceTier[]
+    }
   | { mode: 'call'; model: string; usd: number; group: number }
   /** US$ per unit of the meter (an image of one size and quality) */
   | { mode: 'unit'; model: string; usd: number; variant: string; group: number }
@@ -23,6 +34,7 @@ interface Tables {
   cacheWrite: Table
   price: Table
   group: Table
+  tiers: Record<string, TierPricingConfig>
 }
 
 type Options = Pick<OptionStore, 'get'>
@@ -30,8 +42,8 @@ type Options = Pick<OptionStore, 'get'>
 const round9 = (n: number) => Math.round(n * 1e9) / 1e9
 const DEFAULT_TABLES = fromListPrices(DEFAULT_PRICES)
 
-function fromListPrices(list: Record<string, ListPrice>): Omit<Tables, 'price' | 'group'> {
-  const t: Omit<Tables, 'price' | 'group'> = { ratio: {}, completion: {}, cacheRead: {}, cacheWrite: {} }
+function fromListPrices(list: Record<string, ListPrice>): Omit<Tables, 'price' | 'group' | 'tiers'> {
+  const t: Omit<Tables, 'price' | 'group' | 'tiers'> = { ratio: {}, completion: {}, cacheRead: {}, cacheWrite: {} }
   for (const [model, p] of Object.entries(list)) {
     t.ratio[model] = round9(p.input / 2)
     if (p.input > 0) {
@@ -50,11 +62,11 @@ const MAX_REMEMBERED_PRICES = 10_000
 function priceTables(options: Options): Tables {
   if (cached && isCurrent(options, cached.key)) return cached.tables
   const key = PRICE_OPTIONS.map((k) => options.get<object>(k))
-  cached = { key, tables: buildTables(key as Table[]), prices: new Map() }
+  cached = { key, tables: buildTables(key), prices: new Map() }
   return cached.tables
 }
 
-const PRICE_OPTIONS = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio'] as const
+const PRICE_OPTIONS = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio', 'ModelTierPricing'] as const
 
 // per request: compares the option objects in place (building a key array each time showed in profiles)
 function isCurrent(options: Options, key: unknown[]): boolean {
@@ -62,8 +74,9 @@ function isCurrent(options: Options, key: unknown[]): boolean {
   return true
 }
 
-function buildTables(key: Table[]): Tables {
+function buildTables(key: unknown[]): Tables {
   const [ratio, completion, cacheRead, cacheWrite, price, group] = key as Table[]
+  const tiers = key[6] as Record<string, TierPricingConfig>
   const tables: Tables = {
     ratio: { ...DEFAULT_TABLES.ratio, ...ratio },
     completion: { ...DEFAULT_TABLES.completion, ...completion },
@@ -71,6 +84,7 @@ function buildTables(key: Table[]): Tables {
     cacheWrite: { ...DEFAULT_TABLES.cacheWrite, ...cacheWrite },
     price: { ...DEFAULT_CALL_PRICES, ...price },
     group: { ...group },
+    tiers,
   }
   return tables
 }
@@ -84,7 +98,7 @@ export function namesOf(model: string): string[] {
   return names
 }
 
-function lookup(table: Table, names: string[]): number | undefined {
+function lookup<V>(table: Record<string, V>, names: string[]): V | undefined {
   for (const name of names) if (Object.hasOwn(table, name)) return table[name]
   return undefined
 }
@@ -109,6 +123,10 @@ export function findPrice(options: Options, model: string, group: string): Price
 function priceOf(tables: Tables, options: Options, model: string, group: string): Price | undefined {
   const names = namesOf(model)
   const g = groupRatio(options, group)
+  const cache = { cacheRead: lookup(tables.cacheRead, names) ?? 1, cacheWrite: lookup(tables.cacheWrite, names) ?? 1 }
+  // tiers win over a per-call and a flat token price, as in new-api
+  const tiers = tiersOf(lookup(tables.tiers, names), cache)
+  if (tiers) return { mode: 'ratio', model, ratio: tiers[0]!.ratio, completion: tiers[0]!.completion, cacheRead: tiers[0]!.cacheRead, cacheWrite: tiers[0]!.cacheWrite, group: g, tiers }
   const usd = lookup(tables.price, names)
   if (usd !== undefined) return { mode: 'call', model, usd, group: g }
   const ratio = lookup(tables.ratio, names)
@@ -118,8 +136,7 @@ function priceOf(tables: Tables, options: Options, model: string, group: string)
     model,
     ratio,
     completion: lookup(tables.completion, names) ?? 1,
-    cacheRead: lookup(tables.cacheRead, names) ?? 1,
-    cacheWrite: lookup(tables.cacheWrite, names) ?? 1,
+    ...cache,
     group: g,
   }
 }
@@ -158,8 +175,12 @@ export function requirePrice(options: Options, model: string, group: string, var
   )
 }
 
-/** Quota for a usage. Cache reads, cache writes and output are priced by their own ratios; reasoning is output. */
-export function quotaFor(price: Price, usage: Usage, quotaPerUnit: number): number {
+/**
+ * Quota for a usage. Cache reads, cache writes and output are priced by their own ratios; reasoning is output. A
+ * tiered price is billed at the tier of the prompt's whole length (cache reads and writes included).
+ */
+export function quotaFor(listed: Price, usage: Usage, quotaPerUnit: number): number {
+  const price = atTier(listed, inputTokens(usage))
   if (price.mode === 'free') return 0
   const group = price.group * (price.multiplier ?? 1)
   if (price.mode === 'call') return Math.round(price.usd * quotaPerUnit * group)
@@ -181,9 +202,11 @@ const ONE_HOUR_WRITE = 2 / 1.25
 
 /**
  * The most a request can cost: every prompt token at the full input price, or at the cache-write price when the
- * request may write the cache (`writes`) and that costs more, plus the whole output allowance.
+ * request may write the cache (`writes`) and that costs more, plus the whole output allowance; a tiered price at the
+ * worst tier the prompt can reach (metering/tiers.ts).
  */
-export function estimateQuota(price: Price, promptTokens: number, maxOutputTokens: number, quotaPerUnit: number, writes?: CacheWrites): number {
+export function estimateQuota(listed: Price, promptTokens: number, maxOutputTokens: number, quotaPerUnit: number, writes?: CacheWrites): number {
+  const price = worstTier(listed, promptTokens)
   const output = { text: maxOutputTokens, reasoning: 0 }
   if (writes && price.mode === 'ratio' && price.cacheWrite * (writes === '1h' ? ONE_HOUR_WRITE : 1) > 1) {
     const input = { noCache: 0, cacheRead: 0, cacheWrite: promptTokens, cacheWrite1h: writes === '1h' ? promptTokens : 0 }
@@ -192,15 +215,24 @@ export function estimateQuota(price: Price, promptTokens: number, maxOutputToken
   return quotaFor(price, { input: { noCache: promptTokens, cacheRead: 0, cacheWrite: 0 }, output }, quotaPerUnit)
 }
 
-/** US$ per million tokens (token prices) or per call, for display. */
-export function priceInUsd(price: Price, quotaPerUnit: number) {
+/** A tier as the pricing routes show it: the prompt lengths it covers and its US$ per million tokens. */
+export interface TierInUsd {
+  min_tokens: number
+  max_tokens?: number
+  input: number
+  output: number
+  cache_read: number
+  cache_write: number
+}
+
+/** US$ per million tokens (token prices, each tier's too) or per call, for display. */
+export function priceInUsd(price: Price, quotaPerUnit: number): { mode: Price['mode']; per_call?: number; input?: number; output?: number; cache_read?: number; cache_write?: number; tiers?: TierInUsd[] } {
   if (price.mode !== 'ratio') return { mode: price.mode, per_call: price.mode === 'call' || price.mode === 'unit' ? round9(price.usd * price.group) : 0 }
-  const input = (price.ratio * price.group * 1_000_000) / quotaPerUnit
-  return {
-    mode: price.mode,
-    input: round9(input),
-    output: round9(input * price.completion),
-    cache_read: round9(input * price.cacheRead),
-    cache_write: round9(input * price.cacheWrite),
+  const usd = (ratios: Pick<PriceTier, 'ratio' | 'completion' | 'cacheRead' | 'cacheWrite'>) => {
+    const input = (ratios.ratio * price.group * 1_000_000) / quotaPerUnit
+    return { input: round9(input), output: round9(input * ratios.completion), cache_read: round9(input * ratios.cacheRead), cache_write: round9(input * ratios.cacheWrite) }
   }
+  if (!price.tiers) return { mode: price.mode, ...usd(price) }
+  const tiers = price.tiers.map((tier) => ({ min_tokens: tier.min, ...(tier.max !== undefined ? { max_tokens: tier.max } : {}), ...usd(tier) }))
+  return { mode: price.mode, ...usd(price), tiers }
 }

@@ -6,6 +6,7 @@ import type { RelayOutcome } from '../relay/types'
 import { countTextTokens } from '../relay/meter/tokenize'
 import type { LogWriter } from './log-writer'
 import { quotaFor } from './prices'
+import { atTier, tierNote } from './tiers'
 import type { Reservation } from './reserve'
 
 export interface SettleDeps {
@@ -111,9 +112,12 @@ function logRow(
   const { input, usage } = { input: outcome.input, usage: billed.usage }
   const other: Record<string, unknown> = {
     attempts: outcome.attempts,
-    price: r.price,
+    // a tiered price: the tier billed, and which (new-api's tier_* fields)
+    price: atTier(r.price, inputTokens(usage)),
     reserved: r.reserved,
   }
+  const tier = tierNote(r.price, inputTokens(usage))
+  if (tier) Object.assign(other, tier)
   if (r.fee) other.fee = r.fee
   if (r.plan) other.subscription_id = r.plan.subscriptionId
   if (billed.estimated) other.estimated = true

@@ -7,6 +7,7 @@ import { AFFINITY_OPTIONS } from './affinity-options'
 import { FALLBACK_OPTIONS } from './fallback-options'
 import { MESSENGER_OPTIONS } from './messenger-options'
 import { TASK_OPTIONS } from './task-options'
+import { TIER_OPTIONS } from './tier-options'
 
 import type { OptionDefinition } from './option-definition'
 
@@ -92,6 +93,7 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   CacheRatio: { type: 'json', default: '{}', description: 'model → cache-read price as a multiple of its input price', check: priceTable },
   CreateCacheRatio: { type: 'json', default: '{}', description: 'model → cache-write price as a multiple of its input price', check: priceTable },
   ModelPrice: { type: 'json', default: '{}', description: 'model → fixed US$ per call (wins over token prices)', check: priceTable },
+  ...TIER_OPTIONS,
   ImagePrice: { type: 'json', default: '{}', description: 'model → { "1024x1024" or "1024x1024/hd" → US$ per image }; overrides the shipped table', check: imagePriceTable },
   GroupRatio: { type: 'json', default: '{"default":1}', description: 'group → price multiplier (missing group = 1)', check: priceTable },
   SelfUseModeEnabled: { type: 'boolean', default: 'false', description: 'serve models without a price for free instead of refusing them' },

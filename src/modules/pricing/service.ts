@@ -23,8 +23,8 @@ function priceItem(model: string, price: Price | undefined, quotaPerUnit: number
 
 /**
  * Models served to the group by enabled channels, each with its price in the group: US$ per million
- * input / output / cache-read / cache-write tokens, or per call (never the ratios behind them: the model
- * square is public). `priced` says whether a price exists: a model nobody priced shows mode `none` (or
+ * input / output / cache-read / cache-write tokens (and per prompt-length tier, `tiers`), or per call (never the
+ * ratios behind them: the model square is public). `priced` says whether a price exists: a model nobody priced shows mode `none` (or
  * `free` in self-use mode), and is listed in `unpriced_models` too, so the console can point an admin at
  * what still needs a price. `group_prices`: the model's price in every group an enabled channel serves it
  * to (`groups` lists them, the caller's first). `user` undefined: an anonymous visitor, shown the default group.
@@ -71,7 +71,7 @@ export function pricingFor(deps: AppDeps, user: UserRow | undefined) {
 
 /**
  * The admin's view: every model any channel names (whatever its status or groups) and every model the
- * ModelRatio / ModelPrice options price, at the base price (group ratio 1), each with the channels that
+ * ModelRatio / ModelPrice / ModelTierPricing options price, at the base price (group ratio 1), each with the channels that
  * serve it; the group ratios of every known group (GroupRatio's and the channels'); models served by a
  * channel without a price in `unpriced_models`.
  */
@@ -89,7 +89,7 @@ export function pricingOverview(deps: AppDeps) {
     }
   }
   const models = new Set(served.keys())
-  for (const key of ['ModelRatio', 'ModelPrice']) for (const model of Object.keys(deps.options.get<Record<string, number>>(key))) models.add(model)
+  for (const key of ['ModelRatio', 'ModelPrice', 'ModelTierPricing']) for (const model of Object.keys(deps.options.get<Record<string, number>>(key))) models.add(model)
   const unpriced: string[] = []
   const items = [...models].sort().map((model) => {
     const found = findPrice(deps.options, model, PUBLIC_PRICING_GROUP)

@@ -1,4 +1,5 @@
 /** The model square's pure part: each model's vendor and kind, the filters, the price in the chosen group. */
+import type { TierShown } from './tier-prices'
 import { modelKind, type ModelKind } from './model-choice'
 import { vendorOf, type Vendor } from './vendors'
 
@@ -9,6 +10,8 @@ export interface SquarePrice {
   cache_read?: number
   cache_write?: number
   per_call?: number
+  /** prices by prompt length, each tier in US$ per 1M tokens */
+  tiers?: TierShown[]
 }
 
 export interface SquareItem extends SquarePrice {

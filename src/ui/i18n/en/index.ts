@@ -29,6 +29,8 @@ import { tasks } from './tasks'
 import { paymentSettings } from './payment-settings'
 import { site } from './site'
 import { models } from './models'
+import { priceTiers } from './price-tiers'
+import { priceSync } from './price-sync'
 import { playgroundExtra } from './playground-extra'
 import { affinity } from './affinity'
 import { channelOverrides } from './channel-overrides'
@@ -68,6 +70,8 @@ export const en = {
   ...paymentSettings,
   ...site,
   ...models,
+  ...priceTiers,
+  ...priceSync,
   ...playgroundExtra,
   ...affinity,
   ...channelOverrides,

@@ -1,4 +1,5 @@
 import { CopyButton } from '../../components/copy-button'
+import { TierLines } from '../../components/tier-lines'
 import { VendorIcon } from '../../components/vendor-icon'
 import { useI18n, type MessageKey } from '../../i18n'
 import { formatDollars } from '../../lib/format'
@@ -45,6 +46,7 @@ function PriceLines({ price, free }: { price: SquarePrice | undefined; free: boo
       </dl>
     )
   }
+  if (price.tiers?.length) return <TierLines tiers={price.tiers} />
   return (
     <dl class="model-price">
       <dt>{t('models.input')}</dt>

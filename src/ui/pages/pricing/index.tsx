@@ -17,6 +17,7 @@ import { GroupRatios } from './group-ratios'
 import { PriceOptionsDrawer } from './price-options'
 import { PriceTable } from './price-table'
 import { SetPriceDrawer } from './set-price'
+import { SyncPricesDrawer } from './sync-prices'
 import type { Overview, PriceItem } from './types'
 
 /** Admins: every channel's models with their prices and channels; root sets prices here too. */
@@ -30,7 +31,7 @@ export function PricingPage() {
   const [onlyUnpriced, setOnlyUnpriced] = useState(false)
   const [page, setPage] = useState(1)
   const [pageSize, setPageSize] = useState(50)
-  const [editing, setEditing] = useState<PriceItem | 'options' | null>(null)
+  const [editing, setEditing] = useState<PriceItem | 'options' | 'sync' | null>(null)
   const data = overview.data
   const quotaPerUnit = data?.quota_per_unit ?? DEFAULT_QUOTA_PER_UNIT
   const unpriced = data?.unpriced_models.length ?? 0
@@ -58,9 +59,12 @@ export function PricingPage() {
         lead={t('pricing.lead')}
         actions={
           root ? (
-            <Button variant="primary" onClick={() => setEditing('options')}>
-              {t('pricing.options.button')}
-            </Button>
+            <>
+              <Button onClick={() => setEditing('sync')}>{t('sync.button')}</Button>
+              <Button variant="primary" onClick={() => setEditing('options')}>
+                {t('pricing.options.button')}
+              </Button>
+            </>
           ) : undefined
         }
       />
@@ -83,7 +87,8 @@ export function PricingPage() {
       <p class="price-legend muted">{t('pricing.legend', { dollars: formatDollars(ratioToDollars(1, quotaPerUnit), locale) })}</p>
       {data && <GroupRatios ratios={data.group_ratios} />}
       {editing === 'options' && <PriceOptionsDrawer quotaPerUnit={quotaPerUnit} onSaved={saved} onClose={() => setEditing(null)} />}
-      {editing && editing !== 'options' && <SetPriceDrawer item={editing} quotaPerUnit={quotaPerUnit} onSaved={saved} onClose={() => setEditing(null)} />}
+      {editing === 'sync' && <SyncPricesDrawer onSaved={saved} onClose={() => setEditing(null)} />}
+      {editing && editing !== 'options' && editing !== 'sync' && <SetPriceDrawer item={editing} quotaPerUnit={quotaPerUnit} onSaved={saved} onClose={() => setEditing(null)} />}
     </div>
   )
 }

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact'
 import { Button } from '../../components/button'
 import { DataTable, type Column } from '../../components/data-table'
 import { StatusDot } from '../../components/status-dot'
+import { TierLines } from '../../components/tier-lines'
 import { useI18n } from '../../i18n'
 import { formatDollars } from '../../lib/format'
 import type { PriceItem } from './types'
@@ -31,6 +32,7 @@ export function PriceTable({ items, loading, empty, showChannels, onSetPrice }: 
         <span class="price-model">
           <span class="price-model-name">{item.model}</span>
           {!item.priced && <StatusDot tone="warning" label={item.mode === 'free' ? `${t('pricing.noPrice')} (${t('pricing.free')})` : t('pricing.noPrice')} />}
+          {item.tiers && <TierLines tiers={item.tiers} />}
         </span>
       ),
     },

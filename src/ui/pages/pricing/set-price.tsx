@@ -7,9 +7,12 @@ import { SelectField, TextField } from '../../components/field'
 import { useToast } from '../../components/toast'
 import { useI18n, type MessageKey } from '../../i18n'
 import { applyModelPrice, dollarsToRatio, multipleOf, type ModelPriceInput, type PriceTable } from '../../lib/prices'
+import { applyModelTiers, tiersToConfig, type TierConfig, type TierTable } from '../../lib/tier-prices'
 import { parseAmount } from '../../lib/validate'
+import { initialRows, readRows, rowErrorOf, TierRows, type RowErrors, type TierRow } from './tier-rows'
 import type { PriceItem } from './types'
 
+type Mode = 'token' | 'call' | 'tiered'
 type Field = 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'perCall'
 const LABELS: Record<Field, MessageKey> = {
   input: 'pricing.set.input',
@@ -24,12 +27,16 @@ const text = (value: number | undefined) => (value === undefined ? '' : String(v
 
 /**
  * "Set price" for one model in dollars: per token (US$ per 1M input/output/cache tokens, stored as the
- * model ratio and multiples of it) or per call. Reads the option tables afresh, writes only those that change.
+ * model ratio and multiples of it), per call, or per token by prompt length (tiers, stored in ModelTierPricing,
+ * which wins over the others: a flat price saved removes the model's tiers). Reads the option tables afresh,
+ * writes only those that change.
  */
 export function SetPriceDrawer({ item, quotaPerUnit, onSaved, onClose }: { item: PriceItem; quotaPerUnit: number; onSaved(): void; onClose(): void }) {
   const { t } = useI18n()
   const toast = useToast()
-  const [mode, setMode] = useState<'token' | 'call'>(item.mode === 'call' ? 'call' : 'token')
+  const [mode, setMode] = useState<Mode>(item.tiers?.length ? 'tiered' : item.mode === 'call' ? 'call' : 'token')
+  const [rows, setRows] = useState<TierRow[]>(() => initialRows(item.tiers, item))
+  const [rowErrors, setRowErrors] = useState<RowErrors>({})
   const [values, setValues] = useState<Record<Field, string>>({
     input: text(item.input),
     output: text(item.output),
@@ -41,6 +48,14 @@ export function SetPriceDrawer({ item, quotaPerUnit, onSaved, onClose }: { item:
   const [failure, setFailure] = useState<unknown>()
   const [busy, setBusy] = useState(false)
   const set = (field: Field) => (value: string) => setValues((current) => ({ ...current, [field]: value }))
+
+  /** The typed tiers as ModelTierPricing stores them, or the problems per row and field. */
+  const readTiers = (): { config: TierConfig } | { errors: RowErrors } => {
+    const typed = readRows(rows, (field) => (field === 'from' ? t('tiers.error.from') : t('pricing.error.amount', { field: t(field === 'cacheRead' ? LABELS.cacheRead : LABELS[field]) })))
+    if ('errors' in typed) return typed
+    const result = tiersToConfig(typed.tiers)
+    return 'error' in result ? { errors: rowErrorOf(result.error, t(`tiers.error.${result.error.code}`)) } : result
+  }
 
   /** The typed price, or the problems per field. */
   const read = (): { price: ModelPriceInput } | { errors: Partial<Record<Field, string>> } => {
@@ -55,24 +70,31 @@ export function SetPriceDrawer({ item, quotaPerUnit, onSaved, onClose }: { item:
       const perCall = amount('perCall')
       return perCall === undefined ? { errors: found } : { price: { mode, perCall } }
     }
-    const price = { mode, input: amount('input') ?? 0, output: amount('output') ?? 0, cacheRead: amount('cacheRead', true), cacheWrite: amount('cacheWrite', true) }
+    const price = { mode: 'token' as const, input: amount('input') ?? 0, output: amount('output') ?? 0, cacheRead: amount('cacheRead', true), cacheWrite: amount('cacheWrite', true) }
     return Object.keys(found).length ? { errors: found } : { price }
   }
 
   const submit = async (event: Event) => {
     event.preventDefault()
-    const typed = read()
-    setErrors('errors' in typed ? typed.errors : {})
+    const typed = mode === 'tiered' ? undefined : read()
+    const tiers = mode === 'tiered' ? readTiers() : undefined
+    setErrors(typed && 'errors' in typed ? typed.errors : {})
+    setRowErrors(tiers && 'errors' in tiers ? tiers.errors : {})
     setFailure(undefined)
-    if ('errors' in typed) return
+    if ((typed && 'errors' in typed) || (tiers && 'errors' in tiers)) return
     setBusy(true)
     try {
       const options = await api.get<{ key: string; value: unknown }[]>('/api/option/')
       const table = (key: string) => (options.find((option) => option.key === key)?.value ?? {}) as PriceTable
-      const current = Object.fromEntries(TABLE_KEYS.map((key) => [key, table(key)])) as Record<(typeof TABLE_KEYS)[number], PriceTable>
-      const result = applyModelPrice(current, item.model, typed.price, quotaPerUnit)
-      if ('error' in result) throw new Error(t('pricing.error.outputWithoutInput'))
-      for (const key of result.changed) await api.put('/api/option/', { key, value: result.tables[key] })
+      const storedTiers = table('ModelTierPricing') as unknown as TierTable
+      const nextTiers = applyModelTiers(storedTiers, item.model, tiers && 'config' in tiers ? tiers.config : undefined)
+      if (typed && 'price' in typed) {
+        const current = Object.fromEntries(TABLE_KEYS.map((key) => [key, table(key)])) as Record<(typeof TABLE_KEYS)[number], PriceTable>
+        const result = applyModelPrice(current, item.model, typed.price, quotaPerUnit)
+        if ('error' in result) throw new Error(t('pricing.error.outputWithoutInput'))
+        for (const key of result.changed) await api.put('/api/option/', { key, value: result.tables[key] })
+      }
+      if (JSON.stringify(nextTiers) !== JSON.stringify(storedTiers)) await api.put('/api/option/', { key: 'ModelTierPricing', value: nextTiers })
       toast(t('pricing.set.saved', { model: item.model }))
       onSaved()
     } catch (error) {
@@ -82,8 +104,8 @@ export function SetPriceDrawer({ item, quotaPerUnit, onSaved, onClose }: { item:
     }
   }
 
-  const typed = read()
-  const preview = 'price' in typed && typed.price.mode === 'token' ? typed.price : undefined
+  const typed = mode === 'tiered' ? undefined : read()
+  const preview = typed && 'price' in typed && typed.price.mode === 'token' ? typed.price : undefined
   const multiple = (value: number | undefined) => (preview && value !== undefined ? multipleOf(value, preview.input) ?? '—' : '—')
   return (
     <Drawer
@@ -102,13 +124,16 @@ export function SetPriceDrawer({ item, quotaPerUnit, onSaved, onClose }: { item:
         <SelectField
           label={t('pricing.set.mode')}
           value={mode}
-          onValue={(value) => setMode(value === 'call' ? 'call' : 'token')}
+          onValue={(value) => setMode(value === 'call' || value === 'tiered' ? value : 'token')}
           options={[
             { value: 'token', label: t('pricing.set.mode.token') },
+            { value: 'tiered', label: t('tiers.mode') },
             { value: 'call', label: t('pricing.set.mode.call') },
           ]}
         />
-        {mode === 'token' ? (
+        {mode === 'tiered' ? (
+          <TierRows rows={rows} errors={rowErrors} onRows={setRows} />
+        ) : mode === 'token' ? (
           <>
             <div class="form-row">
               <TextField label={t(LABELS.input)} inputMode="decimal" value={values.input} onValue={set('input')} error={errors.input} />

@@ -1,4 +1,5 @@
 // Types of the pricing routes' answers (types only: nothing of the server is bundled).
+import type { TierShown } from '../../lib/tier-prices'
 import type { PricingList, PricingOverview } from '../../../modules/pricing/service'
 
 /** One model's line, as `/api/pricing` and `/api/pricing/models` answer it (fields by mode). */
@@ -17,9 +18,11 @@ export interface PriceItem {
   cache_ratio?: number
   create_cache_ratio?: number
   model_price?: number
+  /** prices by prompt length (ModelTierPricing), each tier in US$ per 1M tokens */
+  tiers?: TierShown[]
   channels?: { id: number; name: string; type: number; status: number }[]
   /** `/api/pricing`: the model's price in each group that serves it */
-  group_prices?: Record<string, { mode: string; input?: number; output?: number; cache_read?: number; cache_write?: number; per_call?: number }>
+  group_prices?: Record<string, { mode: string; input?: number; output?: number; cache_read?: number; cache_write?: number; per_call?: number; tiers?: TierShown[] }>
 }
 
 // the server's items must fit the console's reading of them: `Fitting` fails to compile otherwise

@@ -1,0 +1,23 @@
+/** Price sync: read another instance's prices, review the changes, apply them. */
+export const priceSync = {
+  'sync.button': 'Sync prices',
+  'sync.title': 'Sync prices from another instance',
+  'sync.baseUrl': 'Address of the source',
+  'sync.baseUrlHint': 'Another new-api or Tollgate (its public price list), e.g. https://api.example.com',
+  'sync.endpoint': 'Path or URL (optional)',
+  'sync.endpointHint': 'Default /api/pricing. For models.dev: https://models.dev/api.json',
+  'sync.compare': 'Compare',
+  'sync.failed': 'The source could not be read: {error}',
+  'sync.none': 'Nothing to change: the prices here already match.',
+  'sync.caption': 'Changes the source would make',
+  'sync.col.keep': 'Apply',
+  'sync.col.field': 'Field',
+  'sync.col.current': 'Here',
+  'sync.col.upstream': 'Source',
+  'sync.keepFor': 'Apply {field} of {model}',
+  'sync.change.added': 'added',
+  'sync.change.changed': 'changed',
+  'sync.change.removed': 'removed',
+  'sync.apply': 'Apply {count} changes',
+  'sync.applied': '{count} price changes applied',
+}

@@ -1,0 +1,23 @@
+/** 价格同步：读取另一实例的价格，审阅变更，再应用。 */
+export const priceSync = {
+  'sync.button': '同步价格',
+  'sync.title': '从另一实例同步价格',
+  'sync.baseUrl': '来源地址',
+  'sync.baseUrlHint': '另一个 new-api 或 Tollgate（其公开价格列表），例如 https://api.example.com',
+  'sync.endpoint': '路径或 URL（可选）',
+  'sync.endpointHint': '默认 /api/pricing。models.dev：https://models.dev/api.json',
+  'sync.compare': '比较',
+  'sync.failed': '无法读取来源：{error}',
+  'sync.none': '无需变更：此处价格已一致。',
+  'sync.caption': '来源将带来的变更',
+  'sync.col.keep': '应用',
+  'sync.col.field': '字段',
+  'sync.col.current': '此处',
+  'sync.col.upstream': '来源',
+  'sync.keepFor': '应用 {model} 的 {field}',
+  'sync.change.added': '新增',
+  'sync.change.changed': '变更',
+  'sync.change.removed': '移除',
+  'sync.apply': '应用 {count} 项变更',
+  'sync.applied': '已应用 {count} 项价格变更',
+}
