@@ -35,6 +35,7 @@ import { requestContext } from './plugins/request-context'
 import { sameOriginWrites } from './plugins/same-origin'
 import { consoleModule, consoleServeOptions } from './modules/console'
 import { mailModule } from './modules/mail'
+import { notifyModule } from './modules/notify'
 import { turnstileOrigin } from './turnstile/widget'
 import { epayFormOrigins } from './payments/epay'
 import { siteModule } from './modules/site'
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(optionsModule(deps))
     .use(affinityCacheModule(deps))
     .use(mailModule(deps))
+    .use(notifyModule(deps))
     .use(tokensModule(deps))
     .use(channelsModule(deps))
     .use(logsModule(deps))

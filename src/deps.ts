@@ -18,6 +18,7 @@ import { createOps, type Ops } from './telemetry'
 import { createLogSink, type Logger } from './telemetry/logger'
 import { setHashLimits } from './modules/users/hash-queue'
 import { createMailer, type Mailer } from './mail/mailer'
+import { createNotifier, type Notifier } from './notify/notifier'
 
 /** Everything a module needs, built once per app; tests build one per temp database. */
 export interface AppDeps {
@@ -45,6 +46,8 @@ export interface AppDeps {
   mailer: Mailer
   /** Session affinity: a coding agent's turns pinned to one channel and key (relay/routing/affinity). */
   affinity: SessionAffinity
+  /** Notifications (src/notify): quota low, channel disabled, channel balance low, by e-mail or signed webhook, queued off the request path. */
+  notifier: Notifier
   /** Wall-clock milliseconds for what crosses a period (order expiry, plan periods); a test sets it instead of sleeping. */
   clock: { now(): number }
 }
@@ -74,17 +77,20 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
     allowPrivate: () => options.get<boolean>('ChannelPrivateNetworksAllowed') !== false,
     endpoints: endpointMap(config.providerEndpoints),
   })
+  // events reach the notifier, built once the mailer is (below): nothing fires before the app serves
+  let notifier: Notifier | undefined
   const routing = createRouting({
     fetch: outbound.fetch,
     repo: repos.channels,
     cryptoSecret: secrets.crypto,
     options,
     failureCounts: coord,
+    onAutoDisabled: (channelId, name, reason) => notifier?.channelDisabled(channelId, name, reason),
     onKeyChange: shared ? (channelId, key, dead) => void coord.publish(Topic.keys, keyPayload(channelId, key, dead)) : undefined,
   })
   const ops = createOps(config, log, routing.channels.hasModel)
   const metering = createMetering(
-    { options, repos, coord },
+    { options, repos, coord, onCharged: (userId, charged, quotaAfter) => notifier?.quotaCharged(userId, charged, quotaAfter) },
     { onFlush: (ms, rows, failed) => (failed ? ops.flush.failed() : ops.flush.observe(ms, rows)) },
   )
   invalidations?.attach({ users: repos.users, tokens: repos.tokens, channels: routing.channels, keys: routing, options, sessions: revokedSessions })
@@ -100,5 +106,16 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
   )
   const mailer = createMailer({ options, cryptoSecret: secrets.crypto })
   const affinity = createSessionAffinity({ cache: coord.affinity, options, keyOutOfRotation: routing.keyOutOfRotation })
-  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, affinity, clock: { now: () => Date.now() } }
+  const deps: AppDeps = { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, affinity, notifier: undefined!, clock: { now: () => Date.now() } }
+  deps.notifier = notifier = createNotifier({
+    repos,
+    mailer: () => deps.mailer,
+    // the same guard, with its own rule for private targets: a webhook URL is any user's to set
+    outbound: createOutbound({ allowPrivate: () => options.get<boolean>('WebhookPrivateNetworksAllowed') === true, endpoints: endpointMap(config.providerEndpoints) }),
+    coord,
+    options,
+    cryptoSecret: secrets.crypto,
+    warn: (message) => log.warn(message),
+  })
+  return deps
 }

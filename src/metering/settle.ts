@@ -12,6 +12,8 @@ export interface SettleDeps {
   options: Pick<OptionStore, 'get'>
   repos: Pick<Repos, 'quota'>
   logs: Pick<LogWriter, 'push'>
+  /** after a charge, with the user's balance it left (notifications: src/notify); must not throw or wait */
+  onCharged?: (userId: number, charged: number, quotaAfter: number) => void
 }
 
 /** What a settled request was billed (the operations log line and metrics read it). */
@@ -37,8 +39,10 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
   const actual = delivered ? quotaFor(r.price, billed.usage, r.quotaPerUnit) + r.fee : 0
   const now = Math.floor(Date.now() / 1000)
   let charged: number
+  let userAfter: number | undefined
   try {
-    ;({ charged } = await deps.repos.quota.settle({
+    let user: { quota: number } | undefined
+    ;({ charged, user } = await deps.repos.quota.settle({
       userId: input.user.id,
       tokenId: input.token.id,
       tokenLimited: r.tokenLimited && r.reserved > 0,
@@ -49,10 +53,12 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
       hold: r.hold,
       requestId: input.requestId,
     }))
+    userAfter = user?.quota
   } finally {
     // the rate limits' slots and unused TPM go back whether or not the database took the settlement
     r.release(delivered ? totalTokens(billed.usage) : 0)
   }
+  if (userAfter !== undefined) deps.onCharged?.(input.user.id, charged, userAfter)
   const result = { inputTokens: inputTokens(billed.usage), outputTokens: outputTokens(billed.usage), quota: charged }
   if (!deps.options.get<boolean>('LogConsumeEnabled')) return result
   deps.logs.push(logRow(outcome, r, billed, delivered, actual, charged, now))

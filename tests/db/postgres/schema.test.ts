@@ -62,6 +62,7 @@ const rowTypes: Record<keyof typeof sqlite, [true, true]> = {
   users: [true, true] satisfies Same<typeof sqlite.users, typeof pg.users>,
   userBindings: [true, true] satisfies Same<typeof sqlite.userBindings, typeof pg.userBindings>,
   customOAuthProviders: [true, true] satisfies Same<typeof sqlite.customOAuthProviders, typeof pg.customOAuthProviders>,
+  userNotifySettings: [true, true] satisfies Same<typeof sqlite.userNotifySettings, typeof pg.userNotifySettings>,
   tokens: [true, true] satisfies Same<typeof sqlite.tokens, typeof pg.tokens>,
   options: [true, true] satisfies Same<typeof sqlite.options, typeof pg.options>,
   logs: [true, true] satisfies Same<typeof sqlite.logs, typeof pg.logs>,

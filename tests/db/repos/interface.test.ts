@@ -28,6 +28,7 @@ const METHODS = {
   topups: ['insert', 'findByTradeNo', 'list', 'countPendingSince', 'complete', 'settleUnpaid', 'setProviderRef'],
   bindings: ['findUserId', 'listByUser', 'bind', 'emailOwner', 'unbind'],
   customOAuth: ['list', 'findById', 'findBySlug', 'insert', 'update', 'delete'],
+  notifySettings: ['get', 'put', 'recipientsAtRole'],
 } as const satisfies { [K in keyof RepoSet]: readonly (keyof RepoSet[K])[] }
 
 type Missing = { [K in keyof RepoSet]: Exclude<keyof RepoSet[K], (typeof METHODS)[K][number]> }[keyof RepoSet]

@@ -13,6 +13,7 @@ import m10 from './0010_sweep_only_dead_nodes.sql' with { type: 'text' }
 import m11 from './0011_channel_overrides.sql' with { type: 'text' }
 import m12 from './0012_channel_balances.sql' with { type: 'text' }
 import m13 from './0013_custom_oauth_providers.sql' with { type: 'text' }
+import m14 from './0014_low_groot.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -35,4 +36,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 11, tag: '0011_channel_overrides', sql: m11 },
   { index: 12, tag: '0012_channel_balances', sql: m12 },
   { index: 13, tag: '0013_custom_oauth_providers', sql: m13 },
+  { index: 14, tag: '0014_low_groot', sql: m14 },
 ]

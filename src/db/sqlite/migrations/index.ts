@@ -12,6 +12,7 @@ import m9 from './0009_user_bindings.sql' with { type: 'text' }
 import m10 from './0010_channel_overrides.sql' with { type: 'text' }
 import m11 from './0011_channel_balances.sql' with { type: 'text' }
 import m12 from './0012_custom_oauth_providers.sql' with { type: 'text' }
+import m13 from './0013_dashing_the_hand.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -33,4 +34,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 10, tag: '0010_channel_overrides', sql: m10 },
   { index: 11, tag: '0011_channel_balances', sql: m11 },
   { index: 12, tag: '0012_custom_oauth_providers', sql: m12 },
+  { index: 13, tag: '0013_dashing_the_hand', sql: m13 },
 ]
