@@ -31,6 +31,7 @@ import { affinity } from './affinity'
 import { channelOverrides } from './channel-overrides'
 import { shell } from './shell'
 import { dashboardTraffic } from './dashboard-traffic'
+import { notify } from './notify'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -67,4 +68,5 @@ export const en = {
   ...channelOverrides,
   ...shell,
   ...dashboardTraffic,
+  ...notify,
 } as const

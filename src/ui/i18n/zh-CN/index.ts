@@ -31,6 +31,7 @@ import { affinity } from './affinity'
 import { channelOverrides } from './channel-overrides'
 import { shell } from './shell'
 import { dashboardTraffic } from './dashboard-traffic'
+import { notify } from './notify'
 import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -68,4 +69,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...channelOverrides,
   ...shell,
   ...dashboardTraffic,
+  ...notify,
 }

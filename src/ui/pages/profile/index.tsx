@@ -5,6 +5,7 @@ import { useUser } from '../../state/session'
 import { AccessToken } from './access-token'
 import { BindingsCard } from './bindings-card'
 import { NameForm } from './name-form'
+import { NotifyCard } from './notify-card'
 import { PasswordForm } from './password-form'
 import { PasskeysCard } from './passkeys-card'
 import { SessionCard } from './session-card'
@@ -45,6 +46,7 @@ export function ProfilePage() {
         <AccessToken />
         <TwoFactorCard />
         <PasskeysCard />
+        <NotifyCard />
         <SessionCard />
       </div>
     </>
