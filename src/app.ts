@@ -10,6 +10,7 @@ import { customOAuthModule } from './modules/oauth/custom/routes'
 import { channelsModule } from './modules/channels'
 import { optionsModule } from './modules/options'
 import { cacheReadsModule } from './modules/data/cache-reads'
+import { channelStatsModule } from './modules/data/channel-stats'
 import { affinityCacheModule } from './modules/options/affinity-cache'
 import { setupModule } from './modules/setup'
 import { checklistModule } from './modules/setup/checklist'
@@ -90,6 +91,7 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(pricingModule(deps))
     .use(dataModule(deps))
     .use(cacheReadsModule(deps))
+    .use(channelStatsModule(deps))
     .use(redemptionsModule(deps))
     .use(paymentsModule(deps))
     .use(rootProbeModule())
