@@ -32,6 +32,7 @@ import { channelOverrides } from './channel-overrides'
 import { shell } from './shell'
 import { dashboardTraffic } from './dashboard-traffic'
 import { notify } from './notify'
+import { channelStats } from './channel-stats'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -69,4 +70,5 @@ export const en = {
   ...shell,
   ...dashboardTraffic,
   ...notify,
+  ...channelStats,
 } as const

@@ -32,6 +32,7 @@ import { channelOverrides } from './channel-overrides'
 import { shell } from './shell'
 import { dashboardTraffic } from './dashboard-traffic'
 import { notify } from './notify'
+import { channelStats } from './channel-stats'
 import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -70,4 +71,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...shell,
   ...dashboardTraffic,
   ...notify,
+  ...channelStats,
 }
