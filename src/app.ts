@@ -10,6 +10,7 @@ import { customOAuthModule } from './modules/oauth/custom/routes'
 import { channelsModule } from './modules/channels'
 import { optionsModule } from './modules/options'
 import { cacheReadsModule } from './modules/data/cache-reads'
+import { channelStatsModule } from './modules/data/channel-stats'
 import { affinityCacheModule } from './modules/options/affinity-cache'
 import { setupModule } from './modules/setup'
 import { checklistModule } from './modules/setup/checklist'
@@ -38,6 +39,7 @@ import { requestContext } from './plugins/request-context'
 import { sameOriginWrites } from './plugins/same-origin'
 import { consoleModule, consoleServeOptions } from './modules/console'
 import { mailModule } from './modules/mail'
+import { notifyModule } from './modules/notify'
 import { turnstileOrigin } from './turnstile/widget'
 import { withAccountOrigins } from './modules/oauth/page-origins'
 import { epayFormOrigins } from './payments/epay'
@@ -88,6 +90,7 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(optionsModule(deps))
     .use(affinityCacheModule(deps))
     .use(mailModule(deps))
+    .use(notifyModule(deps))
     .use(tokensModule(deps))
     .use(channelsModule(deps))
     .use(logsModule(deps))
@@ -95,6 +98,7 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(ratioSyncModule(deps))
     .use(dataModule(deps))
     .use(cacheReadsModule(deps))
+    .use(channelStatsModule(deps))
     .use(redemptionsModule(deps))
     .use(paymentsModule(deps))
     .use(subscriptionsModule(deps))

@@ -19,6 +19,7 @@ import { createLogSink, type Logger } from './telemetry/logger'
 import { setHashLimits } from './modules/users/hash-queue'
 import { createMailer, type Mailer } from './mail/mailer'
 import { createTaskPoller, type TaskPoller } from './tasks/service'
+import { createNotifier, type Notifier } from './notify/notifier'
 
 /** Everything a module needs, built once per app; tests build one per temp database. */
 export interface AppDeps {
@@ -48,6 +49,8 @@ export interface AppDeps {
   affinity: SessionAffinity
   /** Midjourney and Suno tasks polled at their upstreams, shared by the nodes under per-task leases (src/tasks); the app starts and stops it. */
   taskPoller: TaskPoller
+  /** Notifications (src/notify): quota low, channel disabled, channel balance low, by e-mail or signed webhook, queued off the request path. */
+  notifier: Notifier
   /** Wall-clock milliseconds for what crosses a period (order expiry, plan periods); a test sets it instead of sleeping. */
   clock: { now(): number }
 }
@@ -77,19 +80,22 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
     allowPrivate: () => options.get<boolean>('ChannelPrivateNetworksAllowed') !== false,
     endpoints: endpointMap(config.providerEndpoints),
   })
+  // events reach the notifier, built once the mailer is (below): nothing fires before the app serves
+  let notifier: Notifier | undefined
   const routing = createRouting({
     fetch: outbound.fetch,
     repo: repos.channels,
     cryptoSecret: secrets.crypto,
     options,
     failureCounts: coord,
+    onAutoDisabled: (channelId, name, reason) => notifier?.channelDisabled(channelId, name, reason),
     onKeyChange: shared ? (channelId, key, dead) => void coord.publish(Topic.keys, keyPayload(channelId, key, dead)) : undefined,
   })
   const ops = createOps(config, log, routing.channels.hasModel)
   // one clock for the app and metering: a test that moves it moves plan periods and order expiry alike
   const clock = { now: () => Date.now() }
   const metering = createMetering(
-    { options, repos, coord, clock },
+    { options, repos, coord, clock, onCharged: (userId, charged, quotaAfter) => notifier?.quotaCharged(userId, charged, quotaAfter) },
     { onFlush: (ms, rows, failed) => (failed ? ops.flush.failed() : ops.flush.observe(ms, rows)) },
   )
   invalidations?.attach({ users: repos.users, tokens: repos.tokens, channels: routing.channels, keys: routing, options, sessions: revokedSessions })
@@ -106,5 +112,16 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
   const mailer = createMailer({ options, cryptoSecret: secrets.crypto })
   const affinity = createSessionAffinity({ cache: coord.affinity, options, keyOutOfRotation: routing.keyOutOfRotation })
   const taskPoller = createTaskPoller({ tasks: repos.tasks, channels: routing.channels, options, outbound, clock })
-  return { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, affinity, taskPoller, clock }
+  const deps: AppDeps = { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, affinity, taskPoller, notifier: undefined!, clock }
+  deps.notifier = notifier = createNotifier({
+    repos,
+    mailer: () => deps.mailer,
+    // the same guard, with its own rule for private targets: a webhook URL is any user's to set
+    outbound: createOutbound({ allowPrivate: () => options.get<boolean>('WebhookPrivateNetworksAllowed') === true, endpoints: endpointMap(config.providerEndpoints) }),
+    coord,
+    options,
+    cryptoSecret: secrets.crypto,
+    warn: (message) => log.warn(message),
+  })
+  return deps
 }

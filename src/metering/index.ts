@@ -7,7 +7,7 @@ import type { Coordination } from '../coord'
 import { logRefusal, type Refusal } from './refusal'
 import { reserve } from './reserve'
 import { createRetentionJob } from './retention'
-import { settle } from './settle'
+import { settle, type SettleDeps } from './settle'
 
 export type { Refusal } from './refusal'
 
@@ -15,7 +15,7 @@ export type { Refusal } from './refusal'
  * Prices, quota, rate limits and usage logs, hung on the relay engine's two hooks: `reserve` before the
  * first upstream attempt and `settle` once the request is over (failures included).
  */
-export function createMetering(deps: { options: OptionStore; repos: Repos; coord: Coordination; clock?: { now(): number } }, writerOptions?: LogWriterOptions) {
+export function createMetering(deps: { options: OptionStore; repos: Repos; coord: Coordination; clock?: { now(): number }; onCharged?: SettleDeps['onCharged'] }, writerOptions?: LogWriterOptions) {
   const logs = createLogWriter(deps.repos, writerOptions)
   // quota deltas ride with the next batch of log rows
   deps.repos.quota.onDirty(logs.wake)

@@ -13,6 +13,8 @@ export interface SettleDeps {
   options: Pick<OptionStore, 'get'>
   repos: Pick<Repos, 'quota'> & Partial<Pick<Repos, 'subscriptions'>>
   logs: Pick<LogWriter, 'push'>
+  /** after a charge, with the user's balance it left (notifications: src/notify); must not throw or wait */
+  onCharged?: (userId: number, charged: number, quotaAfter: number) => void
 }
 
 /** What a settled request was billed (the operations log line and metrics read it). */
@@ -38,10 +40,12 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
   const actual = delivered ? quotaFor(r.price, billed.usage, r.quotaPerUnit) + r.fee : 0
   const now = Math.floor(Date.now() / 1000)
   let charged: number
+  let userAfter: number | undefined
   try {
     // a plan paid: its period takes the charge; the wallet's settlement only counts the request
     const planCharge = r.plan && deps.repos.subscriptions ? await deps.repos.subscriptions.settle(r.plan.subscriptionId, r.plan.periodStart, r.reserved, actual) : undefined
-    ;({ charged } = await deps.repos.quota.settle({
+    let user: { quota: number } | undefined
+    ;({ charged, user } = await deps.repos.quota.settle({
       userId: input.user.id,
       tokenId: input.token.id,
       tokenLimited: planCharge === undefined && r.tokenLimited && r.reserved > 0,
@@ -53,10 +57,13 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
       requestId: input.requestId,
     }))
     if (planCharge !== undefined) charged = planCharge
+    // a plan's charge leaves the wallet as it was: no balance crossing to tell
+    else userAfter = user?.quota
   } finally {
     // the rate limits' slots and unused TPM go back whether or not the database took the settlement
     r.release(delivered ? totalTokens(billed.usage) : 0)
   }
+  if (userAfter !== undefined) deps.onCharged?.(input.user.id, charged, userAfter)
   const result = { inputTokens: inputTokens(billed.usage), outputTokens: outputTokens(billed.usage), quota: charged }
   if (!deps.options.get<boolean>('LogConsumeEnabled')) return result
   deps.logs.push(logRow(outcome, r, billed, delivered, actual, charged, now))

@@ -4,6 +4,7 @@ import { PAYMENT_OPTIONS } from './payment-options'
 import { FACE_OPTIONS } from './face-options'
 import { OAUTH_OPTION_DEFINITIONS } from './oauth-options'
 import { AFFINITY_OPTIONS } from './affinity-options'
+import { NOTIFY_OPTIONS } from './notify-options'
 import { FALLBACK_OPTIONS } from './fallback-options'
 import { MESSENGER_OPTIONS } from './messenger-options'
 import { TASK_OPTIONS } from './task-options'
@@ -114,6 +115,7 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   ...PAYMENT_OPTIONS,
   ...OAUTH_OPTION_DEFINITIONS,
   ...AFFINITY_OPTIONS,
+  ...NOTIFY_OPTIONS,
   ...FALLBACK_OPTIONS,
   GroupRateLimits: { type: 'json', default: '{}', description: `group → overrides of the limits above: { "vip": { "token_rpm": 600 } } (keys ${RATE_LIMIT_KEYS.join(', ')})`, check: groupRateLimits },
   ...MAIL_OPTIONS,

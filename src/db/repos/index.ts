@@ -10,6 +10,7 @@ import type { CustomOAuthRepo } from './custom-oauth'
 import type { ChannelRepo } from './channels'
 import type { EmailCodeRepo } from './email-codes'
 import type { LogRepo } from './logs'
+import type { NotifySettingsRepo } from './notify-settings'
 import type { OptionRepo } from './options'
 import type { QuotaRepo } from './quota'
 import type { RedemptionRepo } from './redemptions'
@@ -49,6 +50,7 @@ export interface RepoSet {
   bindings: BindingRepo
   customOAuth: CustomOAuthRepo
   tasks: TaskRepo
+  notifySettings: NotifySettingsRepo
 }
 
 export interface Repos extends RepoSet {

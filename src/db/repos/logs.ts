@@ -1,3 +1,4 @@
+import type { ChannelStatRow } from './channel-stats'
 import type { LogRow, NewLog, Page } from './rows'
 
 export type { LogRow, NewLog } from './rows'
@@ -60,6 +61,8 @@ export interface LogRepo {
   count(filter?: LogFilter): Promise<number>
   /** Input tokens of the consume rows matching the filter, and how many of them the upstream read from its prompt cache. */
   cacheReads(filter: LogFilter): Promise<{ promptTokens: number; cacheReadTokens: number }>
+  /** Per channel between two unix times (inclusive): requests, errors, p50/p95 duration of the successes (channel-stats.ts). */
+  channelStats(start: number, end: number): Promise<ChannelStatRow[]>
   /** Hourly usage by model between two unix times (inclusive), for one user or everyone. */
   hourly(filter: { userId?: number; username?: string; start: number; end: number }): Promise<HourlyUsage[]>
 

@@ -7,7 +7,7 @@ import { BALANCE_ENDPOINTS } from './balance-endpoints'
 const MAX_ANSWER_BYTES = 256 * 1024
 const TIMEOUT_MS = 10_000
 
-type Deps = Pick<AppDeps, 'routing'>
+type Deps = Pick<AppDeps, 'routing' | 'repos' | 'notifier'>
 
 /**
  * new-api's GET /api/channel/update_balance/:id: asks the channel's vendor for the account's balance, through the
@@ -19,7 +19,10 @@ export async function updateChannelBalance(deps: Deps, id: number): Promise<numb
   const channel = deps.routing.channels.get(id)
   if (!channel) throw new NotFoundError(`channel ${id} not found`)
   const balance = await fetchBalance(deps, channel)
+  const before = await deps.repos.channels.findById(id)
   await deps.routing.channels.recordBalance(id, balance, Math.floor(Date.now() / 1000))
+  // a balance never fetched before is no reading to compare with: a low first one is news too
+  deps.notifier.channelBalance(id, channel.name, balance, before && before.balanceUpdatedTime > 0 ? before.balance : undefined)
   return balance
 }
 

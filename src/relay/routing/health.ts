@@ -49,6 +49,9 @@ function isRequestFault(status: number | undefined, message = ''): boolean {
   return !isFatalFailure(status, message)
 }
 
+/** Told after this node's write auto-disabled a channel (never awaited; must not throw). */
+export type AutoDisabledListener = (channelId: number, name: string, reason: string) => void
+
 /** Where consecutive failures are counted: `deps.coord`, so every node's failures add up. */
 export type FailureCounts = Pick<Coordination, 'channelFailure' | 'channelSuccess' | 'channelFailures'>
 
@@ -58,7 +61,7 @@ export type FailureCounts = Pick<Coordination, 'channelFailure' | 'channelSucces
  * that is a channel write, which every node hears of (src/cluster). One ordinary error never disables a channel.
  * A success resets the count. The promise never rejects, so the relay may call it without awaiting.
  */
-export function createHealthTracker(store: ChannelStore, threshold: () => number, counts: FailureCounts, rotation?: Pick<KeyRotation, 'markDead'>) {
+export function createHealthTracker(store: ChannelStore, threshold: () => number, counts: FailureCounts, rotation?: Pick<KeyRotation, 'markDead'>, onAutoDisabled?: AutoDisabledListener) {
   return {
     recordResult(channelId: number, outcome: Outcome): Promise<HealthVerdict> {
       if (!outcome.ok) return recordFailure(channelId, outcome)
@@ -99,7 +102,10 @@ export function createHealthTracker(store: ChannelStore, threshold: () => number
     }
     try {
       const changed = await store.setStatus([channelId], ChannelStatus.autoDisabled)
-      if (changed.length > 0) console.warn(`channel ${channelId} (${channel.name}) auto-disabled: ${reason}`)
+      if (changed.length > 0) {
+        console.warn(`channel ${channelId} (${channel.name}) auto-disabled: ${reason}`)
+        onAutoDisabled?.(channelId, channel.name, reason)
+      }
       return { failures: count, disabled: changed.length > 0, reason }
     } catch (error) {
       // callers may fire and forget: a failed write is logged, never an unhandled rejection

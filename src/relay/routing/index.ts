@@ -5,7 +5,7 @@ import type { OptionStore } from '../../options/store'
 import { createChannelCheck } from './channel-check'
 import { createChannelStore } from './channel-store'
 import type { Fetch } from './channel-test'
-import { createHealthTracker, type FailureCounts } from './health'
+import { type AutoDisabledListener, createHealthTracker, type FailureCounts } from './health'
 import { createKeyRotation, type KeyChangeListener } from './key-rotation'
 import { planCandidates, routePlan, type Random, type RouteCandidate, type RoutePlan } from './plan'
 import { createChannelProbe } from './probe'
@@ -24,6 +24,8 @@ export interface RoutingInput {
   failureCounts: FailureCounts
   /** told when this node takes a key of a pool out of the rotation or puts it back (src/cluster tells the others) */
   onKeyChange?: KeyChangeListener
+  /** told when this node auto-disabled a channel (notifications: src/notify) */
+  onAutoDisabled?: AutoDisabledListener
   random?: Random
   /** how the channel test and fetch_models dial (deps.outbound: the SSRF guard, no redirect followed) */
   fetch: Fetch
@@ -48,7 +50,7 @@ export function createRouting(input: RoutingInput) {
     },
   })
   const rotation = createKeyRotation(input.onKeyChange)
-  const health = createHealthTracker(channels, () => input.options.get<number>('ChannelFailureThreshold'), input.failureCounts, rotation)
+  const health = createHealthTracker(channels, () => input.options.get<number>('ChannelFailureThreshold'), input.failureCounts, rotation, input.onAutoDisabled)
   const upstreamFetch = input.fetch
   const checkChannel = createChannelCheck(rotation, upstreamFetch)
   const probe = createChannelProbe(channels, health, () => input.options.get<number>('ChannelProbeIntervalSeconds'), checkChannel)

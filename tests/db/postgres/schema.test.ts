@@ -63,6 +63,7 @@ const rowTypes: Record<keyof typeof sqlite, [true, true]> = {
   userBindings: [true, true] satisfies Same<typeof sqlite.userBindings, typeof pg.userBindings>,
   customOAuthProviders: [true, true] satisfies Same<typeof sqlite.customOAuthProviders, typeof pg.customOAuthProviders>,
   tasks: [true, true] satisfies Same<typeof sqlite.tasks, typeof pg.tasks>,
+  userNotifySettings: [true, true] satisfies Same<typeof sqlite.userNotifySettings, typeof pg.userNotifySettings>,
   tokens: [true, true] satisfies Same<typeof sqlite.tokens, typeof pg.tokens>,
   options: [true, true] satisfies Same<typeof sqlite.options, typeof pg.options>,
   logs: [true, true] satisfies Same<typeof sqlite.logs, typeof pg.logs>,

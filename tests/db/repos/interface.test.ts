@@ -16,7 +16,7 @@ const METHODS = {
   tokens: ['cachedByKeyHash', 'findByKeyHash', 'liveById', 'forget', 'forgetUser', 'forgetAll', 'findById', 'findOwned', 'listOwned', 'insert', 'update', 'deleteOwned', 'setStatusIf'],
   options: ['all', 'set', 'delete'],
   channels: ['all', 'findById', 'list', 'tags', 'abilities', 'insert', 'update', 'updateMany', 'updateByTag', 'setStatus', 'setStatusByTag', 'delete', 'recordTest', 'recordBalance'],
-  logs: ['insertMany', 'list', 'listBefore', 'stat', 'count', 'hourly', 'cacheReads', 'deleteBefore', 'freePages', 'compact', 'optimize'],
+  logs: ['insertMany', 'list', 'listBefore', 'stat', 'count', 'hourly', 'cacheReads', 'channelStats', 'deleteBefore', 'freePages', 'compact', 'optimize'],
   quota: ['reserve', 'settle', 'onDirty', 'hasPending'],
   redemptions: ['insertMany', 'findById', 'list', 'update', 'delete', 'deleteInvalid', 'redeem'],
   revokedSessions: ['unexpired', 'insert', 'deleteExpired'],
@@ -30,6 +30,7 @@ const METHODS = {
   subscriptions: ['listPlans', 'findPlan', 'insertPlan', 'updatePlan', 'grant', 'findById', 'listOfUser', 'countOfPlan', 'setStatus', 'spendable', 'preference', 'setPreference', 'take', 'settle'],
   customOAuth: ['list', 'findById', 'findBySlug', 'insert', 'update', 'delete'],
   tasks: ['insert', 'findOwned', 'countRunning', 'list', 'claimDue', 'progress', 'finish'],
+  notifySettings: ['get', 'put', 'recipientsAtRole'],
 } as const satisfies { [K in keyof RepoSet]: readonly (keyof RepoSet[K])[] }
 
 type Missing = { [K in keyof RepoSet]: Exclude<keyof RepoSet[K], (typeof METHODS)[K][number]> }[keyof RepoSet]

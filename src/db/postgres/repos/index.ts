@@ -12,6 +12,7 @@ import { createRedemptionRepo } from './redemptions'
 import { createRevokedSessionRepo } from './revoked-sessions'
 import { createSecondFactorRepo } from './second-factors'
 import { createBindingRepo } from './bindings'
+import { createNotifySettingsRepo } from './notify-settings'
 import { createCustomOAuthRepo } from './custom-oauth'
 import { createTokenRepo } from './tokens'
 import { createTopUpRepo } from './topups'
@@ -72,6 +73,7 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
     tasks: createTaskRepo(db, (id) => (users.repo.forget(id), tokens.repo.forgetUser(id))),
     bindings: createBindingRepo(db),
     customOAuth: createCustomOAuthRepo(db),
+    notifySettings: createNotifySettingsRepo(db),
     holds: {
       renew: holds.renew,
       sweep: holds.sweep,

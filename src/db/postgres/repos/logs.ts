@@ -1,3 +1,4 @@
+import { CHANNEL_STATS_SQL, channelStatRow } from '../../repos/channel-stats'
 import { and, count, desc, eq, gte, lt, lte, sql, sum, type SQL } from 'drizzle-orm'
 import type { PgDb } from '../client'
 import { logs, usageHourly, usageHourlyModel } from '../schema'
@@ -86,6 +87,11 @@ export function createLogRepo(db: PgDb): LogRepo {
     /** Refresh the planner's statistics of the table deletes changed most. */
     async optimize() {
       await db.execute(sql`ANALYZE logs`)
+    },
+
+    async channelStats(start, end) {
+      const result = await db.$client.unsafe(CHANNEL_STATS_SQL, [start, end])
+      return (result as unknown as Record<string, unknown>[]).map(channelStatRow)
     },
 
     async cacheReads(filter) {

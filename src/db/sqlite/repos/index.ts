@@ -13,6 +13,7 @@ import { createRedemptionRepo } from './redemptions'
 import { createRevokedSessionRepo } from './revoked-sessions'
 import { createSecondFactorRepo } from './second-factors'
 import { createBindingRepo } from './bindings'
+import { createNotifySettingsRepo } from './notify-settings'
 import { createCustomOAuthRepo } from './custom-oauth'
 import { syncedBefore } from './synced'
 import { createTokenRepo } from './tokens'
@@ -93,6 +94,7 @@ export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepo
     tasks: syncedBefore(createTaskRepo(db, (id) => (users.repo.forget(id), tokens.repo.forgetUser(id))), sync, ['insert', 'findOwned', 'countRunning', 'list', 'claimDue', 'progress']),
     bindings: createBindingRepo(db),
     customOAuth: createCustomOAuthRepo(db),
+    notifySettings: createNotifySettingsRepo(db),
     /** With the writer thread, the batch is handed over and committed there; the main thread goes on at once. */
     async commitMetering(rows) {
       if (useThread && (thread ??= startWriterThread(path)).alive) {

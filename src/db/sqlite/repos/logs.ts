@@ -1,3 +1,4 @@
+import { CHANNEL_STATS_SQL, channelStatRow } from '../../repos/channel-stats'
 import { and, count, desc, eq, gte, lt, lte, sql, sum, type SQL } from 'drizzle-orm'
 import type { Db } from '../client'
 import { logs, usageHourly, usageHourlyModel } from '../schema'
@@ -104,6 +105,9 @@ export function createLogRepo(db: Db): LogRepo {
     async optimize() {
       db.$client.run('PRAGMA optimize')
     },
+
+    // bun:sqlite binds $1 and $2 by position
+    channelStats: async (start, end) => db.$client.query<Record<string, unknown>, [number, number]>(CHANNEL_STATS_SQL).all(start, end).map(channelStatRow),
 
     async cacheReads(filter) {
       const r = db.select({ p: sum(logs.promptTokens), c: sum(logs.cacheReadTokens) }).from(logs).where(whereOf({ ...filter, type: LogType.consume })).get()

@@ -36,6 +36,8 @@ import { affinity } from './affinity'
 import { channelOverrides } from './channel-overrides'
 import { shell } from './shell'
 import { dashboardTraffic } from './dashboard-traffic'
+import { notify } from './notify'
+import { channelStats } from './channel-stats'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -77,4 +79,6 @@ export const en = {
   ...channelOverrides,
   ...shell,
   ...dashboardTraffic,
+  ...notify,
+  ...channelStats,
 } as const

@@ -36,6 +36,8 @@ import { affinity } from './affinity'
 import { channelOverrides } from './channel-overrides'
 import { shell } from './shell'
 import { dashboardTraffic } from './dashboard-traffic'
+import { notify } from './notify'
+import { channelStats } from './channel-stats'
 import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -78,4 +80,6 @@ export const zhCN: Record<MessageKey, string> = {
   ...channelOverrides,
   ...shell,
   ...dashboardTraffic,
+  ...notify,
+  ...channelStats,
 }

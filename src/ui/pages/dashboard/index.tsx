@@ -11,6 +11,7 @@ import { useUser } from '../../state/session'
 import { ChartControls, type ChartChoices } from './controls'
 import { AccountFigures, RangeFigures, type CacheReads } from './figures'
 import { FirstRunChecklist } from './first-run'
+import { ChannelStats } from './channel-stats'
 import { RecentErrors } from './recent-errors'
 import { TrafficFigures } from './traffic'
 import { UsageCharts } from './usage-charts'
@@ -71,6 +72,7 @@ export function DashboardPage() {
         <TrafficFigures whole={whole} start={span.start} end={span.end} version={version} />
         <UsageCharts usage={usage} loading={rows.loading} stacked={choices.stacked} unit={choices.unit} />
       </section>
+      {whole && <ChannelStats start={span.start} end={span.end} version={version} />}
       <RecentErrors whole={whole} username={admin && !whole ? me.username : undefined} version={version} />
     </div>
   )

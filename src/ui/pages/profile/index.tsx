@@ -6,6 +6,7 @@ import { AccessToken } from './access-token'
 import { BindingsCard } from './bindings-card'
 import { EmailCard } from './email-card'
 import { NameForm } from './name-form'
+import { NotifyCard } from './notify-card'
 import { PasswordForm } from './password-form'
 import { PasskeysCard } from './passkeys-card'
 import { SessionCard } from './session-card'
@@ -47,6 +48,7 @@ export function ProfilePage() {
         <AccessToken />
         <TwoFactorCard />
         <PasskeysCard />
+        <NotifyCard />
         <SessionCard />
       </div>
     </>
