@@ -117,7 +117,7 @@ export async function startFakeBedrock(options: FakeBedrockOptions = {}): Promis
           return
         }
         if (i > 0 && s.delayMs) await sleep(s.delayMs)
-        if (s.pauseAt && i === s.pauseAt.after) await Promise.race([sleep(s.pauseAt.ms), halt.promise])
+        if (s.pauseAt && i === s.pauseAt.after) await Promise.race([sleep(s.pauseAt.ms), halt.promise, ...(s.pauseAt.until ? [s.pauseAt.until] : [])])
         controller.enqueue(frames[i++]!)
       },
       cancel: () => void (rec.aborted = !rec.completed),

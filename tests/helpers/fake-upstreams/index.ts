@@ -160,7 +160,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
           return
         }
         if (i > 0 && s.delayMs) await sleep(s.delayMs)
-        if (s.pauseAt && i === s.pauseAt.after) await Promise.race([sleep(s.pauseAt.ms), halt.promise])
+        if (s.pauseAt && i === s.pauseAt.after) await Promise.race([sleep(s.pauseAt.ms), halt.promise, ...(s.pauseAt.until ? [s.pauseAt.until] : [])])
         if (rec.aborted) return
         controller.enqueue(encoder.encode(chunks[i++]))
         rec.framesSent = i

@@ -110,8 +110,8 @@ export interface Scenario {
   /** stream only: raw `text` sent as is after the first `after` frames (a broken proxy, an HTML error page, a non-JSON
    *  `data:` line); the rest of the frames follow it */
   garbage?: { after: number; text: string }
-  /** stream only: wait `ms` once, after the first `after` frames (an upstream that thinks mid-answer) */
-  pauseAt?: { after: number; ms: number }
+  /** stream only: wait `ms` once (or until `until` settles), after the first `after` frames (an upstream that thinks mid-answer) */
+  pauseAt?: { after: number; ms: number; until?: Promise<unknown> }
 }
 
 export type Behavior = Scenario | Scenario[] | ((req: RecordedRequest, index: number) => Scenario)

@@ -9,6 +9,7 @@ import { matrixClient } from './clients'
 import { CLIENT_PROTOCOLS, resetFakes, startMatrixEnv, type MatrixEnv } from './harness'
 import { rawStream } from './raw'
 import { VENDOR_UPSTREAMS } from './vendors'
+import { until } from '../../helpers/wait'
 
 let env: MatrixEnv
 beforeAll(async () => {
@@ -75,6 +76,6 @@ describe.each(CASES)('$client client, $upstream upstream cut after the first byt
 })
 
 async function waitForOutcome() {
-  for (let i = 0; i < 100 && env.outcomes.length === 0; i++) await Bun.sleep(5)
+  await until(() => env.outcomes.length > 0, { what: 'the settled outcome' })
   return env.outcomes[0]!
 }
