@@ -106,7 +106,7 @@ export async function startFakeBedrock(options: FakeBedrockOptions = {}): Promis
         const stallAt = typeof s.stall === 'number' ? s.stall : undefined
         if ((s.cutAfter !== undefined && i >= s.cutAfter) || (stallAt !== undefined && i >= stallAt)) {
           if (stallAt !== undefined) await halt.promise
-          else await sleep(30)
+          else await (s.cutWhen ? Promise.race([s.cutWhen, halt.promise]) : sleep(30))
           rec.completed = true
           controller.error(undefined)
           return

@@ -143,7 +143,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         if (cutAt !== undefined && i >= cutAt) {
-          await sleep(30) // let the frames already queued reach the socket first
+          await (s.cutWhen ? Promise.race([s.cutWhen, halt.promise]) : sleep(30)) // let the frames already queued reach the socket first
           rec.completed = true
           controller.error(undefined) // resets the connection without a terminating chunk
           return
