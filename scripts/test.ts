@@ -1,13 +1,14 @@
 // `bun run test`: every test, in three phases (tests/README.md says why).
-//   1. every file but those below, in one process (TEST_PARALLEL=N: in N workers that keep their modules across
-//      files; faster, but on two cores some timing-bound tests still fail under it, see tests/README.md);
+//   1. every file but those below, in four workers that keep their modules across files (--parallel=4
+//      --no-isolate), slowest files first (tests/timings.json); TEST_PARALLEL=N for N workers, TEST_SERIAL=1 for
+//      one process (as `bun test` alone runs);
 //   2. the console's component tests (happy-dom), isolated: a DOM one file leaves behind fails the next;
 //   3. the file whose claim is about latency, alone on the machine: a flood's /healthz under 100 ms.
 // With arguments (`bun run test tests/metering`), only those, in phase 1's way.
 const ISOLATED = ['tests/ui/**']
 const ALONE = ['tests/hardening/soak.test.ts']
 const PARALLEL = ['test', '--timeout', '20000', '--parallel=4', '--timings=tests/timings.json']
-const workers = Number(process.env.TEST_PARALLEL ?? 0)
+const workers = process.env.TEST_SERIAL === '1' ? 1 : Number(process.env.TEST_PARALLEL ?? 4)
 const BULK = workers > 1 ? ['test', '--timeout', '20000', `--parallel=${workers}`, '--no-isolate', '--timings=tests/timings.json'] : ['test', '--timeout', '20000']
 
 const run = (argv: string[]): number => Bun.spawnSync([process.execPath, ...argv], { stdio: ['inherit', 'inherit', 'inherit'] }).exitCode ?? 1

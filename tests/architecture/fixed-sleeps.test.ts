@@ -15,8 +15,8 @@ const MAX_FIXED_SLEEPS = 40
 const ALLOWED: Record<string, { count: number; why: string }> = {
   // the fake servers: latency a test asks for (delayMs, firstByteDelayMs, a slow auth), and a pause that lets the
   // frames already queued reach the socket before the fake cuts the connection (no event says bytes left)
-  'tests/helpers/fake-upstreams/index.ts': { count: 2, why: 'a behavior\'s delayMs between frames; frames flushed before a cut' },
-  'tests/helpers/fake-upstreams/bedrock.ts': { count: 3, why: 'delayMs, firstByteDelayMs; frames flushed before a cut' },
+  'tests/helpers/fake-upstreams/index.ts': { count: 1, why: 'a behavior\'s delayMs between frames' },
+  'tests/helpers/fake-upstreams/bedrock.ts': { count: 2, why: 'delayMs, firstByteDelayMs' },
   'tests/helpers/fake-upstreams/vertex.ts': { count: 1, why: 'frames flushed before a cut' },
   'tests/helpers/fake-upstreams/completions.ts': { count: 2, why: 'frames flushed before a cut' },
   'tests/helpers/fake-upstreams/audio.ts': { count: 1, why: 'the slow voice a test asks for' },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
-import { browserAvailable, E2E_TIMEOUT, launchBrowser, openPage, screenshot, startGateway, type Gateway } from './harness'
+import { browserAvailable, E2E_TIMEOUT, sharedBrowser, openPage, screenshot, startGateway, type Gateway } from './harness'
 
 /**
  * /api/docs in a real browser against the compiled binary: Swagger UI renders the instance's own OpenAPI
@@ -11,10 +11,9 @@ describe.skipIf(!browserAvailable)('the API reference page', () => {
   let browser: Browser
   beforeAll(async () => {
     gw = await startGateway({ env: { ROOT_PASSWORD: 'docs-root-password' } })
-    browser = await launchBrowser()
+    browser = await sharedBrowser()
   }, E2E_TIMEOUT)
   afterAll(async () => {
-    await browser?.close()
     await gw?.stop()
   })
 

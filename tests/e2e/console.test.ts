@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import { browserAvailable, E2E_TIMEOUT, launchBrowser, openPage, screenshot, setupRoot, startGateway, type Gateway } from './harness'
+import { browserAvailable, E2E_TIMEOUT, sharedBrowser, openPage, screenshot, setupRoot, startGateway, type Gateway } from './harness'
 
 const ROOT = { username: 'root', password: 'e2e-root-password-1' }
 const ON_DASHBOARD = /\/dashboard\/?(\?.*)?$/
@@ -24,11 +24,11 @@ describe.skipIf(!browserAvailable)('console: first visit', () => {
   let browser: Browser
 
   beforeAll(async () => {
-    ;[gw, browser] = await Promise.all([startGateway(), launchBrowser()])
+    ;[gw, browser] = await Promise.all([startGateway(), sharedBrowser()])
   }, E2E_TIMEOUT)
 
   afterAll(async () => {
-    await Promise.all([browser?.close(), gw?.stop()])
+    await Promise.all([gw?.stop()])
   }, E2E_TIMEOUT)
 
   test('setup creates root and lands logged in on the dashboard', async () => {

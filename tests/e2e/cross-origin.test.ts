@@ -13,7 +13,7 @@ import {
   apiLogin,
   browserAvailable,
   E2E_TIMEOUT,
-  launchBrowser,
+  sharedBrowser,
   openAIChannel,
   openPage,
   startFakeOpenAI,
@@ -61,7 +61,7 @@ describe.skipIf(!browserAvailable)('cross-origin writes from a page on another p
   }
 
   beforeAll(async () => {
-    ;[gw, upstream, browser] = await Promise.all([startGateway({ env: { ROOT_PASSWORD: ROOT.password } }), startFakeOpenAI(), launchBrowser()])
+    ;[gw, upstream, browser] = await Promise.all([startGateway({ env: { ROOT_PASSWORD: ROOT.password } }), startFakeOpenAI(), sharedBrowser()])
     upstream.setBehavior({ text: ANSWER })
     // the instance's state, set up through the API as a script would (no Origin): a channel, a user, free models
     const admin = await apiLogin(gw, ROOT)
@@ -77,7 +77,7 @@ describe.skipIf(!browserAvailable)('cross-origin writes from a page on another p
   afterAll(async () => {
     await context?.close()
     await elsewhere?.stop(true)
-    await Promise.all([browser?.close(), gw?.stop(), upstream?.stop()])
+    await Promise.all([gw?.stop(), upstream?.stop()])
   }, E2E_TIMEOUT)
 
   test('root logs in on the console', async () => {

@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import {
   browserAvailable,
   E2E_TIMEOUT,
-  launchBrowser,
+  sharedBrowser,
   openPage,
   screenshot,
   startFakeOpenAI,
@@ -36,14 +36,14 @@ describe.skipIf(!browserAvailable)('console: the whole story', () => {
   let curlKey = ''
 
   beforeAll(async () => {
-    ;[gw, upstream, browser] = await Promise.all([startGateway(), startFakeOpenAI(), launchBrowser()])
+    ;[gw, upstream, browser] = await Promise.all([startGateway(), startFakeOpenAI(), sharedBrowser()])
     upstream.setBehavior({ text: ANSWER })
     ;({ context, page, watch } = await openPage(browser, { viewport: 'desktop', colorScheme: 'light' }))
   }, E2E_TIMEOUT)
 
   afterAll(async () => {
     await context?.close()
-    await Promise.all([browser?.close(), gw?.stop(), upstream?.stop()])
+    await Promise.all([gw?.stop(), upstream?.stop()])
   }, E2E_TIMEOUT)
 
   const go = async (path: string, heading: string | RegExp) => {

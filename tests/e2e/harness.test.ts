@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import type { Browser } from 'playwright-core'
 import { until } from '../helpers/wait'
 import {
-  apiLogin, browserAvailable, E2E_TIMEOUT, isExternal, launchBrowser, openAIChannel, openPage, screenshot, setColorScheme,
+  apiLogin, browserAvailable, E2E_TIMEOUT, isExternal, sharedBrowser, openAIChannel, openPage, screenshot, setColorScheme,
   setupRoot, setViewport, startFakeOpenAI, startGateway, type FakeUpstream, type Gateway,
 } from './harness'
 
@@ -27,12 +27,12 @@ describe.skipIf(!browserAvailable)('e2e harness', () => {
   let upstream: FakeUpstream
 
   beforeAll(async () => {
-    ;[gw, browser, upstream] = await Promise.all([startGateway(), launchBrowser(), startFakeOpenAI()])
+    ;[gw, browser, upstream] = await Promise.all([startGateway(), sharedBrowser(), startFakeOpenAI()])
   }, E2E_TIMEOUT)
 
   afterAll(async () => {
     const dataDir = gw?.dataDir
-    await Promise.all([browser?.close(), gw?.stop(), upstream?.stop()])
+    await Promise.all([gw?.stop(), upstream?.stop()])
     if (dataDir) expect(existsSync(dataDir)).toBe(false)
   }, E2E_TIMEOUT)
 

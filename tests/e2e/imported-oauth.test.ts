@@ -15,7 +15,7 @@ import { writeSqliteSource } from '../import/fixtures/load'
 import { newApiRows, PASSWORDS } from '../import/fixtures/rows'
 import { NEW_API_TABLES } from '../import/fixtures/schema'
 import { importInto, loginAs, tempDir } from '../import/helpers'
-import { browserAvailable, E2E_TIMEOUT, launchBrowser, openPage } from './harness'
+import { browserAvailable, E2E_TIMEOUT, sharedBrowser, openPage } from './harness'
 
 const GITHUB = { id: 'Iv1.imported', secret: 'github-secret-imported-0123456789' }
 const DISCORD = { id: '99887766', secret: 'discord-secret-imported-0123456789' }
@@ -48,11 +48,10 @@ describe.skipIf(!browserAvailable)('console: an imported OAuth-only user', () =>
       'discord.enabled': true, 'discord.client_id': DISCORD.id, 'discord.client_secret': DISCORD.secret,
     }
     for (const [key, value] of Object.entries(options)) expect((await call(app, 'PUT', '/api/option/', { key, value }, { cookie: root.cookie! })).status).toBe(200)
-    browser = await launchBrowser()
+    browser = await sharedBrowser()
   }, E2E_TIMEOUT)
 
   afterAll(async () => {
-    await browser?.close()
     await app?.stop()
     github?.stop()
     discord?.stop()

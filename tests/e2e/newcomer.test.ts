@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { translate, type Locale, type MessageKey, type Params } from '../../src/ui/i18n/catalog'
-import { browserAvailable, E2E_TIMEOUT, launchBrowser, openPage, screenshot, startFakeOpenAI, startGateway, UPSTREAM_KEY, type FakeUpstream } from './harness'
+import { browserAvailable, E2E_TIMEOUT, sharedBrowser, openPage, screenshot, startFakeOpenAI, startGateway, UPSTREAM_KEY, type FakeUpstream } from './harness'
 
 const ROOT = { username: 'root', password: 'newcomer-password-1' }
 const ANSWER = 'Hello, newcomer'
@@ -18,11 +18,11 @@ describe.skipIf(!browserAvailable)('a newcomer\'s first run, browser only', () =
   const upstreams: Record<'self' | 'public', FakeUpstream> = {} as never
   let browser: Browser
   beforeAll(async () => {
-    ;[upstreams.self, upstreams.public, browser] = await Promise.all([startFakeOpenAI(), startFakeOpenAI({ models: ['acme-chat-large', 'acme-chat-small'] }), launchBrowser()])
+    ;[upstreams.self, upstreams.public, browser] = await Promise.all([startFakeOpenAI(), startFakeOpenAI({ models: ['acme-chat-large', 'acme-chat-small'] }), sharedBrowser()])
     for (const upstream of Object.values(upstreams)) upstream.setBehavior({ text: ANSWER })
   }, E2E_TIMEOUT)
   afterAll(async () => {
-    await Promise.all([browser?.close(), ...Object.values(upstreams).map((u) => u.stop())])
+    await Promise.all([...Object.values(upstreams).map((u) => u.stop())])
   }, E2E_TIMEOUT)
 
   for (const { locale, browserLocale, usage } of [

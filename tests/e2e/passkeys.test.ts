@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { Role, UserStatus } from '../../src/db/repos/user-roles'
 import { addUser, USER_PASSWORD } from '../helpers/accounts'
 import { startTestApp, type TestApp } from '../helpers/test-app'
-import { browserAvailable, E2E_TIMEOUT, launchBrowser } from './harness'
+import { browserAvailable, E2E_TIMEOUT, sharedBrowser } from './harness'
 
 describe.skipIf(!browserAvailable)('passkeys with a virtual authenticator', () => {
   let app: TestApp
@@ -18,7 +18,7 @@ describe.skipIf(!browserAvailable)('passkeys with a virtual authenticator', () =
   let origin = ''
 
   beforeAll(async () => {
-    ;[app, browser] = await Promise.all([startTestApp(), launchBrowser()])
+    ;[app, browser] = await Promise.all([startTestApp(), sharedBrowser()])
     // WebAuthn wants a domain for its RP ID (an IP address is none): localhost is one, and a secure context
     origin = app.url.replace('127.0.0.1', 'localhost')
     context = await browser.newContext()
@@ -32,7 +32,7 @@ describe.skipIf(!browserAvailable)('passkeys with a virtual authenticator', () =
     await page.goto(`${origin}/api/status`)
   }, E2E_TIMEOUT)
   afterAll(async () => {
-    await browser?.close()
+    await context?.close() // the browser is the worker's: leave it as found
     await app?.stop()
   })
 

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { type FakeTurnstile, startFakeTurnstile } from '../helpers/fake-turnstile'
 import { startTestSmtp, type TestSmtp } from '../helpers/smtp-server'
-import { browserAvailable, E2E_TIMEOUT, launchBrowser, openPage, startGateway, type Gateway } from './harness'
+import { browserAvailable, E2E_TIMEOUT, sharedBrowser, openPage, startGateway, type Gateway } from './harness'
 
 const ROOT_PASSWORD = 'e2e-root-password-1'
 const SECRET = 'turnstile-e2e-secret'
@@ -31,7 +31,7 @@ describe.skipIf(!browserAvailable)('console: password reset by mail', () => {
     fake = startFakeTurnstile(SECRET)
     ;[gw, browser] = await Promise.all([
       startGateway({ env: { ROOT_PASSWORD, NODE_EXTRA_CA_CERTS: join(import.meta.dir, '../fixtures/tls/smtp-test.crt'), PROVIDER_ENDPOINTS: JSON.stringify({ turnstile: fake.url }) } }),
-      launchBrowser(),
+      sharedBrowser(),
     ])
     const login = await api('POST', '/api/user/login', { username: 'root', password: ROOT_PASSWORD })
     cookie = login.headers.getSetCookie()[0]!.split(';')[0]!
@@ -49,7 +49,7 @@ describe.skipIf(!browserAvailable)('console: password reset by mail', () => {
   }, E2E_TIMEOUT)
 
   afterAll(async () => {
-    await Promise.all([browser?.close(), gw?.stop(), smtp?.stop()])
+    await Promise.all([gw?.stop(), smtp?.stop()])
     fake?.stop()
   }, E2E_TIMEOUT)
 

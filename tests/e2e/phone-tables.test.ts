@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import { browserAvailable, E2E_TIMEOUT, launchBrowser, loginContext, openPage, startFakeOpenAI, startGateway, type FakeUpstream, type Gateway, type ViewportName } from './harness'
+import { browserAvailable, E2E_TIMEOUT, sharedBrowser, loginContext, openPage, startFakeOpenAI, startGateway, type FakeUpstream, type Gateway, type ViewportName } from './harness'
 import { ROOT, seedUsedInstance } from './seed'
 
 /** Each list page and the column whose figure a phone's card must keep. */
@@ -24,12 +24,12 @@ describe.skipIf(!browserAvailable)('console: tables on a phone, menus on top', (
   let browser: Browser
 
   beforeAll(async () => {
-    ;[gw, upstream, browser] = await Promise.all([startGateway(), startFakeOpenAI(), launchBrowser()])
+    ;[gw, upstream, browser] = await Promise.all([startGateway(), startFakeOpenAI(), sharedBrowser()])
     await seedUsedInstance(gw, upstream)
   }, E2E_TIMEOUT)
 
   afterAll(async () => {
-    await Promise.all([browser?.close(), gw?.stop(), upstream?.stop()])
+    await Promise.all([gw?.stop(), upstream?.stop()])
   }, E2E_TIMEOUT)
 
   async function signedIn(viewport: ViewportName) {

@@ -10,7 +10,7 @@ import {
   apiLogin,
   browserAvailable,
   E2E_TIMEOUT,
-  launchBrowser,
+  sharedBrowser,
   loginContext,
   openAIChannel,
   openPage,
@@ -61,7 +61,7 @@ describe.skipIf(!browserAvailable)('the public face and the playground', () => {
   let browser: Browser
 
   beforeAll(async () => {
-    ;[gw, upstream, browser] = await Promise.all([startGateway(), startFakeOpenAI({ models: MODELS }), launchBrowser()])
+    ;[gw, upstream, browser] = await Promise.all([startGateway(), startFakeOpenAI({ models: MODELS }), sharedBrowser()])
     await setupRoot(gw, ROOT)
     const root = await apiLogin(gw, ROOT)
     const must = async (method: string, path: string, body?: unknown) => {
@@ -73,7 +73,7 @@ describe.skipIf(!browserAvailable)('the public face and the playground', () => {
   }, E2E_TIMEOUT)
 
   afterAll(async () => {
-    await Promise.all([browser?.close(), gw?.stop(), upstream?.stop()])
+    await Promise.all([gw?.stop(), upstream?.stop()])
   }, E2E_TIMEOUT)
 
   const PUBLIC_PAGES = [

@@ -12,7 +12,7 @@ import { ROOT, seedUsedInstance as seed } from './seed'
 import {
   browserAvailable,
   E2E_TIMEOUT,
-  launchBrowser,
+  sharedBrowser,
   loginContext,
   openPage,
   screenshot,
@@ -33,12 +33,12 @@ describe.skipIf(!browserAvailable)('console: every page, both widths, both theme
   let browser: Browser
 
   beforeAll(async () => {
-    ;[gw, upstream, browser] = await Promise.all([startGateway(), startFakeOpenAI(), launchBrowser()])
+    ;[gw, upstream, browser] = await Promise.all([startGateway(), startFakeOpenAI(), sharedBrowser()])
     await seed(gw, upstream)
   }, E2E_TIMEOUT)
 
   afterAll(async () => {
-    await Promise.all([browser?.close(), gw?.stop(), upstream?.stop()])
+    await Promise.all([gw?.stop(), upstream?.stop()])
   }, E2E_TIMEOUT)
 
   /** Open each page logged in as root and wait for its heading (the page rendered, not just the frame). */

@@ -4,23 +4,24 @@
  * passkey with the virtual authenticator and sign in with it from the login page.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { Role, UserStatus } from '../../src/db/repos/user-roles'
 import { addUser, USER_PASSWORD } from '../helpers/accounts'
 import { startTestApp, type TestApp } from '../helpers/test-app'
 import { totpCode } from '../helpers/totp'
-import { browserAvailable, E2E_TIMEOUT, launchBrowser } from './harness'
+import { browserAvailable, E2E_TIMEOUT, sharedBrowser } from './harness'
 
 describe.skipIf(!browserAvailable)('console: 2FA and passkeys', () => {
   let app: TestApp
   let browser: Browser
+  let context: BrowserContext | undefined
   let page: Page
   let origin = ''
 
   beforeAll(async () => {
-    ;[app, browser] = await Promise.all([startTestApp(), launchBrowser()])
+    ;[app, browser] = await Promise.all([startTestApp(), sharedBrowser()])
     origin = app.url.replace('127.0.0.1', 'localhost') // a domain for WebAuthn's RP ID
-    const context = await browser.newContext()
+    context = await browser.newContext()
     page = await context.newPage()
     const cdp = await context.newCDPSession(page)
     await cdp.send('WebAuthn.enable')
@@ -30,7 +31,7 @@ describe.skipIf(!browserAvailable)('console: 2FA and passkeys', () => {
     await addUser(app, { username: 'tess', role: Role.user, status: UserStatus.enabled })
   }, E2E_TIMEOUT)
   afterAll(async () => {
-    await browser?.close()
+    await context?.close() // the browser is the worker's: leave it as found
     await app?.stop()
   })
 

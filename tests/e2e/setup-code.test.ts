@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
-import { browserAvailable, E2E_TIMEOUT, launchBrowser, openPage, screenshot, startGateway, type Gateway } from './harness'
+import { browserAvailable, E2E_TIMEOUT, sharedBrowser, openPage, screenshot, startGateway, type Gateway } from './harness'
 
 const ROOT = { username: 'owner', password: 'e2e-owner-password-1' }
 
@@ -15,11 +15,11 @@ describe.skipIf(!browserAvailable)('console: setup from the network', () => {
   let browser: Browser
 
   beforeAll(async () => {
-    ;[gw, browser] = await Promise.all([startGateway(), launchBrowser()])
+    ;[gw, browser] = await Promise.all([startGateway(), sharedBrowser()])
   }, E2E_TIMEOUT)
 
   afterAll(async () => {
-    await Promise.all([browser?.close(), gw?.stop()])
+    await Promise.all([gw?.stop()])
   }, E2E_TIMEOUT)
 
   test('the setup page asks for the code, filled from the logged link, and creates root with it', async () => {

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core'
 import { startFakeCreem, type FakeCreem } from '../helpers/fake-payments/creem'
 import { startFakeEpay, type FakeEpay } from '../helpers/fake-payments/epay'
 import { startFakeStripe, type FakeStripe } from '../helpers/fake-payments/stripe'
-import { apiLogin, browserAvailable, E2E_TIMEOUT, launchBrowser, loginContext, openPage, startGateway, type Gateway, type PageWatch } from './harness'
+import { apiLogin, browserAvailable, E2E_TIMEOUT, sharedBrowser, loginContext, openPage, startGateway, type Gateway, type PageWatch } from './harness'
 
 const ROOT_PASSWORD = 'e2e-root-password-1'
 const PAYER = { username: 'payer', password: 'payer-password-1' }
@@ -30,7 +30,7 @@ describe.skipIf(!browserAvailable)('console: online top-up through the providers
     creem = startFakeCreem()
     ;[gw, browser] = await Promise.all([
       startGateway({ env: { ROOT_PASSWORD, PROVIDER_ENDPOINTS: JSON.stringify({ stripe: stripe.url, creem: creem.url }) } }),
-      launchBrowser(),
+      sharedBrowser(),
     ])
     stripe.webhookUrl = `${gw.url}/api/stripe/webhook`
     creem.webhookUrl = `${gw.url}/api/creem/webhook`
@@ -51,7 +51,6 @@ describe.skipIf(!browserAvailable)('console: online top-up through the providers
 
   afterAll(async () => {
     await close()
-    await browser?.close()
     await gw?.stop()
     epay?.stop()
     stripe?.stop()

@@ -48,7 +48,7 @@ describe('a long prompt whose byte bound exceeds the balance', () => {
     expect(res.status, text).toBe(200)
     await settled(env, before + 1)
     expect((await userRow(env, user.id)).quota).toBeLessThan(5 * QUOTA_PER_USD)
-  })
+  }, 60_000) // tokenizing 4 MB takes seconds of CPU, which four workers on two cores stretch past the 20 s default
 
   test('a user who cannot pay the exact estimate is refused, and the message names that estimate', async () => {
     const exact = exactEstimate()
@@ -59,5 +59,5 @@ describe('a long prompt whose byte bound exceeds the balance', () => {
     expect(error.message).toContain('insufficient quota')
     expect(error.message).toContain(`may cost up to ${exact} (`)
     expect((await userRow(env, user.id)).quota).toBe(exact - 1000)
-  })
+  }, 60_000) // as above: the test and the gateway each tokenize the 4 MB body
 })

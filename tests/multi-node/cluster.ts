@@ -1,14 +1,14 @@
 /**
- * Gateway processes (`bun src/index.ts`, as an operator runs them) on one throwaway PostgreSQL and Redis, for the
+ * Gateway processes (the compiled binary, as an operator runs it: tests/e2e/binary-cache.ts) on one throwaway PostgreSQL and Redis, for the
  * multi-node tests. Each node is its own process with its own port and empty DATA_DIR; they share DATABASE_URL,
  * REDIS_URL and the two secrets. Nothing is mocked: the nodes coordinate through the real servers.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { cachedBinary } from '../e2e/binary-cache'
 import type { PgServer } from '../helpers/pg-server'
 
-const ENTRY = join(import.meta.dir, '../../src/index.ts')
 export const ROOT_PASSWORD = 'multi-node-root-password'
 const SECRETS = { SESSION_SECRET: 'multi-node-session-secret-0123456789abcdef', CRYPTO_SECRET: 'multi-node-crypto-secret-0123456789abcdef' }
 
@@ -31,7 +31,7 @@ function freePort(): number {
 export async function startNode(name: string, env: Record<string, string>): Promise<Node> {
   const dataDir = mkdtempSync(join(tmpdir(), `tollgate-${name}-`))
   const port = freePort()
-  const proc = Bun.spawn(['bun', ENTRY], {
+  const proc = Bun.spawn([await cachedBinary()], {
     cwd: dataDir,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dataDir, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ROOT_PASSWORD, ...SECRETS, ...env },
     stdout: 'pipe',

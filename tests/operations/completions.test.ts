@@ -4,6 +4,7 @@ import { fakeFill, fakePromptTokens, slowStreams } from '../helpers/fake-upstrea
 import { countTextTokens } from '../../src/relay/meter/tokenize'
 import { account, logsOf, settled, userRow } from '../metering/env'
 import { OP_KEY, startOperationsEnv, type OperationsEnv } from './env'
+import { until } from '../helpers/wait'
 
 const MODEL = 'gpt-3.5-turbo-instruct'
 
@@ -157,8 +158,7 @@ describe('POST /v1/completions to OpenAI', () => {
     let seen = ''
     while ((seen.match(/"text"/g) ?? []).length < 3) seen += new TextDecoder().decode((await reader.read()).value)
     abort.abort()
-    const until = Date.now() + 5000
-    while (slowStreams.cancelled === cancelled && Date.now() < until) await Bun.sleep(10)
+    await until(() => slowStreams.cancelled > cancelled, { what: 'the upstream cancelled' })
     expect(slowStreams.cancelled).toBe(cancelled + 1)
     const { row, other } = await lastRow(user.id, count + 1)
     expect(other.aborted).toBe(true)

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { logsWhen } from '../metering/env'
 import { startOperationsEnv, type OperationsEnv } from './env'
+import { until } from '../helpers/wait'
 
 /** A speech upstream that sends one chunk of audio, then falls silent until the client or the gateway hangs up. */
 let silent: ReturnType<typeof Bun.serve>
@@ -49,6 +50,6 @@ test('a speech stream whose upstream falls silent is ended after RelayStreamIdle
   expect(rows).toHaveLength(1)
   expect(rows[0]!.promptTokens).toBe('hello there'.length)
   expect(JSON.parse(rows[0]!.other).error).toContain('fell silent')
-  for (let i = 0; i < 100 && aborted === 0; i++) await Bun.sleep(10)
+  await until(() => aborted > 0, { what: 'the upstream aborted' })
   expect(aborted).toBe(1)
 }, 60_000) // bun 1.4.5 ignores bunfig's timeout: 5 s would be the real deadline

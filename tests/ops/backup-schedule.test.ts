@@ -7,6 +7,7 @@ import { listScheduledBackups, pruneBackups, scheduledBackupName } from '../../s
 import { startBackupSchedule } from '../../src/backup/schedule'
 import { startTestApp } from '../helpers/test-app'
 import { ENTRY, serve } from './process'
+import { until } from '../helpers/wait'
 
 const dirs: string[] = []
 const temp = () => {
@@ -65,8 +66,7 @@ test('the server runs the schedule from BACKUP_DIR and reports it in its metrics
   const server = await serve(dataDir, { ROOT_PASSWORD: 'root-password-123', BACKUP_DIR: backupDir, BACKUP_EVERY_HOURS: '1', BACKUP_KEEP: '3' })
   try {
     const announced = () => server.lines().some((l) => l.msg.startsWith(`scheduled backups: every 1 h into ${backupDir}, keeping 3`))
-    for (let i = 0; i < 40 && !announced(); i++) await Bun.sleep(50)
-    expect(announced()).toBe(true)
+    await until(announced, { what: 'the schedule announced' })
     const metrics = await (await fetch(`${server.url}/metrics`)).text()
     expect(metrics).toContain('tollgate_backup_failures_total 0')
   } finally {

@@ -9,7 +9,7 @@ import { call, ROOT_PASSWORD, startTestApp } from '../helpers/test-app'
 import { until } from '../helpers/wait'
 import { COMMANDS } from '../../src/cli'
 import { VERSION } from '../../src/version'
-import { prepareDataDir, serve, tollgate, type Prepared } from './process'
+import { FROM_SOURCE, prepareDataDir, serve, tollgate, type Prepared } from './process'
 
 const UPSTREAM_KEY = 'sk-upstream-cli-0123456789abcdef'
 let upstream: FakeUpstream
@@ -36,37 +36,38 @@ const chat = (url: string, key: string) =>
     body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
   })
 
+// from source: the rest of this file, like every spawned gateway by default, runs the compiled one (tests/ops/process.ts)
 describe('the command line', () => {
   test('`<command> --help` for every command exits 0 with its usage; `--help` lists them all', async () => {
-    const all = await tollgate(['--help'])
+    const all = await tollgate(['--help'], { cmd: FROM_SOURCE })
     expect(all.code).toBe(0)
     for (const name of Object.keys(COMMANDS)) {
       expect(all.stdout).toContain(`  ${name} `)
-      const help = await tollgate([name, '--help'])
+      const help = await tollgate([name, '--help'], { cmd: FROM_SOURCE })
       expect([name, help.code]).toEqual([name, 0])
       expect(help.stdout).toContain('Usage: tollgate')
     }
   }, 60_000)
 
   test('exit codes: an unknown command or option, or a missing argument, is 2 with a message on stderr', async () => {
-    const unknown = await tollgate(['frobnicate'])
+    const unknown = await tollgate(['frobnicate'], { cmd: FROM_SOURCE })
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('unknown command "frobnicate"')
-    const option = await tollgate(['backup', 'x.db', '--bogus'])
+    const option = await tollgate(['backup', 'x.db', '--bogus'], { cmd: FROM_SOURCE })
     expect(option.code).toBe(2)
     expect(option.stderr).toContain('--bogus')
-    const missing = await tollgate(['restore'])
+    const missing = await tollgate(['restore'], { cmd: FROM_SOURCE })
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('missing argument')
-    const badEnv = await tollgate(['doctor'], { env: { LOG_LEVEL: 'loud' } })
+    const badEnv = await tollgate(['doctor'], { cmd: FROM_SOURCE, env: { LOG_LEVEL: 'loud' } })
     expect(badEnv.code).toBe(2)
     expect(badEnv.stderr).toContain('LOG_LEVEL')
   })
 
   test('version, --version and version --json', async () => {
-    expect((await tollgate(['version'])).stdout.trim()).toBe(VERSION)
-    expect((await tollgate(['--version'])).stdout.trim()).toBe(VERSION)
-    expect(JSON.parse((await tollgate(['version', '--json'])).stdout)).toMatchObject({ version: VERSION, bun: Bun.version })
+    expect((await tollgate(['version'], { cmd: FROM_SOURCE })).stdout.trim()).toBe(VERSION)
+    expect((await tollgate(['--version'], { cmd: FROM_SOURCE })).stdout.trim()).toBe(VERSION)
+    expect(JSON.parse((await tollgate(['version', '--json'], { cmd: FROM_SOURCE })).stdout)).toMatchObject({ version: VERSION, bun: Bun.version })
   })
 })
 
@@ -308,7 +309,7 @@ describe('doctor', () => {
     } finally {
       taken.stop(true)
     }
-  }, 30_000)
+  }, 60_000)
 
   test('a running instance: reported as running, no port check', async () => {
     const prepared = await prepareDataDir(upstream.url, UPSTREAM_KEY)
@@ -323,7 +324,7 @@ describe('doctor', () => {
       await server.stop()
     }
     // a second gateway on the same data directory is refused
-  }, 30_000)
+  }, 60_000)
 
   test('a second gateway on a data directory that one already serves refuses to start', async () => {
     const dir = temp()
@@ -336,7 +337,7 @@ describe('doctor', () => {
     } finally {
       expect(await first.stop()).toBe(0)
     }
-  }, 30_000)
+  }, 60_000)
 })
 
 function freePort(): number {

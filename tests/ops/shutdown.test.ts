@@ -45,7 +45,7 @@ async function openStream(url: string, key: string): Promise<Client> {
   return client
 }
 
-async function startWithOpenStreams(env: Record<string, string>, deltas: number, delayMs: number) {
+async function startWithOpenStreams(env: Record<string, string>, deltas: number, delayMs: number, holdOpen = false) {
   const prepared = await prepareDataDir(upstream.url, UPSTREAM_KEY)
   dirs.push(prepared.dataDir)
   upstream.setBehavior({ text: Array.from({ length: deltas }, (_, i) => `w${i} `), delayMs, usage: { input: 5, output: deltas } })
@@ -53,9 +53,14 @@ async function startWithOpenStreams(env: Record<string, string>, deltas: number,
   // warm up the tokenizer (loaded by the first priced request), so the streams all open at once
   upstream.setBehavior({ text: 'warm' })
   await (await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${prepared.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }) })).text()
-  upstream.setBehavior({ text: Array.from({ length: deltas }, (_, i) => `w${i} `), delayMs, usage: { input: 5, output: deltas } })
+  // holdOpen: each stream pauses after its first deltas until all are open (short streams: on a loaded machine
+  // opening 50 took longer than a whole stream, and the first had ended before the last began)
+  const opened = Promise.withResolvers<void>()
+  const pauseAt = holdOpen ? { after: 2, ms: 60_000, until: opened.promise } : undefined
+  upstream.setBehavior({ text: Array.from({ length: deltas }, (_, i) => `w${i} `), delayMs, pauseAt, usage: { input: 5, output: deltas } })
   const clients = await Promise.all(Array.from({ length: STREAMS }, () => openStream(server.url, prepared.key)))
   const metrics = await (await fetch(`${server.url}/metrics`)).text()
+  opened.resolve()
   expect(metrics).toContain(`tollgate_relay_open_streams ${STREAMS}\n`)
   return { prepared, server, clients }
 }
@@ -71,7 +76,7 @@ function streamRows(dataDir: string): { request_id: string; type: number; conten
 }
 
 test(`SIGTERM with ${STREAMS} open streams that end within the grace period: no new connections, every stream whole, every row written, exit 0`, async () => {
-  const { prepared, server, clients } = await startWithOpenStreams({ SHUTDOWN_GRACE_SECONDS: '20' }, 12, 150)
+  const { prepared, server, clients } = await startWithOpenStreams({ SHUTDOWN_GRACE_SECONDS: '20' }, 12, 150, true)
   const signalled = performance.now()
   server.proc.kill('SIGTERM')
   await until(() => server.output().includes('draining'), { what: 'the draining log line' }) // logged as it stops listening

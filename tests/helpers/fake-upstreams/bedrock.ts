@@ -106,7 +106,7 @@ export async function startFakeBedrock(options: FakeBedrockOptions = {}): Promis
         const stallAt = typeof s.stall === 'number' ? s.stall : undefined
         if ((s.cutAfter !== undefined && i >= s.cutAfter) || (stallAt !== undefined && i >= stallAt)) {
           if (stallAt !== undefined) await halt.promise
-          else await sleep(30)
+          else await (s.cutWhen ? Promise.race([s.cutWhen, halt.promise]) : sleep(30))
           rec.completed = true
           controller.error(undefined)
           return
@@ -117,7 +117,7 @@ export async function startFakeBedrock(options: FakeBedrockOptions = {}): Promis
           return
         }
         if (i > 0 && s.delayMs) await sleep(s.delayMs)
-        if (s.pauseAt && i === s.pauseAt.after) await Promise.race([sleep(s.pauseAt.ms), halt.promise])
+        if (s.pauseAt && i === s.pauseAt.after) await Promise.race([sleep(s.pauseAt.ms), halt.promise, ...(s.pauseAt.until ? [s.pauseAt.until] : [])])
         controller.enqueue(frames[i++]!)
       },
       cancel: () => void (rec.aborted = !rec.completed),

@@ -143,7 +143,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         if (cutAt !== undefined && i >= cutAt) {
-          await sleep(30) // let the frames already queued reach the socket first
+          await (s.cutWhen ? Promise.race([s.cutWhen, halt.promise]) : sleep(30)) // let the frames already queued reach the socket first
           rec.completed = true
           controller.error(undefined) // resets the connection without a terminating chunk
           return
@@ -160,7 +160,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
           return
         }
         if (i > 0 && s.delayMs) await sleep(s.delayMs)
-        if (s.pauseAt && i === s.pauseAt.after) await Promise.race([sleep(s.pauseAt.ms), halt.promise])
+        if (s.pauseAt && i === s.pauseAt.after) await Promise.race([sleep(s.pauseAt.ms), halt.promise, ...(s.pauseAt.until ? [s.pauseAt.until] : [])])
         if (rec.aborted) return
         controller.enqueue(encoder.encode(chunks[i++]))
         rec.framesSent = i

@@ -107,11 +107,16 @@ export interface Scenario {
   stall?: 'headers' | number
   /** send headers and N stream frames (non-stream: half the body), then reset the connection */
   cutAfter?: number
+  /**
+   * with cutAfter: reset only once this settles (e.g. when the client has seen the content), not 30 ms after the
+   * frames: a reset discards what the gateway has not read yet, and a loaded machine reads late
+   */
+  cutWhen?: Promise<unknown>
   /** stream only: raw `text` sent as is after the first `after` frames (a broken proxy, an HTML error page, a non-JSON
    *  `data:` line); the rest of the frames follow it */
   garbage?: { after: number; text: string }
-  /** stream only: wait `ms` once, after the first `after` frames (an upstream that thinks mid-answer) */
-  pauseAt?: { after: number; ms: number }
+  /** stream only: wait `ms` once (or until `until` settles), after the first `after` frames (an upstream that thinks mid-answer) */
+  pauseAt?: { after: number; ms: number; until?: Promise<unknown> }
 }
 
 export type Behavior = Scenario | Scenario[] | ((req: RecordedRequest, index: number) => Scenario)

@@ -107,9 +107,9 @@ export async function startFakeVertex(options: FakeVertexOptions): Promise<FakeV
     const ctx: Ctx = { rec, body: rec.json, plan: makePlan(s, rec.vertexModel!), stream: rec.action === 'streamGenerateContent' }
     if (!ctx.stream) return json(gemini.body(ctx))
     const frames = gemini.frames(ctx)
-    if (rec.query['alt'] === 'sse') return chunked(frames, 'text/event-stream', s.cutAfter)
+    if (rec.query['alt'] === 'sse') return chunked(frames, 'text/event-stream', s.cutAfter, s.cutWhen)
     const items = frames.map((f) => f.slice('data: '.length).trim())
-    return chunked(items.map((item, i) => (i === 0 ? '[' : ',\r\n') + item + (i === items.length - 1 ? ']' : '')), 'application/json; charset=UTF-8', s.cutAfter)
+    return chunked(items.map((item, i) => (i === 0 ? '[' : ',\r\n') + item + (i === items.length - 1 ? ']' : '')), 'application/json; charset=UTF-8', s.cutAfter, s.cutWhen)
   }
 
   function claude(rec: VertexRequest, s: Scenario): Response {
@@ -135,7 +135,7 @@ export async function startFakeVertex(options: FakeVertexOptions): Promise<FakeV
     const ctx: Ctx = { rec: shadow, body: shadow.json, plan: makePlan(s, model), stream: body.stream === true }
     const vertexIds = (text: string) => text.replace(/"msg_01/g, '"msg_vrtx_01').replace(/"req_011C/g, '"req_vrtx_011C')
     if (!ctx.stream) return new Response(vertexIds(JSON.stringify(anthropic.body(ctx))), { headers: { 'content-type': 'application/json' } })
-    return chunked(anthropic.frames(ctx).map(vertexIds), 'text/event-stream; charset=utf-8', s.cutAfter)
+    return chunked(anthropic.frames(ctx).map(vertexIds), 'text/event-stream; charset=utf-8', s.cutAfter, s.cutWhen)
   }
 
   async function handle(req: Request): Promise<Response> {
@@ -190,13 +190,13 @@ export async function startFakeVertex(options: FakeVertexOptions): Promise<FakeV
 }
 
 /** A 200 streamed as the given pieces, one write each; with `cutAfter`, the connection breaks after that many. */
-function chunked(pieces: string[], contentType: string, cutAfter?: number): Response {
+function chunked(pieces: string[], contentType: string, cutAfter?: number, cutWhen?: Promise<unknown>): Response {
   const encoder = new TextEncoder()
   let i = 0
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (cutAfter !== undefined && i >= cutAfter) {
-        await Bun.sleep(30)
+        await (cutWhen ?? Bun.sleep(30))
         return controller.error(undefined)
       }
       if (i >= pieces.length) return controller.close()

@@ -3,6 +3,7 @@ import { SignJWT } from 'jose'
 import { SESSION_COOKIE } from '../../../src/plugins/session'
 import { addUser, as, login } from '../../helpers/accounts'
 import { call, restartTestApp, startTestApp, type TestApp } from '../../helpers/test-app'
+import { until } from '../../helpers/wait'
 
 let app: TestApp
 beforeAll(async () => (app = await startTestApp()))
@@ -92,7 +93,7 @@ test('revocations survive a restart on the same database file; expired ones are 
     expect(again.deps.revokedSessions.isRevoked('expired-session')).toBe(false)
     // the job starts as the server does (one node alone takes its lease at once) and prunes first thing
     let ids: string[] = []
-    for (let i = 0; i < 100 && (ids = (await again.deps.repos.revokedSessions.unexpired(0)).map((row) => row.id)).length > 2; i++) await Bun.sleep(10)
+    await until(async () => (ids = (await again.deps.repos.revokedSessions.unexpired(0)).map((row) => row.id)).length <= 2, { what: 'the expired session pruned' })
     expect(again.deps.jobs.held).toContain('session-prune')
     expect(ids).toHaveLength(2)
     expect(ids).toContain('unexpired-session')

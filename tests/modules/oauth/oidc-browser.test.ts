@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core'
 import { addUser, as, login } from '../../helpers/accounts'
 import { startOidcProvider, type TestProvider } from '../../helpers/fake-oauth/oidc-provider'
 import { call, startTestApp, type TestApp } from '../../helpers/test-app'
-import { browserAvailable, E2E_TIMEOUT, launchBrowser } from '../../e2e/harness'
+import { browserAvailable, E2E_TIMEOUT, sharedBrowser } from '../../e2e/harness'
 
 const CLIENT = { id: 'tollgate', secret: 'oidc-client-secret-0123456789abcdef' }
 let op: TestProvider
@@ -22,10 +22,9 @@ beforeAll(async () => {
   root = as(await login(app))
   const options = { 'oidc.enabled': true, 'oidc.client_id': CLIENT.id, 'oidc.client_secret': CLIENT.secret, 'oidc.well_known': `${op.issuer}/.well-known/openid-configuration`, 'oidc.display_name': 'Test IdP', RegisterEnabled: true }
   for (const [key, value] of Object.entries(options)) expect((await call(app, 'PUT', '/api/option/', { key, value }, root)).status).toBe(200)
-  if (browserAvailable) browser = await launchBrowser()
+  if (browserAvailable) browser = await sharedBrowser()
 }, E2E_TIMEOUT)
 afterAll(async () => {
-  await browser?.close()
   await op?.stop()
   await app?.stop()
 })

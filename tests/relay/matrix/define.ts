@@ -8,6 +8,7 @@ import type { ProtocolId } from '../../../src/protocols/types'
 import { matrixClient, type MatrixClient } from './clients'
 import { AFTER_TOOLS, ALL_UPSTREAMS, CALLS, clientUsage, expectedUsage, REASONING, recordingOf, resetFakes, scenario, SIGNATURE, startMatrixEnv, TEXT, USAGE, wireOf, type MatrixEnv } from './harness'
 import type { Wire } from './vendors'
+import { until } from '../../helpers/wait'
 
 const RESULTS = ['{"sky":"clear","celsius":21}', '{"time":"09:00"}']
 
@@ -107,7 +108,7 @@ function carriesSignature(client: ProtocolId, upstream: Wire): boolean {
 
 /** Streams settle when the body is fully read, which the SDK may finish a moment before the pipe does. */
 async function waitForOutcome(env: MatrixEnv): Promise<void> {
-  for (let i = 0; i < 50 && env.outcomes.length === 0; i++) await Bun.sleep(5)
+  await until(() => env.outcomes.length > 0, { what: 'the settled outcome' })
 }
 
 /** The tool-result payloads of a replayed conversation, in each vendor's own items, as text. */

@@ -8,6 +8,7 @@ import { parseSseText } from '../../../src/protocols/sse'
 import type { RecordedRequest } from '../../helpers/fake-upstreams'
 import type { RelayEnv } from '../../helpers/relay-env'
 import { CLIENT_PROTOCOLS, TOOLS } from './harness'
+import { until } from '../../helpers/wait'
 
 export type Img = { kind: 'url'; url: string; mediaType?: string } | { kind: 'base64'; data: string; mediaType: string }
 type Call = { id: string; name: string; args: Record<string, unknown> }
@@ -297,7 +298,7 @@ export function sentTo(env: RelayEnv, protocol: ProtocolId, index = 0): Recorded
 
 /** Streams settle when the body is fully read, a moment after the client has it. */
 export async function settled(env: RelayEnv): Promise<string[]> {
-  for (let i = 0; i < 50 && env.outcomes.length === 0; i++) await Bun.sleep(5)
+  await until(() => env.outcomes.length > 0, { what: 'the settled outcome' })
   return env.outcomes[0]?.warnings ?? []
 }
 

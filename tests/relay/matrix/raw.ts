@@ -59,10 +59,22 @@ export interface RawStream {
   data: any[]
 }
 
-export async function rawStream(env: RelayEnv, client: ProtocolId, model: string): Promise<RawStream> {
+/** `seen`: called once the text read so far contains `marker` (a fake that cuts the stream waits for it). */
+export async function rawStream(env: RelayEnv, client: ProtocolId, model: string, seen?: { marker: string; then: () => void }): Promise<RawStream> {
   const req = streamRequest(client, model, env.key)
   const res = await env.app.fetch(req.path, { method: 'POST', headers: req.headers, body: JSON.stringify(req.body) })
-  const text: string = await Promise.race([res.text(), Bun.sleep(5000).then(() => Promise.reject(new Error('stream did not end')))])
+  const read = async () => {
+    let text = ''
+    const decoder = new TextDecoder()
+    const reader = res.body!.getReader()
+    for (let part = await reader.read(); !part.done; part = await reader.read()) {
+      text += decoder.decode(part.value, { stream: true })
+      if (seen && text.includes(seen.marker)) seen.then()
+    }
+    return text
+  }
+  // a hang detector: a stream that never ends
+  const text: string = await Promise.race([read(), Bun.sleep(30_000).then(() => Promise.reject(new Error('stream did not end')))])
   if (res.status !== 200) throw new Error(`${res.status}: ${text}`)
   const events = parseSseText(text)
   const data = events.filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data))

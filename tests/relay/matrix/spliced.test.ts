@@ -11,7 +11,8 @@ const ROOT = join(import.meta.dir, '../../..')
 const FILES = ['client-anthropic', 'client-openai-chat', 'client-openai-responses', 'client-gemini', 'features-media', 'features-output', 'features-system', 'features-tools', 'features-vendors']
 
 test('the matrices pass with every converted body spliced', async () => {
-  const proc = Bun.spawn(['bun', 'test', '--preload', './tests/helpers/force-splicing.ts', ...FILES.map((f) => `./tests/relay/matrix/${f}.test.ts`)], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
+  // the runner's per-test timeout, not bun's 5 s default: under load a matrix's beforeAll took 5–8 s
+  const proc = Bun.spawn(['bun', 'test', '--timeout', '20000', '--preload', './tests/helpers/force-splicing.ts', ...FILES.map((f) => `./tests/relay/matrix/${f}.test.ts`)], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   const failures = err.split('\n').filter((line) => line.startsWith('(fail)'))
   expect(failures, err.slice(-3000)).toEqual([])
