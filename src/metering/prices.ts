@@ -5,7 +5,18 @@ import { DEFAULT_CALL_PRICES, DEFAULT_IMAGE_PRICES, DEFAULT_PRICES, type ListPri
 
 /** How one model is billed in one group. Ratios follow new-api: quota per input token = ratio × group. */
 export type Price = (
-  | { mode: 'ratio'; model: string; ratio: number; completion: number; cacheRead: number; cacheWrite: number; group: number }
+  | {
+      mode: 'ratio'
+      model: string
+      ratio: number
+      completion: number
+      cacheRead: number
+      cacheWrite: number
+      group: number
+      /** audio input over text input (AudioRatio), and audio output over audio input (AudioCompletionRatio): set only for a model either table names */
+      audio?: number
+      audioCompletion?: number
+    }
   | { mode: 'call'; model: string; usd: number; group: number }
   /** US$ per unit of the meter (an image of one size and quality) */
   | { mode: 'unit'; model: string; usd: number; variant: string; group: number }
@@ -23,6 +34,8 @@ interface Tables {
   cacheWrite: Table
   price: Table
   group: Table
+  audio: Table
+  audioCompletion: Table
 }
 
 type Options = Pick<OptionStore, 'get'>
@@ -31,13 +44,15 @@ const round9 = (n: number) => Math.round(n * 1e9) / 1e9
 const DEFAULT_TABLES = fromListPrices(DEFAULT_PRICES)
 
 function fromListPrices(list: Record<string, ListPrice>): Omit<Tables, 'price' | 'group'> {
-  const t: Omit<Tables, 'price' | 'group'> = { ratio: {}, completion: {}, cacheRead: {}, cacheWrite: {} }
+  const t: Omit<Tables, 'price' | 'group'> = { ratio: {}, completion: {}, cacheRead: {}, cacheWrite: {}, audio: {}, audioCompletion: {} }
   for (const [model, p] of Object.entries(list)) {
     t.ratio[model] = round9(p.input / 2)
     if (p.input > 0) {
       t.completion[model] = round9(p.output / p.input)
       if (p.cacheRead !== undefined) t.cacheRead[model] = round9(p.cacheRead / p.input)
       if (p.cacheWrite !== undefined) t.cacheWrite[model] = round9(p.cacheWrite / p.input)
+      if (p.audioInput !== undefined) t.audio[model] = round9(p.audioInput / p.input)
+      if (p.audioInput && p.audioOutput !== undefined) t.audioCompletion[model] = round9(p.audioOutput / p.audioInput)
     }
   }
   return t
@@ -54,7 +69,7 @@ function priceTables(options: Options): Tables {
   return cached.tables
 }
 
-const PRICE_OPTIONS = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio'] as const
+const PRICE_OPTIONS = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio', 'AudioRatio', 'AudioCompletionRatio'] as const
 
 // per request: compares the option objects in place (building a key array each time showed in profiles)
 function isCurrent(options: Options, key: unknown[]): boolean {
@@ -63,7 +78,7 @@ function isCurrent(options: Options, key: unknown[]): boolean {
 }
 
 function buildTables(key: Table[]): Tables {
-  const [ratio, completion, cacheRead, cacheWrite, price, group] = key as Table[]
+  const [ratio, completion, cacheRead, cacheWrite, price, group, audio, audioCompletion] = key as Table[]
   const tables: Tables = {
     ratio: { ...DEFAULT_TABLES.ratio, ...ratio },
     completion: { ...DEFAULT_TABLES.completion, ...completion },
@@ -71,6 +86,8 @@ function buildTables(key: Table[]): Tables {
     cacheWrite: { ...DEFAULT_TABLES.cacheWrite, ...cacheWrite },
     price: { ...DEFAULT_CALL_PRICES, ...price },
     group: { ...group },
+    audio: { ...DEFAULT_TABLES.audio, ...audio },
+    audioCompletion: { ...DEFAULT_TABLES.audioCompletion, ...audioCompletion },
   }
   return tables
 }
@@ -113,7 +130,7 @@ function priceOf(tables: Tables, options: Options, model: string, group: string)
   if (usd !== undefined) return { mode: 'call', model, usd, group: g }
   const ratio = lookup(tables.ratio, names)
   if (ratio === undefined) return undefined
-  return {
+  const price: Price = {
     mode: 'ratio',
     model,
     ratio,
@@ -122,6 +139,10 @@ function priceOf(tables: Tables, options: Options, model: string, group: string)
     cacheWrite: lookup(tables.cacheWrite, names) ?? 1,
     group: g,
   }
+  const audio = lookup(tables.audio, names)
+  const audioCompletion = lookup(tables.audioCompletion, names)
+  if (audio !== undefined || audioCompletion !== undefined) Object.assign(price, { audio: audio ?? 1, audioCompletion: audioCompletion ?? 1 })
+  return price
 }
 
 /** The price of one image of `variant` (`size/quality` or `size`), from ImagePrice over the shipped table. */
@@ -167,10 +188,22 @@ export function quotaFor(price: Price, usage: Usage, quotaPerUnit: number): numb
   const { noCache, cacheRead, cacheWrite } = usage.input
   const oneHour = Math.min(cacheWrite, usage.input.cacheWrite1h ?? 0)
   const writes = (cacheWrite - oneHour) * price.cacheWrite + oneHour * price.cacheWrite * ONE_HOUR_WRITE
-  const weighted = noCache + cacheRead * price.cacheRead + writes + (usage.output.text + usage.output.reasoning) * price.completion
+  const weighted = noCache + cacheRead * price.cacheRead + writes + (usage.output.text + usage.output.reasoning) * price.completion + audioSurcharge(price, usage)
   const quota = Math.round(round9(weighted * price.ratio * group))
   const anyTokens = noCache + cacheRead + cacheWrite + usage.output.text + usage.output.reasoning > 0
   return quota === 0 && anyTokens && price.ratio > 0 && group > 0 ? 1 : quota
+}
+
+/**
+ * What audio tokens (counted among the input's uncached and the output's text tokens) cost beyond text tokens, in
+ * input-token units: audio input at AudioRatio × the input price, audio output at AudioRatio × AudioCompletionRatio ×
+ * it, as new-api bills realtime. A model neither table names bills audio as text.
+ */
+function audioSurcharge(price: Extract<Price, { mode: 'ratio' }>, usage: Usage): number {
+  if (!usage.audio || price.audio === undefined) return 0
+  const input = Math.min(usage.audio.input, usage.input.noCache)
+  const output = Math.min(usage.audio.output, usage.output.text)
+  return input * (price.audio - 1) + output * (price.audio * (price.audioCompletion ?? 1) - price.completion)
 }
 
 /**

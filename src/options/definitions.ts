@@ -5,6 +5,7 @@ import { FACE_OPTIONS } from './face-options'
 import { OAUTH_OPTION_DEFINITIONS } from './oauth-options'
 import { AFFINITY_OPTIONS } from './affinity-options'
 import { FALLBACK_OPTIONS } from './fallback-options'
+import { REALTIME_OPTIONS } from './realtime-options'
 
 import type { OptionDefinition } from './option-definition'
 
@@ -110,6 +111,7 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   ...OAUTH_OPTION_DEFINITIONS,
   ...AFFINITY_OPTIONS,
   ...FALLBACK_OPTIONS,
+  ...REALTIME_OPTIONS,
   GroupRateLimits: { type: 'json', default: '{}', description: `group → overrides of the limits above: { "vip": { "token_rpm": 600 } } (keys ${RATE_LIMIT_KEYS.join(', ')})`, check: groupRateLimits },
   ...MAIL_OPTIONS,
 }
