@@ -216,8 +216,9 @@ const ONE_HOUR_WRITE = 2 / 1.25
  * The most a request can cost: every prompt token at the full input price, or at the cache-write price when the
  * request may write the cache (`writes`) and that costs more, plus the whole output allowance.
  */
-export function estimateQuota(price: Price, promptTokens: number, maxOutputTokens: number, quotaPerUnit: number, writes?: CacheWrites): number {
+export function estimateQuota(price: Price, promptTokens: number, maxOutputTokens: number, quotaPerUnit: number, writes?: CacheWrites, audio?: boolean): number {
   const output = { text: maxOutputTokens, reasoning: 0 }
+  if (audio) return quotaFor(price, { input: { noCache: promptTokens, cacheRead: 0, cacheWrite: 0 }, output, audio: { input: promptTokens, output: maxOutputTokens } }, quotaPerUnit)
   if (writes && price.mode === 'ratio' && price.cacheWrite * (writes === '1h' ? ONE_HOUR_WRITE : 1) > 1) {
     const input = { noCache: 0, cacheRead: 0, cacheWrite: promptTokens, cacheWrite1h: writes === '1h' ? promptTokens : 0 }
     return quotaFor(price, { input, output }, quotaPerUnit)

@@ -45,6 +45,8 @@ interface AttemptHooks {
   /** the job made its body and sends it now: the upstream's own wait is counted from here */
   sending(): void
   end(end: AnswerEnd): void
+  /** a long-running answer's usage so far (a realtime session): resolves false when its reservation can no longer be topped up to cover it */
+  topUp(usage: Usage): Promise<boolean>
 }
 
 /** How an answer ended, for settlement and channel health. */
@@ -117,6 +119,8 @@ export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options' | '
     throw abandon(error, candidates[0]!)
   }
 
+  const topUp = async (usage: Usage): Promise<boolean> => (hooks.topUp ? hooks.topUp(reservation, call, usage) : true)
+
   const maxAttempts = Math.max(1, ports.options.get<number>('RelayMaxAttempts'))
   let lastFailure: UpstreamFailure | undefined
   let last = candidates[0]!
@@ -142,7 +146,7 @@ export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options' | '
     try {
       const restoring = job.restore?.() // a retry reads the bytes an earlier attempt let go of
       if (restoring) await restoring
-      answer = await job.attempt(candidate, { sending: () => (sentAt = performance.now()), end })
+      answer = await job.attempt(candidate, { sending: () => (sentAt = performance.now()), end, topUp })
     } catch (error) {
       if (!(error instanceof UpstreamFailure)) throw abandon(error, candidate)
       attempts.push({ channelId: candidate.channel.id, status: error.status, error: error.message })
