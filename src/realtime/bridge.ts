@@ -14,6 +14,8 @@ export interface SessionEnd {
   error?: string
   aborted: boolean
   firstByteAt: number | undefined
+  /** the gateway ended the session (quota, its limit, shutdown): not the channel's failure */
+  endedByGateway?: boolean
 }
 
 export interface BridgeOptions {
@@ -78,7 +80,7 @@ export function createBridge(options: BridgeOptions) {
     toppingUp = toppingUp.then(async () => {
       if (over || (await options.topUp(total).catch(() => false))) return
       const message = 'insufficient quota: the balance cannot pay for more of this realtime session'
-      finish({ error: message, aborted: false }, { code: 1008, reason: 'insufficient quota', error: { code: 'insufficient_quota', message } })
+      finish({ error: message, aborted: false, endedByGateway: true }, { code: 1008, reason: 'insufficient quota', error: { code: 'insufficient_quota', message } })
     })
   }
 
@@ -105,7 +107,7 @@ export function createBridge(options: BridgeOptions) {
 
   abort.signal.addEventListener('abort', () => {
     const message = (abort.signal.reason as Error)?.message ?? 'the session was ended'
-    finish({ error: message, aborted: false }, { code: 1012, reason: 'gateway shutting down', error: { code: 'server_shutting_down', message } })
+    finish({ error: message, aborted: false, endedByGateway: true }, { code: 1012, reason: 'gateway shutting down', error: { code: 'server_shutting_down', message } })
   })
   options.streams?.add(abort)
   const attachTimer = setTimeout(() => finish({ aborted: true }), ATTACH_TIMEOUT_MS)

@@ -54,6 +54,8 @@ interface AnswerEnd {
   usage: Usage | undefined
   /** the answer broke off (the client got the protocol's error event) */
   error?: string
+  /** the gateway ended it, not the channel (a realtime session out of quota, or shut down): its error is not the channel's failure */
+  endedByGateway?: boolean
   aborted: boolean
   firstByteAt: number | undefined
   /** the text the client got, when usage needs an estimate */
@@ -138,7 +140,7 @@ export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options' | '
     }
     const end = (end: AnswerEnd): void => {
       recordSuccess()
-      ports.routing.recordResult(candidate.channel.id, end.error ? { ok: false, message: end.error } : { ok: true })
+      ports.routing.recordResult(candidate.channel.id, end.error && !end.endedByGateway ? { ok: false, message: end.error } : { ok: true })
       const warnings = end.warnings?.length ? [...job.warnings, ...end.warnings] : job.warnings
       settle(candidate, { ok: !end.error, status: 200, usage: end.usage, error: end.error, aborted: end.aborted, firstByteAt: end.firstByteAt, upstreamSentAt: sentAt, output: end.output, warnings })
     }

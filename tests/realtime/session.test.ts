@@ -112,3 +112,43 @@ test('key in the openai-insecure-api-key subprotocol (as browsers send it): acce
   client.socket.close(1000)
   await client.closed
 })
+
+test('the balance runs out mid-session: the reservation is topped up while it can be, then the protocol error event and a close; billed to the token at its totals', async () => {
+  await app.deps.options.set('RealtimeReserveTokens', 1000) // 1000 audio tokens in and out: 48,000 quota held, topped up by as much
+  const poor = await addUser(app, { username: 'poor', quota: 100_000 })
+  const poorKey = await newKey({}, poor)
+  const client = await connect({ headers: { authorization: `Bearer ${poorKey}` } })
+  await until(() => client.events.some((e) => e.type === 'session.created'))
+  for (let n = 1; n <= 4; n++) {
+    client.send({ type: 'response.create' })
+    await until(() => client.events.filter((e) => e.type === 'response.done').length === n)
+  }
+  // four responses cost 94,560; holding one more stretch (48,000) beyond them is more than the 100,000 balance holds
+  const closed = await client.closed
+  expect(closed.code).toBe(1008)
+  const error = client.events.at(-1) as { type: string; error: { code: string; message: string } }
+  expect(error).toMatchObject({ type: 'error', error: { code: 'insufficient_quota' } })
+  const tokenId = (await tokenIdOf(poorKey))!
+  await until(async () => (await app.deps.metering.logs.flush(), logsOf(tokenId).length === 1))
+  expect(logsOf(tokenId)[0]).toMatchObject({ quota: 4 * PER_RESPONSE, prompt_tokens: 4000, completion_tokens: 2000 })
+  expect((await app.deps.repos.users.findById(poor.id))!.quota).toBe(100_000 - 4 * PER_RESPONSE)
+  await until(() => fake.open === 0, { what: 'the upstream socket closed' })
+  await app.deps.options.set('RealtimeReserveTokens', 8000)
+})
+
+test('shutdown drain: an open session gets the error event and a 1012 close, its upstream is closed, and it is settled for what it used', async () => {
+  const drainKey = await newKey()
+  const client = await connect({ headers: { authorization: `Bearer ${drainKey}` } })
+  client.send({ type: 'response.create' })
+  await until(() => client.events.some((e) => e.type === 'response.done'))
+  expect(app.deps.ops.streams.size).toBe(1)
+  app.deps.ops.streams.endAll(new Error('the gateway is shutting down'))
+  const closed = await client.closed
+  expect(closed.code).toBe(1012)
+  expect(client.events.at(-1)).toMatchObject({ type: 'error', error: { code: 'server_shutting_down' } })
+  await app.deps.ops.streams.idle()
+  await until(() => fake.open === 0, { what: 'the upstream socket closed' })
+  const tokenId = (await tokenIdOf(drainKey))!
+  await until(async () => (await app.deps.metering.logs.flush(), logsOf(tokenId).length === 1))
+  expect(logsOf(tokenId)[0]).toMatchObject({ quota: PER_RESPONSE, prompt_tokens: 1000 })
+})
