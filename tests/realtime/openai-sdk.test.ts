@@ -22,7 +22,8 @@ const UPSTREAM_KEY = 'sk-realtime-upstream-sdk-0123456789'
 
 let app: TestApp
 let fake: FakeRealtime
-let secure: ReturnType<ReturnType<typeof createApp>['listen']>
+/** the app listening with TLS too (on the same services) */
+let secure: { stop(closeActive?: boolean): Promise<void>; server: { port?: number } | null }
 let key: string
 const NativeWebSocket = globalThis.WebSocket
 
@@ -33,7 +34,7 @@ beforeAll(async () => {
   const user = await addUser(app, { username: 'sdk', quota: 10_000_000 })
   key = (await createToken(app.deps, { user, fields: { name: 'sdk', unlimited_quota: true } as TokenFieldsInput })).key
   await app.deps.routing.channels.create([{ name: 'openai-rt', type: 1, baseUrl: fake.url, keyText: UPSTREAM_KEY, models: 'gpt-realtime', group: 'default' }])
-  secure = createApp(app.deps).listen({ port: 0, hostname: '127.0.0.1', tls: { cert: CERT, key: KEY } })
+  secure = createApp(app.deps).listen({ port: 0, hostname: '127.0.0.1', tls: { cert: CERT, key: KEY } }) as unknown as typeof secure
   // the SDK calls `new WebSocket(url, protocols)`: Bun's, trusting the test certificate whatever the name
   globalThis.WebSocket = class extends NativeWebSocket {
     constructor(url: string | URL, protocols?: string | string[]) {
