@@ -23,6 +23,7 @@ import { relayModule, rootProbeModule } from './modules/relay'
 import { geminiRelayModule } from './modules/relay/gemini'
 import { operationsModule } from './modules/relay/operations'
 import { registerTaskErrors, tasksModule } from './modules/tasks'
+import { REALTIME_MAX_FRAME_BYTES, realtimeModule } from './modules/relay/realtime'
 import { registerRelayErrors } from './modules/relay/error-shapes'
 import type { RelayObserver } from './relay/types'
 import { meteredHooks } from './metering/hooks'
@@ -57,7 +58,7 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
   registerRelayErrors(errors, deps)
   // Bun's own body limit answers 413 with no body before any hook runs: set out of reach, the limit is ours
   // (plugins/request-context: declared lengths at once, chunked bodies while read), in each route's shape
-  return new Elysia({ serve: { maxRequestBodySize: Number.MAX_SAFE_INTEGER, ...consoleServeOptions() } })
+  return new Elysia({ serve: { maxRequestBodySize: Number.MAX_SAFE_INTEGER, ...consoleServeOptions() }, websocket: { maxPayloadLength: REALTIME_MAX_FRAME_BYTES, perMessageDeflate: false } })
     // destructured on purpose (Elysia reads the parameters); caller and clientIp are the relay derive's, when it ran
     .onError(({ code, error, request, body, params, caller, clientIp, arrival }: Omit<FailedRequest, 'path'>) => {
       // the path from the URL: Elysia's is a segment late for a host under four characters (plugins/url-path.ts)
@@ -108,5 +109,6 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(geminiRelayModule(deps, hooks))
     .use(operationsModule(deps, hooks))
     .use(tasksModule(deps, hooks))
+    .use(realtimeModule(deps, hooks))
     .use(consoleModule(() => withAccountOrigins(deps, { ...contentOrigins(deps.options), widget: [turnstileOrigin(deps)].filter((o): o is string => o !== undefined), form: epayFormOrigins(deps.options) })))
 }

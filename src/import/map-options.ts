@@ -32,7 +32,7 @@ const ACCOUNTS = [
 /** The public face (logo, home page, notice, about, legal texts): new-api's names, kept as written. */
 const FACE = Object.keys(FACE_OPTIONS)
 /** Price tables: model (or group) → number, the same ratios in both. */
-const PRICE_TABLES = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio'] as const
+const PRICE_TABLES = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio', 'AudioRatio', 'AudioCompletionRatio'] as const
 /** Read here and turned into other settings. */
 const CONVERTED = new Set([
   'RegisterEnabled', 'PasswordRegisterEnabled', 'RetryTimes', 'AutomaticDisableChannelEnabled', 'ModelRequestRateLimitEnabled',

@@ -13,6 +13,8 @@ export interface Usage {
   /** `cacheWrite1h`: the part of `cacheWrite` written for an hour (Anthropic's `ttl: "1h"`, billed higher), when reported */
   input: { noCache: number; cacheRead: number; cacheWrite: number; cacheWrite1h?: number }
   output: { text: number; reasoning: number }
+  /** of those, the audio tokens (realtime): uncached input among `input.noCache`, output among `output.text`; priced by AudioRatio */
+  audio?: { input: number; output: number }
 }
 
 /** How long a request asks the vendor to keep the prompt it writes to a cache (Anthropic: 5 minutes or 1 hour). */

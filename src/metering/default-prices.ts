@@ -9,9 +9,14 @@ export interface ListPrice {
   output: number
   cacheRead?: number
   cacheWrite?: number
+  /** audio tokens (realtime models): input and output, US$ per million */
+  audioInput?: number
+  audioOutput?: number
 }
 
 const openai = (input: number, output: number, cacheRead?: number): ListPrice => ({ input, output, cacheRead })
+// OpenAI's realtime models: text in, out, cached; audio in, out (cached audio is billed as cached input)
+const realtime = (input: number, output: number, cacheRead: number, audioInput: number, audioOutput: number): ListPrice => ({ input, output, cacheRead, audioInput, audioOutput })
 // Anthropic: cache reads 0.1×, 5-minute cache writes 1.25× the input price
 const anthropic = (input: number, output: number): ListPrice => ({ input, output, cacheRead: input * 0.1, cacheWrite: input * 1.25 })
 const gemini = (input: number, output: number, cacheRead?: number): ListPrice => ({ input, output, cacheRead })
@@ -28,6 +33,10 @@ export const DEFAULT_PRICES: Record<string, ListPrice> = {
   'gpt-4o': openai(2.5, 10, 1.25),
   'gpt-4o-mini': openai(0.15, 0.6, 0.075),
   'gpt-4-turbo': openai(10, 30),
+  'gpt-realtime': realtime(4, 16, 0.4, 32, 64),
+  'gpt-realtime-mini': realtime(0.6, 2.4, 0.06, 10, 20),
+  'gpt-4o-realtime-preview': realtime(5, 20, 2.5, 40, 80),
+  'gpt-4o-mini-realtime-preview': realtime(0.6, 2.4, 0.3, 10, 20),
   'gpt-4': openai(30, 60),
   'gpt-3.5-turbo': openai(0.5, 1.5),
   o1: openai(15, 60, 7.5),

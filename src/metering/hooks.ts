@@ -8,7 +8,7 @@ import type { Settled } from './settle'
  * outcomes) when a request is over. Settlement never throws into a stream.
  */
 export function meteredHooks(
-  metering: Pick<Metering, 'reserve' | 'settle'>,
+  metering: Pick<Metering, 'reserve' | 'settle'> & Partial<Pick<Metering, 'topUp'>>,
   observe: RelayObserver = () => {},
   report?: (outcome: RelayOutcome, billed: Settled | undefined) => void,
 ): RelayHooks {
@@ -31,5 +31,5 @@ export function meteredHooks(
     }
     observe(outcome)
   }
-  return { reserve: metering.reserve, settle }
+  return { reserve: metering.reserve, settle, topUp: metering.topUp }
 }

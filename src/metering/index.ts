@@ -8,6 +8,9 @@ import { logRefusal, type Refusal } from './refusal'
 import { reserve } from './reserve'
 import { createRetentionJob } from './retention'
 import { settle, type SettleDeps } from './settle'
+import { topUp } from './top-up'
+import type { Usage } from '../ir'
+import type { Reservation } from './reserve'
 
 export type { Refusal } from './refusal'
 
@@ -30,6 +33,7 @@ export function createMetering(deps: { options: OptionStore; repos: Repos; coord
     logs,
     retention,
     reserve: (meter: Meter, input: RelayCall, group: string) => reserve(reserveDeps, meter, input, group),
+    topUp: (reservation: unknown, input: RelayCall, usage: Usage) => topUp(deps, reservation as Reservation, { userId: input.user.id, tokenId: input.token.id }, usage),
     async settle(outcome: RelayOutcome) {
       settling++
       try {

@@ -16,6 +16,9 @@ export type Price = (
       group: number
       /** prices by the prompt's length (ModelTierPricing): the fields above are the first tier's; metering/tiers.ts picks one */
       tiers?: PriceTier[]
+      /** audio input over text input (AudioRatio), and audio output over audio input (AudioCompletionRatio): set only for a model either table names */
+      audio?: number
+      audioCompletion?: number
     }
   | { mode: 'call'; model: string; usd: number; group: number }
   /** US$ per unit of the meter (an image of one size and quality) */
@@ -35,6 +38,8 @@ interface Tables {
   price: Table
   group: Table
   tiers: Record<string, TierPricingConfig>
+  audio: Table
+  audioCompletion: Table
 }
 
 type Options = Pick<OptionStore, 'get'>
@@ -43,13 +48,15 @@ const round9 = (n: number) => Math.round(n * 1e9) / 1e9
 const DEFAULT_TABLES = fromListPrices(DEFAULT_PRICES)
 
 function fromListPrices(list: Record<string, ListPrice>): Omit<Tables, 'price' | 'group' | 'tiers'> {
-  const t: Omit<Tables, 'price' | 'group' | 'tiers'> = { ratio: {}, completion: {}, cacheRead: {}, cacheWrite: {} }
+  const t: Omit<Tables, 'price' | 'group' | 'tiers'> = { ratio: {}, completion: {}, cacheRead: {}, cacheWrite: {}, audio: {}, audioCompletion: {} }
   for (const [model, p] of Object.entries(list)) {
     t.ratio[model] = round9(p.input / 2)
     if (p.input > 0) {
       t.completion[model] = round9(p.output / p.input)
       if (p.cacheRead !== undefined) t.cacheRead[model] = round9(p.cacheRead / p.input)
       if (p.cacheWrite !== undefined) t.cacheWrite[model] = round9(p.cacheWrite / p.input)
+      if (p.audioInput !== undefined) t.audio[model] = round9(p.audioInput / p.input)
+      if (p.audioInput && p.audioOutput !== undefined) t.audioCompletion[model] = round9(p.audioOutput / p.audioInput)
     }
   }
   return t
@@ -66,7 +73,7 @@ function priceTables(options: Options): Tables {
   return cached.tables
 }
 
-const PRICE_OPTIONS = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio', 'ModelTierPricing'] as const
+const PRICE_OPTIONS = ['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice', 'GroupRatio', 'ModelTierPricing', 'AudioRatio', 'AudioCompletionRatio'] as const
 
 // per request: compares the option objects in place (building a key array each time showed in profiles)
 function isCurrent(options: Options, key: unknown[]): boolean {
@@ -77,6 +84,7 @@ function isCurrent(options: Options, key: unknown[]): boolean {
 function buildTables(key: unknown[]): Tables {
   const [ratio, completion, cacheRead, cacheWrite, price, group] = key as Table[]
   const tiers = key[6] as Record<string, TierPricingConfig>
+  const [audio, audioCompletion] = key.slice(7) as Table[]
   const tables: Tables = {
     ratio: { ...DEFAULT_TABLES.ratio, ...ratio },
     completion: { ...DEFAULT_TABLES.completion, ...completion },
@@ -85,6 +93,8 @@ function buildTables(key: unknown[]): Tables {
     price: { ...DEFAULT_CALL_PRICES, ...price },
     group: { ...group },
     tiers,
+    audio: { ...DEFAULT_TABLES.audio, ...audio },
+    audioCompletion: { ...DEFAULT_TABLES.audioCompletion, ...audioCompletion },
   }
   return tables
 }
@@ -131,7 +141,7 @@ function priceOf(tables: Tables, options: Options, model: string, group: string)
   if (usd !== undefined) return { mode: 'call', model, usd, group: g }
   const ratio = lookup(tables.ratio, names)
   if (ratio === undefined) return undefined
-  return {
+  const price: Price = {
     mode: 'ratio',
     model,
     ratio,
@@ -139,6 +149,10 @@ function priceOf(tables: Tables, options: Options, model: string, group: string)
     ...cache,
     group: g,
   }
+  const audio = lookup(tables.audio, names)
+  const audioCompletion = lookup(tables.audioCompletion, names)
+  if (audio !== undefined || audioCompletion !== undefined) Object.assign(price, { audio: audio ?? 1, audioCompletion: audioCompletion ?? 1 })
+  return price
 }
 
 /** The price of one image of `variant` (`size/quality` or `size`), from ImagePrice over the shipped table. */
@@ -188,10 +202,22 @@ export function quotaFor(listed: Price, usage: Usage, quotaPerUnit: number): num
   const { noCache, cacheRead, cacheWrite } = usage.input
   const oneHour = Math.min(cacheWrite, usage.input.cacheWrite1h ?? 0)
   const writes = (cacheWrite - oneHour) * price.cacheWrite + oneHour * price.cacheWrite * ONE_HOUR_WRITE
-  const weighted = noCache + cacheRead * price.cacheRead + writes + (usage.output.text + usage.output.reasoning) * price.completion
+  const weighted = noCache + cacheRead * price.cacheRead + writes + (usage.output.text + usage.output.reasoning) * price.completion + audioSurcharge(price, usage)
   const quota = Math.round(round9(weighted * price.ratio * group))
   const anyTokens = noCache + cacheRead + cacheWrite + usage.output.text + usage.output.reasoning > 0
   return quota === 0 && anyTokens && price.ratio > 0 && group > 0 ? 1 : quota
+}
+
+/**
+ * What audio tokens (counted among the input's uncached and the output's text tokens) cost beyond text tokens, in
+ * input-token units: audio input at AudioRatio × the input price, audio output at AudioRatio × AudioCompletionRatio ×
+ * it, as new-api bills realtime. A model neither table names bills audio as text.
+ */
+function audioSurcharge(price: Extract<Price, { mode: 'ratio' }>, usage: Usage): number {
+  if (!usage.audio || price.audio === undefined) return 0
+  const input = Math.min(usage.audio.input, usage.input.noCache)
+  const output = Math.min(usage.audio.output, usage.output.text)
+  return input * (price.audio - 1) + output * (price.audio * (price.audioCompletion ?? 1) - price.completion)
 }
 
 /**
@@ -205,9 +231,10 @@ const ONE_HOUR_WRITE = 2 / 1.25
  * request may write the cache (`writes`) and that costs more, plus the whole output allowance; a tiered price at the
  * worst tier the prompt can reach (metering/tiers.ts).
  */
-export function estimateQuota(listed: Price, promptTokens: number, maxOutputTokens: number, quotaPerUnit: number, writes?: CacheWrites): number {
+export function estimateQuota(listed: Price, promptTokens: number, maxOutputTokens: number, quotaPerUnit: number, writes?: CacheWrites, audio?: boolean): number {
   const price = worstTier(listed, promptTokens)
   const output = { text: maxOutputTokens, reasoning: 0 }
+  if (audio) return quotaFor(price, { input: { noCache: promptTokens, cacheRead: 0, cacheWrite: 0 }, output, audio: { input: promptTokens, output: maxOutputTokens } }, quotaPerUnit)
   if (writes && price.mode === 'ratio' && price.cacheWrite * (writes === '1h' ? ONE_HOUR_WRITE : 1) > 1) {
     const input = { noCache: 0, cacheRead: 0, cacheWrite: promptTokens, cacheWrite1h: writes === '1h' ? promptTokens : 0 }
     return quotaFor(price, { input, output }, quotaPerUnit)

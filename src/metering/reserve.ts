@@ -103,7 +103,7 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
   const permit = admitted.permit
   const release = (usedTokens: number): void => void permit.release(usedTokens)
   const writes = cacheWritesOf(meter, price)
-  const estimate = () => estimateQuota(price, promptTokens, perOutput * outputs, quotaPerUnit, writes) + fee
+  const estimate = () => estimateQuota(price, promptTokens, perOutput * outputs, quotaPerUnit, writes, meter.audio) + fee
   let amount = estimate()
   const tokenLimited = !token.unlimitedQuota
   let hold: number | undefined

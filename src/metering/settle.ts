@@ -82,7 +82,7 @@ function billedUsage(outcome: RelayOutcome, prompt: number | undefined): { usage
   if (!reported) {
     return { usage: { input: { noCache: prompt!, cacheRead: 0, cacheWrite: 0 }, output: { text: producedTokens, reasoning: 0 } }, estimated: true }
   }
-  const usage: Usage = { input: { ...reported.input }, output: { ...reported.output } }
+  const usage: Usage = { input: { ...reported.input }, output: { ...reported.output }, ...(reported.audio && { audio: { ...reported.audio } }) }
   if (prompt !== undefined) usage.input.noCache = prompt // no input reported
   if (outputTokens(usage) < producedTokens) usage.output.text = producedTokens - usage.output.reasoning
   return { usage, estimated: prompt !== undefined || outputTokens(reported) < producedTokens }

@@ -9,6 +9,7 @@ import { FALLBACK_OPTIONS } from './fallback-options'
 import { MESSENGER_OPTIONS } from './messenger-options'
 import { TASK_OPTIONS } from './task-options'
 import { TIER_OPTIONS } from './tier-options'
+import { REALTIME_OPTIONS } from './realtime-options'
 
 import type { OptionDefinition } from './option-definition'
 
@@ -117,6 +118,7 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   ...AFFINITY_OPTIONS,
   ...NOTIFY_OPTIONS,
   ...FALLBACK_OPTIONS,
+  ...REALTIME_OPTIONS,
   GroupRateLimits: { type: 'json', default: '{}', description: `group → overrides of the limits above: { "vip": { "token_rpm": 600 } } (keys ${RATE_LIMIT_KEYS.join(', ')})`, check: groupRateLimits },
   ...MAIL_OPTIONS,
   ...MESSENGER_OPTIONS,

@@ -14,6 +14,7 @@ import { OutboundRefused } from './fetch-errors'
 import { proxyRoute, type ProxyRoute } from './proxy'
 import { type EndpointMap, NO_ENDPOINTS } from './endpoints'
 import { type Resolved, type Resolver, sharedResolver } from './resolver'
+import { dialWebSocket, type OutboundWebSocket, type WebSocketInit } from './websocket'
 
 /** `proxy`: the channel's HTTP(S) or SOCKS5 proxy (./proxy.ts says how the checked address still holds through it) */
 type OutboundInit = RequestInit & { proxy?: string }
@@ -41,6 +42,8 @@ function redirectMessage(status: number, location: string | null): string {
 
 export interface Outbound {
   fetch: OutboundFetch
+  /** A WebSocket to `url` (http(s), dialled as ws(s)), checked and pinned as `fetch` is; resolves once the far end accepted it. */
+  webSocket: OutboundWebSocket
   /** Why `url` may not be dialled now (for a form being saved: a name that does not resolve is no refusal), or undefined. */
   refusalFor(url: string): Promise<string | undefined>
 }
@@ -99,14 +102,28 @@ export function createOutbound(options: OutboundOptions): Outbound {
   const viaProxy = (proxy: string, url: URL, connectTo: string): Promise<ProxyRoute> =>
     proxyRoute(proxy, checkProxy, { address: connectTo || url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) })
 
+  /** The target after PROVIDER_ENDPOINTS, resolved once and judged: throws OutboundRefused before anything is sent. */
+  const checked = async (text: string): Promise<{ target: Target; resolved: Resolved }> => {
+    const target = targetOf(text)
+    const pending = resolver.resolve(target.url.hostname)
+    const resolved = pending instanceof Promise ? await pending : pending
+    if (resolved.failure) throw new OutboundRefused(`upstream address refused: ${resolved.failure}`)
+    const refused = why(target, resolved)
+    if (refused) throw new OutboundRefused(`upstream address refused: ${refused}`)
+    return { target, resolved }
+  }
+
   return {
+    async webSocket(text: string, init: WebSocketInit) {
+      const { target, resolved } = await checked(text)
+      const { url } = target
+      // the checked address dialled; the name in Host and in the TLS server name, as `fetch` pins it
+      const pinned = resolved.connectTo ? { host: url.host, serverName: url.protocol === 'https:' ? url.hostname.replace(/\.$/, '') : undefined } : {}
+      return dialWebSocket(pinnedUrl(url, resolved.connectTo), url.href, pinned, init)
+    },
+
     async fetch(text, init) {
-      const target = targetOf(text)
-      const pending = resolver.resolve(target.url.hostname)
-      const resolved = pending instanceof Promise ? await pending : pending
-      if (resolved.failure) throw new OutboundRefused(`upstream address refused: ${resolved.failure}`)
-      const refused = why(target, resolved)
-      if (refused) throw new OutboundRefused(`upstream address refused: ${refused}`)
+      const { target, resolved } = await checked(text)
       const pinned = pinnedUrl(target.url, resolved.connectTo)
       const { proxy, ...rest } = init ?? {}
       const via = proxy ? await viaProxy(proxy, target.url, resolved.connectTo) : undefined

@@ -22,6 +22,8 @@ export const azure: Provider = {
     speech: deployment('audio/speech'),
     transcriptions: deployment('audio/transcriptions'),
     translations: deployment('audio/translations'),
+    // the realtime WebSocket wants a realtime api-version in `other` (2024-10-01-preview or later)
+    realtime: { path: '/openai/realtime?api-version={apiVersion}&deployment={model}', dialect: 'openai-realtime' },
   },
   defaultBaseUrl: '',
   auth: 'api-key',

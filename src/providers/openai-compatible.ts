@@ -29,6 +29,7 @@ const OPENAI_OPERATION_PATHS: Record<OperationId, OperationEndpoint> = {
   speech: { path: '/audio/speech', dialect: 'openai' },
   transcriptions: { path: '/audio/transcriptions', dialect: 'openai' },
   translations: { path: '/audio/translations', dialect: 'openai' },
+  realtime: { path: '/realtime?model={model}', dialect: 'openai-realtime' },
 }
 
 /**

@@ -8,7 +8,7 @@ export const openai: Provider = {
   name: 'OpenAI',
   protocols: ['openai-chat', 'openai-responses'],
   endpoints: { 'openai-chat': OPENAI_CHAT, 'openai-responses': OPENAI_RESPONSES },
-  operations: openAiOperations('/v1', ALL_OPENAI_OPERATIONS),
+  operations: openAiOperations('/v1', [...ALL_OPENAI_OPERATIONS, 'realtime']),
   defaultBaseUrl: 'https://api.openai.com',
   auth: 'bearer',
   keyRequired: true,

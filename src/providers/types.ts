@@ -60,6 +60,8 @@ export type OperationId =
   | 'speech'
   | 'transcriptions'
   | 'translations'
+  /** the realtime WebSocket (src/realtime/): the path is dialled as ws(s) */
+  | 'realtime'
 
 /**
  * Where a provider serves one operation, and in which wire dialect (`openai` for the OpenAI shape most vendors

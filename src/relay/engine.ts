@@ -45,6 +45,8 @@ interface AttemptHooks {
   /** the job made its body and sends it now: the upstream's own wait is counted from here */
   sending(): void
   end(end: AnswerEnd): void
+  /** a long-running answer's usage so far (a realtime session): resolves false when its reservation can no longer be topped up to cover it */
+  topUp(usage: Usage): Promise<boolean>
 }
 
 /** How an answer ended, for settlement and channel health. */
@@ -52,6 +54,8 @@ interface AnswerEnd {
   usage: Usage | undefined
   /** the answer broke off (the client got the protocol's error event) */
   error?: string
+  /** the gateway ended it, not the channel (a realtime session out of quota, or shut down): its error is not the channel's failure */
+  endedByGateway?: boolean
   aborted: boolean
   firstByteAt: number | undefined
   /** the text the client got, when usage needs an estimate */
@@ -117,6 +121,8 @@ export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options' | '
     throw abandon(error, candidates[0]!)
   }
 
+  const topUp = async (usage: Usage): Promise<boolean> => (hooks.topUp ? hooks.topUp(reservation, call, usage) : true)
+
   const maxAttempts = Math.max(1, ports.options.get<number>('RelayMaxAttempts'))
   let lastFailure: UpstreamFailure | undefined
   let last = candidates[0]!
@@ -134,7 +140,7 @@ export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options' | '
     }
     const end = (end: AnswerEnd): void => {
       recordSuccess()
-      ports.routing.recordResult(candidate.channel.id, end.error ? { ok: false, message: end.error } : { ok: true })
+      ports.routing.recordResult(candidate.channel.id, end.error && !end.endedByGateway ? { ok: false, message: end.error } : { ok: true })
       const warnings = end.warnings?.length ? [...job.warnings, ...end.warnings] : job.warnings
       settle(candidate, { ok: !end.error, status: 200, usage: end.usage, error: end.error, aborted: end.aborted, firstByteAt: end.firstByteAt, upstreamSentAt: sentAt, output: end.output, warnings })
     }
@@ -142,7 +148,7 @@ export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options' | '
     try {
       const restoring = job.restore?.() // a retry reads the bytes an earlier attempt let go of
       if (restoring) await restoring
-      answer = await job.attempt(candidate, { sending: () => (sentAt = performance.now()), end })
+      answer = await job.attempt(candidate, { sending: () => (sentAt = performance.now()), end, topUp })
     } catch (error) {
       if (!(error instanceof UpstreamFailure)) throw abandon(error, candidate)
       attempts.push({ channelId: candidate.channel.id, status: error.status, error: error.message })

@@ -3,6 +3,7 @@ import type { IrRequest, Usage } from '../ir'
 import type { OpenStreams } from '../telemetry/open-streams'
 import type { OptionStore } from '../options/store'
 import type { OutboundFetch } from '../outbound/fetch'
+import type { OutboundWebSocket } from '../outbound/websocket'
 import type { ProtocolId } from '../protocols/types'
 import type { Meter } from './meter/meter'
 import type { RequestBody } from './body/request-body'
@@ -87,6 +88,11 @@ export interface RelayHooks {
    * the database's. Its result reaches settle as `outcome.reservation`.
    */
   reserve?(meter: Meter, call: RelayCall, group: string): unknown
+  /**
+   * A long-running request's usage so far (a realtime session, after each response): metering tops its reservation
+   * up to cover it and one more stretch; resolves false when the balances cannot, and the request must end.
+   */
+  topUp?(reservation: unknown, call: RelayCall, usage: Usage): Promise<boolean>
   /** Called once per request that passed `reserve`, when it is over (failures too). */
   settle(outcome: RelayOutcome): void
 }
@@ -97,7 +103,7 @@ export interface RelayPorts {
   /** session affinity (absent in tests that build none: every request routes by weight) */
   affinity?: SessionAffinity
   options: Pick<OptionStore, 'get'>
-  outbound: { fetch: OutboundFetch }
+  outbound: { fetch: OutboundFetch; webSocket?: OutboundWebSocket }
   /** open attempts and streams, for the shutdown drain (absent in tests that build no ops) */
   ops?: { streams: OpenStreams }
 }

@@ -12,6 +12,7 @@ const SRC = join(import.meta.dir, '../../src')
 
 const ALLOWED: Record<string, string> = {
   'outbound/fetch.ts': 'the guard itself',
+  'outbound/websocket.ts': "the guard's WebSocket side: dials only the address outbound/fetch.ts checked, the name pinned in Host and SNI",
   'outbound/smtp.ts': "the guard's SMTP side: nodemailer connects to the address checked there",
   'cli/control.ts': "the CLI talks to its own server over the data dir's unix socket",
   'outbound/socks-bridge.ts': "the guard's SOCKS5 side: dials only the proxy's checked address, asking it for the target's checked address (outbound/proxy.ts)",

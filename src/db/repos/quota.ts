@@ -55,6 +55,12 @@ export interface SettleInput {
 export interface QuotaRepo {
   /** Take `amount` from the token (when limited) and the user, both or neither; never below zero. */
   reserve(userId: number, tokenId: number, tokenLimited: boolean, amount: number): Promise<ReserveResult>
+  /**
+   * Take `amount` more for a reservation that is still running (a realtime session), both or neither, into its hold
+   * (`ReserveResult.hold`), so its one settlement ends all of it with `reserved` the sum. Refused when the balances
+   * cannot pay, or when the hold is gone (a sweep gave it back).
+   */
+  topUp(hold: number | undefined, userId: number, tokenId: number, tokenLimited: boolean, amount: number): Promise<ReserveResult>
   /** Refund what was not used (or take what was short, only as far as the balances reach) and count usage; answers the charge and the new balances. */
   settle(input: SettleInput): Promise<SettleResult>
   /**

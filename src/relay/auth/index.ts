@@ -1,5 +1,5 @@
 export { verifyToken, type VerifyTokenInput } from './verify-token'
 export type { VerifiedToken } from '../types'
-export { ANTHROPIC_KEY_SOURCES, GEMINI_KEY_SOURCES, MIDJOURNEY_KEY_SOURCES, type KeySource } from './extract-key'
+export { ANTHROPIC_KEY_SOURCES, GEMINI_KEY_SOURCES, MIDJOURNEY_KEY_SOURCES, REALTIME_KEY_SOURCES, type KeySource } from './extract-key'
 export { TokenAuthError, type TokenAuthReason } from './token-auth-error'
 export { tokenAllowsModel } from './model-allowed'

@@ -25,6 +25,8 @@ export interface Meter extends PriceChoices {
   countable?(): Promise<void> | undefined
   /** the body asks the vendor to write its prompt to a cache, for this long (`cache_control`, `cachePoint`): reserved at the write price */
   cacheWrites?: CacheWrites
+  /** every token of the allowance may be audio (a realtime session): reserved at the model's audio prices */
+  audio?: boolean
   /** the size/quality an image is priced by (`1024x1024/hd`) */
   variant?: string
   /** set by metering's reserve: the price choices it does not price, which the relay takes out before dispatch */

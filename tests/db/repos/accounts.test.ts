@@ -156,6 +156,22 @@ for (const dialect of DIALECTS) {
       expect((await repos.quota.reserve(owner.id, free.id, false, 1)).ok).toBe(false)
     })
 
+    test('a running reservation is topped up into its own hold, both or neither, and its one settlement ends all of it', async () => {
+      const owner = await user(1000)
+      const key = await token(owner.id, 500, false)
+      const held = await repos.quota.reserve(owner.id, key.id, true, 100)
+      expect(await repos.quota.topUp(held.hold, owner.id, key.id, true, 300)).toMatchObject({ ok: true, userQuota: 600, tokenRemain: 100 })
+      // the token's 100 left cannot pay 150: nothing is taken from either
+      expect(await repos.quota.topUp(held.hold, owner.id, key.id, true, 150)).toMatchObject({ ok: false, tokenRemain: 100 })
+      expect(await stored(owner.id)).toMatchObject({ quota: 600 })
+      const settled = await repos.quota.settle({ userId: owner.id, tokenId: key.id, tokenLimited: true, channelId: 0, reserved: 400, actual: 250, now: 1_800_000_000, hold: held.hold })
+      expect(settled).toMatchObject({ charged: 250 })
+      await repos.commitMetering([])
+      await repos.drainMetering()
+      expect(await stored(owner.id)).toMatchObject({ quota: 750, usedQuota: 250, requestCount: 1 })
+      expect(await repos.tokens.findById(key.id)).toMatchObject({ remainQuota: 250, usedQuota: 250 })
+    })
+
     test('a settlement refunds the rest, counts usage and reaches the database with the next metering commit', async () => {
       const owner = await user(1000)
       const key = await token(owner.id, 500, false)

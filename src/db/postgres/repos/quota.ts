@@ -103,6 +103,37 @@ export function createPostgresQuota(client: SQL, options: { nodeId: string; leas
       return { ok: true, userQuota, tokenRemain, hold }
     },
 
+    /**
+     * One transaction, locks in the order of tollgate_reserve's (the hold, the user, the token): the hold grows by
+     * `amount` and the balances shrink by it, all or nothing; a hold a sweep already gave back is not topped up.
+     */
+    async topUp(hold: number | undefined, userId: number, tokenId: number, tokenLimited: boolean, amount: number): Promise<ReserveResult> {
+      if (hold === undefined || !live.has(hold) || !isInt4(userId) || !isInt4(tokenId)) return { ok: false, userQuota: 0, tokenRemain: tokenLimited ? 0 : undefined }
+      const refused = new Error('top-up refused')
+      let balances: { userQuota?: number; tokenRemain?: number } = {}
+      try {
+        balances = await client.begin(async (tx) => {
+          const held = await tx`UPDATE quota_holds SET amount = amount + ${amount}::int8 WHERE id = ${hold}::int8 RETURNING id`
+          if (held.length === 0) throw refused
+          const [user] = (await tx`UPDATE users SET quota = quota - ${amount}::int8 WHERE id = ${userId}::int4 AND quota >= ${amount}::int8 RETURNING quota`) as { quota: string }[]
+          if (!user) throw refused
+          if (!tokenLimited) return { userQuota: Number(user.quota) }
+          const [token] = (await tx`UPDATE tokens SET remain_quota = remain_quota - ${amount}::int8 WHERE id = ${tokenId}::int4 AND remain_quota >= ${amount}::int8 RETURNING remain_quota`) as { remain_quota: string }[]
+          if (!token) throw refused
+          return { userQuota: Number(user.quota), tokenRemain: Number(token.remain_quota) }
+        })
+      } catch (error) {
+        if (error !== refused) throw error
+        const [row] = (await client`SELECT u.quota, t.remain_quota FROM users u LEFT JOIN tokens t ON t.id = ${tokenId}::int4 WHERE u.id = ${userId}::int4`) as { quota: string | null; remain_quota: string | null }[]
+        return { ok: false, userQuota: num(row?.quota ?? null) ?? 0, tokenRemain: tokenLimited ? (num(row?.remain_quota ?? null) ?? 0) : undefined }
+      }
+      const user = cached.user(userId)
+      if (user && balances.userQuota !== undefined) user.quota = balances.userQuota + (userMoves.get(userId)?.refund ?? 0)
+      const token = tokenLimited ? cached.token(tokenId) : undefined
+      if (token && balances.tokenRemain !== undefined) token.remainQuota = balances.tokenRemain + (tokenMoves.get(tokenId)?.refund ?? 0)
+      return { ok: true, ...balances, hold }
+    },
+
     /** Queued for the next log batch (see `defer`); answers at once. */
     async settle(s: SettleInput): Promise<SettleResult> {
       return defer(s)

@@ -71,6 +71,8 @@ export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepo
   const quota: QuotaRepo = {
     // decided synchronously on the cached rows; the promise is resolved when it is returned
     reserve: async (userId, tokenId, tokenLimited, amount) => ledgerOf.reserve(userId, tokenId, tokenLimited, amount),
+    // the ledger holds per user and token, not per reservation: more of it is one more reservation, settled with the first
+    topUp: async (_hold, userId, tokenId, tokenLimited, amount) => ledgerOf.reserve(userId, tokenId, tokenLimited, amount),
     settle: async (input) => ledgerOf.settle(input),
     onDirty: ledgerOf.onDirty,
     // the ledger decides on cached rows that already hold every refund

@@ -1,0 +1,25 @@
+import type { Repos } from '../db/repos'
+import type { Usage } from '../ir'
+import { quotaFor } from './prices'
+import type { Reservation } from './reserve'
+
+/** The headroom each reservation started with: what it is topped up by again as it runs. */
+const stretches = new WeakMap<Reservation, number>()
+
+/**
+ * A running reservation (a realtime session) against its usage so far: once what is left of it falls under half
+ * its first size, it is topped up to the cost so far plus that size again, in its own hold. False when the balances
+ * cannot pay that (nothing taken), or the reservation is already settled: the caller ends the request.
+ */
+export async function topUp(deps: { repos: Pick<Repos, 'quota'> }, r: Reservation, input: { userId: number; tokenId: number }, usage: Usage): Promise<boolean> {
+  if (r.settled) return false
+  let stretch = stretches.get(r)
+  if (stretch === undefined) stretches.set(r, (stretch = r.reserved))
+  const spent = quotaFor(r.price, usage, r.quotaPerUnit) + r.fee
+  if (stretch === 0 || r.reserved - spent >= stretch / 2) return true
+  const amount = spent + stretch - r.reserved
+  const result = await deps.repos.quota.topUp(r.hold, input.userId, input.tokenId, r.tokenLimited, amount)
+  if (!result.ok || r.settled) return false
+  r.reserved += amount
+  return true
+}
