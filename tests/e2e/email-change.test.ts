@@ -9,7 +9,7 @@ import { addUser, USER_PASSWORD } from '../helpers/accounts'
 import type { TestSmtp } from '../helpers/smtp-server'
 import { startTestApp, type TestApp } from '../helpers/test-app'
 import { withSmtp } from '../mail/mail-setup'
-import { browserAvailable, E2E_TIMEOUT, launchBrowser, openPage } from './harness'
+import { browserAvailable, E2E_TIMEOUT, sharedBrowser, openPage } from './harness'
 
 describe.skipIf(!browserAvailable)('console: changing the e-mail', () => {
   let app: TestApp
@@ -19,12 +19,11 @@ describe.skipIf(!browserAvailable)('console: changing the e-mail', () => {
   beforeAll(async () => {
     app = await startTestApp()
     ;({ smtp } = await withSmtp(app))
-    browser = await launchBrowser()
+    browser = await sharedBrowser()
   }, E2E_TIMEOUT)
 
   afterAll(async () => {
     setSystemTime()
-    await browser?.close()
     await smtp?.stop()
     await app?.stop()
   }, E2E_TIMEOUT)

@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core'
 import { addUser, as, login, USER_PASSWORD } from '../helpers/accounts'
 import { startFakeTelegram, type FakeTelegram } from '../helpers/fake-oauth/telegram'
 import { call, startTestApp, type TestApp } from '../helpers/test-app'
-import { browserAvailable, E2E_TIMEOUT, launchBrowser, openPage } from './harness'
+import { browserAvailable, E2E_TIMEOUT, sharedBrowser, openPage } from './harness'
 
 const BOT = { name: 'TollgateE2EBot', token: '5550001:AAE-e2e-telegram-bot-token-0123456789' }
 
@@ -26,11 +26,10 @@ describe.skipIf(!browserAvailable)('console: Telegram login widget', () => {
     for (const [key, value] of Object.entries({ RegisterEnabled: true, TelegramOAuthEnabled: true, TelegramBotName: BOT.name, TelegramBotToken: BOT.token })) {
       expect((await call(app, 'PUT', '/api/option/', { key, value }, root)).status).toBe(200)
     }
-    browser = await launchBrowser()
+    browser = await sharedBrowser()
   }, E2E_TIMEOUT)
 
   afterAll(async () => {
-    await browser?.close()
     await app?.stop()
     telegram?.stop()
   }, E2E_TIMEOUT)

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core'
 import { addUser, as, login, USER_PASSWORD } from '../helpers/accounts'
 import { startFakeWeChat, type FakeWeChat } from '../helpers/fake-oauth/wechat'
 import { call, startTestApp, type TestApp } from '../helpers/test-app'
-import { browserAvailable, E2E_TIMEOUT, launchBrowser, openPage } from './harness'
+import { browserAvailable, E2E_TIMEOUT, sharedBrowser, openPage } from './harness'
 
 const TOKEN = 'wechat-e2e-token-0123456789'
 
@@ -24,11 +24,10 @@ describe.skipIf(!browserAvailable)('console: WeChat sign-in', () => {
     const root = as(await login(app))
     const options = { RegisterEnabled: true, WeChatAuthEnabled: true, WeChatServerAddress: wechat.url, WeChatServerToken: TOKEN, WeChatAccountQRCodeImageURL: `${wechat.url}/qr.png` }
     for (const [key, value] of Object.entries(options)) expect((await call(app, 'PUT', '/api/option/', { key, value }, root)).status).toBe(200)
-    browser = await launchBrowser()
+    browser = await sharedBrowser()
   }, E2E_TIMEOUT)
 
   afterAll(async () => {
-    await browser?.close()
     await app?.stop()
     wechat?.stop()
   }, E2E_TIMEOUT)
