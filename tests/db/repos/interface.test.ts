@@ -17,7 +17,7 @@ const METHODS = {
   options: ['all', 'set', 'delete'],
   channels: ['all', 'findById', 'list', 'tags', 'abilities', 'insert', 'update', 'updateMany', 'updateByTag', 'setStatus', 'setStatusByTag', 'delete', 'recordTest', 'recordBalance'],
   logs: ['insertMany', 'list', 'listBefore', 'stat', 'count', 'hourly', 'cacheReads', 'deleteBefore', 'freePages', 'compact', 'optimize'],
-  quota: ['reserve', 'settle', 'onDirty', 'hasPending'],
+  quota: ['reserve', 'settle', 'holdToken', 'settleElsewhere', 'onDirty', 'hasPending'],
   redemptions: ['insertMany', 'findById', 'list', 'update', 'delete', 'deleteInvalid', 'redeem'],
   revokedSessions: ['unexpired', 'insert', 'deleteExpired'],
   secondFactors: [

@@ -128,7 +128,8 @@ function withCharge(row: NewLog, differing: Map<string, { answered: number; char
   const unpaid = (typeof other.unpaid === 'number' ? other.unpaid : 0) + d.answered - d.charged
   if (unpaid !== 0) other.unpaid = unpaid
   else delete other.unpaid
-  return { ...row, quota: d.charged, other: JSON.stringify(other) }
+  // the row may hold a plan's part of the charge too: only the wallet's part moves
+  return { ...row, quota: (row.quota ?? d.answered) - d.answered + d.charged, other: JSON.stringify(other) }
 }
 
 /** Readiness: the server answers a query, and its migration ledger has every embedded migration. */

@@ -70,6 +70,8 @@ export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepo
     // decided synchronously on the cached rows; the promise is resolved when it is returned
     reserve: async (userId, tokenId, tokenLimited, amount) => ledgerOf.reserve(userId, tokenId, tokenLimited, amount),
     settle: async (input) => ledgerOf.settle(input),
+    holdToken: async (tokenId, amount) => ledgerOf.holdToken(tokenId, amount),
+    settleElsewhere: async (input) => ledgerOf.settleElsewhere(input),
     onDirty: ledgerOf.onDirty,
     // the ledger decides on cached rows that already hold every refund
     hasPending: () => false,
