@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { RelayEnv } from '../helpers/relay-env'
 import { appDialects } from '../helpers/test-app'
 import { grantOf } from '../../src/subscriptions/grant'
+import { creditOrder, openOrder } from '../../src/payments/orders'
 import { account, chat, chatBody, logsWhen, settled, startMeteredEnv, userRow } from './env'
 import { rawPost } from './raw-http'
 
@@ -207,5 +208,28 @@ for (const dialect of appDialects()) describe.skipIf(dialect.skip)(dialect.name,
     const token = (await env.app.deps.repos.tokens.listOwned(user.id, 0, 10)).items[0]!
     expect(token.usedQuota).toBe(2 * PER_CALL)
     expect((await env.app.deps.repos.channels.findById(channelId))!.usedQuota - channelBefore).toBe(2 * PER_CALL)
+  }, 30_000)
+  test('a user who held no plan is served by the plan once granted, or once bought (no plan remembered across either)', async () => {
+    env.upstream.setBehavior({ text: 'ok', usage: { input: 10, output: 10 } })
+    const plan = await subs().insertPlan({ title: 'Bought', priceCents: 1000, durationUnit: 'month', durationValue: 1, totalAmount: 10 * PER_CALL, quotaResetPeriod: 'never', models: '' })
+    for (const how of ['grant', 'purchase'] as const) {
+      const { user, key } = await account(env, 5 * PER_CALL)
+      env.outcomes.length = 0
+      expect((await chat(env, key, chatBody('gpt-4o'))).status).toBe(200) // the wallet pays: no plan held
+      await settled(env, 1)
+      expect((await userRow(env, user.id)).quota).toBe(4 * PER_CALL)
+      if (how === 'grant') await subs().grant(grantOf(plan, user.id, now(), 'admin'))
+      else {
+        const deps = { repos: env.app.deps.repos, now }
+        const order = await openOrder(deps, user, { amount: 0, quota: 0, moneyCents: 1000, currency: 'USD', planId: plan.id }, { provider: 'stripe', method: 'stripe' })
+        expect((await creditOrder(deps, order.tradeNo, {}, { ip: '127.0.0.1', by: 'test' })).outcome).toBe('credited')
+      }
+      env.outcomes.length = 0
+      expect((await chat(env, key, chatBody('gpt-4o'))).status).toBe(200)
+      await settled(env, 1)
+      expect((await userRow(env, user.id)).quota).toBe(4 * PER_CALL) // the plan paid
+      const [held] = await subs().listOfUser(user.id)
+      expect(held!.amountUsed).toBe(PER_CALL)
+    }
   }, 30_000)
 })

@@ -16,6 +16,7 @@ import { createCustomOAuthRepo } from './custom-oauth'
 import { createTokenRepo } from './tokens'
 import { createTopUpRepo } from './topups'
 import { createSubscriptionRepo } from './subscriptions'
+import { withPlanHolderCache } from '../../repos/plan-holders'
 import { createUserRepo } from './users'
 
 export interface PostgresRepoOptions {
@@ -67,7 +68,7 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
     secondFactors: createSecondFactorRepo(db),
     emailCodes: createEmailCodeRepo(db),
     topups: createTopUpRepo(db, (id) => users.repo.forget(id)),
-    subscriptions: createSubscriptionRepo(db),
+    subscriptions: withPlanHolderCache(createSubscriptionRepo(db)),
     bindings: createBindingRepo(db),
     customOAuth: createCustomOAuthRepo(db),
     holds: {

@@ -18,6 +18,7 @@ import { syncedBefore } from './synced'
 import { createTokenRepo } from './tokens'
 import { createTopUpRepo } from './topups'
 import { createSubscriptionRepo } from './subscriptions'
+import { withPlanHolderCache } from '../../repos/plan-holders'
 import { createUserRepo } from './users'
 
 export interface RepoOptions {
@@ -89,7 +90,7 @@ export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepo
     secondFactors: createSecondFactorRepo(db),
     emailCodes: createEmailCodeRepo(db),
     topups: syncedBefore(createTopUpRepo(db), sync, []),
-    subscriptions: createSubscriptionRepo(db),
+    subscriptions: withPlanHolderCache(createSubscriptionRepo(db)),
     bindings: createBindingRepo(db),
     customOAuth: createCustomOAuthRepo(db),
     /** With the writer thread, the batch is handed over and committed there; the main thread goes on at once. */
