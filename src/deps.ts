@@ -98,7 +98,7 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
     { options, repos, coord, clock, onCharged: (userId, charged, quotaAfter) => notifier?.quotaCharged(userId, charged, quotaAfter) },
     { onFlush: (ms, rows, failed) => (failed ? ops.flush.failed() : ops.flush.observe(ms, rows)) },
   )
-  invalidations?.attach({ users: repos.users, tokens: repos.tokens, channels: routing.channels, keys: routing, options, sessions: revokedSessions })
+  invalidations?.attach({ users: repos.users, tokens: repos.tokens, plans: repos.subscriptions, channels: routing.channels, keys: routing, options, sessions: revokedSessions })
   const jobs = exclusiveJobs(
     coord,
     [

@@ -1,11 +1,14 @@
 import type { Coordination, TopicEvent } from '../coord/types'
 import type { TokenRepo, UserRepo } from '../db/repos'
+import type { SubscriptionRepo } from '../db/repos/subscriptions'
 import { keyDigest, parseIds, parseKeyChange, parseSession, Topic, type TopicName } from './topics'
 
 /** What a node holds in memory that another node's writes make stale. */
 export interface CacheTargets {
   users: Pick<UserRepo, 'forget' | 'forgetAll'>
   tokens: Pick<TokenRepo, 'forget' | 'forgetUser' | 'forgetAll'>
+  /** who is known to hold no plan (a grant or purchase on another node publishes the user) */
+  plans: Pick<SubscriptionRepo, 'forgetHolder'>
   /** the routing cache (channels with decrypted keys, the index of abilities); `ids` undefined: all */
   channels: { reload(ids?: readonly number[]): Promise<void>; get(id: number): { keys: readonly string[] } | undefined }
   /** the key rotation of multi-key channels */
@@ -43,12 +46,12 @@ export async function subscribeInvalidations(coord: Pick<Coordination, 'subscrib
 }
 
 function appliersFor(targets: CacheTargets): Record<TopicName, Apply> {
-  const { users, tokens, channels, keys, options, sessions } = targets
+  const { users, tokens, plans, channels, keys, options, sessions } = targets
   return {
     [Topic.users]: (payload) => {
-      if (payload === null) return void (users.forgetAll(), tokens.forgetAll())
+      if (payload === null) return void (users.forgetAll(), tokens.forgetAll(), plans.forgetHolder())
       // a token row carries nothing of its owner, but relay auth reads the owner beside it: both go
-      for (const id of parseIds(payload)) users.forget(id), tokens.forgetUser(id)
+      for (const id of parseIds(payload)) users.forget(id), tokens.forgetUser(id), plans.forgetHolder(id)
     },
     [Topic.tokens]: (payload) => {
       if (payload === null) return tokens.forgetAll()

@@ -1,5 +1,6 @@
 import type { Coordination } from '../coord'
 import type { ChannelRepo, OptionRepo, RedemptionRepo, Repos, RevokedSessionRepo, TaskRepo, TokenRepo, TopUpRepo, UserRepo } from '../db/repos'
+import type { SubscriptionRepo } from '../db/repos/subscriptions'
 import { idList, sessionPayload, Topic, type TopicName } from './topics'
 
 type Publish = Coordination['publish']
@@ -118,6 +119,12 @@ export function publishingRepos(repos: Repos, publish: Publish): Repos {
       return after(ended, ended && refund !== undefined && refund.amount > 0, Topic.users, refund?.log.userId ? [refund.log.userId] : [])
     },
   }
+  const subscriptions = repos.subscriptions
+  const publishedSubscriptions: SubscriptionRepo = {
+    ...subscriptions,
+    // the user now holds a plan: nodes that remember them as holding none forget it (a purchase tells through `complete`)
+    grant: async (row) => after(await subscriptions.grant(row), true, Topic.users, [row.userId]),
+  }
   // the rest of `Repos` (metering, check, close, a dialect's own getters) is reached through the prototype
   return Object.assign(Object.create(repos) as Repos, {
     users: publishedUsers,
@@ -128,5 +135,6 @@ export function publishingRepos(repos: Repos, publish: Publish): Repos {
     redemptions: publishedRedemptions,
     topups: publishedTopUps,
     tasks: publishedTasks,
+    subscriptions: publishedSubscriptions,
   })
 }

@@ -42,23 +42,29 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
   let charged: number
   let userAfter: number | undefined
   try {
-    // a plan paid: its period takes the charge; the wallet's settlement only counts the request
-    const planCharge = r.plan && deps.repos.subscriptions ? await deps.repos.subscriptions.settle(r.plan.subscriptionId, r.plan.periodStart, r.reserved, actual) : undefined
+    const plan = r.plan && deps.repos.subscriptions ? r.plan : undefined
+    // a plan paid: its period takes the charge as far as it can still give; the rest is the wallet's when the preference lets it pay
+    const planCharge = plan ? await deps.repos.subscriptions!.settle(plan.subscriptionId, plan.periodStart, r.reserved, actual) : 0
+    const channelId = delivered ? outcome.channelId : 0
+    if (plan) {
+      await deps.repos.quota.settleElsewhere({ userId: input.user.id, tokenId: input.token.id, tokenHeld: plan.tokenHeld, tokenLimited: r.tokenLimited, channelId, charged: planCharge, now })
+    }
+    const rest = plan ? (plan.walletAfter ? actual - planCharge : 0) : actual
     let user: { quota: number } | undefined
     ;({ charged, user } = await deps.repos.quota.settle({
       userId: input.user.id,
       tokenId: input.token.id,
-      tokenLimited: planCharge === undefined && r.tokenLimited && r.reserved > 0,
-      channelId: delivered ? outcome.channelId : 0,
-      reserved: planCharge === undefined ? r.reserved : 0,
-      actual: planCharge === undefined ? actual : 0,
+      tokenLimited: r.tokenLimited && (plan ? rest > 0 : r.reserved > 0),
+      channelId,
+      reserved: plan ? 0 : r.reserved,
+      actual: rest,
       now,
       hold: r.hold,
       requestId: input.requestId,
     }))
-    if (planCharge !== undefined) charged = planCharge
-    // a plan's charge leaves the wallet as it was: no balance crossing to tell
-    else userAfter = user?.quota
+    // the wallet's balance crossing is told when the wallet paid a part
+    if (!plan || rest > 0) userAfter = user?.quota
+    charged += planCharge
   } finally {
     // the rate limits' slots and unused TPM go back whether or not the database took the settlement
     r.release(delivered ? totalTokens(billed.usage) : 0)

@@ -73,6 +73,7 @@ export async function creditOrder(
     : undefined
   if (paid) {
     deps.repos.users.forget(paid.userId)
+    if (plan) deps.repos.subscriptions.forgetHolder(paid.userId) // the plan was granted in the order's transaction
     return { outcome: 'credited', order: paid }
   }
   const after = (await deps.repos.topups.findByTradeNo(tradeNo)) ?? order

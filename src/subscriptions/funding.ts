@@ -14,6 +14,10 @@ export function normalizePreference(value: string | undefined): BillingPreferenc
 export interface PlanHold {
   subscriptionId: number
   periodStart: number
+  /** the preference lets the wallet pay: a cost beyond what the plan can still give in its period is taken there */
+  walletAfter: boolean
+  /** what a limited key holds for the request (`QuotaRepo.holdToken`); 0 for an unlimited key */
+  tokenHeld: number
 }
 
 export type Funded = ReserveResult & { plan?: PlanHold }
@@ -26,7 +30,7 @@ export function inList(list: string, name: string): boolean {
 }
 
 export interface FundingDeps {
-  quota: Pick<QuotaRepo, 'reserve'>
+  quota: Pick<QuotaRepo, 'reserve' | 'holdToken' | 'settleElsewhere'>
   subscriptions?: Pick<SubscriptionRepo, 'spendable' | 'preference' | 'take'>
   /** unix seconds */
   now(): number
@@ -50,14 +54,26 @@ export async function fundingFor(deps: FundingDeps, call: { userId: number; toke
     wallet_only: ['wallet'] as const,
   }[preference].slice()
 
+  const walletAfter = order.includes('wallet')
+
   async function fromPlans(amount: number): Promise<Funded> {
+    if (plans.length === 0) return { ok: false, userQuota: 0 }
+    // a limited key is held whatever pays, as for the wallet: first, so a plan is never taken for a key that cannot pay
+    let tokenRemain: number | undefined
+    if (call.tokenLimited) {
+      const held = await deps.quota.holdToken(call.tokenId, amount)
+      if (!held.ok) return { ok: false, userQuota: 0, tokenRemain: held.tokenRemain }
+      tokenRemain = held.tokenRemain
+    }
+    const tokenHeld = call.tokenLimited ? amount : 0
     let best = 0
     for (const plan of plans) {
       const taken = await deps.subscriptions!.take(plan.id, amount, deps.now(), periodOf(plan, deps.now()))
-      if (taken.ok) return { ok: true, userQuota: taken.amountTotal - taken.amountUsed, plan: { subscriptionId: plan.id, periodStart: taken.periodStart } }
+      if (taken.ok) return { ok: true, userQuota: taken.amountTotal - taken.amountUsed, tokenRemain, plan: { subscriptionId: plan.id, periodStart: taken.periodStart, walletAfter, tokenHeld } }
       best = Math.max(best, taken.amountTotal === 0 ? 0 : taken.amountTotal - taken.amountUsed)
     }
-    return { ok: false, userQuota: best }
+    if (tokenHeld) await deps.quota.settleElsewhere({ userId: call.userId, tokenId: call.tokenId, tokenHeld, tokenLimited: true, channelId: 0, charged: 0, now: deps.now() })
+    return { ok: false, userQuota: best, tokenRemain: tokenRemain === undefined ? undefined : tokenRemain + tokenHeld }
   }
 
   return {

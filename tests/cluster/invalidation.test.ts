@@ -150,6 +150,15 @@ describe.skipIf(!hasRedis())('two nodes', () => {
     expect(row!.quota).toBe(before + 12_345)
   })
 
+  test('a plan granted through node A: node B, which remembered the user as holding none, sees it within 1 s', async () => {
+    const user = await addUser(a, { username: 'planless' })
+    const now = () => Math.floor(Date.now() / 1000)
+    expect(await b.deps.repos.subscriptions.spendable(user.id, now())).toEqual([]) // node B now remembers: no plan
+    const plan = await a.deps.repos.subscriptions.insertPlan({ title: 'Pro', priceCents: 0, durationUnit: 'day', durationValue: 1, totalAmount: 0 })
+    expect((await call(a, 'POST', '/api/subscription/admin/bind', { user_id: user.id, plan_id: plan.id }, as(root))).body.success).toBe(true)
+    await within(1000, performance.now(), 'node B sees the plan', async () => (await b.deps.repos.subscriptions.spendable(user.id, now())).length === 1)
+  })
+
   test('a logout through node A rejects that cookie on node B within 1 s; other sessions stay', async () => {
     const cookie = await login(a, 'alice')
     const other = await login(b, 'alice')

@@ -16,6 +16,7 @@ function recorder() {
   const targets: CacheTargets = {
     users: { forget: note('users.forget'), forgetAll: note('users.forgetAll') },
     tokens: { forget: note('tokens.forget'), forgetUser: note('tokens.forgetUser'), forgetAll: note('tokens.forgetAll') },
+    plans: { forgetHolder: note('plans.forgetHolder') },
     channels: { reload: async (ids) => note('channels.reload')(ids), get: (id) => (id === 7 ? { keys: ['sk-one', 'sk-two'] } : undefined) },
     keys: { applyKeyChange: note('keys.apply') },
     options: { reload: async () => note('options.reload')() },
@@ -45,8 +46,10 @@ test('each topic drops or reloads what its message names; a node skips its own m
   expect(calls).toEqual([
     'users.forget(3)',
     'tokens.forgetUser(3)',
+    'plans.forgetHolder(3)',
     'users.forget(4)',
     'tokens.forgetUser(4)',
+    'plans.forgetHolder(4)',
     'tokens.forget(9)',
     'channels.reload([1,2])',
     'options.reload()',
@@ -63,8 +66,8 @@ test('a payload of null (a missed message) drops or reloads everything of its ki
   const { calls, targets } = recorder()
   ;(await subscribeInvalidations(here)).attach(targets)
   for (const topic of Object.values(Topic)) await there.publish(topic)
-  await until(() => calls.length >= 6, { what: 'six reloads' })
-  expect(calls).toEqual(['users.forgetAll()', 'tokens.forgetAll()', 'tokens.forgetAll()', 'channels.reload()', 'options.reload()', 'sessions.reload()'])
+  await until(() => calls.length >= 7, { what: 'seven reloads' })
+  expect(calls).toEqual(['users.forgetAll()', 'tokens.forgetAll()', 'plans.forgetHolder()', 'tokens.forgetAll()', 'channels.reload()', 'options.reload()', 'sessions.reload()'])
   await here.close()
   await there.close()
 })

@@ -43,6 +43,19 @@ export interface SettleInput {
   requestId?: string
 }
 
+/** A request another source (a held plan) paid: what `QuotaRepo.settleElsewhere` counts. */
+export interface ElsewhereInput {
+  userId: number
+  tokenId: number
+  /** the limited key's hold from `holdToken` (0: none); it ends here */
+  tokenHeld: number
+  tokenLimited: boolean
+  channelId: number
+  /** what the other source charged: added to the user's, the key's and the channel's used quota, taken from a limited key (never below zero), not from the user's balance */
+  charged: number
+  now: number
+}
+
 /**
  * The relay's quota moves: a reservation before the first upstream attempt, its settlement when the request
  * is over. Both are async because the decision belongs to the database whenever more than one process can
@@ -61,6 +74,13 @@ export interface QuotaRepo {
    * cannot pay, or when the hold is gone (a sweep gave it back).
    */
   topUp(hold: number | undefined, userId: number, tokenId: number, tokenLimited: boolean, amount: number): Promise<ReserveResult>
+  /** Hold `amount` of a limited key's remaining quota for a request another source (a plan) pays; no hold when it has less. */
+  holdToken(tokenId: number, amount: number): Promise<{ ok: boolean; tokenRemain: number }>
+  /**
+   * End a `holdToken` (or count a request an unlimited key sent) that another source paid: see ElsewhereInput. Written
+   * at once; the request itself is counted by the `settle` that follows it.
+   */
+  settleElsewhere(input: ElsewhereInput): Promise<void>
   /** Refund what was not used (or take what was short, only as far as the balances reach) and count usage; answers the charge and the new balances. */
   settle(input: SettleInput): Promise<SettleResult>
   /**

@@ -58,4 +58,12 @@ export interface SubscriptionRepo {
    * Only into the period the take was in: once the plan reset, the old period's use is gone. Answers the charge.
    */
   settle(id: number, periodStart: number, reserved: number, actual: number): Promise<number>
+  /**
+   * Drop what this node remembers of the user's plans (all users: undefined): a purchase granted a plan, or another
+   * node did (plan-holders.ts). Synchronous, in memory.
+   */
+  forgetHolder(userId?: number): void
 }
+
+/** What a dialect implements: the repository without its in-memory part (plan-holders.ts adds it). */
+export type StoredSubscriptionRepo = Omit<SubscriptionRepo, 'forgetHolder'>

@@ -17,7 +17,7 @@ const METHODS = {
   options: ['all', 'set', 'delete'],
   channels: ['all', 'findById', 'list', 'tags', 'abilities', 'insert', 'update', 'updateMany', 'updateByTag', 'setStatus', 'setStatusByTag', 'delete', 'recordTest', 'recordBalance'],
   logs: ['insertMany', 'list', 'listBefore', 'stat', 'count', 'hourly', 'cacheReads', 'channelStats', 'deleteBefore', 'freePages', 'compact', 'optimize'],
-  quota: ['reserve', 'topUp', 'settle', 'onDirty', 'hasPending'],
+  quota: ['reserve', 'topUp', 'settle', 'holdToken', 'settleElsewhere', 'onDirty', 'hasPending'],
   redemptions: ['insertMany', 'findById', 'list', 'update', 'delete', 'deleteInvalid', 'redeem'],
   revokedSessions: ['unexpired', 'insert', 'deleteExpired'],
   secondFactors: [
@@ -27,7 +27,7 @@ const METHODS = {
   emailCodes: ['issue', 'takeAttempt', 'consume'],
   topups: ['insert', 'findByTradeNo', 'list', 'countPendingSince', 'complete', 'settleUnpaid', 'setProviderRef'],
   bindings: ['findUserId', 'listByUser', 'bind', 'emailOwner', 'unbind'],
-  subscriptions: ['listPlans', 'findPlan', 'insertPlan', 'updatePlan', 'grant', 'findById', 'listOfUser', 'countOfPlan', 'setStatus', 'spendable', 'preference', 'setPreference', 'take', 'settle'],
+  subscriptions: ['listPlans', 'findPlan', 'insertPlan', 'updatePlan', 'grant', 'findById', 'listOfUser', 'countOfPlan', 'setStatus', 'spendable', 'preference', 'setPreference', 'take', 'settle', 'forgetHolder'],
   customOAuth: ['list', 'findById', 'findBySlug', 'insert', 'update', 'delete'],
   tasks: ['insert', 'findOwned', 'countRunning', 'list', 'claimDue', 'progress', 'finish'],
   notifySettings: ['get', 'put', 'recipientsAtRole'],
@@ -41,7 +41,7 @@ const complete: [Missing] extends [never] ? true : { missing: Missing } = true
 void complete
 
 /** The methods that answer from memory alone, synchronously; every other one returns a promise. */
-const SYNC = new Set(['users.cachedById', 'users.forget', 'users.forgetAll', 'tokens.cachedByKeyHash', 'tokens.forget', 'tokens.forgetUser', 'tokens.forgetAll', 'quota.onDirty', 'quota.hasPending'])
+const SYNC = new Set(['users.cachedById', 'users.forget', 'users.forgetAll', 'tokens.cachedByKeyHash', 'tokens.forget', 'tokens.forgetUser', 'tokens.forgetAll', 'quota.onDirty', 'quota.hasPending', 'subscriptions.forgetHolder'])
 
 /** What `Repos` adds to the repositories. */
 const STORAGE = ['commitMetering', 'drainMetering', 'check', 'close'] as const satisfies readonly Exclude<keyof Repos, keyof RepoSet | 'dialect'>[]

@@ -18,6 +18,7 @@ import { createTokenRepo } from './tokens'
 import { createTopUpRepo } from './topups'
 import { createSubscriptionRepo } from './subscriptions'
 import { createTaskRepo } from './tasks'
+import { withPlanHolderCache } from '../../repos/plan-holders'
 import { createUserRepo } from './users'
 
 export interface PostgresRepoOptions {
@@ -69,7 +70,7 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
     secondFactors: createSecondFactorRepo(db),
     emailCodes: createEmailCodeRepo(db),
     topups: createTopUpRepo(db, (id) => users.repo.forget(id)),
-    subscriptions: createSubscriptionRepo(db),
+    subscriptions: withPlanHolderCache(createSubscriptionRepo(db)),
     tasks: createTaskRepo(db, (id) => (users.repo.forget(id), tokens.repo.forgetUser(id))),
     bindings: createBindingRepo(db),
     customOAuth: createCustomOAuthRepo(db),
@@ -132,7 +133,8 @@ function withCharge(row: NewLog, differing: Map<string, { answered: number; char
   const unpaid = (typeof other.unpaid === 'number' ? other.unpaid : 0) + d.answered - d.charged
   if (unpaid !== 0) other.unpaid = unpaid
   else delete other.unpaid
-  return { ...row, quota: d.charged, other: JSON.stringify(other) }
+  // the row may hold a plan's part of the charge too: only the wallet's part moves
+  return { ...row, quota: (row.quota ?? d.answered) - d.answered + d.charged, other: JSON.stringify(other) }
 }
 
 /** Readiness: the server answers a query, and its migration ledger has every embedded migration. */

@@ -1,5 +1,5 @@
 import type { SQL } from 'bun'
-import type { QuotaRepo, ReserveResult, SettleInput, SettleResult } from '../../repos/quota'
+import type { ElsewhereInput, QuotaRepo, ReserveResult, SettleInput, SettleResult } from '../../repos/quota'
 import type { TokenRow, UserRow } from '../../repos/rows'
 import { isInt4 } from './sql'
 
@@ -132,6 +132,40 @@ export function createPostgresQuota(client: SQL, options: { nodeId: string; leas
       const token = tokenLimited ? cached.token(tokenId) : undefined
       if (token && balances.tokenRemain !== undefined) token.remainQuota = balances.tokenRemain + (tokenMoves.get(tokenId)?.refund ?? 0)
       return { ok: true, ...balances, hold }
+    },
+
+    // a plan's request: one conditional UPDATE of the key (no lease: like the plan's own take, it ends with the request)
+    async holdToken(tokenId, amount) {
+      if (!isInt4(tokenId)) return { ok: false, tokenRemain: 0 }
+      const [row] = (await client`UPDATE tokens SET remain_quota = remain_quota - ${amount}::int8 WHERE id = ${tokenId}::int4 AND remain_quota >= ${amount}::int8 RETURNING remain_quota`) as { remain_quota: string }[]
+      if (!row) {
+        const [now] = (await client`SELECT remain_quota FROM tokens WHERE id = ${tokenId}::int4`) as { remain_quota: string }[]
+        return { ok: false, tokenRemain: Number(now?.remain_quota ?? 0) }
+      }
+      const tokenRemain = Number(row.remain_quota)
+      const token = cached.token(tokenId)
+      if (token) token.remainQuota = tokenRemain + (tokenMoves.get(tokenId)?.tokenRefund ?? 0)
+      return { ok: true, tokenRemain }
+    },
+
+    // written at once, in the batches' lock order (users, tokens, channels)
+    async settleElsewhere(e: ElsewhereInput) {
+      const limited = e.tokenLimited
+      await client.begin(async (tx) => {
+        await tx`UPDATE users SET used_quota = used_quota + ${e.charged}::int8 WHERE id = ${e.userId}::int4`
+        await tx`UPDATE tokens SET remain_quota = remain_quota + CASE WHEN ${limited}::bool
+              THEN ${e.tokenHeld}::int8 - least(${e.charged}::int8, ${e.tokenHeld}::int8 + greatest(remain_quota, 0)) ELSE 0 END,
+            used_quota = used_quota + ${e.charged}::int8, accessed_time = greatest(accessed_time, ${e.now}::int8)
+          WHERE id = ${e.tokenId}::int4`
+        if (e.charged > 0 && e.channelId > 0) await tx`UPDATE channels SET used_quota = used_quota + ${e.charged}::int8 WHERE id = ${e.channelId}::int4`
+      })
+      const user = cached.user(e.userId)
+      if (user) user.usedQuota += e.charged
+      const token = cached.token(e.tokenId)
+      if (token) {
+        token.usedQuota += e.charged
+        if (limited) token.remainQuota += e.tokenHeld - Math.min(e.charged, e.tokenHeld + Math.max(0, token.remainQuota))
+      }
     },
 
     /** Queued for the next log batch (see `defer`); answers at once. */

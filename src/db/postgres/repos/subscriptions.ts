@@ -2,13 +2,13 @@ import { and, asc, count, desc, eq, gt, lte, sql } from 'drizzle-orm'
 import { eqInt, first } from './sql'
 import type { PgDb } from '../client'
 import { billingPreferences, subscriptionPlans, userSubscriptions } from '../schema'
-import type { SubscriptionRepo } from '../../repos/subscriptions'
+import type { StoredSubscriptionRepo } from '../../repos/subscriptions'
 
 /**
  * Subscription plans on PostgreSQL. A take is one conditional UPDATE: the row lock orders concurrent takes from any
  * node, and each re-checks the period's quota after the one before it committed. A settlement locks the row.
  */
-export function createSubscriptionRepo(db: PgDb): SubscriptionRepo {
+export function createSubscriptionRepo(db: PgDb): StoredSubscriptionRepo {
   const s = userSubscriptions
   // the period's use as the take sees it: zero once the clock is past the row's period
   const usedIn = (start: number) => sql`(CASE WHEN ${s.lastResetTime} >= ${start} THEN ${s.amountUsed} ELSE 0 END)`

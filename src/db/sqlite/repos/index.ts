@@ -20,6 +20,7 @@ import { createTokenRepo } from './tokens'
 import { createTopUpRepo } from './topups'
 import { createSubscriptionRepo } from './subscriptions'
 import { createTaskRepo } from './tasks'
+import { withPlanHolderCache } from '../../repos/plan-holders'
 import { createUserRepo } from './users'
 
 export interface RepoOptions {
@@ -74,6 +75,8 @@ export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepo
     // the ledger holds per user and token, not per reservation: more of it is one more reservation, settled with the first
     topUp: async (_hold, userId, tokenId, tokenLimited, amount) => ledgerOf.reserve(userId, tokenId, tokenLimited, amount),
     settle: async (input) => ledgerOf.settle(input),
+    holdToken: async (tokenId, amount) => ledgerOf.holdToken(tokenId, amount),
+    settleElsewhere: async (input) => ledgerOf.settleElsewhere(input),
     onDirty: ledgerOf.onDirty,
     // the ledger decides on cached rows that already hold every refund
     hasPending: () => false,
@@ -91,7 +94,7 @@ export function createSqliteRepos(db: Db, options: RepoOptions = {}): SqliteRepo
     secondFactors: createSecondFactorRepo(db),
     emailCodes: createEmailCodeRepo(db),
     topups: syncedBefore(createTopUpRepo(db), sync, []),
-    subscriptions: createSubscriptionRepo(db),
+    subscriptions: withPlanHolderCache(createSubscriptionRepo(db)),
     // a refund moves balances the ledger caches: its pending deltas are written first
     tasks: syncedBefore(createTaskRepo(db, (id) => (users.repo.forget(id), tokens.repo.forgetUser(id))), sync, ['insert', 'findOwned', 'countRunning', 'list', 'claimDue', 'progress']),
     bindings: createBindingRepo(db),

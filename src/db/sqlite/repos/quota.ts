@@ -1,5 +1,5 @@
 import type { Db } from '../client'
-import type { ReserveResult, SettleInput, SettleResult } from '../../repos/quota'
+import type { ElsewhereInput, ReserveResult, SettleInput, SettleResult } from '../../repos/quota'
 import type { TokenRow, UserRow } from '../../repos/rows'
 import { createDeltaWriter, type LedgerDeltas } from './ledger-write'
 
@@ -166,6 +166,29 @@ export function createQuotaLedger(db: Db, rows: BalanceRows) {
         hold(tokenHolds, tokenId, amount)
       }
       return { ok: true, userQuota: user?.quota, tokenRemain: tokenLimited ? token?.remainQuota : undefined }
+    },
+
+    /** Hold `amount` of a limited key for a request a plan pays (the user's balance untouched). */
+    holdToken(tokenId: number, amount: number): { ok: boolean; tokenRemain: number } {
+      const token = rows.token(tokenId)
+      const tokenRemain = token?.remainQuota ?? 0
+      if (tokenRemain < amount) return { ok: false, tokenRemain }
+      if (token) token.remainQuota -= amount
+      hold(tokenHolds, tokenId, amount)
+      return { ok: true, tokenRemain: tokenRemain - amount }
+    },
+
+    /** A request a plan paid: its charge counted as used by the user, the key and the channel, taken from a limited key. */
+    settleElsewhere(s: ElsewhereInput): void {
+      const freed = s.tokenHeld > 0 ? release(tokenHolds, s.tokenId, s.tokenHeld) : 0
+      // a limited key pays the charge too, as far as it reaches (its hold first)
+      const taken = s.tokenLimited ? Math.min(s.charged, s.tokenHeld + Math.max(0, rows.token(s.tokenId)?.remainQuota ?? 0)) : 0
+      moveUser(s.userId, 0, 0, s.charged, 0)
+      moveToken(s.tokenId, s.tokenLimited ? freed - taken : 0, s.tokenLimited ? s.tokenHeld - taken : 0, s.charged, s.now)
+      if (s.charged > 0 && s.channelId > 0) {
+        markDirty()
+        channels.set(s.channelId, (channels.get(s.channelId) ?? 0) + s.charged)
+      }
     },
 
     /** Settle a reservation: refund what was not used (or take what was short), count usage; returns the quota charged and the new balances. */

@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, gt, lte, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { billingPreferences, subscriptionPlans, userSubscriptions } from '../schema'
-import type { SubscriptionRepo } from '../../repos/subscriptions'
+import type { StoredSubscriptionRepo } from '../../repos/subscriptions'
 
 /** Subscription plans on SQLite: one connection, so each take and settlement is one statement or one synchronous transaction. */
-export function createSubscriptionRepo(db: Db): SubscriptionRepo {
+export function createSubscriptionRepo(db: Db): StoredSubscriptionRepo {
   const s = userSubscriptions
   // the period's use as the take sees it: zero once the clock is past the row's period
   const usedIn = (start: number) => sql`(CASE WHEN ${s.lastResetTime} >= ${start} THEN ${s.amountUsed} ELSE 0 END)`
