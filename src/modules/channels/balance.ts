@@ -90,4 +90,4 @@ async function boundedText(response: Response): Promise<string | undefined> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
-const failed = (why: string) => new GatewayError(502, 'balance_failed', `updating the balance failed: ${why}`, undefined, undefined, { code: 'balance_failed' })
+const failed = (why: string) => new GatewayError(502, 'balance_failed', `updating the balance failed, the upstream's answer: ${why}`, undefined, undefined, { code: 'balance_failed' })

@@ -3,7 +3,8 @@ import type { ErrorView } from '../../plugins/describe-error'
 import type { ErrorRouter, FailedRequest } from '../../plugins/error-routes'
 import { refusalLogger } from '../relay/refusals'
 
-const MJ_PATH = /^\/([^/]+\/)?mj\//
+// `/mj/…`, or under a mode segment (`/mj-fast/mj/…`); never the back office's `/api/mj/…`
+const MJ_PATH = /^\/(?!api\/)([^/]+\/)?mj\//
 const SUNO_PATH = /^\/suno\//
 
 /**

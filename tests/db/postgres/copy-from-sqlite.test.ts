@@ -30,7 +30,7 @@ test("copyField: COPY's text format", () => {
 
 test('every table of the schema is copied, parents before children', () => {
   const names = copiedTables().map((t) => t.name)
-  expect(names.sort()).toEqual(['abilities', 'auth_challenges', 'billing_preferences', 'channels', 'custom_oauth_providers', 'email_codes', 'logs', 'options', 'passkeys', 'redemptions', 'revoked_sessions', 'subscription_plans', 'tokens', 'topups', 'two_factor_backup_codes', 'two_factors', 'usage_hourly', 'usage_hourly_model', 'user_bindings', 'user_subscriptions', 'users'])
+  expect(names.sort()).toEqual(['abilities', 'auth_challenges', 'billing_preferences', 'channels', 'custom_oauth_providers', 'email_codes', 'logs', 'options', 'passkeys', 'redemptions', 'revoked_sessions', 'subscription_plans', 'tasks', 'tokens', 'topups', 'two_factor_backup_codes', 'two_factors', 'usage_hourly', 'usage_hourly_model', 'user_bindings', 'user_notify_settings', 'user_subscriptions', 'users'])
   const order = copiedTables().map((t) => t.name)
   expect(order.indexOf('users')).toBeLessThan(order.indexOf('tokens'))
   expect(order.indexOf('channels')).toBeLessThan(order.indexOf('abilities'))
