@@ -25,7 +25,7 @@ import {
 } from './harness'
 
 const DOCS_DIR = join(import.meta.dir, '../../docs/console')
-const PAGES = ['dashboard', 'playground', 'tokens', 'logs', 'wallet', 'profile', 'channels', 'pricing', 'users', 'orders', 'redemptions', 'settings']
+const PAGES = ['dashboard', 'playground', 'models', 'tokens', 'logs', 'midjourney', 'tasks', 'wallet', 'profile', 'channels', 'pricing', 'users', 'orders', 'plans', 'redemptions', 'settings']
 
 describe.skipIf(!browserAvailable)('console: every page, both widths, both themes', () => {
   let gw: Gateway

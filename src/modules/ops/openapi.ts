@@ -32,6 +32,7 @@ const RELAY: Record<string, { summary: string; protocol?: 'openai-chat' | 'opena
   'POST /v1/models/{model}': { summary: 'Gemini generateContent / streamGenerateContent under /v1 (the Gemini SDK default)', protocol: 'gemini', security: ['apiKey', 'googApiKey'] },
   'GET /v1beta/models': { summary: "The token's models in Gemini's shape", security: ['apiKey', 'googApiKey'] },
   'GET /v1beta/models/{model}': { summary: "One model in Gemini's shape", security: ['apiKey', 'googApiKey'] },
+  'GET /v1/realtime': { summary: 'OpenAI Realtime over a WebSocket (`?model=`; the key as Bearer or in the `openai-insecure-api-key.<key>` subprotocol)', security: ['apiKey'] },
   'POST /pg/chat/completions': { summary: "The console's playground: Chat Completions charged to the logged-in user", protocol: 'openai-chat', security: ['session', 'accessToken'] },
 }
 
@@ -56,7 +57,9 @@ function buildOpenApiDocument(app: Elysia<any, any, any, any, any, any, any>): D
   const described = describedRoutes()
   const paths: Document['paths'] = {}
   for (const [path, methods] of Object.entries(generated.paths)) {
-    for (const [method, raw] of Object.entries(methods)) {
+    for (const [listed, raw] of Object.entries(methods)) {
+      // a WebSocket route (realtime) is, on the wire, a GET that asks to upgrade: OpenAPI has no `ws` method
+      const method = listed === 'ws' ? 'get' : listed
       const op: Operation = { ...raw }
       const route = `${method.toUpperCase()} ${path}`
       const roleValue = op['x-tollgate-role']

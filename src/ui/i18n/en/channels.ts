@@ -20,12 +20,11 @@ export const channels = {
   'channels.status.auto': 'Auto-disabled',
 
   'channels.col.type': 'Type',
-  'channels.col.priority': 'Priority',
-  'channels.col.weight': 'Weight',
+  'channels.col.priorityWeight': 'Priority / weight',
   'channels.col.tag': 'Tag',
   'channels.col.responseTime': 'Response time',
   'channels.col.usedQuota': 'Used quota',
-  'channels.col.keys': 'Keys',
+  'channels.keyCount': 'keys: {count}',
   'channels.ms': '{ms} ms',
 
   'channels.action.test': 'Test',

@@ -22,12 +22,11 @@ export const channels: Record<keyof typeof en, string> = {
   'channels.status.auto': '自动禁用',
 
   'channels.col.type': '类型',
-  'channels.col.priority': '优先级',
-  'channels.col.weight': '权重',
+  'channels.col.priorityWeight': '优先级 / 权重',
   'channels.col.tag': '标签',
   'channels.col.responseTime': '响应时间',
   'channels.col.usedQuota': '已用额度',
-  'channels.col.keys': '密钥数',
+  'channels.keyCount': '密钥：{count}',
   'channels.ms': '{ms} 毫秒',
 
   'channels.action.test': '测试',

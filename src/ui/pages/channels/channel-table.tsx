@@ -78,7 +78,8 @@ export function ChannelTable({ rows, loading, empty, testing, selected, onSelect
       class: 'wrap col-channel',
       cell: (c) => (
         <>
-          <span class="channel-name">{c.name}</span> <span class="channel-id">#{c.id}</span>
+          <span class="channel-name">{c.name}</span> <span class="channel-id">#{c.id}</span>{' '}
+          <span class="channel-id">{t('channels.keyCount', { count: formatNumber(c.key_count, locale) })}</span>
           <span class="channel-where">{c.base_url || channelTypeName(c.type)}</span>
           <span class="channel-models" title={c.models}>
             {modelSummary(c.models, t)}
@@ -88,8 +89,8 @@ export function ChannelTable({ rows, loading, empty, testing, selected, onSelect
     },
     { header: t('channels.col.type'), cell: (c) => channelTypeName(c.type), class: 'col-type' },
     { header: t('common.status'), class: 'wrap', card: 'key', cell: (c) => <ChannelHealth channel={c} /> },
-    { header: t('channels.col.priority'), cell: (c) => formatNumber(c.priority, locale), numeric: true },
-    { header: t('channels.col.weight'), cell: (c) => formatNumber(c.weight, locale), numeric: true },
+    // one column for the two numbers that order the failover: the table fits 1280 px with its sticky actions
+    { header: t('channels.col.priorityWeight'), cell: (c) => `${formatNumber(c.priority, locale)} / ${formatNumber(c.weight, locale)}`, numeric: true },
     { header: t('channels.col.tag'), cell: (c) => (c.tag ? <span class="chip">{c.tag}</span> : <span class="muted">—</span>) },
     {
       header: t('channels.col.responseTime'),
@@ -116,7 +117,6 @@ export function ChannelTable({ rows, loading, empty, testing, selected, onSelect
           <span class="muted" title={t('channels.balance.never')}>—</span>
         ),
     },
-    { header: t('channels.col.keys'), cell: (c) => formatNumber(c.key_count, locale), numeric: true },
     {
       header: t('common.actions'),
       class: 'col-actions',
