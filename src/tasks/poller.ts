@@ -4,7 +4,7 @@ import type { OptionStore } from '../options/store'
 import type { OutboundFetch } from '../outbound/fetch'
 import { joinUrl } from '../providers/url'
 import type { Channel } from '../relay/routing'
-import { boundedText, parseJson } from './bounded-body'
+import { boundedText, parseJson } from '../outbound/bounded-body'
 import { platformOf } from './platforms'
 import type { PolledTask } from './types'
 

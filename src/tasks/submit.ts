@@ -9,7 +9,7 @@ import { maskSecrets } from '../relay/mask'
 import { exactMeter } from '../relay/meter/meter'
 import { asUpstreamFailure, guardedFetch, openAttempt } from '../relay/send'
 import type { RelayCall, RelayHooks, RelayPorts } from '../relay/types'
-import { boundedText, parseJson } from './bounded-body'
+import { boundedText, parseJson } from '../outbound/bounded-body'
 import type { SubmitSpec, TaskPlatform } from './types'
 
 /** A submit's answer is small JSON: anything past this is not read. */

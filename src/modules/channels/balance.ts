@@ -1,3 +1,4 @@
+import { boundedText } from '../../outbound/bounded-body'
 import type { AppDeps } from '../../deps'
 import { GatewayError, NotFoundError } from '../../errors'
 import type { Channel } from '../../relay/routing/channel'
@@ -61,7 +62,7 @@ async function getJson(deps: Deps, url: string, key: string): Promise<Record<str
   } catch (error) {
     throw failed(`${new URL(url).host} did not answer (${(error as Error).name})`)
   }
-  const text = await boundedText(response)
+  const text = await boundedText(response, MAX_ANSWER_BYTES)
   if (!response.ok) throw failed(`${new URL(url).host} answered ${response.status}`)
   try {
     const json = JSON.parse(text ?? '')
@@ -70,24 +71,6 @@ async function getJson(deps: Deps, url: string, key: string): Promise<Record<str
     // fall through: not JSON
   }
   throw failed(`${new URL(url).host} did not answer JSON`)
-}
-
-async function boundedText(response: Response): Promise<string | undefined> {
-  const reader = response.body?.getReader()
-  if (!reader) return ''
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel()
-      return undefined
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
 }
 
 const failed = (why: string) => new GatewayError(502, 'balance_failed', `updating the balance failed, the upstream's answer: ${why}`, undefined, undefined, { code: 'balance_failed' })

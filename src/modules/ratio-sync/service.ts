@@ -1,3 +1,4 @@
+import { boundedText } from '../../outbound/bounded-body'
 import type { Outbound } from '../../outbound/fetch'
 import type { OptionStore } from '../../options/store'
 import { readSource, SYNC_FIELDS, type SyncField, type SyncTables } from './sources'
@@ -42,23 +43,9 @@ function urlOf(upstream: Upstream): string {
 }
 
 async function readBounded(response: Response): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? 0)
-  if (declared > MAX_SOURCE_BYTES) throw new Error(`the document is larger than ${MAX_SOURCE_BYTES >> 20} MB`)
-  const reader = response.body?.getReader()
-  if (!reader) return ''
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > MAX_SOURCE_BYTES) {
-      await reader.cancel()
-      throw new Error(`the document is larger than ${MAX_SOURCE_BYTES >> 20} MB`)
-    }
-    chunks.push(value)
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks))
+  const text = await boundedText(response, MAX_SOURCE_BYTES)
+  if (text === undefined) throw new Error(`the document is larger than ${MAX_SOURCE_BYTES >> 20} MB`)
+  return text
 }
 
 /** One source read through the outbound guard: its tables, or why not. */

@@ -3,7 +3,7 @@ import type { TaskRow } from '../../db/repos/tasks'
 import { GatewayError, NotFoundError } from '../../errors'
 import { joinUrl } from '../../providers/url'
 import { maskSecrets } from '../../relay/mask'
-import { boundedText, parseJson } from '../../tasks/bounded-body'
+import { boundedText, parseJson } from '../../outbound/bounded-body'
 import { midjourneyPlatform } from '../../tasks/midjourney'
 
 /** A finished task's seed, asked of the channel that ran it (midjourney-proxy's `/mj/task/{id}/image-seed`); not charged. */

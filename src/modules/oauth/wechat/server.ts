@@ -1,3 +1,4 @@
+import { boundedText } from '../../../outbound/bounded-body'
 import type { OptionStore } from '../../../options/store'
 import { openSecretOption } from '../../../options/secret-options'
 import type { Outbound } from '../../../outbound/fetch'
@@ -15,25 +16,6 @@ export interface WeChatDeps {
 /** WeChat sign-in is on: its switch, the server's address and its token are all set. */
 export const wechatOn = (options: Pick<OptionStore, 'get'>) =>
   options.get<boolean>('WeChatAuthEnabled') && options.get<string>('WeChatServerAddress') !== '' && options.get<string>('WeChatServerToken') !== ''
-
-/** The answer's text, or undefined past the bound (a WeChat server answers a few bytes of JSON). */
-async function boundedText(response: Response): Promise<string | undefined> {
-  const reader = response.body?.getReader()
-  if (!reader) return ''
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel()
-      return undefined
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
-}
 
 const unreachable = (why: string) => oauthError(502, 'wechat_server_failed', `the WeChat server could not be asked (${why}): try again later`)
 
@@ -53,7 +35,7 @@ export async function wechatIdByCode(deps: WeChatDeps, code: string): Promise<st
       headers: { authorization: token, accept: 'application/json' },
       signal: AbortSignal.timeout(TIMEOUT_MS),
     })
-    const text = await boundedText(response)
+    const text = await boundedText(response, MAX_ANSWER_BYTES)
     if (text === undefined) throw new Error('its answer is too large')
     if (!response.ok) throw new Error(`it answered HTTP ${response.status}`)
     answer = JSON.parse(text) as typeof answer

@@ -1,4 +1,4 @@
-/** The upstream's answer as text, refused past `maxBytes` (a task API answers small JSON; a huge one is not read whole). */
+/** An answer from a dialled server as text, refused past `maxBytes` (small JSON expected; a huge one is never read whole). */
 export async function boundedText(response: Response, maxBytes: number): Promise<string | undefined> {
   const declared = Number(response.headers.get('content-length') ?? 0)
   if (declared > maxBytes) {
