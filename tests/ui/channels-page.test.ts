@@ -36,6 +36,8 @@ beforeAll(() => {
     if (url.pathname === '/api/channel/' && method === 'PUT') return envelope(channel(body.id, 'x', body))
     if (url.pathname === '/api/channel/update_balance/1') return new Response(JSON.stringify({ success: true, message: '', balance: 42.5, data: { balance: 42.5 } }))
     if (url.pathname === '/api/channel/update_balance/2') return envelope({ code: 'balance_unsupported' }, 400, 'Anthropic has no balance endpoint Tollgate knows')
+    if (url.pathname === '/api/channel/upstream_updates/detect') return envelope({ channel_id: body.id, channel_name: 'main', add_models: ['gpt-5', 'gpt-5-mini'], remove_models: ['gpt-4o'], last_check_time: 1 })
+    if (url.pathname === '/api/channel/upstream_updates/apply') return envelope({ id: body.id, added_models: body.add_models, removed_models: body.remove_models })
     return envelope(null, 404, `no mock for ${method} ${url.pathname}`)
   }) as typeof fetch
 })
@@ -216,4 +218,25 @@ test('the balance column: a dash until asked; "Update balance" in the row menu a
   expect(row('main').textContent).toContain('42.5')
   await menuItem('claude')
   expect(byRole(page, 'alert').textContent).toContain('This vendor has no balance endpoint Tollgate knows.')
+})
+
+test('"Upstream models" in the row menu lists what the upstream added and dropped, all ticked; Apply sends the ticked ones', async () => {
+  channels = [channel(1, 'main')]
+  const page = await renderPage()
+  byRole(page, 'button', 'Actions for main').click()
+  await settle()
+  ;([...page.querySelectorAll('[role=menuitem]')].find((item) => item.textContent === 'Upstream models') as HTMLElement).click()
+  await settleAll()
+  const dialog = document.querySelector('dialog[open]') as HTMLElement
+  expect(dialog.querySelector('h2')?.textContent).toBe('Upstream models of main')
+  expect(sent.find((s) => s.path === '/api/channel/upstream_updates/detect')?.body).toEqual({ id: 1 })
+  expect(dialog.textContent).toContain('On the upstream’s list, not on the channel')
+  expect(dialog.textContent).toContain('On the channel, gone from the upstream’s list')
+  ;(dialog.querySelector('input[aria-label="Add gpt-5-mini"]') as HTMLInputElement).click()
+  await settle()
+  byRole(dialog, 'button', 'Apply 2 changes').click()
+  await settleAll()
+  expect(sent.find((s) => s.path === '/api/channel/upstream_updates/apply')?.body).toEqual({ id: 1, add_models: ['gpt-5'], remove_models: ['gpt-4o'] })
+  expect(document.querySelector('dialog[open] h2')?.textContent ?? '').not.toBe('Upstream models of main')
+  expect(document.body.textContent).toContain('Model changes applied')
 })

@@ -9,7 +9,8 @@ import { PROVIDERS } from '../../providers/registry'
 import { updateAllBalances, updateChannelBalance } from './balance'
 import { listUpstreamModels, previewUpstreamModels, runChannelTest, testAllChannels } from './checks'
 import { keyStates } from './view'
-import { BatchTagBody, ChannelEdit, CopyQuery, CreateBody, FetchModelsBody, IdParams, IdsBody, ListQuery, TagBody, TagEdit, TestQuery } from './schemas'
+import { BatchTagBody, ChannelEdit, CopyQuery, CreateBody, FetchModelsBody, IdParams, IdsBody, ListQuery, TagBody, TagEdit, TestQuery, UpstreamApplyBody, UpstreamDetectBody } from './schemas'
+import { applyUpstreamChanges, detectAllUpstreamChanges, detectUpstreamChanges } from './upstream-updates'
 import {
   channelFilterOf,
   copyChannel,
@@ -137,6 +138,19 @@ export function channelsModule(deps: AppDeps) {
       ...admin,
       params: IdParams,
     })
+    // new-api's /api/channel/upstream_updates/*: the upstream's model list against the channel's (upstream-updates.ts)
+    .post('/api/channel/upstream_updates/detect', async ({ body, request, server }) => {
+      server?.timeout(request, 0) // the upstream has up to 30 s: longer than Bun's 10 s idle timeout
+      return ok(await detectUpstreamChanges(deps, body.id))
+    }, { ...admin, body: UpstreamDetectBody })
+    .post('/api/channel/upstream_updates/detect_all', async ({ request, server }) => {
+      server?.timeout(request, 0) // one upstream call per enabled channel, a few at a time
+      return ok(await detectAllUpstreamChanges(deps))
+    }, admin)
+    .post('/api/channel/upstream_updates/apply', async ({ body, request, server }) => {
+      server?.timeout(request, 0) // the list is fetched again before the edit
+      return ok(await applyUpstreamChanges(deps, body))
+    }, { ...admin, body: UpstreamApplyBody })
     // new-api's shape: the balance at the top level too (its console reads `balance`)
     .get('/api/channel/update_balance/:id', async ({ params }) => {
       const balance = await updateChannelBalance(deps, Number(params.id))

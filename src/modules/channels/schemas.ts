@@ -114,3 +114,10 @@ export const CopyQuery = t.Object({
   suffix: t.Optional(t.String({ maxLength: 50 })),
   reset_balance: t.Optional(t.UnionEnum(['true', 'false'])),
 })
+
+/** new-api's POST /api/channel/upstream_updates/detect: the channel. */
+export const UpstreamDetectBody = t.Object({ id: Id })
+const ModelNames = t.Array(t.String({ minLength: 1, maxLength: 500 }), { maxItems: 5000 })
+/** new-api's POST /api/channel/upstream_updates/apply: the chosen pending changes. */
+export const UpstreamApplyBody = t.Object({ id: Id, add_models: t.Optional(ModelNames), remove_models: t.Optional(ModelNames) })
+export type UpstreamApplyBody = typeof UpstreamApplyBody.static

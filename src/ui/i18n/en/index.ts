@@ -38,6 +38,7 @@ import { shell } from './shell'
 import { dashboardTraffic } from './dashboard-traffic'
 import { notify } from './notify'
 import { channelStats } from './channel-stats'
+import { upstreamModels } from './upstream-models'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -81,4 +82,5 @@ export const en = {
   ...dashboardTraffic,
   ...notify,
   ...channelStats,
+  ...upstreamModels,
 } as const

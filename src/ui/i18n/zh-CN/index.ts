@@ -38,6 +38,7 @@ import { shell } from './shell'
 import { dashboardTraffic } from './dashboard-traffic'
 import { notify } from './notify'
 import { channelStats } from './channel-stats'
+import { upstreamModels } from './upstream-models'
 import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -82,4 +83,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...dashboardTraffic,
   ...notify,
   ...channelStats,
+  ...upstreamModels,
 }

@@ -55,6 +55,7 @@ interface RowActions {
   toggle(channel: Channel): void
   remove(channel: Channel): void
   updateBalance(channel: Channel): void
+  upstreamModels(channel: Channel): void
 }
 
 interface Props {
@@ -131,6 +132,7 @@ export function ChannelTable({ rows, loading, empty, testing, selected, onSelect
             { label: t('common.edit'), onSelect: () => actions.edit(c) },
             { label: t('channels.action.duplicate'), onSelect: () => actions.duplicate(c) },
             { label: t('channels.action.updateBalance'), onSelect: () => actions.updateBalance(c) },
+            { label: t('channels.action.upstreamModels'), onSelect: () => actions.upstreamModels(c) },
             { label: c.status === ChannelStatus.enabled ? t('common.disable') : t('common.enable'), onSelect: () => actions.toggle(c) },
             { label: t('common.delete'), onSelect: () => actions.remove(c), danger: true },
           ]}

@@ -4,6 +4,7 @@ import { ErrorAlert } from '../../components/alert'
 import { Button } from '../../components/button'
 import { EmptyState } from '../../components/empty-state'
 import { PageHeader } from '../../components/page-header'
+import { useToast } from '../../components/toast'
 import { Pager } from '../../components/pager'
 import { useI18n } from '../../i18n'
 import { asksForNew } from '../../lib/open-new'
@@ -14,6 +15,7 @@ import { ChannelTable } from './channel-table'
 import { ChannelFilters } from './filters'
 import { SetTagDialog } from './set-tag'
 import { TestAllDialog } from './test-all'
+import { UpstreamModelsDialog } from './upstream-models'
 import { filtersFrom, hasFilters, NO_FILTERS, type Channel, type Filters, type TypeInfo } from './types'
 import { useChannelActions } from './use-channel-actions'
 
@@ -39,6 +41,8 @@ export function ChannelsPage() {
   const [editing, setEditing] = useState<Channel | 'new' | null>(() => (asksForNew(location.search) ? 'new' : null))
   const [dialog, setDialog] = useState<'testAll' | 'setTag' | null>(null)
   const [priceCheck, setPriceCheck] = useState(0)
+  const [upstreamOf, setUpstreamOf] = useState<Channel | null>(null)
+  const toast = useToast()
   const list = useApi(() => api.get<Page<Channel>>('/api/channel/', { ...filters, p: page, page_size: pageSize }), [filters, page, pageSize])
   const tags = useApi(() => api.get<string[]>('/api/channel/tags'), [tagsVersion])
   const types = useApi(() => api.get<TypeInfo[]>('/api/channel/models'), [])
@@ -116,7 +120,7 @@ export function ChannelsPage() {
         testing={actions.testing}
         selected={selected}
         onSelect={setSelected}
-        actions={{ edit: setEditing, ...actions.row }}
+        actions={{ edit: setEditing, upstreamModels: setUpstreamOf, ...actions.row }}
       />
       {list.data && list.data.total > 0 && (
         <Pager
@@ -137,6 +141,9 @@ export function ChannelsPage() {
         />
       )}
       {dialog === 'testAll' && <TestAllDialog onClose={() => (setDialog(null), list.reload())} />}
+      {upstreamOf && (
+        <UpstreamModelsDialog channel={upstreamOf} onClose={() => setUpstreamOf(null)} onApplied={() => (setUpstreamOf(null), toast(t('upstream.applied')), list.reload())} />
+      )}
       {dialog === 'setTag' && <SetTagDialog count={selected.size} tags={tags.data ?? []} onSubmit={(tag) => actions.batch.tagMany(ids, tag)} onClose={() => setDialog(null)} />}
     </div>
   )
