@@ -4,11 +4,12 @@
  * and its Midjourney and Suno tasks (`midjourneys`, `tasks`) for the users that came over: finished ones as they
  * ended, with their results; running ones failed and not refunded, never polled; video tasks reported and left.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstreams'
-import type { TestApp } from '../helpers/test-app'
+import { hasPostgres, sharedPostgres } from '../helpers/pg-server'
+import { startTestApp, type TestApp } from '../helpers/test-app'
 import { writeSqliteSource } from './fixtures/load'
 import { newApiRows } from './fixtures/rows'
 import { NEW_API_TABLES, type Table } from './fixtures/schema'
@@ -56,11 +57,12 @@ let upstream: FakeUpstream
 let dir: string
 let app: TestApp
 let report: any
+let source: string
 beforeAll(async () => {
   upstream = await startFakeUpstream({ keys: [] })
   const fixture = await newApiRows(upstream.url)
   dir = tempDir('tasks')
-  const source = join(dir, 'new-api.db')
+  source = join(dir, 'new-api.db')
   writeSqliteSource(source, [...NEW_API_TABLES, ...TASK_TABLES], {
     ...fixture.rows,
     midjourneys: [
@@ -130,4 +132,26 @@ test('Suno tasks keep their clips and prompt; video platforms are reported and l
   expect(report.issues).toContainEqual(expect.objectContaining({ table: 'tasks', field: 'platform', value: 'kling', ids: [3] }))
   expect(JSON.stringify(report)).not.toContain('sk-upstream-secret')
   expect(JSON.stringify((await app.deps.repos.tasks.list({}, 0, 100)).items)).not.toContain('sk-upstream-secret')
+})
+
+;(hasPostgres() ? describe : describe.skip)('into PostgreSQL', () => {
+  test('the same tasks and tier prices land in a PostgreSQL target', async () => {
+    const url = await (await sharedPostgres()).createDatabase()
+    const dataDir = join(dir, 'pg-data')
+    const env = { DATABASE_URL: url, CRYPTO_SECRET: 'c'.repeat(44) }
+    const result = await importInto(dataDir, source, [], [], env)
+    expect(result.exitCode).toBe(0)
+    const pg = await startTestApp({ ROOT_PASSWORD: '', ...env }, undefined, dataDir)
+    try {
+      expect(pg.deps.repos.dialect).toBe('postgres')
+      expect(pg.deps.options.get('ModelTierPricing')).toEqual({ 'claude-sonnet-4-5': TIERS['claude-sonnet-4-5'] })
+      const [done] = await pg.deps.repos.tasks.findOwned(2, 'midjourney', ['170000000000001'])
+      expect(done).toMatchObject({ status: 'SUCCESS', imageUrl: 'https://cdn.example.com/cat.png', submitTime: nowMs - 60_000 })
+      const [lyrics] = await pg.deps.repos.tasks.findOwned(2, 'suno', ['task_2'])
+      expect(lyrics).toMatchObject({ status: 'FAILURE', refunded: 0 })
+      expect(await pg.deps.repos.tasks.countRunning(2)).toBe(0)
+    } finally {
+      await pg.close()
+    }
+  }, 60_000)
 })
