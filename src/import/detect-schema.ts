@@ -13,7 +13,7 @@ export interface SourceSchema {
 class SchemaError extends Error {}
 
 /** The tables an import reads; the others are counted and named as having no counterpart. */
-export const READ_TABLES = ['users', 'tokens', 'channels', 'abilities', 'options', 'redemptions', 'logs', 'quota_data', 'two_fas', 'two_fa_backup_codes', 'passkey_credentials', 'top_ups', 'subscription_plans', 'user_subscriptions', 'custom_oauth_providers', 'user_oauth_bindings'] as const
+export const READ_TABLES = ['users', 'tokens', 'channels', 'abilities', 'options', 'redemptions', 'logs', 'quota_data', 'two_fas', 'two_fa_backup_codes', 'passkey_credentials', 'top_ups', 'subscription_plans', 'user_subscriptions', 'custom_oauth_providers', 'user_oauth_bindings', 'midjourneys', 'tasks'] as const
 
 /**
  * new-api or one-api? Both come from the same GORM models, so the tables are the same; the columns tell them

@@ -97,6 +97,11 @@ export function mapOptions(ctx: MapContext, rows: SourceRow[]): MappedOptions {
     put(key, clean, key)
   }
 
+  if (source.has('ModelTierPricing')) {
+    used.add('ModelTierPricing')
+    mapTierPricing(ctx, source.get('ModelTierPricing')!, put)
+  }
+
   // registration: new-api needs both switches on (each defaults to on there; Tollgate's default is off)
   if (source.has('RegisterEnabled') || source.has('PasswordRegisterEnabled')) {
     const on = (k: string) => (source.get(k) ?? 'true').trim() === 'true'
@@ -162,4 +167,26 @@ function mapRateLimits(ctx: MapContext, source: Map<string, string>, put: (key: 
     }
   }
   if (Object.keys(limits).length) put('GroupRateLimits', limits, 'ModelRequestRateLimitGroup')
+}
+
+/**
+ * new-api's `ModelTierPricing` (prices by prompt length), the same shape in both. Each model is checked on its own
+ * as PUT /api/option/ checks the whole: a bad model is dropped and named, the rest are kept.
+ */
+function mapTierPricing(ctx: MapContext, raw: string, put: (key: string, value: unknown, from: string) => boolean): void {
+  const table = jsonObject(raw)
+  if (!table) {
+    ctx.report.issue('options', 'ModelTierPricing', 'not a JSON object: not imported')
+    return
+  }
+  const clean: Record<string, unknown> = {}
+  for (const [model, config] of Object.entries(table)) {
+    try {
+      checkOption('ModelTierPricing', { [model]: config })
+      clean[model] = config
+    } catch (error) {
+      ctx.report.issue('options', 'ModelTierPricing', `a model's tiers Tollgate refuses (${(error as Error).message}): dropped`, undefined, model)
+    }
+  }
+  put('ModelTierPricing', clean, 'ModelTierPricing')
 }

@@ -13,6 +13,7 @@ import type { IdResolver } from './map-logs'
 import { mapOptions } from './map-options'
 import { mapRedemptions } from './map-redemptions'
 import { importPayments } from './payments'
+import { importTasks } from './tasks'
 import { mapTokens } from './map-tokens'
 import { mapUsers } from './map-users'
 import { openSource, type Source, type SourceRow } from './read-source'
@@ -130,6 +131,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       await importSecondFactors(source, schema, repo, box, ids.importedUser, report)
       await importPayments(source, schema, repo, ids.importedUser, report)
       await importCustomOAuth(source, schema, repo, box, ids.importedUser, report)
+      await importTasks(source, schema, repo, ids, report)
       if (options.logsSince !== undefined) await writeLogs(ctx, repo, logSource ?? source, logSource ? new Set(await logSource.tables()) : schema.tables, source, schema, ids, options, log)
       if (options.dryRun) await repo.rollback()
       else await repo.commit()

@@ -1,6 +1,7 @@
 import type { NewChannel, NewLog, NewRedemption, NewSubscriptionPlan, NewToken, NewTopUp, NewUser, NewUserSubscription } from './rows'
 import type { NewPasskey } from './second-factors'
 import type { CustomOAuthFields } from './custom-oauth'
+import type { NewTask } from './tasks'
 
 export interface HourlyRow {
   userId: number
@@ -54,6 +55,8 @@ export interface ImportRepo {
   insertPasskey(row: NewPasskey): Promise<boolean>
   /** An online top-up or subscription order; false (nothing written) when its trade number is in the target already. */
   insertTopUp(row: NewTopUp): Promise<boolean>
+  /** A task (Midjourney, Suno) as it ended in the source: never polled, nothing charged or refunded. */
+  insertTask(row: NewTask): Promise<void>
   /** A subscription plan (new id); answers it. */
   insertPlan(row: NewSubscriptionPlan): Promise<number>
   /** A plan a user holds. */

@@ -2,7 +2,7 @@ import type { tasks } from '../sqlite/schema'
 import type { NewLog, Page } from './rows'
 
 export type TaskRow = typeof tasks.$inferSelect
-type NewTask = typeof tasks.$inferInsert
+export type NewTask = typeof tasks.$inferInsert
 /** What a poll may change of a running task. */
 export type TaskProgress = Partial<Pick<NewTask, 'status' | 'progress' | 'failReason' | 'imageUrl' | 'data' | 'startTime' | 'finishTime' | 'prompt' | 'misses'>>
 

@@ -4,7 +4,7 @@ import { drizzle } from 'drizzle-orm/bun-sql'
 import { closePostgres, openPostgres, type PgDb } from '../client'
 import { migratePostgres } from '../migrate'
 import * as schema from '../schema'
-import { abilities, backupCodes, channels, customOAuthProviders, logs, options, passkeys, redemptions, subscriptionPlans, tokens, topups, twoFactors, usageHourly, userBindings, userSubscriptions, users } from '../schema'
+import { abilities, backupCodes, channels, customOAuthProviders, logs, options, passkeys, redemptions, subscriptionPlans, tasks, tokens, topups, twoFactors, usageHourly, userBindings, userSubscriptions, users } from '../schema'
 import { abilitiesOf } from '../../repos/channels'
 import type { ImportRepo } from '../../repos/import'
 import { addHourly, insertLogs } from './log-insert'
@@ -93,6 +93,9 @@ function createPostgresImportRepo(conn: ReservedSQL): ImportRepo {
     insertCustomOAuth: async (fields) => (await db.insert(customOAuthProviders).values(fields).onConflictDoNothing().returning({ id: customOAuthProviders.id }))[0]?.id,
     insertToken: async (row) => insertId('tokens', row, () => db.insert(tokens).values(row).returning({ id: tokens.id })),
     insertTopUp: async (row) => (await db.insert(topups).values(row).onConflictDoNothing().returning({ id: topups.id })).length > 0,
+    async insertTask(row) {
+      await db.insert(tasks).values(row)
+    },
     insertPlan: async (row) => (await db.insert(subscriptionPlans).values(row).returning({ id: subscriptionPlans.id }))[0]!.id,
     async insertUserSubscription(row) {
       await db.insert(userSubscriptions).values(row)

@@ -4,7 +4,7 @@ import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { existsSync } from 'node:fs'
 import type { Db } from '../client'
 import * as schema from '../schema'
-import { abilities, backupCodes, channels, customOAuthProviders, logs, options, passkeys, redemptions, subscriptionPlans, tokens, topups, twoFactors, usageHourly, userBindings, userSubscriptions, users } from '../schema'
+import { abilities, backupCodes, channels, customOAuthProviders, logs, options, passkeys, redemptions, subscriptionPlans, tasks, tokens, topups, twoFactors, usageHourly, userBindings, userSubscriptions, users } from '../schema'
 import { abilitiesOf } from '../../repos/channels'
 import type { ImportRepo } from '../../repos/import'
 import { createLogInserter, prepareHourlyUpserts } from './log-insert'
@@ -63,6 +63,9 @@ export function createImportRepo(db: Db): ImportRepo {
     insertPasskey: async (row) => db.insert(passkeys).values(row).onConflictDoNothing().returning({ id: passkeys.id }).all().length > 0,
 
     insertTopUp: async (row) => db.insert(topups).values(row).onConflictDoNothing().returning({ id: topups.id }).all().length > 0,
+    async insertTask(row) {
+      db.insert(tasks).values(row).run()
+    },
     insertPlan: async (row) => db.insert(subscriptionPlans).values(row).returning({ id: subscriptionPlans.id }).get().id,
     async insertUserSubscription(row) {
       db.insert(userSubscriptions).values(row).run()
