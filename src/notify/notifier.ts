@@ -42,6 +42,9 @@ const MAX_ROOTS = 20
 const THRESHOLD_CACHE_MS = 60_000
 const MAX_CACHED_THRESHOLDS = 10_000
 
+/** The charge took the balance from at or above the threshold to below it. */
+const crossed = (threshold: number, charged: number, quotaAfter: number): boolean => threshold > 0 && quotaAfter < threshold && quotaAfter + charged >= threshold
+
 /**
  * Notifications (docs/notifications.md): an event is queued by the code that saw it, without waiting; a worker
  * takes it once across nodes (a coord window on the event), then sends it to each recipient as their settings say
@@ -110,9 +113,13 @@ export function createNotifier(pieces: NotifierPieces) {
 
   const roots = (): Promise<Recipient[]> => pieces.repos.notifySettings.recipientsAtRole(Role.root, MAX_ROOTS)
 
-  const thresholdOf = async (userId: number): Promise<number> => {
+  const cachedThreshold = (userId: number): number | undefined => {
     const cached = thresholds.get(userId)
-    if (cached && Date.now() - cached.at < THRESHOLD_CACHE_MS) return cached.value
+    return cached && Date.now() - cached.at < THRESHOLD_CACHE_MS ? cached.value : undefined
+  }
+  const thresholdOf = async (userId: number): Promise<number> => {
+    const cached = cachedThreshold(userId)
+    if (cached !== undefined) return cached
     const own = (await pieces.repos.notifySettings.get(userId))?.quotaWarningThreshold ?? 0
     const value = own > 0 ? own : pieces.options.get<number>('QuotaRemindThreshold')
     if (thresholds.size >= MAX_CACHED_THRESHOLDS) thresholds.clear()
@@ -127,9 +134,12 @@ export function createNotifier(pieces: NotifierPieces) {
      */
     quotaCharged(userId: number, charged: number, quotaAfter: number): void {
       if (charged <= 0) return
+      // most settlements cross nothing: with the threshold known, they queue nothing (a busy node's queue holds only events)
+      const known = cachedThreshold(userId)
+      if (known !== undefined && !crossed(known, charged, quotaAfter)) return
       enqueue(`quota of user ${userId}`, async () => {
         const threshold = await thresholdOf(userId)
-        if (threshold <= 0 || quotaAfter >= threshold || quotaAfter + charged < threshold) return
+        if (!crossed(threshold, charged, quotaAfter)) return
         if (!(await firstSighting(`quota_low:u:${userId}`))) return
         const user = await pieces.repos.users.findById(userId)
         if (!user) return
