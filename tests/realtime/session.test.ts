@@ -113,6 +113,27 @@ test('key in the openai-insecure-api-key subprotocol (as browsers send it): acce
   await client.closed
 })
 
+test('a flood of client events: past RealtimeMaxEventsPerSecond each is answered with an error event and never sent upstream', async () => {
+  await app.deps.options.set('RealtimeMaxEventsPerSecond', 5)
+  try {
+    const client = await connect({ headers: { authorization: `Bearer ${await newKey()}` } })
+    await until(() => client.events.some((e) => e.type === 'session.created'))
+    const before = fake.received.length
+    for (let i = 0; i < 200; i++) client.send({ type: 'input_audio_buffer.append', audio: 'AAAA' })
+    const refused = () => client.events.filter((e) => e.type === 'error' && (e.error as { code?: string }).code === 'rate_limit_exceeded').length
+    await until(() => refused() + (fake.received.length - before) === 200)
+    const forwarded = fake.received.length - before
+    // 5 a second: the burst spans one or two seconds (three on a slow machine), never more reach the upstream
+    expect(forwarded).toBeGreaterThanOrEqual(5)
+    expect(forwarded).toBeLessThanOrEqual(15)
+    expect(refused()).toBe(200 - forwarded)
+    client.socket.close(1000)
+    await client.closed
+  } finally {
+    await app.deps.options.set('RealtimeMaxEventsPerSecond', 100)
+  }
+})
+
 test('the balance runs out mid-session: the reservation is topped up while it can be, then the protocol error event and a close; billed to the token at its totals', async () => {
   await app.deps.options.set('RealtimeReserveTokens', 1000) // 1000 audio tokens in and out: 48,000 quota held, topped up by as much
   const poor = await addUser(app, { username: 'poor', quota: 100_000 })
