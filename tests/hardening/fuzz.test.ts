@@ -50,7 +50,7 @@ beforeAll(async () => {
   sessions.user = await login(env.app, 'fuzzer')
   sessions.root = await login(env.app)
   routes = createApp(deps)
-    .routes.filter((r) => /^\/(api|v1|v1beta|pg)(\/|$)/.test(r.path) || (r.method === 'HEAD' && r.path === '/'))
+    .routes.filter((r) => /^\/(api|v1|v1beta|pg|mj|suno|:mode)(\/|$)/.test(r.path) || (r.method === 'HEAD' && r.path === '/'))
     .map((r) => {
       const hooks = (r as { hooks?: Record<string, unknown> }).hooks ?? {}
       // a WebSocket route (realtime) is a GET that asks to upgrade: the fuzz sends it plain GETs
@@ -346,7 +346,7 @@ async function send(input: FuzzInput): Promise<Outcome> {
     const text = await res.text()
     const oversized = input.body?.kind === 'oversized'
     // a chunked body's size shows only as it is read, and a relay route reads no byte of a refused key's body
-    const refusedFirst = input.body?.kind === 'oversized' && input.body.framing === 'chunked' && input.route?.startsWith('/v1') && (res.status === 401 || res.status === 403)
+    const refusedFirst = input.body?.kind === 'oversized' && input.body.framing === 'chunked' && /^\/(v1|mj|suno|:mode)\//.test(input.route ?? '') && (res.status === 401 || res.status === 403)
     // a dot segment as a path parameter (`%2e%2e`) names another path once the URL is normalized: no route reads its body
     const leavesRoute = /(^|\/)(\.|%2e){1,2}(\/|\?|$)/i.test(input.path) && res.status === 404
     if (oversized && input.route && !input.note.startsWith('wrong method') && res.status !== 413 && !refusedFirst && !leavesRoute) {
