@@ -1,6 +1,7 @@
 import type { UserRow } from '../db/repos'
+import { checkoutOrFail } from './checkout-failure'
 import { centsText, epaySubmit, type EpaySubmit } from './epay'
-import { CreemFailed, createCreemCheckout } from './creem'
+import { createCreemCheckout } from './creem'
 import { orderLifetime } from './order-list'
 import { assertMayOpenOrder, openOrder } from './orders'
 import { PaymentError, quoteTopUp } from './quote'
@@ -14,7 +15,6 @@ export interface CallbackUrls {
 }
 
 const notConfigured = (provider: string) => new PaymentError('provider_disabled', `${provider} payments are not set up on this instance`, 'payment_method')
-const providerFailed = (provider: string) => new PaymentError('provider_failed', `${provider} did not open a checkout: try again later`, undefined, 502)
 
 /** An EPay order: the pending order and the signed form the browser posts to the gateway. */
 export async function startEpay(deps: PaymentDeps, user: UserRow, input: { amount: number; method: string }, urls: CallbackUrls): Promise<EpaySubmit & { trade_no: string }> {
@@ -48,7 +48,7 @@ export async function startStripe(
   await assertMayOpenOrder(deps, user.id)
   const order = await openOrder(deps, user, quote, { provider: 'stripe', method: 'stripe' })
   const client = await stripeClient(settings.secret, deps.fetch)
-  const session = await createStripeCheckout(client, {
+  const session = await checkoutOrFail(deps, order.tradeNo, 'Stripe', createStripeCheckout(client, {
     tradeNo: order.tradeNo,
     userId: user.id,
     amount: order.amount,
@@ -57,11 +57,7 @@ export async function startStripe(
     cancelUrl: ownUrl(urls, input.cancelUrl) ?? `${urls.base}/wallet`,
     promotionCodes: deps.options.get<boolean>('StripePromotionCodesEnabled'),
     expiresAt: order.createTime + orderLifetime(deps),
-  }).catch(async (error: unknown) => {
-    await deps.repos.topups.settleUnpaid(order.tradeNo, 'failed', deps.now())
-    console.error(`stripe: cannot create a checkout for ${order.tradeNo}: ${(error as Error).message}`)
-    throw providerFailed('Stripe')
-  })
+  }))
   await deps.repos.topups.setProviderRef(order.tradeNo, session.id)
   return { pay_link: session.url, trade_no: order.tradeNo }
 }
@@ -75,13 +71,7 @@ export async function startCreem(deps: PaymentDeps, user: UserRow, productId: st
   await assertMayOpenOrder(deps, user.id)
   const quote = { amount: product.quota, quota: product.quota, moneyCents: Math.round(product.price * 100), currency: product.currency.toUpperCase() }
   const order = await openOrder(deps, user, quote, { provider: 'creem', method: 'creem' })
-  const checkout = await createCreemCheckout(deps.fetch, settings, { productId, tradeNo: order.tradeNo, userId: user.id, successUrl: `${urls.base}/wallet?paid=creem`, email: user.email || undefined }).catch(
-    async (error: unknown) => {
-      await deps.repos.topups.settleUnpaid(order.tradeNo, 'failed', deps.now())
-      console.error(`creem: cannot create a checkout for ${order.tradeNo}: ${error instanceof CreemFailed ? error.message : (error as Error).message}`)
-      throw providerFailed('Creem')
-    },
-  )
+  const checkout = await checkoutOrFail(deps, order.tradeNo, 'Creem', createCreemCheckout(deps.fetch, settings, { productId, tradeNo: order.tradeNo, userId: user.id, successUrl: `${urls.base}/wallet?paid=creem`, email: user.email || undefined }))
   await deps.repos.topups.setProviderRef(order.tradeNo, checkout.id)
   return { checkout_url: checkout.url, trade_no: order.tradeNo }
 }

@@ -1,6 +1,7 @@
 import type { UserRow } from '../db/repos'
+import { checkoutOrFail } from '../payments/checkout-failure'
 import type { SubscriptionPlanRow } from '../db/repos/subscriptions'
-import { CreemFailed, createCreemCheckout } from '../payments/creem'
+import { createCreemCheckout } from '../payments/creem'
 import { centsText, epaySubmit, type EpaySubmit } from '../payments/epay'
 import { orderLifetime } from '../payments/order-list'
 import { assertMayOpenOrder, openOrder } from '../payments/orders'
@@ -12,7 +13,6 @@ import type { CallbackUrls } from '../payments/checkout'
 import { PlanError } from './plans'
 
 const notConfigured = (provider: string) => new PaymentError('provider_disabled', `${provider} payments are not set up on this instance`, 'payment_method')
-const providerFailed = (provider: string) => new PaymentError('provider_failed', `${provider} did not open a checkout: try again later`, undefined, 502)
 
 /** The plan a user may buy now: enabled, priced, and under its limit per user. */
 async function buyablePlan(deps: PaymentDeps, user: UserRow, planId: number): Promise<SubscriptionPlanRow> {
@@ -55,7 +55,7 @@ export async function startPlanStripe(deps: PaymentDeps, user: UserRow, planId: 
   if (plan.currency !== 'USD') throw new PlanError('currency_unsupported', 'Stripe checkouts here are in US$: this plan is priced in another currency', 'plan_id')
   const order = await openOrder(deps, user, { amount: 0, quota: 0, moneyCents: plan.priceCents, currency: 'USD', planId: plan.id }, { provider: 'stripe', method: 'stripe' })
   const client = await stripeClient(settings.secret, deps.fetch)
-  const session = await createStripeCheckout(client, {
+  const session = await checkoutOrFail(deps, order.tradeNo, 'Stripe', createStripeCheckout(client, {
     tradeNo: order.tradeNo,
     userId: user.id,
     amount: 0,
@@ -65,11 +65,7 @@ export async function startPlanStripe(deps: PaymentDeps, user: UserRow, planId: 
     cancelUrl: `${urls.base}/wallet`,
     promotionCodes: false,
     expiresAt: order.createTime + orderLifetime(deps),
-  }).catch(async (error: unknown) => {
-    await deps.repos.topups.settleUnpaid(order.tradeNo, 'failed', deps.now())
-    console.error(`stripe: cannot create a checkout for ${order.tradeNo}: ${(error as Error).message}`)
-    throw providerFailed('Stripe')
-  })
+  }))
   await deps.repos.topups.setProviderRef(order.tradeNo, session.id)
   return { pay_link: session.url, trade_no: order.tradeNo }
 }
@@ -80,13 +76,7 @@ export async function startPlanCreem(deps: PaymentDeps, user: UserRow, planId: n
   const plan = await buyablePlan(deps, user, planId)
   if (!plan.creemProductId) throw new PlanError('unknown_product', 'this plan has no Creem product', 'plan_id')
   const order = await openOrder(deps, user, { amount: 0, quota: 0, moneyCents: plan.priceCents, currency: plan.currency, planId: plan.id }, { provider: 'creem', method: 'creem' })
-  const checkout = await createCreemCheckout(deps.fetch, settings, { productId: plan.creemProductId, tradeNo: order.tradeNo, userId: user.id, successUrl: `${urls.base}/wallet?paid=creem`, email: user.email || undefined }).catch(
-    async (error: unknown) => {
-      await deps.repos.topups.settleUnpaid(order.tradeNo, 'failed', deps.now())
-      console.error(`creem: cannot create a checkout for ${order.tradeNo}: ${error instanceof CreemFailed ? error.message : (error as Error).message}`)
-      throw providerFailed('Creem')
-    },
-  )
+  const checkout = await checkoutOrFail(deps, order.tradeNo, 'Creem', createCreemCheckout(deps.fetch, settings, { productId: plan.creemProductId, tradeNo: order.tradeNo, userId: user.id, successUrl: `${urls.base}/wallet?paid=creem`, email: user.email || undefined }))
   await deps.repos.topups.setProviderRef(order.tradeNo, checkout.id)
   return { checkout_url: checkout.url, trade_no: order.tradeNo }
 }
