@@ -140,7 +140,7 @@ export function createPostgresQuota(client: SQL, options: { nodeId: string; leas
       return { ok: true, ...balances, hold }
     },
 
-    // a plan's request: one conditional UPDATE of the key (no lease: like the plan's own take, it ends with the request)
+    // a plan's request: one conditional UPDATE of the key; the plan's take that follows records it in its hold (plan_holds), so a dead node's sweep gives it back with the take
     async holdToken(tokenId, amount) {
       if (!isInt4(tokenId)) return { ok: false, tokenRemain: 0 }
       const [row] = (await client`UPDATE tokens SET remain_quota = remain_quota - ${amount}::int8 WHERE id = ${tokenId}::int4 AND remain_quota >= ${amount}::int8 RETURNING remain_quota`) as { remain_quota: string }[]
