@@ -4,6 +4,6 @@ import { defineConfig } from 'drizzle-kit'
 export default defineConfig({
   dialect: 'postgresql',
   // the SQLite twin's tables, plus the PostgreSQL-only ones
-  schema: ['./src/db/postgres/schema/index.ts', './src/db/postgres/schema/quota-holds.ts'],
+  schema: ['./src/db/postgres/schema/index.ts', './src/db/postgres/schema/quota-holds.ts', './src/db/postgres/schema/plan-holds.ts'],
   out: './src/db/postgres/migrations',
 })

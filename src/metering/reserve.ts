@@ -11,7 +11,7 @@ import { priceTerms } from './price-terms'
 import { contextOf } from './model-limits'
 import { affordableOutput, outputPlan } from './output-cap'
 import { estimateQuota, requirePrice, type Price } from './prices'
-import { fundingFor, type PlanHold } from '../subscriptions/funding'
+import { fundingFor, type PlanDebtor, type PlanHold } from '../subscriptions/funding'
 
 /** What a request holds between the reservation and its settlement. */
 export interface Reservation {
@@ -39,6 +39,8 @@ export interface Reservation {
   hold?: number
   /** the held plan that pays for the request, when one does (the wallet is untouched then) */
   plan?: PlanHold
+  /** the wallet pays, and this covering plan answers for what the wallet cannot at settlement */
+  debtor?: PlanDebtor
   tokenLimited: boolean
   quotaPerUnit: number
   /** give back the rate limits' hold: the concurrency slot, and the TPM estimate minus the tokens used */
@@ -108,6 +110,7 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
   const tokenLimited = !token.unlimitedQuota
   let hold: number | undefined
   let planHold: PlanHold | undefined
+  let debtor: PlanDebtor | undefined
   if (amount > 0) {
     let result
     try {
@@ -162,6 +165,7 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
     }
     hold = result.hold
     planHold = result.plan
+    debtor = result.debtor
   }
   if (plan.injects) {
     meter.outputCap = perOutput
@@ -170,7 +174,7 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
   }
   if (floor) meter.notes = [...(meter.notes ?? []), `input sent by reference (${meter.byReference!.join(', ')}): reserved as the model's context window, ${floor} tokens`]
   const promptExact = counted && !floor
-  return { price, group, model: meter.model, unit: meter.unit, count: meter.count, countable: meter.countable, promptTokens, promptExact, maxOutputTokens: perOutput * outputs, fee, reserved: amount, hold, plan: planHold, tokenLimited, quotaPerUnit, release, settled: false }
+  return { price, group, model: meter.model, unit: meter.unit, count: meter.count, countable: meter.countable, promptTokens, promptExact, maxOutputTokens: perOutput * outputs, fee, reserved: amount, hold, plan: planHold, debtor, tokenLimited, quotaPerUnit, release, settled: false }
 }
 
 /**

@@ -8,11 +8,15 @@ import type { LogWriter } from './log-writer'
 import { quotaFor } from './prices'
 import { atTier, tierNote } from './tiers'
 import type { Reservation } from './reserve'
+import { spendPeriod } from '../subscriptions/period'
+import type { PlanDebtor } from '../subscriptions/funding'
 
 export interface SettleDeps {
   options: Pick<OptionStore, 'get'>
   repos: Pick<Repos, 'quota'> & Partial<Pick<Repos, 'subscriptions'>>
   logs: Pick<LogWriter, 'push'>
+  /** wall-clock milliseconds (AppDeps' clock, as reserve reads it): the period a plan's debt goes into */
+  clock?: { now(): number }
   /** after a charge, with the user's balance it left (notifications: src/notify); must not throw or wait */
   onCharged?: (userId: number, charged: number, quotaAfter: number) => void
 }
@@ -41,30 +45,12 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
   const now = Math.floor(Date.now() / 1000)
   let charged: number
   let userAfter: number | undefined
+  let debt: { debtor?: PlanDebtor; debt: number } = { debt: 0 }
   try {
-    const plan = r.plan && deps.repos.subscriptions ? r.plan : undefined
-    // a plan paid: its period takes the charge as far as it can still give; the rest is the wallet's when the preference lets it pay
-    const planCharge = plan ? await deps.repos.subscriptions!.settle(plan.subscriptionId, plan.periodStart, r.reserved, actual) : 0
-    const channelId = delivered ? outcome.channelId : 0
-    if (plan) {
-      await deps.repos.quota.settleElsewhere({ userId: input.user.id, tokenId: input.token.id, tokenHeld: plan.tokenHeld, tokenLimited: r.tokenLimited, channelId, charged: planCharge, now })
-    }
-    const rest = plan ? (plan.walletAfter ? actual - planCharge : 0) : actual
-    let user: { quota: number } | undefined
-    ;({ charged, user } = await deps.repos.quota.settle({
-      userId: input.user.id,
-      tokenId: input.token.id,
-      tokenLimited: r.tokenLimited && (plan ? rest > 0 : r.reserved > 0),
-      channelId,
-      reserved: plan ? 0 : r.reserved,
-      actual: rest,
-      now,
-      hold: r.hold,
-      requestId: input.requestId,
-    }))
-    // the wallet's balance crossing is told when the wallet paid a part
-    if (!plan || rest > 0) userAfter = user?.quota
-    charged += planCharge
+    let debtor: PlanDebtor | undefined
+    let beyond: number
+    ;({ charged, userAfter, debtor, debt: beyond } = await chargeSources(deps, r, { userId: input.user.id, tokenId: input.token.id, requestId: input.requestId }, delivered ? outcome.channelId : 0, actual, now))
+    debt = { debtor, debt: beyond }
   } finally {
     // the rate limits' slots and unused TPM go back whether or not the database took the settlement
     r.release(delivered ? totalTokens(billed.usage) : 0)
@@ -72,8 +58,49 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
   if (userAfter !== undefined) deps.onCharged?.(input.user.id, charged, userAfter)
   const result = { inputTokens: inputTokens(billed.usage), outputTokens: outputTokens(billed.usage), quota: charged }
   if (!deps.options.get<boolean>('LogConsumeEnabled')) return result
-  deps.logs.push(logRow(outcome, r, billed, delivered, actual, charged, now))
+  deps.logs.push(logRow(outcome, r, billed, delivered, actual, charged, now, debt))
   return result
+}
+
+/**
+ * Take `actual` from what holds the reservation: a plan's period as far as it can still give, then the wallet when the
+ * preference lets it pay (as far as it reaches), and what is still short from the covering plan the preference names
+ * (`debtor`), beyond its quota if need be: a debt its next period starts with. Without such a plan, the rest is unpaid.
+ */
+async function chargeSources(deps: SettleDeps, r: Reservation, who: { userId: number; tokenId: number; requestId: string }, channelId: number, actual: number, now: number) {
+  const subscriptions = deps.repos.subscriptions
+  const plan = r.plan && subscriptions ? r.plan : undefined
+  let planCharge = 0
+  if (plan) {
+    const settled = await subscriptions!.settle(plan.subscriptionId, plan.periodStart, r.reserved, actual, plan.hold)
+    planCharge = settled.charged
+    // a take a sweep gave back gave the key's hold back too: the key is charged as far as it reaches
+    await deps.repos.quota.settleElsewhere({ ...who, tokenHeld: settled.swept ? 0 : plan.tokenHeld, tokenLimited: r.tokenLimited, channelId, charged: planCharge, now })
+  }
+  const debtor = subscriptions ? (plan ? plan.debtor : r.debtor) : undefined
+  const rest = plan ? (plan.walletAfter ? actual - planCharge : 0) : actual
+  const { charged: walletCharge, user } = await deps.repos.quota.settle({
+    ...who,
+    tokenLimited: r.tokenLimited && (plan ? rest > 0 : r.reserved > 0),
+    channelId,
+    reserved: plan ? 0 : r.reserved,
+    actual: rest,
+    now,
+    hold: r.hold,
+    // the plan takes what the wallet leaves: the database may not take more than it answers now
+    capAtAnswer: debtor !== undefined,
+  })
+  let charged = planCharge + walletCharge
+  const short = debtor ? actual - charged : 0
+  let debt = 0
+  if (short > 0) {
+    const at = Math.floor((deps.clock ?? Date).now() / 1000)
+    debt = await subscriptions!.overdraw(debtor!.subscriptionId, short, spendPeriod(debtor!.quotaResetPeriod, debtor!.quotaResetCustomSeconds, debtor!.startTime, at))
+    await deps.repos.quota.settleElsewhere({ ...who, tokenHeld: 0, tokenLimited: r.tokenLimited, channelId, charged: short, now })
+    charged += short
+  }
+  // the wallet's balance crossing is told when the wallet paid a part
+  return { charged, debtor: short > 0 ? debtor : undefined, debt, userAfter: !plan || rest > 0 ? user?.quota : undefined }
 }
 
 /**
@@ -121,6 +148,7 @@ function logRow(
   actual: number,
   charged: number,
   now: number,
+  debt: { debtor?: PlanDebtor; debt: number },
 ): NewLog {
   const { input, usage } = { input: outcome.input, usage: billed.usage }
   const other: Record<string, unknown> = {
@@ -133,6 +161,9 @@ function logRow(
   if (tier) Object.assign(other, tier)
   if (r.fee) other.fee = r.fee
   if (r.plan) other.subscription_id = r.plan.subscriptionId
+  // the plan took what neither its reservation nor the wallet could; the part beyond its quota is its debt
+  if (debt.debtor) other.subscription_id = debt.debtor.subscriptionId
+  if (debt.debt > 0) other.plan_debt = debt.debt
   if (billed.estimated) other.estimated = true
   if (outcome.aborted) other.aborted = true
   if (actual !== charged) other.unpaid = actual - charged

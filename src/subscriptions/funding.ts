@@ -1,6 +1,6 @@
 import type { QuotaRepo, ReserveResult } from '../db/repos/quota'
 import type { SpendableSubscription, SubscriptionRepo } from '../db/repos/subscriptions'
-import { periodAt } from './period'
+import { spendPeriod } from './period'
 
 export const BILLING_PREFERENCES = ['subscription_first', 'wallet_first', 'subscription_only', 'wallet_only'] as const
 export type BillingPreference = (typeof BILLING_PREFERENCES)[number]
@@ -8,6 +8,19 @@ export type BillingPreference = (typeof BILLING_PREFERENCES)[number]
 /** new-api's rule: anything else reads as the default, plan first. */
 export function normalizePreference(value: string | undefined): BillingPreference {
   return (BILLING_PREFERENCES as readonly string[]).includes(value ?? '') ? (value as BillingPreference) : 'subscription_first'
+}
+
+/**
+ * The held plan that answers for what no source could pay at settlement (a vendor that counted more than was reserved,
+ * past what the plan's period and the wallet still hold): the cost is added to its period's use, beyond its quota if
+ * need be, and the next period starts with that debt (`SubscriptionRepo.overdraw`).
+ */
+export interface PlanDebtor {
+  subscriptionId: number
+  /** what the period is computed from at settlement (`spendPeriod`) */
+  quotaResetPeriod: string
+  quotaResetCustomSeconds: number
+  startTime: number
 }
 
 /** A reservation taken from a held plan: settlement ends it in the same period. */
@@ -18,9 +31,14 @@ export interface PlanHold {
   walletAfter: boolean
   /** what a limited key holds for the request (`QuotaRepo.holdToken`); 0 for an unlimited key */
   tokenHeld: number
+  /** the database's record of the take (PostgreSQL's lease: `SubscriptionRepo.take`); settlement ends it */
+  hold?: number
+  /** the plan itself: what neither its period nor the wallet can pay becomes its debt */
+  debtor: PlanDebtor
 }
 
-export type Funded = ReserveResult & { plan?: PlanHold }
+/** A reservation: a plan's (`plan`), or the wallet's, with `debtor` the covering plan the preference lets pay after it. */
+export type Funded = ReserveResult & { plan?: PlanHold; debtor?: PlanDebtor }
 
 /** Whether `name` is in a comma list (empty = everything); an entry ending in `*` matches a prefix. */
 export function inList(list: string, name: string): boolean {
@@ -68,8 +86,11 @@ export async function fundingFor(deps: FundingDeps, call: { userId: number; toke
     const tokenHeld = call.tokenLimited ? amount : 0
     let best = 0
     for (const plan of plans) {
-      const taken = await deps.subscriptions!.take(plan.id, amount, deps.now(), periodOf(plan, deps.now()))
-      if (taken.ok) return { ok: true, userQuota: taken.amountTotal - taken.amountUsed, tokenRemain, plan: { subscriptionId: plan.id, periodStart: taken.periodStart, walletAfter, tokenHeld } }
+      const taken = await deps.subscriptions!.take(plan.id, amount, deps.now(), periodOf(plan, deps.now()), tokenHeld ? { id: call.tokenId, held: tokenHeld } : undefined)
+      if (taken.ok) {
+        const hold = { subscriptionId: plan.id, periodStart: taken.periodStart, walletAfter, tokenHeld, hold: taken.hold, debtor: debtorOf(plan) }
+        return { ok: true, userQuota: taken.amountTotal - taken.amountUsed, tokenRemain, plan: hold }
+      }
       best = Math.max(best, taken.amountTotal === 0 ? 0 : taken.amountTotal - taken.amountUsed)
     }
     if (tokenHeld) await deps.quota.settleElsewhere({ userId: call.userId, tokenId: call.tokenId, tokenHeld, tokenLimited: true, channelId: 0, charged: 0, now: deps.now() })
@@ -82,7 +103,9 @@ export async function fundingFor(deps: FundingDeps, call: { userId: number; toke
     async fund(amount: number): Promise<Funded> {
       let refusal: Funded = { ok: false, userQuota: 0 }
       for (const source of order) {
-        const result = source === 'plan' ? await fromPlans(amount) : await deps.quota.reserve(call.userId, call.tokenId, call.tokenLimited, amount)
+        const result: Funded = source === 'plan' ? await fromPlans(amount) : await deps.quota.reserve(call.userId, call.tokenId, call.tokenLimited, amount)
+        // the wallet holds it: a covering plan the preference lets pay answers for what the wallet cannot
+        if (result.ok && source === 'wallet' && order.includes('plan') && plans[0]) result.debtor = debtorOf(plans[0])
         if (result.ok) return result
         refusal = result
       }
@@ -92,5 +115,12 @@ export async function fundingFor(deps: FundingDeps, call: { userId: number; toke
 }
 
 function periodOf(plan: SpendableSubscription, now: number) {
-  return periodAt(plan.quotaResetPeriod, plan.quotaResetCustomSeconds, plan.startTime, now)
+  return spendPeriod(plan.quotaResetPeriod, plan.quotaResetCustomSeconds, plan.startTime, now)
 }
+
+const debtorOf = (plan: SpendableSubscription): PlanDebtor => ({
+  subscriptionId: plan.id,
+  quotaResetPeriod: plan.quotaResetPeriod,
+  quotaResetCustomSeconds: plan.quotaResetCustomSeconds,
+  startTime: plan.startTime,
+})

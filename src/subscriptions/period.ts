@@ -1,5 +1,7 @@
 import type { PlanPeriod } from '../db/repos/subscriptions'
 
+export { usedIn } from '../db/repos/plan-settlement'
+
 export const RESET_PERIODS = ['never', 'daily', 'weekly', 'monthly', 'custom'] as const
 export const DURATION_UNITS = ['year', 'month', 'day', 'hour', 'custom'] as const
 
@@ -33,6 +35,15 @@ export function periodAt(rule: string, customSeconds: number, startTime: number,
     default:
       return { start: 0, next: 0 }
   }
+}
+
+const LENGTHS: Record<string, number> = { daily: DAY, weekly: 7 * DAY, monthly: 2_629_746 /* 365.2425 days / 12 */ }
+
+/** `periodAt` with the period's length (`PlanPeriod.length`), by which a debt is carried into the periods after it. */
+export function spendPeriod(rule: string, customSeconds: number, startTime: number, now: number): PlanPeriod {
+  const period = periodAt(rule, customSeconds, startTime, now)
+  const length = rule === 'custom' ? customSeconds : LENGTHS[rule]
+  return length && length > 0 ? { ...period, length } : period
 }
 
 /** When a plan bought at `start` ends (new-api's duration units; months and years by the calendar, in UTC). */

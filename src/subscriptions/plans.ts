@@ -1,6 +1,6 @@
 import type { NewSubscriptionPlan, SubscriptionPlanRow, SubscriptionRepo, UserSubscriptionRow } from '../db/repos/subscriptions'
 import { GatewayError } from '../errors'
-import { DURATION_UNITS, periodAt, RESET_PERIODS } from './period'
+import { DURATION_UNITS, RESET_PERIODS, spendPeriod, usedIn } from './period'
 import { grantOf } from './grant'
 
 /** A refusal of the plan routes, with its stable code. */
@@ -103,7 +103,7 @@ export function planView(p: SubscriptionPlanRow) {
 
 /** A held plan at `now`: the period's use and the next reset read from the clock (a period that ended shows 0 used). */
 export function subscriptionView(s: UserSubscriptionRow, plan: SubscriptionPlanRow | undefined, now: number) {
-  const period = plan ? periodAt(plan.quotaResetPeriod, plan.quotaResetCustomSeconds, s.startTime, now) : { start: s.lastResetTime, next: s.nextResetTime }
+  const period = plan ? spendPeriod(plan.quotaResetPeriod, plan.quotaResetCustomSeconds, s.startTime, now) : { start: s.lastResetTime, next: s.nextResetTime }
   const current = s.lastResetTime >= period.start
   const state = s.status !== 'active' ? s.status : now >= s.endTime ? 'expired' : 'active'
   return {
@@ -112,7 +112,7 @@ export function subscriptionView(s: UserSubscriptionRow, plan: SubscriptionPlanR
       user_id: s.userId,
       plan_id: s.planId,
       amount_total: s.amountTotal,
-      amount_used: current ? s.amountUsed : 0,
+      amount_used: usedIn(s, period), // a debt the period before left is part of this one's use
       start_time: s.startTime,
       end_time: s.endTime,
       status: state,

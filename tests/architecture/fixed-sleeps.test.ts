@@ -35,6 +35,7 @@ const ALLOWED: Record<string, { count: number; why: string }> = {
   'tests/coord/limits.test.ts': { count: 2, why: 'retryAfter on Redis\'s clock: still refused just before it is over; a TTL outlived' },
   'tests/coord/redis.test.ts': { count: 3, why: 'reconnect retries every 500 ms (one log line per node meanwhile); a lease renewed past its TTL' },
   'tests/db/postgres/quota-holds.test.ts': { count: 1, why: 'the live node\'s hold outlives its lease: renewed, not swept' },
+  'tests/db/postgres/plan-holds.test.ts': { count: 1, why: 'the live node\'s plan take outlives its lease: renewed, not swept' },
   'tests/hardening-upstream/stalls.test.ts': { count: 2, why: 'a client pause shorter, then longer, than RelayStreamIdleSeconds (whole seconds)' },
   'tests/multi-node/three-nodes.test.ts': { count: 2, why: 'the claim is "no traffic within 1 s" of a disable; the live nodes\' last log batches before balances are compared' },
   'tests/hardening-upstream/money-races.test.ts': { count: 3, why: 'spends and edits spread over 50 ms on purpose (a race, not a wait); late settlements after the burst' },

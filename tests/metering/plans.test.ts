@@ -146,19 +146,6 @@ for (const dialect of appDialects()) describe.skipIf(dialect.skip)(dialect.name,
     expect(await spent(user.id)).toBe(1_000_000 - (actual - reserved - 5))
   }, 30_000)
 
-  test('plan only: the wallet never pays the rest (it stays unpaid, as for an empty wallet)', async () => {
-    const { actual, reserved } = await walletCost()
-    const { user, key, held } = await holder(1_000_000, { totalAmount: reserved + 5 })
-    await subs().setPreference(user.id, 'subscription_only')
-    env.outcomes.length = 0
-    expect((await chat(env, key, chatBody('gpt-4.1'))).status).toBe(200)
-    const [row] = await logsWhen(env, user.id, 1)
-    expect(row!.quota).toBe(reserved + 5)
-    expect(JSON.parse(row!.other).unpaid).toBe(actual - reserved - 5)
-    expect(await used(held.id)).toBe(reserved + 5)
-    expect(await spent(user.id)).toBe(1_000_000)
-  }, 30_000)
-
   test('30 parallel requests at the plan boundary, each costing more than reserved: plan never beyond its quota, every unit paid', async () => {
     const { actual, reserved } = await walletCost()
     const wallet = 40 * actual

@@ -1,6 +1,6 @@
 /** Plan periods are computed from the clock (UTC): the boundaries of each reset rule, and a plan's end by its unit. */
 import { expect, test } from 'bun:test'
-import { periodAt, planEnd } from '../../src/subscriptions/period'
+import { periodAt, planEnd, spendPeriod, usedIn } from '../../src/subscriptions/period'
 import { inList, normalizePreference } from '../../src/subscriptions/funding'
 
 const at = (iso: string) => Date.parse(iso) / 1000
@@ -42,4 +42,26 @@ test('what a plan covers: comma lists, a trailing * as a prefix, empty = all; an
   expect(inList('gpt-4o,claude-*', 'gpt-4o-mini')).toBe(false)
   expect(normalizePreference('wallet_only')).toBe('wallet_only')
   expect(normalizePreference('nonsense')).toBe('subscription_first')
+})
+
+test("a plan's debt: each period since the row's pays one quota of it; monthly periods counted right across any months", () => {
+  const row = (lastResetTime: number, amountUsed: number) => ({ lastResetTime, amountUsed, amountTotal: 1000 })
+  const day = spendPeriod('daily', 0, 0, at('2026-11-29T12:00:00Z'))
+  expect(day.length).toBe(86_400)
+  expect(usedIn(row(day.start, 3500), day)).toBe(3500) // the row's own period: its use
+  expect(usedIn(row(day.start - 86_400, 3500), day)).toBe(2500) // the day before left 2,500 beyond its quota
+  expect(usedIn(row(day.start - 3 * 86_400, 3500), day)).toBe(500) // two unused days paid 2,000 of it
+  expect(usedIn(row(day.start - 5 * 86_400, 3500), day)).toBe(0)
+  expect(usedIn({ ...row(day.start - 86_400, 3500), amountTotal: 0 }, day)).toBe(0) // no cap, no debt
+  expect(usedIn(row(0, 3500), spendPeriod('never', 0, 0, at('2026-11-29T12:00:00Z')))).toBe(3500) // one period for life
+  // every month start from 2020 to 2040 against every later one up to 3 years on: whole months, by the average length
+  for (let y = 2020; y < 2040; y++) {
+    for (let m = 0; m < 12; m++) {
+      const last = Date.UTC(y, m, 1) / 1000
+      for (let k = 0; k <= 36; k += 1) {
+        const now = spendPeriod('monthly', 0, 0, Date.UTC(y, m + k, 15) / 1000)
+        expect(usedIn(row(last, 100_000), now)).toBe(k === 0 ? 100_000 : 100_000 - 1000 * k)
+      }
+    }
+  }
 })

@@ -38,10 +38,10 @@ test('periods: reset once, a lagging clock spends the newer period, refunds stay
   expect((await s.take(held.id, 1, now, today)).ok).toBe(false)
   expect(await s.take(held.id, 1000, today.next + 5, tomorrow)).toMatchObject({ ok: true, periodStart: tomorrow.start, amountUsed: 1000 })
   expect(await s.take(held.id, 1000, today.next - 1, today)).toMatchObject({ ok: true, periodStart: tomorrow.start, amountUsed: 2000 })
-  expect(await s.settle(held.id, today.start, 3000, 0)).toBe(0)
+  expect((await s.settle(held.id, today.start, 3000, 0)).charged).toBe(0)
   expect((await s.findById(held.id))!.amountUsed).toBe(2000)
-  expect(await s.settle(held.id, tomorrow.start, 1000, 500)).toBe(500)
-  expect(await s.settle(held.id, tomorrow.start, 1000, 5000)).toBe(2500)
+  expect((await s.settle(held.id, tomorrow.start, 1000, 500)).charged).toBe(500)
+  expect((await s.settle(held.id, tomorrow.start, 1000, 5000)).charged).toBe(2500)
   expect((await s.findById(held.id))!.amountUsed).toBe(3000)
 })
 

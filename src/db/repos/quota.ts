@@ -41,6 +41,11 @@ export interface SettleInput {
    * reservation, capped by balances that moved meanwhile).
    */
   requestId?: string
+  /**
+   * Another source pays what this settlement leaves: a dialect that decides later (PostgreSQL's batch) takes at most
+   * the charge it answers now, never more, so the two never take the same part twice.
+   */
+  capAtAnswer?: boolean
 }
 
 /** A request another source (a held plan) paid: what `QuotaRepo.settleElsewhere` counts. */

@@ -18,6 +18,11 @@ export interface SpendableSubscription {
 export interface PlanPeriod {
   start: number
   next: number
+  /**
+   * the period's length in seconds (`spendPeriod`; a month's average for monthly ones): how many whole periods passed
+   * since the row's, each of which paid one quota of a debt carried into this one
+   */
+  length?: number
 }
 
 interface PlanTake {
@@ -26,6 +31,14 @@ interface PlanTake {
   periodStart: number
   amountUsed: number
   amountTotal: number
+  /** the database's record of the take, where it keeps one (PostgreSQL: a row its node renews, given back by a sweep if the node dies) */
+  hold?: number
+}
+
+/** What a settlement of a take charged the plan, and whether a sweep had given the take back before it (its node was thought dead). */
+interface PlanSettled {
+  charged: number
+  swept: boolean
 }
 
 /**
@@ -51,13 +64,24 @@ export interface SubscriptionRepo {
   spendable(userId: number, now: number): Promise<SpendableSubscription[]>
   preference(userId: number): Promise<string | undefined>
   setPreference(userId: number, preference: string): Promise<void>
-  /** Take `amount` from the held plan's period `period` (see the interface's comment). */
-  take(id: number, amount: number, now: number, period: PlanPeriod): Promise<PlanTake>
   /**
-   * End a take: give back `reserved - actual`, or take what was short only as far as the period's quota reaches.
-   * Only into the period the take was in: once the plan reset, the old period's use is gone. Answers the charge.
+   * Take `amount` from the held plan's period `period` (see the interface's comment). The period's use starts at the
+   * debt the period before left (`previous`), not at zero. `tokenHeld` is what a limited key holds for the same request
+   * (`QuotaRepo.holdToken`): a sweep of the take gives it back to the key too.
    */
-  settle(id: number, periodStart: number, reserved: number, actual: number): Promise<number>
+  take(id: number, amount: number, now: number, period: PlanPeriod, token?: { id: number; held: number }): Promise<PlanTake>
+  /**
+   * End a take (its `hold`): give back `reserved - actual`, or take what was short only as far as the period's quota
+   * reaches. Only into the period the take was in: once the plan reset, the old period's use is gone. A take a sweep
+   * already gave back is charged only as far as the period's quota reaches (`swept`: the key's hold went back too).
+   */
+  settle(id: number, periodStart: number, reserved: number, actual: number, hold?: number): Promise<PlanSettled>
+  /**
+   * Add `amount` to the held plan's use in `period`, beyond its quota if need be: a cost no source could pay becomes the
+   * plan's debt, which the next period starts with (see `take`). Whatever the plan's state: the request was served.
+   * Answers the part beyond the quota (the debt).
+   */
+  overdraw(id: number, amount: number, period: PlanPeriod): Promise<number>
   /**
    * Drop what this node remembers of the user's plans (all users: undefined): a purchase granted a plan, or another
    * node did (plan-holders.ts). Synchronous, in memory.

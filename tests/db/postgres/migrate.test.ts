@@ -14,13 +14,14 @@ import { migrations } from '../../../src/db/postgres/migrations'
 import * as schema from '../../../src/db/postgres/schema'
 import { users } from '../../../src/db/postgres/schema'
 import { quotaHolds } from '../../../src/db/postgres/schema/quota-holds'
+import { planHolds } from '../../../src/db/postgres/schema/plan-holds'
 import { hasPostgres, NO_POSTGRES, sharedPostgres, type PgServer } from '../../helpers/pg-server'
 
 const describePg = hasPostgres() ? describe : describe.skip
 if (!hasPostgres()) console.warn(`tests/db/postgres/migrate: ${NO_POSTGRES}`)
 
 // the SQLite twin's tables and the PostgreSQL-only ones (quota holds)
-const TABLES = [...Object.values(schema), quotaHolds].map((t) => getTableConfig(t))
+const TABLES = [...Object.values(schema), quotaHolds, planHolds].map((t) => getTableConfig(t))
 
 describePg('PostgreSQL migrations', () => {
   let server: PgServer

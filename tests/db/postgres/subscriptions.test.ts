@@ -54,12 +54,12 @@ testPg('a new period starts at zero once; a lagging clock does not reset it agai
   const lagging = await a.subscriptions.take(held.id, 1000, today.next - 1, today)
   expect(lagging).toMatchObject({ ok: true, periodStart: tomorrow.start, amountUsed: 2000 })
   // the first take's settlement (period today) refunds nothing into tomorrow's
-  expect(await a.subscriptions.settle(held.id, today.start, 3000, 0)).toBe(0)
+  expect((await a.subscriptions.settle(held.id, today.start, 3000, 0)).charged).toBe(0)
   expect((await a.subscriptions.findById(held.id))!.amountUsed).toBe(2000)
   // tomorrow's take, settled at half, gives back the other half
-  expect(await b.subscriptions.settle(held.id, tomorrow.start, 1000, 500)).toBe(500)
+  expect((await b.subscriptions.settle(held.id, tomorrow.start, 1000, 500)).charged).toBe(500)
   expect((await a.subscriptions.findById(held.id))!.amountUsed).toBe(1500)
   // a cost beyond the reservation is taken only as far as the period's quota reaches
-  expect(await a.subscriptions.settle(held.id, tomorrow.start, 1000, 5000)).toBe(1000 + 1500)
+  expect((await a.subscriptions.settle(held.id, tomorrow.start, 1000, 5000)).charged).toBe(1000 + 1500)
   expect((await a.subscriptions.findById(held.id))!.amountUsed).toBe(3000)
 }, 60_000)

@@ -4,7 +4,7 @@
  * replayed, not a success) answered as the protocol expects (`success` / `fail`).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { as } from '../../helpers/accounts'
+import { addUser, as, login } from '../../helpers/accounts'
 import { sign } from '../../helpers/fake-payments/epay'
 import { call } from '../../helpers/test-app'
 import { startPaymentWorld, type PaymentWorld } from './setup'
@@ -33,6 +33,19 @@ describe('EPay', () => {
     expect((await call(w.app, 'POST', '/api/user/amount', { amount: 100 }, as(w.user))).body.data).toMatchObject({ money: '657.00', discount: 0.9 })
     const low = await call(w.app, 'POST', '/api/user/amount', { amount: 0 }, as(w.user))
     expect(low.status).toBe(400)
+  })
+
+  test("a group's top-up ratio (TopupGroupRatio) prices its users' orders, on both providers; other groups pay the list price", async () => {
+    await call(w.app, 'PUT', '/api/option/', { key: 'TopupGroupRatio', value: { vip: 0.8 } }, as(w.root))
+    await addUser(w.app, { username: 'vip-payer', quota: 0, group: 'vip' })
+    const vip = await login(w.app, 'vip-payer')
+    expect((await call(w.app, 'POST', '/api/user/amount', { amount: 10 }, as(vip))).body.data).toMatchObject({ money: '58.40', quota: 5_000_000 })
+    expect((await call(w.app, 'POST', '/api/user/stripe/amount', { amount: 10 }, as(vip))).body.data).toMatchObject({ money: '8.00' })
+    expect((await call(w.app, 'POST', '/api/user/amount', { amount: 10 }, as(w.user))).body.data).toMatchObject({ money: '73.00' })
+    // the order is opened at the group's price
+    const res = await call(w.app, 'POST', '/api/user/pay', { amount: 10, payment_method: 'alipay' }, as(vip))
+    expect(res.body.data.params.money).toBe('58.40')
+    await call(w.app, 'PUT', '/api/option/', { key: 'TopupGroupRatio', value: {} }, as(w.root))
   })
 
   test('the submit is signed with MD5 over the sorted parameters and the key; the notify and return URLs are ours', async () => {

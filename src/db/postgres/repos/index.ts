@@ -17,6 +17,7 @@ import { createCustomOAuthRepo } from './custom-oauth'
 import { createTokenRepo } from './tokens'
 import { createTopUpRepo } from './topups'
 import { createSubscriptionRepo } from './subscriptions'
+import { createPlanHolds } from './plan-holds'
 import { createTaskRepo } from './tasks'
 import { withPlanHolderCache } from '../../repos/plan-holders'
 import { createUserRepo } from './users'
@@ -47,11 +48,10 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
   const client = db.$client
   const users = createUserRepo(db)
   const tokens = createTokenRepo(db)
-  const holds = createPostgresQuota(client, {
-    nodeId: options.nodeId,
-    lease: { ...DEFAULT_LEASE, ...options.lease },
-    cached: { user: users.cached, token: tokens.cachedById },
-  })
+  const lease = { ...DEFAULT_LEASE, ...options.lease }
+  // the plans' takes follow the wallet's lease, renewed and swept with the wallet's holds
+  const planHolds = createPlanHolds(client, options.nodeId, lease)
+  const holds = createPostgresQuota(client, { nodeId: options.nodeId, lease, cached: { user: users.cached, token: tokens.cachedById }, also: planHolds })
   holds.start()
   const commits = new Set<Promise<void>>()
   let closed = false
@@ -70,7 +70,7 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
     secondFactors: createSecondFactorRepo(db),
     emailCodes: createEmailCodeRepo(db),
     topups: createTopUpRepo(db, (id) => users.repo.forget(id)),
-    subscriptions: withPlanHolderCache(createSubscriptionRepo(db)),
+    subscriptions: withPlanHolderCache(createSubscriptionRepo(db, { nodeId: options.nodeId, lease, holds: planHolds })),
     tasks: createTaskRepo(db, (id) => (users.repo.forget(id), tokens.repo.forgetUser(id))),
     bindings: createBindingRepo(db),
     customOAuth: createCustomOAuthRepo(db),
@@ -79,7 +79,7 @@ export function createPostgresRepos(db: PgDb, options: PostgresRepoOptions): Pos
       renew: holds.renew,
       sweep: holds.sweep,
       get live() {
-        return holds.liveHolds
+        return holds.liveHolds + planHolds.live
       },
     },
 

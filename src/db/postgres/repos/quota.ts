@@ -21,6 +21,12 @@ export const leaseOf = (ttlSeconds: number): HoldLease => ({ ttlSeconds, renewEv
 
 export const DEFAULT_LEASE: HoldLease = leaseOf(45)
 
+/** Holds of another kind (a plan's takes: plan-holds.ts) that follow the same lease, renewed and swept with these. */
+interface OtherHolds {
+  renew(): Promise<number>
+  sweep(): Promise<number>
+}
+
 /** Where the cosmetic copies of the balances live: the users' and tokens' cached rows, when cached. */
 export interface CachedRows {
   user(id: number): UserRow | undefined
@@ -72,8 +78,8 @@ function addMove(sums: Map<number, Move>, id: number, move: Move, sign: 1 | -1):
  * node's sweep gives its holds back within the lease. The cached rows show the database's balances plus the
  * queued moves, so relay auth and the console see them (cosmetic: the next reservation asks the database again).
  */
-export function createPostgresQuota(client: SQL, options: { nodeId: string; lease: HoldLease; cached: CachedRows }) {
-  const { nodeId, lease, cached } = options
+export function createPostgresQuota(client: SQL, options: { nodeId: string; lease: HoldLease; cached: CachedRows; also?: OtherHolds }) {
+  const { nodeId, lease, cached, also } = options
   // the holds of this node's requests, running or waiting for their settlement's batch: only these are renewed
   const live = new Set<number>()
   const timers: ReturnType<typeof setInterval>[] = []
@@ -134,7 +140,7 @@ export function createPostgresQuota(client: SQL, options: { nodeId: string; leas
       return { ok: true, ...balances, hold }
     },
 
-    // a plan's request: one conditional UPDATE of the key (no lease: like the plan's own take, it ends with the request)
+    // a plan's request: one conditional UPDATE of the key; the plan's take that follows records it in its hold (plan_holds), so a dead node's sweep gives it back with the take
     async holdToken(tokenId, amount) {
       if (!isInt4(tokenId)) return { ok: false, tokenRemain: 0 }
       const [row] = (await client`UPDATE tokens SET remain_quota = remain_quota - ${amount}::int8 WHERE id = ${tokenId}::int4 AND remain_quota >= ${amount}::int8 RETURNING remain_quota`) as { remain_quota: string }[]
@@ -190,18 +196,19 @@ export function createPostgresQuota(client: SQL, options: { nodeId: string; leas
    * (`requestId`). The hold is renewed until the batch commits (a slow or failing batch keeps its money held; a
    * node that dies stops renewing, and the sweep gives it back), so nothing else can reserve it meanwhile.
    */
-  function defer(s: SettleInput): SettleResult {
+  function defer(input: SettleInput): SettleResult {
+    const user = cached.user(input.userId)
+    const token = cached.token(input.tokenId)
+    let charged = input.actual
+    if (input.actual > input.reserved) {
+      const room = Math.min(user?.quota ?? 0, input.tokenLimited ? (token?.remainQuota ?? 0) : Number.MAX_SAFE_INTEGER)
+      charged = input.reserved + Math.max(0, Math.min(input.actual - input.reserved, room))
+    }
     // the hold stays live (renewed) until its batch commits: given back while the request's charge waits, it would
     // let other requests reserve the same money, and the late charge would find it gone (served, not paid)
+    const s = input.capAtAnswer && charged < input.actual ? { ...input, actual: charged } : input
     pending.push(s)
     if (pending.length === 1) onQueued()
-    const user = cached.user(s.userId)
-    const token = cached.token(s.tokenId)
-    let charged = s.actual
-    if (s.actual > s.reserved) {
-      const room = Math.min(user?.quota ?? 0, s.tokenLimited ? (token?.remainQuota ?? 0) : Number.MAX_SAFE_INTEGER)
-      charged = s.reserved + Math.max(0, Math.min(s.actual - s.reserved, room))
-    }
     const refund = s.reserved - charged // negative: the extra taken
     const move: Move = { charged, refund, tokenRefund: s.tokenLimited ? refund : 0, count: 1 }
     moves.set(s, move)
@@ -283,19 +290,20 @@ export function createPostgresQuota(client: SQL, options: { nodeId: string; leas
     })
   }
 
-  /** Push the expiry of this node's live holds one lease ahead, in one UPDATE. */
+  /** Push the expiry of this node's live holds (and `also`'s) one lease ahead, in one UPDATE each. */
   async function renew(): Promise<number> {
-    if (live.size === 0) return 0
+    const others = also ? await also.renew() : 0
+    if (live.size === 0) return others
     const ids = `{${[...live].join(',')}}`
     const done = await client`UPDATE quota_holds SET expires_at = now() + make_interval(secs => ${lease.ttlSeconds}::float8)
       WHERE node_id = ${nodeId} AND id = ANY(${ids}::int8[])`
-    return done.count
+    return done.count + others
   }
 
-  /** Give back every expired hold (any node's) to the balances; answers how many went. */
+  /** Give back every expired hold of a gone node (any node's, `also`'s too) to the balances; answers how many went. */
   async function sweep(): Promise<number> {
     const [r] = (await client`SELECT tollgate_sweep_holds() AS n`) as { n: number }[]
-    return r!.n
+    return r!.n + (also ? await also.sweep() : 0)
   }
 
   /** Run a background job, logged on failure, tracked so `stop` can wait for it. */

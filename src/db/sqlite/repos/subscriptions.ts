@@ -1,13 +1,19 @@
 import { and, asc, count, desc, eq, gt, lte, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { billingPreferences, subscriptionPlans, userSubscriptions } from '../schema'
-import type { StoredSubscriptionRepo } from '../../repos/subscriptions'
+import type { PlanPeriod, StoredSubscriptionRepo } from '../../repos/subscriptions'
+import { beyondQuota, settleTake, usedIn as usedInRow, usedInSql } from '../../repos/plan-settlement'
 
 /** Subscription plans on SQLite: one connection, so each take and settlement is one statement or one synchronous transaction. */
 export function createSubscriptionRepo(db: Db): StoredSubscriptionRepo {
   const s = userSubscriptions
-  // the period's use as the take sees it: zero once the clock is past the row's period
-  const usedIn = (start: number) => sql`(CASE WHEN ${s.lastResetTime} >= ${start} THEN ${s.amountUsed} ELSE 0 END)`
+  // the period's use as the take sees it (period.ts `usedIn`): the row's in its period, the debt of the period before, else zero
+  const usedIn = (p: PlanPeriod) => usedInSql({ used: s.amountUsed, total: s.amountTotal, last: s.lastResetTime }, p, 'max')
+  // the row moved into `p` (a no-op when it is already there)
+  const into = (p: PlanPeriod) => ({
+    lastResetTime: sql`max(${s.lastResetTime}, ${p.start})`,
+    nextResetTime: sql`CASE WHEN ${s.lastResetTime} >= ${p.start} THEN ${s.nextResetTime} ELSE ${p.next} END`,
+  })
   return {
     listPlans: async (enabledOnly) =>
       db
@@ -53,9 +59,8 @@ export function createSubscriptionRepo(db: Db): StoredSubscriptionRepo {
       const row = db
         .update(s)
         .set({
-          amountUsed: sql`${usedIn(period.start)} + ${amount}`,
-          lastResetTime: sql`max(${s.lastResetTime}, ${period.start})`,
-          nextResetTime: sql`CASE WHEN ${s.lastResetTime} >= ${period.start} THEN ${s.nextResetTime} ELSE ${period.next} END`,
+          amountUsed: sql`${usedIn(period)} + ${amount}`,
+          ...into(period),
         })
         .where(
           and(
@@ -63,28 +68,30 @@ export function createSubscriptionRepo(db: Db): StoredSubscriptionRepo {
             eq(s.status, 'active'),
             lte(s.startTime, now),
             gt(s.endTime, now),
-            sql`(${s.amountTotal} = 0 OR ${usedIn(period.start)} + ${amount} <= ${s.amountTotal})`,
+            sql`(${s.amountTotal} = 0 OR ${usedIn(period)} + ${amount} <= ${s.amountTotal})`,
           ),
         )
         .returning({ used: s.amountUsed, total: s.amountTotal, start: s.lastResetTime })
         .get()
       if (row) return { ok: true, periodStart: row.start, amountUsed: row.used, amountTotal: row.total }
       const held = db.select().from(s).where(eq(s.id, id)).get()
-      const used = held && held.lastResetTime >= period.start ? held.amountUsed : 0
+      const used = held ? usedInRow(held, period) : 0
       return { ok: false, periodStart: Math.max(held?.lastResetTime ?? 0, period.start), amountUsed: used, amountTotal: held?.amountTotal ?? 0 }
     },
 
+    // no holds: one process, whose takes end with it (a restart starts with no request running)
     async settle(id, periodStart, reserved, actual) {
       return db.transaction((tx) => {
         const held = tx.select().from(s).where(eq(s.id, id)).get()
-        // the plan reset since the take: the old period's use is gone, nothing to give back or add there
-        if (!held || held.lastResetTime !== periodStart) return Math.min(actual, reserved)
-        const extra = actual > reserved ? Math.min(actual - reserved, held.amountTotal === 0 ? actual - reserved : Math.max(0, held.amountTotal - held.amountUsed)) : 0
-        const charged = actual > reserved ? reserved + extra : actual
-        const used = Math.max(0, held.amountUsed - reserved + charged)
-        if (used !== held.amountUsed) tx.update(s).set({ amountUsed: used }).where(eq(s.id, id)).run()
-        return charged
+        const settled = settleTake(held, periodStart, reserved, actual)
+        if (held && settled.used !== held.amountUsed) tx.update(s).set({ amountUsed: settled.used }).where(eq(s.id, id)).run()
+        return { charged: settled.charged, swept: false }
       })
+    },
+
+    async overdraw(id, amount, period) {
+      const row = db.update(s).set({ amountUsed: sql`${usedIn(period)} + ${amount}`, ...into(period) }).where(eq(s.id, id)).returning({ used: s.amountUsed, total: s.amountTotal }).get()
+      return row ? beyondQuota(amount, row.used, row.total) : amount
     },
   }
 }
