@@ -41,16 +41,16 @@ function operationJob<R extends OperationRequest>(ports: RelayPorts, op: Operati
     stream: request.stream,
     warnings: [],
     serving(planned) {
-      for (const { candidate, dialect } of servedBy(op, planned)) dialects.set(candidate, dialect)
+      for (const { candidate, dialect } of servedBy(op, planned)) if (!request.stream || dialect.streams !== false) dialects.set(candidate, dialect)
       return [...dialects.keys()]
     },
-    noneServes: () => new NotFoundError(`model "${request.model}" is served, but none of its channels serves ${op.path}`, 'model_not_found'),
+    noneServes: () => new NotFoundError(`model "${request.model}" is served, but none of its channels serves ${request.stream ? 'streamed ' : ''}${op.path}`, 'model_not_found'),
     meter: () => request.meter,
     async attempt(candidate, attempt) {
       attempt.sending()
       const { answer, abort } = await attemptOperation(ports, op, dialects.get(candidate)!, request, candidate, input)
       const firstByteAt = performance.now()
-      const end = (rest: { error?: string; aborted?: boolean }) => attempt.end({ usage: answer.usage, firstByteAt, error: rest.error, aborted: rest.aborted ?? input.signal.aborted })
+      const end = (rest: { error?: string; aborted?: boolean }) => attempt.end({ usage: answer.usage, firstByteAt, error: rest.error ?? answer.error, aborted: rest.aborted ?? input.signal.aborted })
       const idleMs = ports.options.get<number>('RelayStreamIdleSeconds') * 1000
       const body = answer.body instanceof ReadableStream ? settledAtEnd(answer.body, end, { abort, idleMs, streams: ports.ops?.streams }) : answer.body
       if (!(answer.body instanceof ReadableStream)) end({})
