@@ -140,6 +140,21 @@ describe('which requests stream', () => {
     expect(o.up.requests.length).toBe(before)
   })
 
+  test('a streamed request goes only to channels whose dialect streams: a model only an Imagen (Gemini) channel serves is a 404 naming streamed', async () => {
+    await o.channel(24, 'painter-x')
+    await o.env.app.deps.options.set('ModelPrice', { 'doubao-seedream-4-0-250828': 0.03, 'imagen-4.0-generate-001': 0.04, 'painter-x': 0.01 })
+    const { key } = await payer()
+    const before = o.up.requests.length
+    const res = await post(key, { model: 'painter-x', prompt: 'x', stream: true })
+    expect(res.status).toBe(404)
+    const error = ((await res.json()) as any).error
+    expect(error.code).toBe('model_not_found')
+    expect(error.message).toContain('streamed /v1/images/generations')
+    expect(o.up.requests.length).toBe(before)
+    // unstreamed, the same model is served there
+    expect((await post(key, { model: 'painter-x', prompt: 'x' })).status).toBe(200)
+  })
+
   test('Seedream streams a sequence: each image as partial_succeeded, then completed with generated_images, which is billed', async () => {
     const { user, key } = await payer()
     const res = await post(key, { model: 'doubao-seedream-4-0-250828', prompt: 'a comic', stream: true, sequential_image_generation: 'auto', sequential_image_generation_options: { max_images: 4 } })
