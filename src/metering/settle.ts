@@ -40,7 +40,7 @@ export async function settle(deps: SettleDeps, outcome: RelayOutcome): Promise<S
   r.settled = true
   const { input } = outcome
   const delivered = outcome.ok || outcome.firstByteAt !== undefined
-  const billed = delivered ? billedUsage(outcome, countsPrompt(outcome) ? await promptTokens(r) : undefined) : { usage: emptyUsage(), estimated: false }
+  const billed = delivered ? billedUsage(outcome, r.unit, countsPrompt(outcome, r.unit) ? await promptTokens(r) : undefined) : { usage: emptyUsage(), estimated: false }
   const actual = delivered ? quotaFor(r.price, billed.usage, r.quotaPerUnit) + r.fee : 0
   const now = Math.floor(Date.now() / 1000)
   let charged: number
@@ -108,8 +108,8 @@ async function chargeSources(deps: SettleDeps, r: Reservation, who: { userId: nu
  * or upstream broke): never less output than the text the client got. Nothing reported: the prompt
  * estimate plus the tokens of the produced text. `prompt` is given exactly when `countsPrompt` says so.
  */
-function billedUsage(outcome: RelayOutcome, prompt: number | undefined): { usage: Usage; estimated: boolean } {
-  const { reported, complete } = reportOf(outcome)
+function billedUsage(outcome: RelayOutcome, unit: Reservation['unit'], prompt: number | undefined): { usage: Usage; estimated: boolean } {
+  const { reported, complete } = reportOf(outcome, unit)
   if (reported && complete) return { usage: reported, estimated: false }
   const producedTokens = countTextTokens(outcome.output ?? '')
   if (!reported) {
@@ -129,15 +129,17 @@ async function promptTokens(r: Reservation): Promise<number> {
   return r.count()
 }
 
-function reportOf(outcome: RelayOutcome): { reported: Usage | undefined; complete: boolean } {
-  const reported = outcome.usage && totalTokens(outcome.usage) > 0 ? outcome.usage : undefined
+function reportOf(outcome: RelayOutcome, unit: Reservation['unit']): { reported: Usage | undefined; complete: boolean } {
+  // images are counted, never estimated: none counted (a stream cut before its first image completed) is none made
+  const counted = outcome.usage !== undefined && unit === 'image'
+  const reported = outcome.usage && (counted || totalTokens(outcome.usage) > 0) ? outcome.usage : undefined
   return { reported, complete: outcome.ok && !outcome.aborted }
 }
 
 /** Whether the bill needs the prompt's tokens: nothing reported, or a cut request that reported no input. */
-function countsPrompt(outcome: RelayOutcome): boolean {
-  const { reported, complete } = reportOf(outcome)
-  return !reported || (!complete && inputTokens(reported) === 0)
+function countsPrompt(outcome: RelayOutcome, unit: Reservation['unit']): boolean {
+  const { reported, complete } = reportOf(outcome, unit)
+  return !reported || (!complete && inputTokens(reported) === 0 && unit !== 'image')
 }
 
 function logRow(

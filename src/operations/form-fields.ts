@@ -23,6 +23,11 @@ export function formFiles(form: FormData, field: string): File[] {
   return files
 }
 
+/** A file past `maxBytes` is a 400 naming its field (the API's own bound, below the body limit's 413). */
+export function checkFileSize(file: File | undefined, field: string, maxBytes: number): void {
+  if (file && file.size > maxBytes) throw new BadRequestError(`${field} is ${(file.size / 1048576).toFixed(1)} MB; it must be smaller than ${maxBytes / 1048576} MB`, field)
+}
+
 export function formString<T extends string>(form: FormData, field: string, allowed?: readonly T[]): T | undefined {
   const value = form.get(field)
   if (value === null) return undefined

@@ -38,10 +38,14 @@ export interface OperationAnswer {
   usage?: Usage
   /** headers to pass on (e.g. a transcription's content type, a speech stream's) */
   headers?: Record<string, string>
+  /** set when a stream ended with an error event after its first content: why, for the log and the channel's health */
+  error?: string
 }
 
 /** One upstream wire dialect of an operation (`openai`, `gemini`, `cohere` …): the provider data names it. */
 export interface OperationDialect<R extends OperationRequest> {
+  /** false: it cannot answer a `stream: true` request (Imagen, DashScope), which then goes only to channels whose dialect can */
+  streams?: false
   encode(request: R, upstreamModel: string): UpstreamCall
   /** Reads a 2xx answer; throws UpstreamFailure when it is not what the dialect sends. */
   decode(response: Response, request: R, follow: FollowUp): Promise<OperationAnswer>

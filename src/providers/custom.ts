@@ -13,5 +13,5 @@ export const custom = openAiCompatible({
   // rerank (vLLM, Xinference, TEI-style servers in Jina's shape), moderations and legacy completions where a server has them
   ownOperations: openAiOperations('/v1', ['rerank', 'moderations', 'completions']),
   // what OpenAI-compatible servers commonly serve besides chat (vLLM, LocalAI, Groq's audio, image servers)
-  operations: ['embeddings', 'image-generations', 'image-edits', 'speech', 'transcriptions', 'translations'],
+  operations: ['embeddings', 'image-generations', 'image-edits', 'image-variations', 'speech', 'transcriptions', 'translations'],
 })

@@ -38,14 +38,21 @@ interface ConnectorCall {
   fetch(url: string, init?: RequestInit): Promise<Response>
 }
 
+/** One call of a non-chat operation as the connector sees it (Vertex's Imagen `:predict`). */
+interface OperationConnectorCall extends Pick<ConnectorCall, 'model' | 'clientModel' | 'key' | 'baseUrl' | 'other' | 'fetch'> {
+  operation: OperationId
+}
+
 /** For providers whose URL and credentials are made per call (signed requests, minted tokens). */
 interface Connector {
   prepare(call: ConnectorCall): Promise<{ url: string; headers: Record<string, string> }>
+  /** URL and credentials of one operation call (an operation of a connector provider needs it; its dialect makes the body) */
+  prepareOperation?(call: OperationConnectorCall): Promise<{ url: string; headers: Record<string, string> }>
   /**
    * The upstream answered `status` (not 2xx) to a call `prepare` made. True when that dropped cached credentials the
    * next call makes anew (Vertex forgets a token it refused with 401 and mints one): the key itself is not dead.
    */
-  rejected?(call: ConnectorCall, status: number): boolean
+  rejected?(call: Pick<ConnectorCall, 'key'>, status: number): boolean
 }
 
 /** The model APIs besides chat, by the route clients call (OpenAI's shapes; src/operations/). */

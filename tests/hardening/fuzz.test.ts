@@ -346,7 +346,7 @@ async function send(input: FuzzInput): Promise<Outcome> {
     const text = await res.text()
     const oversized = input.body?.kind === 'oversized'
     // a chunked body's size shows only as it is read, and a relay route reads no byte of a refused key's body
-    const refusedFirst = input.body?.kind === 'oversized' && input.body.framing === 'chunked' && /^\/(v1|mj|suno|:mode)\//.test(input.route ?? '') && (res.status === 401 || res.status === 403)
+    const refusedFirst = input.body?.kind === 'oversized' && input.body.framing === 'chunked' && /^\/(v1|v1beta|mj|suno|:mode)\//.test(input.route ?? '') && (res.status === 401 || res.status === 403)
     // a dot segment as a path parameter (`%2e%2e`) names another path once the URL is normalized: no route reads its body
     const leavesRoute = /(^|\/)(\.|%2e){1,2}(\/|\?|$)/i.test(input.path) && res.status === 404
     if (oversized && input.route && !input.note.startsWith('wrong method') && res.status !== 413 && !refusedFirst && !leavesRoute) {

@@ -147,7 +147,7 @@ describe('POST /v1/images/generations', () => {
       [{ model: 'dall-e-3', prompt: 'x', style: 'loud' }, 'style'],
       [{ model: 'gpt-image-1', prompt: 'x', output_format: 'bmp' }, 'output_format'],
       [{ model: 'dall-e-2', prompt: 'x'.repeat(1001) }, 'prompt'],
-      [{ model: 'gpt-image-1', prompt: 'x', stream: true }, 'stream'],
+      [{ model: 'dall-e-3', prompt: 'x', stream: true }, 'stream'],
       [{ model: 'dall-e-2', prompt: 'x', response_format: 'png' }, 'response_format'],
     ] as const) {
       const res = await postJson(key, body)
@@ -235,6 +235,10 @@ describe('POST /v1/images/edits', () => {
       [{ model: 'gpt-image-1', prompt: 'x', image: file(), n: 'two' }, 'n'],
       [{ model: 'gpt-image-1', prompt: 'x', image: file(), mask: 'nope' }, 'mask'],
       [{ model: 'gpt-image-1', prompt: 'x', image: file(), size: '256x256' }, 'size'],
+      [{ model: 'dall-e-2', prompt: 'x', image: file(), stream: 'true' }, 'stream'],
+      [{ model: 'gpt-image-1', prompt: 'x', image: file(), stream: 'true', partial_images: '5' }, 'partial_images'],
+      [{ model: 'dall-e-2', prompt: 'x', image: new File([new Uint8Array(4 * 1024 * 1024 + 1)], 'big.png') }, 'image'],
+      [{ model: 'dall-e-2', prompt: 'x', image: file(), mask: new File([new Uint8Array(4 * 1024 * 1024 + 1)], 'm.png') }, 'mask'],
     ]
     for (const [fields, param] of cases) {
       const form = new FormData()
@@ -280,6 +284,7 @@ describe('POST /v1/images/variations', () => {
       [{ image: file(), n: '11' }, 'n'],
       [{ image: file(), size: '1792x1024' }, 'size'],
       [{ image: file(), response_format: 'gif' }, 'response_format'],
+      [{ image: new File([new Uint8Array(4 * 1024 * 1024 + 1)], 'big.png', { type: 'image/png' }) }, 'image'],
     ]
     for (const [fields, param] of cases) {
       const form = new FormData()
@@ -289,5 +294,33 @@ describe('POST /v1/images/variations', () => {
       expect(((await res.json()) as any).error.param, param).toBe(param)
     }
     expect(o.up.requests.length).toBe(before)
+  })
+
+  test('an image just under 4 MB goes through; a body past the body limit is a 413, nothing sent or charged', async () => {
+    const { user, client, key } = await payer()
+    const image = new Uint8Array(4 * 1024 * 1024).fill(9)
+    await client.images.createVariation({ image: await toFile(image, 'edge.png', { type: 'image/png' }), n: 1, size: '256x256' })
+    expect((await (o.up.requests.at(-1)!.form!.get('image') as File).bytes()).length).toBe(image.length)
+    const before = o.up.requests.length
+    const charged = (await userRow(o.env, user.id)).quota
+    const form = new FormData()
+    form.append('image', new File([new Uint8Array(33 * 1024 * 1024)], 'huge.png', { type: 'image/png' }))
+    const res = await o.env.app.fetch('/v1/images/variations', { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form })
+    expect(res.status).toBe(413)
+    expect(o.up.requests.length).toBe(before)
+    expect((await userRow(o.env, user.id)).quota).toBe(charged)
+  })
+
+  test('a Custom (OpenAI-compatible) channel serves variations too, under its own model name, billed at ModelPrice per image', async () => {
+    await o.channel(8, 'compat-variations', { modelMapping: JSON.stringify({ 'compat-variations': 'dall-e-2' }) })
+    await o.env.app.deps.options.set('ModelPrice', { 'flux-schnell': 0.003, 'compat-variations': 0.01 })
+    const { user, client } = await payer()
+    const res = await client.images.createVariation({ model: 'compat-variations', image: await toFile(png('c'), 'c.png', { type: 'image/png' }), n: 2 })
+    expect(res.data).toHaveLength(2)
+    const sent = o.up.requests.at(-1)!
+    expect(sent.path).toBe('/v1/images/variations')
+    expect(sent.form!.get('model')).toBe('dall-e-2')
+    const { row } = await lastRow(user.id)
+    expect(row).toMatchObject({ modelName: 'compat-variations', promptTokens: 2, quota: 2 * quota(0.01) })
   })
 })

@@ -9,9 +9,9 @@ const MJ_SECRET = 'mj-proxy-secret-0123456789'
 export const SUNO_KEY = 'suno-key-0123456789abcdef'
 
 /** A gateway with a Midjourney channel (type 2) and a Suno channel (type 36) on their fakes, prices on, the background poller stopped: tests poll by hand on a clock they move. */
-export async function startTaskEnv() {
+export async function startTaskEnv(options: { mjHostsImages?: boolean } = {}) {
   const env: RelayEnv = await startRelayEnv()
-  const mj = await startFakeMidjourney(MJ_SECRET)
+  const mj = await startFakeMidjourney(MJ_SECRET, { hostsImages: options.mjHostsImages })
   const suno = await startFakeSuno(SUNO_KEY)
   const { deps } = env.app
   deps.taskPoller.stop()

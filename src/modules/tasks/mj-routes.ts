@@ -11,6 +11,7 @@ import { apiKeyAuth } from '../relay/api-key-auth'
 import { assertJsonBody, parseRawJson, type RawBodyContext } from '../relay/raw-body'
 import { relayCallOf } from '../relay/relay-input'
 import { imageSeed } from './image-seed'
+import { forwardedImageUrl, taskImage } from './mj-image-route'
 
 /** The speed modes new-api passes on as a path prefix (`/mj-fast/mj/submit/imagine`). */
 const MODES = /^mj-(fast|turbo|relax)$/
@@ -83,17 +84,21 @@ export function midjourneyRoutes(deps: AppDeps, hooks: RelayHooks) {
 
     app.get(`${prefix}/task/:id/fetch`, async (ctx: Ctx) => {
       modeOf(ctx.params)
-      return midjourneyView(await origin(ctx, ctx.params.id!))
+      return forwardedImageUrl(deps, ctx.request, midjourneyView(await origin(ctx, ctx.params.id!)))
     })
     app.post(
       `${prefix}/task/list-by-condition`,
       async (ctx: Ctx & { body: { ids: string[] } }) => {
         modeOf(ctx.params)
         const rows = await deps.repos.tasks.findOwned(ctx.caller.user.id, 'midjourney', ctx.body.ids)
-        return rows.map(midjourneyView)
+        return rows.map((row) => forwardedImageUrl(deps, ctx.request, midjourneyView(row)))
       },
       { parse: parseRawJson, body: Bodies.ids },
     )
+    app.get(`${prefix}/image/:id`, (ctx: Ctx) => {
+      modeOf(ctx.params)
+      return taskImage(deps, ctx.caller, ctx.params.id!, ctx.request.signal)
+    })
     app.get(`${prefix}/task/:id/image-seed`, async (ctx: Ctx) => {
       const mode = modeOf(ctx.params)
       return imageSeed(deps, await origin(ctx, ctx.params.id!), mode)

@@ -7,10 +7,13 @@ export interface SseTranslator {
   /**
    * The client's frames for one upstream `data` payload ('' sends nothing), and whether it carried content.
    * A payload that is an error throws UpstreamFailure: before the first content that fails the attempt.
+   * `event` is the event's `event:` field, when it has one (the image streams name theirs).
    */
-  frame(data: string): { frames: string; content: boolean }
+  frame(data: string, event?: string): { frames: string; content: boolean }
   /** frames after the upstream's last event (a usage chunk, `[DONE]`), '' for none */
   end(): string
+  /** the stream ended with an error event after its first content (broken off, garbled): why, for the log */
+  broke?(message: string): void
 }
 
 const encoder = new TextEncoder()
@@ -34,7 +37,7 @@ export async function relaySse(body: ReadableStream<Uint8Array> | null, translat
       if (parser.invalid !== undefined) throw new UpstreamFailure(0, notSseMessage(parser.invalid), true)
       for (const event of events) {
         if (notJsonData(event.data)) throw new UpstreamFailure(0, notJsonMessage(event.data), true)
-        const out = translator.frame(event.data)
+        const out = translator.frame(event.data, event.event)
         held += out.frames
         content ||= out.content
       }
@@ -69,18 +72,22 @@ export async function relaySse(body: ReadableStream<Uint8Array> | null, translat
 /** The client's frames of the next upstream chunk; `over` once the stream has ended (well or not). */
 async function nextFrames(reader: ReadableStreamDefaultReader<Uint8Array>, parser: SseParser, translator: SseTranslator): Promise<{ text: string; over: boolean }> {
   let text = ''
+  const broken = (message: string) => {
+    translator.broke?.(message)
+    return errorFrame(message)
+  }
   try {
     const { done, value } = await reader.read()
     const events = done ? parser.end() : parser.push(value)
     for (const event of events) {
-      if (notJsonData(event.data)) return { text: text + errorFrame(notJsonMessage(event.data)), over: cancelled(reader) }
-      text += translator.frame(event.data).frames
+      if (notJsonData(event.data)) return { text: text + broken(notJsonMessage(event.data)), over: cancelled(reader) }
+      text += translator.frame(event.data, event.event).frames
     }
-    if (parser.invalid !== undefined) return { text: text + errorFrame(notSseMessage(parser.invalid)), over: cancelled(reader) }
+    if (parser.invalid !== undefined) return { text: text + broken(notSseMessage(parser.invalid)), over: cancelled(reader) }
     return done ? { text: text + translator.end(), over: true } : { text, over: false }
   } catch (error) {
-    if (error instanceof UpstreamFailure) return { text: text + errorFrame(error.message), over: cancelled(reader) }
-    return { text: text + errorFrame(`upstream broke off: ${(error as Error).message}`), over: true }
+    if (error instanceof UpstreamFailure) return { text: text + broken(error.message), over: cancelled(reader) }
+    return { text: text + broken(`upstream broke off: ${(error as Error).message}`), over: true }
   }
 }
 

@@ -23,6 +23,7 @@ interface TaskAnswer {
  * answered as OpenAI's `data: [{url, revised_prompt}]`. Images the task failed are neither returned nor billed.
  */
 export const dashscopeImageGeneration: OperationDialect<ImageGenerationRequest> = {
+  streams: false,
   encode(request, upstreamModel) {
     const { body } = request
     const parameters: Record<string, unknown> = { n: request.choice.n }

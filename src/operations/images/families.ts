@@ -105,6 +105,15 @@ export function checkImageOptions(options: ImageOptions): ImageChoice {
   return { family, n, variant, dropResponseFormat: !rules.responseFormat && options.responseFormat !== undefined }
 }
 
+/** The families whose upstreams stream images (`stream: true`): GPT image models' partial images, Seedream's sequences; a compatible server's models may. */
+const STREAMING: ReadonlySet<ImageFamily> = new Set(['gpt-image-1', 'gpt-image', 'seedream', 'other'])
+
+/** `stream: true` checked against the model's family: a 400 naming `stream` for a model that cannot stream. */
+export function checkImageStream(choice: ImageChoice, model: string, stream: boolean): boolean {
+  if (stream && !STREAMING.has(choice.family)) throw new BadRequestError(`${model} does not stream images; leave stream unset (GPT image models stream partial images)`, 'stream')
+  return stream
+}
+
 /** The fields of `body` (JSON keys or form names) that belong to one family only. */
 export function familyFields(names: Iterable<string>): string[] {
   return [...names].filter((name) => FAMILY_OWNED.has(name))

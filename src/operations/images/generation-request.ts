@@ -2,7 +2,7 @@ import { BadRequestError } from '../../errors'
 import { exactMeter } from '../../relay/meter/meter'
 import { objectBody, optionalBoolean, optionalInteger, optionalString, requiredString } from '../fields'
 import type { OperationRequest } from '../types'
-import { checkImageOptions, familyFields, familyOf, type ImageChoice } from './families'
+import { checkImageOptions, checkImageStream, familyFields, familyOf, type ImageChoice } from './families'
 
 export interface ImageGenerationRequest extends OperationRequest {
   choice: ImageChoice
@@ -13,17 +13,17 @@ export interface ImageGenerationRequest extends OperationRequest {
 /** OpenAI's default when a request names no model (the API's documented default). */
 export const DEFAULT_IMAGE_MODEL = 'dall-e-2'
 
-/** `POST /v1/images/generations`: billed per image by size and quality; the reservation is n images. */
+/** `POST /v1/images/generations`: billed per image by size and quality; the reservation is n images. `stream: true` relays the upstream's image events. */
 export function decodeImageGeneration(raw: unknown): ImageGenerationRequest {
   const body = objectBody(raw)
   const model = body.model === undefined || body.model === null ? DEFAULT_IMAGE_MODEL : requiredString(body, 'model')
   const prompt = requiredString(body, 'prompt')
-  if (optionalBoolean(body, 'stream')) throw new BadRequestError('streamed image generation (partial images) is not served; leave stream unset', 'stream')
   optionalString(body, 'style', ['vivid', 'natural'] as const)
   optionalString(body, 'background', ['transparent', 'opaque', 'auto'] as const)
   optionalString(body, 'output_format', ['png', 'jpeg', 'webp'] as const)
   optionalString(body, 'moderation', ['low', 'auto'] as const)
   optionalInteger(body, 'output_compression', 0, 100)
+  optionalInteger(body, 'partial_images', 0, 3)
   const choice = checkImageOptions({
     model,
     prompt,
@@ -33,8 +33,9 @@ export function decodeImageGeneration(raw: unknown): ImageGenerationRequest {
     responseFormat: optionalString(body, 'response_format', ['url', 'b64_json'] as const),
     present: familyFields(Object.keys(body).filter((k) => body[k] !== undefined && body[k] !== null)),
   })
-  const meter = exactMeter(model, 'image', choice.n, { variant: choice.variant, choices: { count: choice.n, field: 'n' } })
-  return { model, stream: false, meter, choice, body }
+  const stream = checkImageStream(choice, model, optionalBoolean(body, 'stream') ?? false)
+  const meter = exactMeter(model, 'image', choice.n, { stream, variant: choice.variant, choices: { count: choice.n, field: 'n' } })
+  return { model, stream, meter, choice, body }
 }
 
 /**

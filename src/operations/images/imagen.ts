@@ -23,6 +23,7 @@ export function aspectRatioOf(size: unknown): string | undefined {
  * back without bytes and are neither returned nor billed.
  */
 export const imagenGeneration: OperationDialect<ImageGenerationRequest> = {
+  streams: false,
   encode(request) {
     const parameters: Record<string, unknown> = { sampleCount: request.choice.n }
     const aspectRatio = aspectRatioOf(request.body.size)

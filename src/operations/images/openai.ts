@@ -4,12 +4,14 @@ import type { OperationAnswer, OperationDialect, OperationRequest } from '../typ
 import type { ImageEditRequest } from './edit-request'
 import type { ImageGenerationRequest } from './generation-request'
 import type { ImageVariationRequest } from './variation-request'
+import { streamImages } from './image-stream'
 import { imageUsage } from './usage'
 
 /**
  * OpenAI's `/v1/images/generations`, `/edits` and `/variations` (Azure and compatible servers answer the same shape):
  * the client's body goes on with only `model` replaced, the answer comes back as sent, and metering bills the
- * images it holds (`data.length`: fewer than `n` when the upstream made fewer).
+ * images it holds (`data.length`: fewer than `n` when the upstream made fewer). Generations and edits stream
+ * (`stream: true`: GPT image models' partial images, Seedream's sequences) as the upstream's events (image-stream.ts).
  */
 export const openAiImageGeneration: OperationDialect<ImageGenerationRequest> = {
   encode(request, upstreamModel) {
@@ -17,7 +19,7 @@ export const openAiImageGeneration: OperationDialect<ImageGenerationRequest> = {
     if (request.choice.dropResponseFormat) delete body.response_format
     return { body: JSON.stringify(body), contentType: 'application/json' }
   },
-  decode: decodeImages,
+  decode: decodeStreamOrImages,
 }
 
 export const openAiImageEdit: OperationDialect<ImageEditRequest> = {
@@ -26,12 +28,18 @@ export const openAiImageEdit: OperationDialect<ImageEditRequest> = {
     if (request.choice.dropResponseFormat) replace.response_format = undefined
     return { body: forwardForm(request.form, replace) }
   },
-  decode: decodeImages,
+  decode: decodeStreamOrImages,
 }
 
 export const openAiImageVariation: OperationDialect<ImageVariationRequest> = {
   encode: (request, upstreamModel) => ({ body: forwardForm(request.form, { model: upstreamModel }) }),
   decode: decodeImages,
+}
+
+/** A stream asked for and sent is relayed as it comes; an upstream that answers a stream request whole is relayed whole. */
+function decodeStreamOrImages(response: Response, request: OperationRequest & { choice: { n: number } }): Promise<OperationAnswer> {
+  const sse = (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')
+  return request.stream && sse ? streamImages(response, request.choice.n) : decodeImages(response, request)
 }
 
 async function decodeImages(response: Response, request: OperationRequest): Promise<OperationAnswer> {

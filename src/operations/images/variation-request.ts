@@ -1,6 +1,6 @@
 import { BadRequestError } from '../../errors'
 import { exactMeter } from '../../relay/meter/meter'
-import { formFile, formFiles, formInteger, formString, requiredFormString } from '../form-fields'
+import { checkFileSize, formFile, formFiles, formInteger, formString, requiredFormString } from '../form-fields'
 import type { OperationRequest } from '../types'
 import { checkImageOptions, type ImageChoice } from './families'
 
@@ -12,6 +12,8 @@ export interface ImageVariationRequest extends OperationRequest {
 
 /** OpenAI serves variations with dall-e-2 only, and takes it as the default. */
 const VARIATION_MODEL = 'dall-e-2'
+/** OpenAI takes a dall-e-2 image (to vary or edit, and its mask) smaller than 4 MB. */
+export const DALL_E_2_MAX_IMAGE_BYTES = 4 * 1024 * 1024
 
 /** `POST /v1/images/variations` (multipart: one square PNG `image`, `n`, `size`, `response_format`), billed per image by size. */
 export function decodeImageVariation(raw: unknown): ImageVariationRequest {
@@ -19,6 +21,7 @@ export function decodeImageVariation(raw: unknown): ImageVariationRequest {
   const form = raw
   const model = form.has('model') ? requiredFormString(form, 'model') : VARIATION_MODEL
   if (formFiles(form, 'image').length !== 1 || !formFile(form, 'image')) throw new BadRequestError('image is required: one PNG file to make variations of', 'image')
+  checkFileSize(formFile(form, 'image'), 'image', DALL_E_2_MAX_IMAGE_BYTES)
   if (form.has('prompt')) throw new BadRequestError('variations take no prompt (use /v1/images/edits to edit with one)', 'prompt')
   const choice = checkImageOptions({
     model,

@@ -9,7 +9,7 @@ import { BadRequestError } from '../../errors'
 
 export type VertexPublisher = 'google' | 'anthropic'
 /** What the call does; the action on the URL follows from it and the model's publisher. */
-export type VertexOperation = 'generate' | 'stream' | 'countTokens' | 'embed'
+export type VertexOperation = 'generate' | 'stream' | 'countTokens' | 'embed' | 'predict'
 
 /** A channel's `other` (or a model's publisher) that cannot make a Vertex URL: 400 naming the field. */
 export class VertexConfigError extends BadRequestError {}
@@ -91,11 +91,12 @@ export function vertexAction(operation: VertexOperation, model: string): { publi
     if (operation === 'stream') return { publisher, model: id, action: 'streamRawPredict' }
     // the model goes in the body for counting (see vertexAnthropicCountTokensBody)
     if (operation === 'countTokens') return { publisher, model: 'count-tokens', action: 'rawPredict' }
-    throw new VertexConfigError(`${model} is a Claude model: Vertex AI has no embeddings for it`, 'model')
+    throw new VertexConfigError(`${model} is a Claude model: Vertex AI has no ${operation === 'predict' ? 'images' : 'embeddings'} for it`, 'model')
   }
   if (operation === 'generate') return { publisher, model, action: 'generateContent' }
   if (operation === 'stream') return { publisher, model, action: 'streamGenerateContent?alt=sse' }
   if (operation === 'countTokens') return { publisher, model, action: 'countTokens' }
+  if (operation === 'predict') return { publisher, model, action: 'predict' }
   return { publisher, model, action: vertexEmbeddingMethod(model) }
 }
 

@@ -56,7 +56,51 @@ function answerImages(call: RecordedCall, key: string, edit: boolean): Response 
   )
   const usage = gptImage ? { usage: { input_tokens: 12, input_tokens_details: { text_tokens: 12, image_tokens: 0 }, output_tokens: 4160 * made, total_tokens: 12 + 4160 * made } } : {}
   const extra = gptImage ? { background: 'opaque', output_format: f.output_format ?? 'png', quality: 'high', size: f.size && f.size !== 'auto' ? f.size : '1024x1024' } : {}
+  if (f.stream === 'true') return imageEvents(edit ? 'image_edit' : 'image_generation', f.prompt, made, Number(f.partial_images ?? 0), extra)
   return Response.json({ created: 1_750_000_000, data, ...extra, ...usage })
+}
+
+/** Streams cancelled by the gateway (its client gone) while the fake still had events to send. */
+export const imageStreams = { cancelled: 0 }
+
+/** A partial image's fake bytes: which image and which preview. */
+export const fakePartial = (prompt: string, image: number, partial: number) => Buffer.from(`partial ${partial} of image ${image} of ${prompt}`).toString('base64')
+
+/**
+ * GPT image models' stream (`stream: true`): per image, `partial_images` `{prefix}.partial_image` events then one
+ * `{prefix}.completed` with its token usage, each named in `event:`. A prompt with "[error]" gets an error event
+ * first; "[break]" breaks off after the first image's previews; "[hang]" stays open after them.
+ */
+function imageEvents(prefix: string, prompt: string, images: number, partials: number, extra: Record<string, unknown>): Response {
+  const frame = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
+  const events: string[] = []
+  if (prompt.includes('[error]')) events.push(`event: error\ndata: ${JSON.stringify({ error: { message: 'the image model is overloaded', type: 'server_error' } })}\n\n`)
+  else
+    for (let image = 0; image < images; image++) {
+      for (let p = 0; p < partials; p++) events.push(frame(`${prefix}.partial_image`, { b64_json: fakePartial(prompt, image, p), created_at: 1_750_000_000, partial_image_index: p, ...extra }))
+      if ((prompt.includes('[break]') || prompt.includes('[hang]')) && image === 0) break
+      const usage = { input_tokens: 12, input_tokens_details: { text_tokens: 12, image_tokens: 0 }, output_tokens: 4160 + 100 * partials, total_tokens: 12 + 4160 + 100 * partials }
+      events.push(frame(`${prefix}.completed`, { b64_json: fakeImage(prompt, image), created_at: 1_750_000_000, ...extra, usage }))
+    }
+  const encoder = new TextEncoder()
+  let sent = false
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (!sent) {
+        sent = true
+        for (const event of events) controller.enqueue(encoder.encode(event))
+        if (!prompt.includes('[break]') && !prompt.includes('[hang]')) controller.close()
+        return
+      }
+      // the events sent out first, then the connection dropped (or held open)
+      if (prompt.includes('[break]')) return new Promise<void>((resolve) => setTimeout(resolve, 50)).then(() => controller.error(new Error('connection reset')))
+      return new Promise<void>(() => {})
+    },
+    cancel() {
+      imageStreams.cancelled++
+    },
+  })
+  return new Response(body, { headers: { 'content-type': 'text/event-stream' } })
 }
 
 /** OpenAI's `/v1/images/variations`: dall-e-2, one image file, no prompt; `url` or `b64_json` items. */

@@ -27,9 +27,28 @@ function seedream(call: RecordedCall, key: string): Response {
   const body = call.json ?? {}
   const made = body.sequential_image_generation === 'auto' ? Math.min(body.sequential_image_generation_options?.max_images ?? 15, 3) : 1
   const data = Array.from({ length: made }, (_, i) => (body.response_format === 'b64_json' ? { b64_json: fakeImage(body.prompt, i), size: '2048x2048' } : { url: `https://ark.example/${i}.jpeg`, size: '2048x2048' }))
+  if (body.stream === true) return seedreamEvents(body.model, data)
   return Response.json({ model: body.model, created: 1_750_000_000, data, usage: { generated_images: made, output_tokens: 16384 * made, total_tokens: 16384 * made } })
 }
 addOperationRoute('POST /api/v3/images/generations', seedream)
+
+/**
+ * Ark's streamed sequence (`stream: true`): one `image_generation.partial_succeeded` per image (the second of three
+ * or more `partial_failed`, as a filtered image is), then `image_generation.completed` with `usage.generated_images`
+ * and `data: [DONE]`; data lines only, each naming its type.
+ */
+function seedreamEvents(model: string, images: Record<string, unknown>[]): Response {
+  const base = { model, created: 1_750_000_000 }
+  const events = images.map((image, i) =>
+    images.length > 2 && i === 1
+      ? { type: 'image_generation.partial_failed', ...base, image_index: i, error: { code: 'OutputImageSensitiveContentDetected', message: 'The request failed because the output image may contain sensitive information.' } }
+      : { type: 'image_generation.partial_succeeded', ...base, image_index: i, ...image },
+  )
+  const made = events.filter((e) => e.type === 'image_generation.partial_succeeded').length
+  events.push({ type: 'image_generation.completed', ...base, usage: { generated_images: made, output_tokens: 16384 * made, total_tokens: 16384 * made } } as never)
+  const text = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + 'data: [DONE]\n\n'
+  return new Response(text, { headers: { 'content-type': 'text/event-stream' } })
+}
 
 /** DashScope's asynchronous text-to-image: a task per submission, ended at its first poll (a `[slow]` prompt's at its second). */
 const dashscopeTasks = new Map<string, { polls: number; prompt: string; n: number }>()

@@ -4,7 +4,7 @@
  * tokens the fake token endpoint issued and that have not expired, for the project they were issued for, and
  * answers in each publisher's own wire format (the Gemini and Anthropic fakes' encoders, reused):
  * generateContent, streamGenerateContent (SSE with alt=sse, else one JSON array), countTokens, predict and
- * embedContent for embeddings; rawPredict, streamRawPredict and count-tokens:rawPredict for Claude, where the body
+ * embedContent for embeddings, predict for Imagen (vertex-imagen.ts); rawPredict, streamRawPredict and count-tokens:rawPredict for Claude, where the body
  * must carry `anthropic_version: "vertex-2023-10-16"` and no `model`, and refused beta flags are a 400. GET
  * /v1beta1/publishers/{publisher}/models lists Model Garden's models, paged (vertex-models.ts).
  *
@@ -19,6 +19,7 @@ import type { FakeGoogleToken, IssuedToken } from './google-token'
 import { json, makePlan } from './shared'
 import type { Behavior, Ctx, RecordedRequest, Scenario } from './types'
 import { embedContent, predictEmbeddings } from './vertex-embeddings'
+import { predictImages } from './vertex-imagen'
 import { DEFAULT_PUBLISHER_MODELS, LIST_PATH, publisherModels, type PublisherModel } from './vertex-models'
 
 interface VertexRequest extends RecordedRequest {
@@ -98,7 +99,7 @@ export async function startFakeVertex(options: FakeVertexOptions): Promise<FakeV
   }
 
   function google(rec: VertexRequest, s: Scenario): Response {
-    if (rec.action === 'predict') return predictEmbeddings(rec)
+    if (rec.action === 'predict') return rec.vertexModel!.startsWith('imagen-') ? predictImages(rec) : predictEmbeddings(rec)
     if (rec.action === 'embedContent') return embedContent(rec)
     const invalid = gemini.validate(rec)
     if (invalid) return invalid
