@@ -8,7 +8,7 @@
  *   await page.goto(gw.url + '/setup')
  *   await page.getByLabel('Username').fill('root')           // find controls by role and label only
  *   …
- *   await screenshot(page, 'setup-desktop-dark')               // → tests/e2e/artifacts/setup-desktop-dark.png
+ *   await screenshot(page, 'setup-desktop-dark')               // → tests/e2e/artifacts/setup-desktop-dark.png with SCREENSHOTS=1
  *   watch.assertClean()                                        // no console errors, page errors or outside requests
  *   await browser.close(); await gw.stop()
  */
@@ -324,12 +324,21 @@ export interface OpenPageOptions {
   expected?: ExpectedResourceError[]
 }
 
+/**
+ * What the tests' browsers accept: gzip, not Chromium's `br`. A fresh gateway brotli-compresses each console file
+ * at quality 11 on its first request (about 2 s of CPU for the first page), and the suite starts dozens of
+ * gateways that a browser visits once; gzip is the same path through the browser's decoder for a hundredth of
+ * that. tests/modules/console/serve.test.ts checks the brotli answers byte for byte.
+ */
+export const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate' }
+
 /** A fresh context (own cookies) with one watched page; close `context` when done. */
 export async function openPage(browser: Browser, options: OpenPageOptions = {}): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
   const context = await browser.newContext({
     viewport: VIEWPORTS[options.viewport ?? 'desktop'],
     colorScheme: options.colorScheme ?? 'light',
     locale: options.locale ?? 'en-US',
+    extraHTTPHeaders: BROWSER_HEADERS,
   })
   // Playwright's 30 s default per action is a hang detector that a loaded two-core machine missed on a first,
   // cold page load: the test's own timeout (E2E_TIMEOUT) bounds it instead
@@ -339,8 +348,19 @@ export async function openPage(browser: Browser, options: OpenPageOptions = {}):
   return { context, page, watch }
 }
 
-/** A full-page PNG at tests/e2e/artifacts/<name>.png (gitignored) or in SCREENSHOTS_DIR; returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Whether `screenshot()` writes its PNGs: when a person wants to look at them (`SCREENSHOTS=1`, or a
+ * `SCREENSHOTS_DIR`). A full-page PNG costs about as much CPU as loading the page, and the suite asserts on the
+ * page, never on the picture, so `bun run test` takes none.
+ */
+const SCREENSHOTS = process.env.SCREENSHOTS === '1' || Boolean(process.env.SCREENSHOTS_DIR)
+
+/**
+ * A full-page PNG at tests/e2e/artifacts/<name>.png (gitignored) or in SCREENSHOTS_DIR, when SCREENSHOTS asks
+ * for them (or `always`, for the test of this function); returns its path, or undefined when none was taken.
+ */
+export async function screenshot(page: Page, name: string, options: { always?: boolean } = {}): Promise<string | undefined> {
+  if (!SCREENSHOTS && !options.always) return undefined
   mkdirSync(ARTIFACTS_DIR, { recursive: true })
   const path = join(ARTIFACTS_DIR, `${name}.png`)
   await page.screenshot({ path, fullPage: true })

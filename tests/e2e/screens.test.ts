@@ -2,9 +2,9 @@
  * Every console page at a phone's (390 px) and a desktop's (1280 px) width, light and dark, in English and
  * Chinese, on an instance with data. Each page must render its heading in its language, with the theme's
  * background, nothing wider than the screen and no table scrolling sideways on a phone, without a console error
- * or a request leaving the machine. The screenshots (128 full-page PNGs, two fifths of this file's CPU) are
- * written only when asked: `SCREENSHOTS=1` (under tests/e2e/artifacts/) or `SCREENSHOTS_DIR=$(mktemp -d) bun test
- * tests/e2e/screens.test.ts`. `CONSOLE_DOCS=1` also writes the small screenshots of docs/console.md.
+ * or a request leaving the machine. The screenshots (130 full-page PNGs, two fifths of this file's CPU) are
+ * written only when asked (harness.ts, SCREENSHOTS): `SCREENSHOTS=1` (under tests/e2e/artifacts/) or
+ * `SCREENSHOTS_DIR=$(mktemp -d) bun test tests/e2e/screens.test.ts`. `CONSOLE_DOCS=1` also writes the small screenshots of docs/console.md.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
@@ -28,8 +28,6 @@ import {
 } from './harness'
 
 const DOCS_DIR = join(import.meta.dir, '../../docs/console')
-/** whether to write the screenshots: a person wants to look at them */
-const SAVE_SHOTS = process.env.SCREENSHOTS === '1' || Boolean(process.env.SCREENSHOTS_DIR)
 const PAGES = ['dashboard', 'playground', 'models', 'tokens', 'logs', 'midjourney', 'tasks', 'wallet', 'profile', 'channels', 'pricing', 'users', 'orders', 'plans', 'redemptions', 'settings']
 
 describe.skipIf(!browserAvailable)('console: every page, both widths, both themes', () => {
@@ -76,7 +74,7 @@ describe.skipIf(!browserAvailable)('console: every page, both widths, both theme
             await setColorScheme(page, colorScheme)
             const look = { name, viewport, colorScheme }
             expect({ ...look, lang: await page.locator('html').getAttribute('lang') }).toEqual({ ...look, lang })
-            if (SAVE_SHOTS) await screenshot(page, `page-${name}-${lang}-${viewport}-${colorScheme}`)
+            await screenshot(page, `page-${name}-${lang}-${viewport}-${colorScheme}`)
             // the page's own background follows the theme, not just a panel
             const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
             expect({ ...look, dark: isDark(background) }).toEqual({ ...look, dark: colorScheme === 'dark' })
@@ -98,7 +96,7 @@ describe.skipIf(!browserAvailable)('console: every page, both widths, both theme
       for (const name of ['login', 'register']) {
         await page.goto(`${gw.url}/${name}`)
         await page.getByRole('heading', { level: 1 }).waitFor()
-        if (SAVE_SHOTS) await screenshot(page, `page-${name}`)
+        await screenshot(page, `page-${name}`)
       }
       watch.assertClean()
     } finally {
