@@ -39,7 +39,7 @@ if (!browserAvailable) console.warn('e2e: /usr/bin/chromium is missing, browser 
 // ---------------------------------------------------------------------------------------------------------
 // the binary
 
-let built: Promise<string> | undefined
+let swept: true | undefined
 
 /** Temp dirs are named tollgate-e2e-<test process pid>-…: bun test fires no 'exit' event to clean up on. */
 const TEMP_PREFIX = 'tollgate-e2e-'
@@ -58,7 +58,7 @@ const alive = (pid: number) => {
  * binary and data dirs, and a gateway still running from such a dir (checked by its command line, so a
  * reused pid is never signalled).
  */
-function sweepStale(): void {
+function sweepStale(): true {
   for (const name of readdirSync(tmpdir())) {
     const owner = new RegExp(`^${TEMP_PREFIX}(\\d+)-`).exec(name)?.[1]
     if (!owner || Number(owner) === process.pid || alive(Number(owner))) continue
@@ -71,19 +71,17 @@ function sweepStale(): void {
     }
     rmSync(dir, { recursive: true, force: true })
   }
+  return true
 }
 
 /**
  * The compiled gateway's path: built once per source tree and shared by every file and worker of the run
- * (binary-cache.ts); later calls in this process share the promise. `TOLLGATE_E2E_BINARY=/path/to/tollgate`
+ * (binary-cache.ts); the tree is hashed once per process. `TOLLGATE_E2E_BINARY=/path/to/tollgate`
  * uses a binary built elsewhere.
  */
-export function buildBinary(): Promise<string> {
-  built ??= (async () => {
-    sweepStale()
-    return process.env.TOLLGATE_E2E_BINARY || cachedBinary()
-  })()
-  return built
+export async function buildBinary(): Promise<string> {
+  swept ??= sweepStale()
+  return process.env.TOLLGATE_E2E_BINARY || cachedBinary() // each call marks the cached build as in use
 }
 
 export interface Gateway {
