@@ -29,8 +29,12 @@ export type { FakeUpstream } from '../helpers/fake-upstreams'
 const CHROMIUM_PATH = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path)) ?? '/usr/bin/chromium'
 /** Where screenshots go: tests/e2e/artifacts/ (gitignored), or SCREENSHOTS_DIR. */
 const ARTIFACTS_DIR = process.env.SCREENSHOTS_DIR || join(import.meta.dir, 'artifacts')
-/** Per-test timeout for e2e tests (bunfig.toml's 20 s default is for in-process tests). */
-export const E2E_TIMEOUT = 60_000
+/**
+ * Per-test (and per-hook) timeout for e2e tests (the suite's 20 s is for in-process tests): a hang detector. A
+ * beforeAll that launches the worker's Chromium, starts a gateway and seeds it took over 60 s in a full run on a
+ * machine loaded 15 times over; a quiet machine takes a few seconds.
+ */
+export const E2E_TIMEOUT = 120_000
 
 /** Whether the browser is installed; e2e files skip (loudly) without it. `.ci/run` installs it. */
 export const browserAvailable = existsSync(CHROMIUM_PATH)
