@@ -134,13 +134,13 @@ let shared: Promise<PgServer> | undefined
 
 /**
  * One server for every test file of this process. Its `stop()` does nothing (another file may still use
- * it): a watchdog shell polls this process and, once it is gone, stops the server by PID and removes its
- * directory, also after a crash or Ctrl-C.
+ * it): a watchdog shell polls this process every 2 s (each poll is a `sleep` process: a millisecond of CPU) and,
+ * once it is gone, stops the server by PID and removes its directory, also after a crash or Ctrl-C.
  */
 export function sharedPostgres(): Promise<PgServer> {
   shared ??= startPostgres('tollgate').then((server) => {
     const dir = server.dir
-    const watchdog = `while kill -0 ${process.pid} 2>/dev/null; do sleep 0.5; done; kill -INT ${server.pid} 2>/dev/null; ` +
+    const watchdog = `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; kill -INT ${server.pid} 2>/dev/null; ` +
       `i=0; while kill -0 ${server.pid} 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; rm -rf '${dir}'`
     Bun.spawn(['/bin/sh', '-c', watchdog], { stdio: ['ignore', 'ignore', 'ignore'] }).unref()
     return { ...server, stop: async () => {} }
