@@ -88,7 +88,9 @@ export async function spawnChild(
     children.delete(proc)
     ready.reject(new Error(`${opts.name} exited with ${code} before it was ready:\n${log.slice(-2000)}`))
   })
-  const timer = setTimeout(() => ready.reject(new Error(`${opts.name} not ready after ${opts.timeoutMs ?? 20_000} ms:\n${log.slice(-2000)}`)), opts.timeoutMs ?? 20_000)
+  // a hang detector: tests/launch/footprint.test.ts starts the binary this way, and a loaded two-core machine took over 20 s
+  const timeoutMs = opts.timeoutMs ?? 60_000
+  const timer = setTimeout(() => ready.reject(new Error(`${opts.name} not ready after ${timeoutMs} ms:\n${log.slice(-2000)}`)), timeoutMs)
   try {
     readyLine = await ready.promise
   } catch (error) {

@@ -7,9 +7,11 @@
 // With arguments (`bun run test tests/metering`), only those, in phase 1's way.
 const ISOLATED = ['tests/ui/**']
 const ALONE = ['tests/hardening/soak.test.ts']
-const PARALLEL = ['test', '--timeout', '20000', '--parallel=4', '--timings=tests/timings.json']
+// TEST_UPDATE_TIMINGS=1: this run's durations go into tests/timings.json (each run file's entry; the others stay)
+const TIMINGS = ['--timings=tests/timings.json', ...(process.env.TEST_UPDATE_TIMINGS === '1' ? ['--update-timings'] : [])]
+const PARALLEL = ['test', '--timeout', '20000', '--parallel=4', ...TIMINGS]
 const workers = process.env.TEST_SERIAL === '1' ? 1 : Number(process.env.TEST_PARALLEL ?? 4)
-const BULK = workers > 1 ? ['test', '--timeout', '20000', `--parallel=${workers}`, '--no-isolate', '--timings=tests/timings.json'] : ['test', '--timeout', '20000']
+const BULK = workers > 1 ? ['test', '--timeout', '20000', `--parallel=${workers}`, '--no-isolate', ...TIMINGS] : ['test', '--timeout', '20000']
 
 const run = (argv: string[]): number => Bun.spawnSync([process.execPath, ...argv], { stdio: ['inherit', 'inherit', 'inherit'] }).exitCode ?? 1
 

@@ -4,9 +4,9 @@
  * otherwise compile its own. The binary lives in <tmp>/tollgate-bin-<hash of what goes into it>/tollgate; the
  * first process to need it builds it under a lock directory, the others wait for the file to appear.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 
 const REPO = join(import.meta.dir, '../..')
 const CACHE_PREFIX = 'tollgate-bin-'
@@ -40,7 +40,7 @@ const alive = (pid: number) => {
   }
 }
 
-/** Cached builds of other source trees, unused for an hour, go (an edited tree leaves one behind per edit). */
+/** Cached builds of other source trees, unused for an hour, go (an edited tree leaves one behind per edit; each use touches its dir). */
 function sweepOldBuilds(keep: string): void {
   const hourAgo = Date.now() - 3_600_000
   for (const name of readdirSync(tmpdir())) {
@@ -71,11 +71,32 @@ async function build(outfile: string): Promise<void> {
   renameSync(partial, outfile) // appears whole, never half-written, to the processes waiting for it
 }
 
+let located: Promise<string> | undefined
+
 /**
  * The path of the compiled gateway for the current source tree, built here unless another process has built
- * it or is building it (then this one waits, polling for the file: processes share no event to wait on).
+ * it or is building it (then this one waits, polling for the file: processes share no event to wait on). The
+ * tree is hashed once per process (23 ms of CPU a hash, and a run spawns the binary hundreds of times); each call
+ * marks the build as in use, so no other tree's sweep takes it away mid-run (a sweep that judged by the time the
+ * build was made deleted the binary under a long run's feet).
  */
 export async function cachedBinary(): Promise<string> {
+  const outfile = await (located ??= locate().catch((error: unknown) => {
+    located = undefined
+    throw error
+  }))
+  try {
+    const now = new Date()
+    utimesSync(dirname(outfile), now, now)
+    if (existsSync(outfile)) return outfile
+  } catch {
+    // swept after all: find or build it again
+  }
+  located = undefined
+  return cachedBinary()
+}
+
+async function locate(): Promise<string> {
   const name = CACHE_PREFIX + sourceHash()
   const dir = join(tmpdir(), name)
   const outfile = join(dir, 'tollgate')

@@ -49,12 +49,12 @@ describe.skipIf(!browserAvailable)('e2e harness', () => {
       // a route of the gateway's own, not the console (tests/e2e/console.test.ts covers that)
       const response = await page.goto(gw.url + '/api/status')
       expect(response?.status()).toBe(200)
-      const shots = [await screenshot(page, 'harness-status-desktop-light')]
+      const shots = [await screenshot(page, 'harness-status-desktop-light', { always: true })]
       await setViewport(page, 'mobile')
       await setColorScheme(page, 'dark')
       expect(await page.evaluate(() => [innerWidth, matchMedia('(prefers-color-scheme: dark)').matches])).toEqual([390, true])
-      shots.push(await screenshot(page, 'harness-status-mobile-dark'))
-      for (const path of shots) expect(Bun.file(path).size).toBeGreaterThan(100)
+      shots.push(await screenshot(page, 'harness-status-mobile-dark', { always: true }))
+      for (const path of shots) expect(Bun.file(path!).size).toBeGreaterThan(100)
       watch.assertClean()
     } finally {
       await context.close()

@@ -8,7 +8,7 @@
  *   await page.goto(gw.url + '/setup')
  *   await page.getByLabel('Username').fill('root')           // find controls by role and label only
  *   …
- *   await screenshot(page, 'setup-desktop-dark')               // → tests/e2e/artifacts/setup-desktop-dark.png
+ *   await screenshot(page, 'setup-desktop-dark')               // → tests/e2e/artifacts/setup-desktop-dark.png with SCREENSHOTS=1
  *   watch.assertClean()                                        // no console errors, page errors or outside requests
  *   await browser.close(); await gw.stop()
  */
@@ -29,8 +29,12 @@ export type { FakeUpstream } from '../helpers/fake-upstreams'
 const CHROMIUM_PATH = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path)) ?? '/usr/bin/chromium'
 /** Where screenshots go: tests/e2e/artifacts/ (gitignored), or SCREENSHOTS_DIR. */
 const ARTIFACTS_DIR = process.env.SCREENSHOTS_DIR || join(import.meta.dir, 'artifacts')
-/** Per-test timeout for e2e tests (bunfig.toml's 20 s default is for in-process tests). */
-export const E2E_TIMEOUT = 60_000
+/**
+ * Per-test (and per-hook) timeout for e2e tests (the suite's 20 s is for in-process tests): a hang detector. A
+ * beforeAll that launches the worker's Chromium, starts a gateway and seeds it took over 60 s in a full run on a
+ * machine loaded 15 times over; a quiet machine takes a few seconds.
+ */
+export const E2E_TIMEOUT = 120_000
 
 /** Whether the browser is installed; e2e files skip (loudly) without it. `.ci/run` installs it. */
 export const browserAvailable = existsSync(CHROMIUM_PATH)
@@ -39,7 +43,7 @@ if (!browserAvailable) console.warn('e2e: /usr/bin/chromium is missing, browser 
 // ---------------------------------------------------------------------------------------------------------
 // the binary
 
-let built: Promise<string> | undefined
+let swept: true | undefined
 
 /** Temp dirs are named tollgate-e2e-<test process pid>-…: bun test fires no 'exit' event to clean up on. */
 const TEMP_PREFIX = 'tollgate-e2e-'
@@ -58,7 +62,7 @@ const alive = (pid: number) => {
  * binary and data dirs, and a gateway still running from such a dir (checked by its command line, so a
  * reused pid is never signalled).
  */
-function sweepStale(): void {
+function sweepStale(): true {
   for (const name of readdirSync(tmpdir())) {
     const owner = new RegExp(`^${TEMP_PREFIX}(\\d+)-`).exec(name)?.[1]
     if (!owner || Number(owner) === process.pid || alive(Number(owner))) continue
@@ -71,19 +75,17 @@ function sweepStale(): void {
     }
     rmSync(dir, { recursive: true, force: true })
   }
+  return true
 }
 
 /**
  * The compiled gateway's path: built once per source tree and shared by every file and worker of the run
- * (binary-cache.ts); later calls in this process share the promise. `TOLLGATE_E2E_BINARY=/path/to/tollgate`
+ * (binary-cache.ts); the tree is hashed once per process. `TOLLGATE_E2E_BINARY=/path/to/tollgate`
  * uses a binary built elsewhere.
  */
-export function buildBinary(): Promise<string> {
-  built ??= (async () => {
-    sweepStale()
-    return process.env.TOLLGATE_E2E_BINARY || cachedBinary()
-  })()
-  return built
+export async function buildBinary(): Promise<string> {
+  swept ??= sweepStale()
+  return process.env.TOLLGATE_E2E_BINARY || cachedBinary() // each call marks the cached build as in use
 }
 
 export interface Gateway {
@@ -324,12 +326,21 @@ export interface OpenPageOptions {
   expected?: ExpectedResourceError[]
 }
 
+/**
+ * What the tests' browsers accept: gzip, not Chromium's `br`. A fresh gateway brotli-compresses each console file
+ * at quality 11 on its first request (about 2 s of CPU for the first page), and the suite starts dozens of
+ * gateways that a browser visits once; gzip is the same path through the browser's decoder for a hundredth of
+ * that. tests/modules/console/serve.test.ts checks the brotli answers byte for byte.
+ */
+export const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate' }
+
 /** A fresh context (own cookies) with one watched page; close `context` when done. */
 export async function openPage(browser: Browser, options: OpenPageOptions = {}): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
   const context = await browser.newContext({
     viewport: VIEWPORTS[options.viewport ?? 'desktop'],
     colorScheme: options.colorScheme ?? 'light',
     locale: options.locale ?? 'en-US',
+    extraHTTPHeaders: BROWSER_HEADERS,
   })
   // Playwright's 30 s default per action is a hang detector that a loaded two-core machine missed on a first,
   // cold page load: the test's own timeout (E2E_TIMEOUT) bounds it instead
@@ -339,8 +350,19 @@ export async function openPage(browser: Browser, options: OpenPageOptions = {}):
   return { context, page, watch }
 }
 
-/** A full-page PNG at tests/e2e/artifacts/<name>.png (gitignored) or in SCREENSHOTS_DIR; returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Whether `screenshot()` writes its PNGs: when a person wants to look at them (`SCREENSHOTS=1`, or a
+ * `SCREENSHOTS_DIR`). A full-page PNG costs about as much CPU as loading the page, and the suite asserts on the
+ * page, never on the picture, so `bun run test` takes none.
+ */
+const SCREENSHOTS = process.env.SCREENSHOTS === '1' || Boolean(process.env.SCREENSHOTS_DIR)
+
+/**
+ * A full-page PNG at tests/e2e/artifacts/<name>.png (gitignored) or in SCREENSHOTS_DIR, when SCREENSHOTS asks
+ * for them (or `always`, for the test of this function); returns its path, or undefined when none was taken.
+ */
+export async function screenshot(page: Page, name: string, options: { always?: boolean } = {}): Promise<string | undefined> {
+  if (!SCREENSHOTS && !options.always) return undefined
   mkdirSync(ARTIFACTS_DIR, { recursive: true })
   const path = join(ARTIFACTS_DIR, `${name}.png`)
   await page.screenshot({ path, fullPage: true })

@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { Role, UserStatus } from '../../src/db/repos/user-roles'
 import { addUser, USER_PASSWORD } from '../helpers/accounts'
 import { startTestApp, type TestApp } from '../helpers/test-app'
-import { browserAvailable, E2E_TIMEOUT, sharedBrowser } from './harness'
+import { browserAvailable, BROWSER_HEADERS, E2E_TIMEOUT, sharedBrowser } from './harness'
 
 describe.skipIf(!browserAvailable)('passkeys with a virtual authenticator', () => {
   let app: TestApp
@@ -21,7 +21,7 @@ describe.skipIf(!browserAvailable)('passkeys with a virtual authenticator', () =
     ;[app, browser] = await Promise.all([startTestApp(), sharedBrowser()])
     // WebAuthn wants a domain for its RP ID (an IP address is none): localhost is one, and a secure context
     origin = app.url.replace('127.0.0.1', 'localhost')
-    context = await browser.newContext()
+    context = await browser.newContext({ extraHTTPHeaders: BROWSER_HEADERS })
     page = await context.newPage()
     const cdp = await context.newCDPSession(page)
     await cdp.send('WebAuthn.enable')

@@ -2,7 +2,7 @@
  * The public face in Chromium, on the compiled binary: home (notice), About, the legal pages and the model
  * square logged out; the playground logged in. Every operator text carries a <script>, an onerror handler
  * and a javascript: link, and so does a model's answer: none may reach the page. Screenshots of each page at
- * 1280 and 390 px, light and dark, English and Chinese land in tests/e2e/artifacts/face-*.png.
+ * 1280 and 390 px, light and dark, English and Chinese land in tests/e2e/artifacts/face-*.png with SCREENSHOTS=1.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
@@ -15,7 +15,9 @@ import {
   openAIChannel,
   openPage,
   screenshot,
+  setColorScheme,
   setupRoot,
+  setViewport,
   startFakeOpenAI,
   startGateway,
   type FakeUpstream,
@@ -84,31 +86,36 @@ describe.skipIf(!browserAvailable)('the public face and the playground', () => {
     { path: '/pricing', name: 'models', ready: (page: Page) => page.locator('.model-card .vendor-icon svg').first().waitFor() },
   ]
 
-  for (const viewport of ['desktop', 'mobile'] as const) {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      for (const locale of ['en-US', 'zh-CN']) {
-        test(`logged out: home, about, legal pages, models (${viewport}, ${colorScheme}, ${locale})`, async () => {
-          const { context, page, watch } = await openPage(browser, { viewport, colorScheme, locale })
-          try {
-            for (const { path, name, ready } of PUBLIC_PAGES) {
-              await page.goto(gw.url + path)
-              await ready(page)
-              await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'))
+  // One load of each page per language, then its four looks: width and theme are the window's and the media
+  // query's, which the pages follow live (CSS), so resizing the loaded page shows what a load at that size shows
+  for (const locale of ['en-US', 'zh-CN']) {
+    test(`logged out: home, about, legal pages, models (390 and 1280 px, light and dark, ${locale})`, async () => {
+      const { context, page, watch } = await openPage(browser, { locale })
+      try {
+        for (const { path, name, ready } of PUBLIC_PAGES) {
+          await page.goto(gw.url + path)
+          await ready(page)
+          await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'))
+          for (const viewport of ['desktop', 'mobile'] as const) {
+            await setViewport(page, viewport)
+            for (const colorScheme of ['light', 'dark'] as const) {
+              await setColorScheme(page, colorScheme)
+              const look = { path, viewport, colorScheme }
               await assertSanitized(page, path)
               // the instance's name and mark on every public page; the legal links in the footer
-              expect(await page.locator('.public-top .brand').textContent()).toBe('Example Lab')
-              expect(await page.locator('.site-legal a').count()).toBe(2)
+              expect({ ...look, brand: await page.locator('.public-top .brand').textContent() }).toEqual({ ...look, brand: 'Example Lab' })
+              expect({ ...look, legal: await page.locator('.site-legal a').count() }).toEqual({ ...look, legal: 2 })
               const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-              expect({ path, overflow }).toEqual({ path, overflow: 0 })
+              expect({ ...look, overflow }).toEqual({ ...look, overflow: 0 })
               await screenshot(page, `face-${name}-${viewport}-${colorScheme}-${locale}`)
             }
-            assertClean(watch)
-          } finally {
-            await context.close()
           }
-        }, E2E_TIMEOUT)
+        }
+        assertClean(watch)
+      } finally {
+        await context.close()
       }
-    }
+    }, E2E_TIMEOUT * 2)
   }
 
   test('the model square: prices in money with no ratios, search and vendor filter, visible at 390 px; a real favicon', async () => {
@@ -133,14 +140,17 @@ describe.skipIf(!browserAvailable)('the public face and the playground', () => {
     }
   }, E2E_TIMEOUT)
 
-  for (const viewport of ['desktop', 'mobile'] as const) {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      for (const locale of ['en-US', 'zh-CN']) {
-        test(`logged in: the playground renders Markdown safely, copies, regenerates, shows the request (${viewport}, ${colorScheme}, ${locale})`, async () => {
-          upstream.setBehavior({ text: ANSWER })
-          const { context, page, watch } = await openPage(browser, { viewport, colorScheme, locale })
-          try {
-            await loginContext(context, gw, ROOT)
+  // one context per language, logged in once; the flow again from a fresh load at each width and theme
+  for (const locale of ['en-US', 'zh-CN']) {
+    test(`logged in: the playground renders Markdown safely, copies, regenerates, shows the request (390 and 1280 px, light and dark, ${locale})`, async () => {
+      const { context, page, watch } = await openPage(browser, { locale })
+      try {
+        await loginContext(context, gw, ROOT)
+        for (const viewport of ['desktop', 'mobile'] as const) {
+          await setViewport(page, viewport)
+          for (const colorScheme of ['light', 'dark'] as const) {
+            await setColorScheme(page, colorScheme)
+            upstream.setBehavior({ text: ANSWER })
             await page.goto(gw.url + '/playground')
             const zh = locale === 'zh-CN'
             await page.getByLabel(zh ? '消息' : 'Message', { exact: true }).fill('Show me code')
@@ -162,12 +172,12 @@ describe.skipIf(!browserAvailable)('the public face and the playground', () => {
             expect(await page.locator('.pg-exchange h3').nth(1).textContent()).toMatch(/HTTP 200/)
             await log.getByText(zh ? /输入 .* 输出/ : /prompt .* completion tokens/i).first().waitFor({ timeout: 15_000 })
             await screenshot(page, `face-playground-${viewport}-${colorScheme}-${locale}`)
-            assertClean(watch)
-          } finally {
-            await context.close()
           }
-        }, E2E_TIMEOUT)
+        }
+        assertClean(watch)
+      } finally {
+        await context.close()
       }
-    }
+    }, E2E_TIMEOUT * 2)
   }
 })

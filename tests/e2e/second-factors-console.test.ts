@@ -9,7 +9,7 @@ import { Role, UserStatus } from '../../src/db/repos/user-roles'
 import { addUser, USER_PASSWORD } from '../helpers/accounts'
 import { startTestApp, type TestApp } from '../helpers/test-app'
 import { totpCode } from '../helpers/totp'
-import { browserAvailable, E2E_TIMEOUT, sharedBrowser } from './harness'
+import { browserAvailable, BROWSER_HEADERS, E2E_TIMEOUT, sharedBrowser } from './harness'
 
 describe.skipIf(!browserAvailable)('console: 2FA and passkeys', () => {
   let app: TestApp
@@ -21,7 +21,7 @@ describe.skipIf(!browserAvailable)('console: 2FA and passkeys', () => {
   beforeAll(async () => {
     ;[app, browser] = await Promise.all([startTestApp(), sharedBrowser()])
     origin = app.url.replace('127.0.0.1', 'localhost') // a domain for WebAuthn's RP ID
-    context = await browser.newContext()
+    context = await browser.newContext({ extraHTTPHeaders: BROWSER_HEADERS })
     page = await context.newPage()
     const cdp = await context.newCDPSession(page)
     await cdp.send('WebAuthn.enable')

@@ -57,7 +57,8 @@ export async function startNode(name: string, env: Record<string, string>): Prom
       return code
     },
   }
-  const deadline = Date.now() + 30_000
+  // a hang detector: two nodes migrating at once on a loaded two-core machine took more than 30 s
+  const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
     if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return node
     if (proc.exitCode !== null) break

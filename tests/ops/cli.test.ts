@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, spyOn, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -7,7 +7,7 @@ import { login, sessionCookie } from '../helpers/accounts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstreams'
 import { call, ROOT_PASSWORD, startTestApp } from '../helpers/test-app'
 import { until } from '../helpers/wait'
-import { COMMANDS } from '../../src/cli'
+import { COMMANDS, runCli } from '../../src/cli'
 import { VERSION } from '../../src/version'
 import { FROM_SOURCE, prepareDataDir, serve, tollgate, type Prepared } from './process'
 
@@ -36,6 +36,25 @@ const chat = (url: string, key: string) =>
     body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
   })
 
+/**
+ * `tollgate <args>` in this process, as src/index.ts runs it (runCli): the exit code and what it printed. A
+ * spawned `bun src/index.ts` costs about half a second of CPU to load; the command line's own logic needs no
+ * process, so only a few runs below spawn one, to show the real exit code and streams.
+ */
+async function inProcess(args: string[], env: Record<string, string> = {}) {
+  const stdout: string[] = []
+  const stderr: string[] = []
+  const log = spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void stdout.push(`${parts.join(' ')}\n`))
+  const error = spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void stderr.push(`${parts.join(' ')}\n`))
+  try {
+    const code = await runCli(args, { PATH: process.env.PATH, HOME: tmpdir(), ...env })
+    return { code, stdout: stdout.join(''), stderr: stderr.join('') }
+  } finally {
+    log.mockRestore()
+    error.mockRestore()
+  }
+}
+
 // from source: the rest of this file, like every spawned gateway by default, runs the compiled one (tests/ops/process.ts)
 describe('the command line', () => {
   test('`<command> --help` for every command exits 0 with its usage; `--help` lists them all', async () => {
@@ -43,7 +62,7 @@ describe('the command line', () => {
     expect(all.code).toBe(0)
     for (const name of Object.keys(COMMANDS)) {
       expect(all.stdout).toContain(`  ${name} `)
-      const help = await tollgate([name, '--help'], { cmd: FROM_SOURCE })
+      const help = await inProcess([name, '--help'])
       expect([name, help.code]).toEqual([name, 0])
       expect(help.stdout).toContain('Usage: tollgate')
     }
@@ -53,21 +72,21 @@ describe('the command line', () => {
     const unknown = await tollgate(['frobnicate'], { cmd: FROM_SOURCE })
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('unknown command "frobnicate"')
-    const option = await tollgate(['backup', 'x.db', '--bogus'], { cmd: FROM_SOURCE })
+    const option = await inProcess(['backup', 'x.db', '--bogus'])
     expect(option.code).toBe(2)
     expect(option.stderr).toContain('--bogus')
-    const missing = await tollgate(['restore'], { cmd: FROM_SOURCE })
+    const missing = await inProcess(['restore'])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('missing argument')
-    const badEnv = await tollgate(['doctor'], { cmd: FROM_SOURCE, env: { LOG_LEVEL: 'loud' } })
+    const badEnv = await inProcess(['doctor'], { LOG_LEVEL: 'loud' })
     expect(badEnv.code).toBe(2)
     expect(badEnv.stderr).toContain('LOG_LEVEL')
   })
 
   test('version, --version and version --json', async () => {
     expect((await tollgate(['version'], { cmd: FROM_SOURCE })).stdout.trim()).toBe(VERSION)
-    expect((await tollgate(['--version'], { cmd: FROM_SOURCE })).stdout.trim()).toBe(VERSION)
-    expect(JSON.parse((await tollgate(['version', '--json'], { cmd: FROM_SOURCE })).stdout)).toMatchObject({ version: VERSION, bun: Bun.version })
+    expect((await inProcess(['--version'])).stdout.trim()).toBe(VERSION)
+    expect(JSON.parse((await inProcess(['version', '--json'])).stdout)).toMatchObject({ version: VERSION, bun: Bun.version })
   })
 })
 
@@ -139,12 +158,12 @@ describe('backup and restore', () => {
     const count = (f: string) => (new Database(join(backups, f), { readonly: true }).query('SELECT count(*) AS n FROM logs').get() as { n: number }).n
     expect(count('two.db')).toBeGreaterThanOrEqual(count('one.db'))
     // --no-secrets writes the database only; an existing file is not replaced without --force
-    expect((await tollgate(['backup', join(backups, 'bare.db'), '--no-secrets', '--data-dir', prepared.dataDir])).code).toBe(0)
+    expect((await inProcess(['backup', join(backups, 'bare.db'), '--no-secrets', '--data-dir', prepared.dataDir])).code).toBe(0)
     expect(existsSync(join(backups, 'bare.db.secrets'))).toBe(false)
-    const again = await tollgate(['backup', join(backups, 'bare.db'), '--data-dir', prepared.dataDir])
+    const again = await inProcess(['backup', join(backups, 'bare.db'), '--data-dir', prepared.dataDir])
     expect(again.code).toBe(1)
     expect(again.stderr).toContain('exists')
-    expect((await tollgate(['backup', join(backups, 'bare.db'), '--force', '--data-dir', prepared.dataDir])).code).toBe(0)
+    expect((await inProcess(['backup', join(backups, 'bare.db'), '--force', '--data-dir', prepared.dataDir])).code).toBe(0)
   }, 60_000)
 
   test('restore into a stopped, empty data directory brings back a working instance, secrets included', async () => {
@@ -181,26 +200,26 @@ describe('backup and restore', () => {
 
   test('restore refuses a data directory that is not empty, or whose gateway runs (exit 3), and a bad backup (exit 1)', async () => {
     const file = join(temp(), 'b.db')
-    expect((await tollgate(['backup', file, '--data-dir', prepared.dataDir])).code).toBe(0)
-    const occupied = await tollgate(['restore', file, '--data-dir', prepared.dataDir])
+    expect((await inProcess(['backup', file, '--data-dir', prepared.dataDir])).code).toBe(0)
+    const occupied = await inProcess(['restore', file, '--data-dir', prepared.dataDir])
     expect(occupied.code).toBe(3)
     expect(occupied.stderr).toContain('not empty')
     const server = await serve(prepared.dataDir)
-    const running = await tollgate(['restore', file, '--data-dir', prepared.dataDir])
+    const running = await inProcess(['restore', file, '--data-dir', prepared.dataDir])
     expect(await server.stop()).toBe(0)
     expect(running.code).toBe(3)
     expect(running.stderr).toContain('runs on')
     const junk = join(temp(), 'junk.db')
     writeFileSync(junk, 'this is not a database '.repeat(100))
-    const bad = await tollgate(['restore', junk, '--data-dir', join(temp(), 'x')])
+    const bad = await inProcess(['restore', junk, '--data-dir', join(temp(), 'x')])
     expect(bad.code).toBe(1)
     // a backup whose migrations this version does not know
     const newer = join(temp(), 'newer.db')
-    expect((await tollgate(['backup', newer, '--data-dir', prepared.dataDir])).code).toBe(0)
+    expect((await inProcess(['backup', newer, '--data-dir', prepared.dataDir])).code).toBe(0)
     const db = new Database(newer)
     db.query("INSERT INTO __tollgate_migrations (idx, tag, applied_at) VALUES (999, '0999_future', 0)").run()
     db.close()
-    const refused = await tollgate(['restore', newer, '--data-dir', join(temp(), 'y')])
+    const refused = await inProcess(['restore', newer, '--data-dir', join(temp(), 'y')])
     expect(refused.code).toBe(1)
     expect(refused.stderr).toContain('newer Tollgate')
   }, 60_000)
@@ -209,7 +228,7 @@ describe('backup and restore', () => {
     const file = join(temp(), 'via-url.db')
     const done = await tollgate(['backup', file, '--no-secrets'], { env: { DATABASE_URL: `sqlite://${join(prepared.dataDir, 'tollgate.db')}`, DATA_DIR: join(temp(), 'elsewhere') } })
     expect([done.code, done.stderr]).toEqual([0, ''])
-    const refused = await tollgate(['backup', file], { env: { DATABASE_URL: 'postgres://u:p@db/tollgate' } })
+    const refused = await inProcess(['backup', file], { DATABASE_URL: 'postgres://u:p@db/tollgate' })
     expect(refused.code).toBe(2)
     expect(refused.stderr).toContain('SQLite only')
     expect(refused.stderr).not.toContain('u:p')
@@ -249,17 +268,17 @@ describe('reset-password and create-token, with the gateway running or not', () 
       const key = created.stdout.trim()
       expect(key).toMatch(/^sk-[A-Za-z0-9]{40,}$/)
       expect((await chat(server.url, key)).status).toBe(200)
-      expect((await tollgate(['create-token', '--user', 'nobody', '--data-dir', prepared.dataDir])).code).toBe(1)
-      expect((await tollgate(['create-token', '--data-dir', prepared.dataDir])).code).toBe(2)
-      expect((await tollgate(['create-token', '--user', 'alice', '--expires', '2001-01-01', '--data-dir', prepared.dataDir])).code).toBe(1)
+      expect((await inProcess(['create-token', '--user', 'nobody', '--data-dir', prepared.dataDir])).code).toBe(1)
+      expect((await inProcess(['create-token', '--data-dir', prepared.dataDir])).code).toBe(2)
+      expect((await inProcess(['create-token', '--user', 'alice', '--expires', '2001-01-01', '--data-dir', prepared.dataDir])).code).toBe(1)
       // the limit in US$, as the console takes it: made units at the instance's QuotaPerUnit (500,000 here)
-      const usd = await tollgate(['create-token', '--user', 'alice', '--name', 'usd', '--quota-usd', '2.5', '--data-dir', prepared.dataDir])
+      const usd = await inProcess(['create-token', '--user', 'alice', '--name', 'usd', '--quota-usd', '2.5', '--data-dir', prepared.dataDir])
       expect(usd.code).toBe(0)
       const db = new Database(join(prepared.dataDir, 'tollgate.db'), { readonly: true })
       expect(db.query("SELECT remain_quota, unlimited_quota FROM tokens WHERE name = 'usd'").get()).toEqual({ remain_quota: 1_250_000, unlimited_quota: 0 })
       db.close()
-      expect((await tollgate(['create-token', '--user', 'alice', '--quota-usd', '-1', '--data-dir', prepared.dataDir])).code).toBe(2)
-      expect((await tollgate(['create-token', '--user', 'alice', '--quota-usd', '1', '--quota', '5', '--data-dir', prepared.dataDir])).code).toBe(2)
+      expect((await inProcess(['create-token', '--user', 'alice', '--quota-usd', '-1', '--data-dir', prepared.dataDir])).code).toBe(2)
+      expect((await inProcess(['create-token', '--user', 'alice', '--quota-usd', '1', '--quota', '5', '--data-dir', prepared.dataDir])).code).toBe(2)
     } finally {
       expect(await server.stop()).toBe(0)
     }
@@ -301,7 +320,7 @@ describe('doctor', () => {
     writeFileSync(join(prepared.dataDir, 'crypto.secret'), `${'x'.repeat(43)}\n`, { mode: 0o600 })
     const taken = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response() })
     try {
-      const sick = await tollgate(['doctor', '--data-dir', prepared.dataDir], { env: { PORT: String(taken.port), HOST: '127.0.0.1' } })
+      const sick = await inProcess(['doctor', '--data-dir', prepared.dataDir], { PORT: String(taken.port), HOST: '127.0.0.1' })
       expect(sick.code).toBe(1)
       expect(sick.stdout).toMatch(/FAIL {2}session secret .*readable by others/)
       expect(sick.stdout).toMatch(/FAIL {2}channel keys .*does not decrypt/)
@@ -316,7 +335,7 @@ describe('doctor', () => {
     temps.push(prepared.dataDir)
     const server = await serve(prepared.dataDir)
     try {
-      const result = await tollgate(['doctor', '--data-dir', prepared.dataDir])
+      const result = await inProcess(['doctor', '--data-dir', prepared.dataDir])
       expect(result.code).toBe(0)
       expect(result.stdout).toContain(`running: pid ${server.proc.pid}`)
       expect(result.stdout).not.toContain('port ')

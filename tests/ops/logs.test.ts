@@ -114,7 +114,7 @@ async function startupOutput(env: Record<string, string>): Promise<string> {
   })
   let out = ''
   const reader = proc.stdout.getReader()
-  const deadline = Date.now() + 15_000
+  const deadline = Date.now() + 60_000 // a hang detector: a loaded full run took more than 15 s to load the source
   while (!out.includes('listening on') && Date.now() < deadline) {
     const { value, done } = await reader.read()
     if (done) break
@@ -136,4 +136,4 @@ test('the server logs JSON lines when stdout is not a terminal, pretty lines wit
   expect(pretty).toContain('listening on')
   expect(pretty).toContain('INFO')
   expect(() => JSON.parse(pretty.trim().split('\n')[0]!)).toThrow()
-}, 60_000) // two gateway processes; a loaded machine took over 30 s
+}, 150_000) // two gateway processes from source; a loaded machine took over 30 s, then past 15 s for one start

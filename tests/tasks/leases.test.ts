@@ -13,7 +13,7 @@ for (const dialect of appDialects()) {
       app = await startTestApp(await dialect.env())
       app.deps.taskPoller.stop()
       userId = (await addUser(app, { username: 'tasker', quota: 1000 })).id
-    })
+    }, 60_000) // a hang detector: the worker's first PostgreSQL start and a full migration, past 20 s twice on a loaded machine
     afterAll(async () => {
       await app?.stop()
     })

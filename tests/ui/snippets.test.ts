@@ -39,7 +39,9 @@ beforeAll(async () => {
   snippets = buildSnippets({ baseUrl: `${env.app.url}/`, key, model })
   mkdirSync(join(REPO, 'node_modules', '.cache'), { recursive: true })
   work = mkdtempSync(join(REPO, 'node_modules', '.cache', 'snippet-tests-'))
-})
+  // a hang detector, not a speed bound: this phase isolates every file, so this one loads the whole app first, and a
+  // loaded two-core machine took more than the suite's 20 s for it
+}, 60_000)
 afterAll(async () => {
   rmSync(work, { recursive: true, force: true })
   await env.stop()

@@ -44,7 +44,7 @@ test('hashed assets: a year of caching, brotli or gzip as accepted, 304 on a mat
     expect((await app.fetch(`${path}.map`)).status).toBe(404)
   }
   expect(html).not.toContain('sourceMappingURL')
-})
+}, 60_000) // a hang detector: brotli at quality 11 of every file is seconds of CPU, which a loaded machine stretched past 20 s
 
 test('unknown API paths keep their own error shapes; HEAD / stays the liveness probe', async () => {
   const api = await app.fetch('/api/nope')

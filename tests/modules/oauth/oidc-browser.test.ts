@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core'
 import { addUser, as, login } from '../../helpers/accounts'
 import { startOidcProvider, type TestProvider } from '../../helpers/fake-oauth/oidc-provider'
 import { call, startTestApp, type TestApp } from '../../helpers/test-app'
-import { browserAvailable, E2E_TIMEOUT, sharedBrowser } from '../../e2e/harness'
+import { browserAvailable, BROWSER_HEADERS, E2E_TIMEOUT, sharedBrowser } from '../../e2e/harness'
 
 const CLIENT = { id: 'tollgate', secret: 'oidc-client-secret-0123456789abcdef' }
 let op: TestProvider
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 /** In a fresh browser: start at /api/oauth/state, sign in at the provider's pages as `loginName`, come back, call the callback. */
 async function signInThroughBrowser(loginName: string, onReturn?: (query: string) => string) {
-  const context = await browser.newContext()
+  const context = await browser.newContext({ extraHTTPHeaders: BROWSER_HEADERS })
   const page = await context.newPage()
   await page.route(/fonts\.googleapis\.com/, (route) => route.abort())
   // The provider's redirect lands on the console's callback page, which makes the callback call itself and would

@@ -32,14 +32,15 @@ const PROMPT = 'What is the weather and time in Paris?'
 const SYSTEM = 'Be brief.'
 const GO_ON = 'Go on.'
 
-export function matrixClient(protocol: ProtocolId, url: string, key: string): MatrixClient {
+/** `fetchImpl`: the SDK's fetch (Anthropic's and OpenAI's take one; Gemini's uses the global one). */
+export function matrixClient(protocol: ProtocolId, url: string, key: string, fetchImpl?: typeof fetch): MatrixClient {
   switch (protocol) {
     case 'anthropic':
-      return anthropicClient(new Anthropic({ apiKey: key, baseURL: url, maxRetries: 0 }))
+      return anthropicClient(new Anthropic({ apiKey: key, baseURL: url, maxRetries: 0, fetch: fetchImpl }))
     case 'openai-chat':
-      return chatClient(new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0 }))
+      return chatClient(new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0, fetch: fetchImpl }))
     case 'openai-responses':
-      return responsesClient(new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0 }))
+      return responsesClient(new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0, fetch: fetchImpl }))
     case 'gemini':
       return geminiClient(new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: url } }))
   }

@@ -73,7 +73,13 @@ describe.each(CASES)('$client client, $upstream upstream cut after the first byt
   })
 
   test('the SDK stream helper reports the error', async () => {
-    const sdk = matrixClient(c.client, env.app.url, env.key)
+    // as above, the cut waits for the client's first content (a fixed 30 ms pause before the reset was missed under
+    // load: the stream "broke before any content", a 503 that the Responses helper reads as no stream at all);
+    // Gemini's SDK takes no fetch of its own, and any error passes its check
+    const seen = Promise.withResolvers<void>()
+    const watching = c.client === 'gemini' ? undefined : watchingFetch('w0 ', seen.resolve)
+    if (watching) for (const fake of [env.upstream, env.vendors.bedrock, env.vendors.vertex]) fake.setBehavior({ ...CUT, cutWhen: seen.promise })
+    const sdk = matrixClient(c.client, env.app.url, env.key, watching)
     // responses.stream() treats response.failed as terminal: finalResponse() resolves with status "failed"
     if (c.client === 'openai-responses') expect((await sdk.ask(c.model, true, 'text')).finish).toBe('failed')
     else await expect(sdk.ask(c.model, true, 'text')).rejects.toThrow()
@@ -83,4 +89,24 @@ describe.each(CASES)('$client client, $upstream upstream cut after the first byt
 async function waitForOutcome() {
   await until(() => env.outcomes.length > 0, { what: 'the settled outcome' })
   return env.outcomes[0]!
+}
+
+/** fetch, calling `then` once the response body has carried `marker` to the client */
+function watchingFetch(marker: string, then: () => void): typeof fetch {
+  return (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const response = await fetch(input, init)
+    if (!response.body) return response
+    const decoder = new TextDecoder()
+    let text = ''
+    const body = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          text += decoder.decode(chunk, { stream: true })
+          if (text.includes(marker)) then()
+          controller.enqueue(chunk)
+        },
+      }),
+    )
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+  }) as typeof fetch
 }
