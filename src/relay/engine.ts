@@ -100,7 +100,8 @@ export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options' | '
   // a model with no channel left is served by its first fallback that has one (ModelFallbacks), billed and logged as it
   const { served, planned, serving } = await planServing(ports, call.token, group, model, (list) => job.serving(list))
   const session = serving.length > 0 ? await ports.affinity?.open(call.token.id, group, served, job.session?.()) : undefined
-  const home = serving.length > 0 ? await job.home?.() : undefined
+  const homing = serving.length > 0 ? job.home?.() : undefined // no promise (and no await) unless a home is looked up
+  const home = homing ? await homing : undefined
   const ordered = session ? session.order(serving) : serving
   const candidates = home && ports.affinity ? ports.affinity.first(ordered, home) : ordered
   if (candidates.length === 0) throw (planned.length > 0 && job.noneServes?.()) || modelNotFound(model, `no enabled channel serves it in group "${group}"`)

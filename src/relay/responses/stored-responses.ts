@@ -9,12 +9,12 @@ import type { ResponseRegistry } from './response-registry'
  * first, since only that upstream account holds the conversation. Another user's response is not found, as
  * OpenAI says of one that is not there: a key never reaches a conversation it did not make.
  */
-export async function previousResponseHome(responses: ResponseRegistry | undefined, previous: unknown, userId: number): Promise<AffinityEntry | undefined> {
+export function previousResponseHome(responses: ResponseRegistry | undefined, previous: unknown, userId: number): Promise<AffinityEntry | undefined> | undefined {
   if (!responses || typeof previous !== 'string') return undefined
-  const home = await responses.find(previous)
-  if (!home) return undefined
-  if (home.userId !== userId) throw new GatewayError(400, 'previous_response_not_found', `Previous response with id '${previous}' not found.`, 'previous_response_id')
-  return home
+  return responses.find(previous).then((home) => {
+    if (home && home.userId !== userId) throw new GatewayError(400, 'previous_response_not_found', `Previous response with id '${previous}' not found.`, 'previous_response_id')
+    return home
+  })
 }
 
 /** For a Responses request that stores its answer (`store` is not false): remember where the answer lives, once its id is known. */
