@@ -22,6 +22,7 @@ import { pathOf } from './plugins/url-path'
 import { relayModule, rootProbeModule } from './modules/relay'
 import { geminiRelayModule } from './modules/relay/gemini'
 import { operationsModule } from './modules/relay/operations'
+import { responsesModule } from './modules/relay/responses'
 import { registerTaskErrors, tasksModule } from './modules/tasks'
 import { REALTIME_MAX_FRAME_BYTES, realtimeModule } from './modules/relay/realtime'
 import { registerRelayErrors } from './modules/relay/error-shapes'
@@ -108,6 +109,7 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(relayModule(deps, hooks))
     .use(geminiRelayModule(deps, hooks))
     .use(operationsModule(deps, hooks))
+    .use(responsesModule(deps, hooks))
     .use(tasksModule(deps, hooks))
     .use(realtimeModule(deps, hooks))
     .use(consoleModule(() => withAccountOrigins(deps, { ...contentOrigins(deps.options), widget: [turnstileOrigin(deps)].filter((o): o is string => o !== undefined), form: epayFormOrigins(deps.options) })))

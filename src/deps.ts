@@ -12,6 +12,7 @@ import { endpointMap } from './outbound/endpoints'
 import { createOutbound, type Outbound } from './outbound/fetch'
 import { createRouting, type Routing } from './relay/routing'
 import { createSessionAffinity, type SessionAffinity } from './relay/routing/affinity/session-affinity'
+import { createResponseRegistry, type ResponseRegistry } from './relay/responses/response-registry'
 import { loadRevocationList, PRUNE_INTERVAL_SECONDS, type RevocationList } from './services/sessions/revocation-list'
 import { loadOrCreateSecret } from './secrets'
 import { createOps, type Ops } from './telemetry'
@@ -47,6 +48,8 @@ export interface AppDeps {
   mailer: Mailer
   /** Session affinity: a coding agent's turns pinned to one channel and key (relay/routing/affinity). */
   affinity: SessionAffinity
+  /** Where stored OpenAI responses live: the channel and key that created each (relay/responses). */
+  responses: ResponseRegistry
   /** Midjourney and Suno tasks polled at their upstreams, shared by the nodes under per-task leases (src/tasks); the app starts and stops it. */
   taskPoller: TaskPoller
   /** Notifications (src/notify): quota low, channel disabled, channel balance low, by e-mail or signed webhook, queued off the request path. */
@@ -112,7 +115,8 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
   const mailer = createMailer({ options, cryptoSecret: secrets.crypto })
   const affinity = createSessionAffinity({ cache: coord.affinity, options, keyOutOfRotation: routing.keyOutOfRotation })
   const taskPoller = createTaskPoller({ tasks: repos.tasks, channels: routing.channels, options, outbound, clock })
-  const deps: AppDeps = { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, affinity, taskPoller, notifier: undefined!, clock }
+  const responses = createResponseRegistry(coord.responses, options)
+  const deps: AppDeps = { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, affinity, responses, taskPoller, notifier: undefined!, clock }
   deps.notifier = notifier = createNotifier({
     repos,
     mailer: () => deps.mailer,

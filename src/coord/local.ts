@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { leaseHandle, runExclusive, type LeaseHandle } from './lease-handle'
 import type { Held } from './local-limits'
 import { createLocalAffinity } from './local-affinity'
+import { createLocalResponseHomes } from './local-response-homes'
 import { createLocalStore, type LocalStore } from './local-store'
 import { repeat } from './timers'
 import { DEFAULTS, type AcquireResult, type CoordOptions, type Coordination, type Lease, type Permit, type ScopeRequest } from './types'
@@ -75,6 +76,7 @@ export function createLocalCoordination(options: CoordOptions & { store?: LocalS
   const self: LocalCoordination = {
     instanceId,
     affinity: createLocalAffinity(store.clock),
+    responses: createLocalResponseHomes(store.clock),
     acquireNow,
     acquire: (requests, estimateTokens) => Promise.resolve(acquireNow(requests, estimateTokens)),
     loginAttempt: (keys, backoff) => Promise.resolve(store.login.attempt(keys, backoff)),

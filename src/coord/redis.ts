@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { runExclusive } from './lease-handle'
 import { createLocalCoordination } from './local'
 import { createRedisAffinity } from './redis/affinity'
+import { createRedisResponseHomes } from './redis/response-homes'
 import { createRedisFailures } from './redis/failures'
 import { createRedisJobs } from './redis/jobs'
 import { createRedisLimits } from './redis/limits'
@@ -60,6 +61,7 @@ export async function createRedisCoordination(options: RedisCoordOptions): Promi
   const self: Coordination = {
     instanceId,
     affinity: createRedisAffinity(link, fallback.affinity, prefix),
+    responses: createRedisResponseHomes(link, fallback.responses, prefix),
     acquire: limits.acquire,
     async loginAttempt(keys, backoff) {
       if (link.up) {

@@ -1,4 +1,5 @@
 import type { AffinityCache } from './affinity-types'
+import type { ResponseHomes } from './response-home-types'
 
 /**
  * The coordination seam: what the relay, metering and routing share between gateway nodes. `local.ts` keeps it
@@ -165,6 +166,9 @@ export interface Coordination {
 
   // (h) session affinity: which channel and key served a session last (relay/routing/affinity)
   readonly affinity: AffinityCache
+
+  // (i) stored OpenAI responses: which channel and key created each (relay/responses)
+  readonly responses: ResponseHomes
 
   /**
    * `graceful` (default): stop timers, release job leases, deregister. `abandon`: stop timers and connections

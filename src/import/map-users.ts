@@ -11,6 +11,7 @@ import { sha256 } from '../crypto/sha256'
 import { reportUnread, type MapContext } from './map-common'
 import type { SourceRow } from './read-source'
 import { int, softDeleted, text } from './values'
+import { mapNotifySetting, type MappedNotify } from './map-notify'
 
 export interface MappedUser {
   sourceId: number
@@ -20,6 +21,8 @@ export interface MappedUser {
   sourceInviterId: number
   /** the sign-in providers bound in the source's columns (github_id, …): Tollgate's user_bindings rows */
   bindings: { provider: string; externalId: string }[]
+  /** the notification settings of new-api's `setting` (map-notify.ts) */
+  notify?: MappedNotify
 }
 
 /** new-api's and one-api's binding columns → Tollgate's provider names (docs/accounts.md). */
@@ -38,12 +41,13 @@ const READ = new Set([
   'created_time', 'deleted_at',
   // new-api's session counter: no session carries over (everyone logs in once), so there is nothing to map
   'auth_version',
+  // its notification settings (map-notify.ts); the rest of it is named in the report
+  'setting',
   ...Object.keys(BINDING_COLUMNS),
 ])
 
 const NOTES: Record<string, string> = {
   lark_id: 'Lark sign-in binding: Tollgate has no Lark sign-in',
-  setting: "user settings (notifications, IP logging…): Tollgate has no per-user settings",
   remark: 'admin remark: no counterpart',
   stripe_customer: 'Stripe customer id: Tollgate has no payments',
   last_login_at: 'last login time: not recorded by Tollgate',
@@ -127,6 +131,7 @@ export function mapUsers(ctx: MapContext, rows: SourceRow[]): MappedUser[] {
       sourceId: id,
       sourceInviterId: inviter,
       bindings,
+      notify: mapNotifySetting(ctx, id, row.setting),
       row: {
         username,
         password,

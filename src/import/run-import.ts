@@ -23,6 +23,7 @@ import { keepsId, remapNote } from './ids'
 import { writeLogs } from './write-logs'
 import { checkSecret, cryptoSecret, openTarget, type ImportTarget } from './import-target'
 import { importSecondFactors } from './second-factors'
+import { importNotifySettings } from './map-notify'
 import { importCustomOAuth } from './custom-oauth'
 import { OPTION_DEFINITIONS } from '../options/definitions'
 import { int } from './values'
@@ -129,6 +130,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     try {
       const ids = await writeCore(repo, report, options.merge, { users, tokens, channels, sealed, redemptions, options: mappedOptions.values }, raw)
       await importSecondFactors(source, schema, repo, box, ids.importedUser, report)
+      await importNotifySettings(repo, box, users, ids.importedUser)
       await importPayments(source, schema, repo, ids.importedUser, report)
       await importCustomOAuth(source, schema, repo, box, ids.importedUser, report)
       await importTasks(source, schema, repo, ids, report)

@@ -4,6 +4,7 @@ import { PAYMENT_OPTIONS } from './payment-options'
 import { FACE_OPTIONS } from './face-options'
 import { OAUTH_OPTION_DEFINITIONS } from './oauth-options'
 import { AFFINITY_OPTIONS } from './affinity-options'
+import { RESPONSES_OPTIONS } from './responses-options'
 import { NOTIFY_OPTIONS } from './notify-options'
 import { FALLBACK_OPTIONS } from './fallback-options'
 import { MESSENGER_OPTIONS } from './messenger-options'
@@ -118,6 +119,7 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   ...PAYMENT_OPTIONS,
   ...OAUTH_OPTION_DEFINITIONS,
   ...AFFINITY_OPTIONS,
+  ...RESPONSES_OPTIONS,
   ...NOTIFY_OPTIONS,
   ...FALLBACK_OPTIONS,
   ...REALTIME_OPTIONS,

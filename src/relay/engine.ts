@@ -6,6 +6,7 @@ import { UpstreamFailure } from './failure'
 import type { Meter } from './meter/meter'
 import type { RouteCandidate } from './routing'
 import type { SessionIdentity } from './routing/affinity/session-identity'
+import type { AffinityEntry } from '../coord/affinity-types'
 import type { RelayCall, RelayHooks, RelayOutcome, RelayPorts } from './types'
 
 /**
@@ -23,6 +24,8 @@ export interface RelayJob {
   readonly warnings: string[]
   /** the coding agent's session the request belongs to (routing/affinity): its turns keep one channel and key */
   session?(): SessionIdentity | undefined
+  /** the channel and key that must come first (the home of the stored response a Responses turn continues); a throw refuses the request */
+  home?(): Promise<AffinityEntry | undefined> | undefined
   /** the planned channels that can run this job, in order */
   serving(planned: RouteCandidate[]): RouteCandidate[]
   /** why none of the planned channels can (default: the model is not found in the group) */
@@ -97,7 +100,10 @@ export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options' | '
   // a model with no channel left is served by its first fallback that has one (ModelFallbacks), billed and logged as it
   const { served, planned, serving } = await planServing(ports, call.token, group, model, (list) => job.serving(list))
   const session = serving.length > 0 ? await ports.affinity?.open(call.token.id, group, served, job.session?.()) : undefined
-  const candidates = session ? session.order(serving) : serving
+  const homing = serving.length > 0 ? job.home?.() : undefined // no promise (and no await) unless a home is looked up
+  const home = homing ? await homing : undefined
+  const ordered = session ? session.order(serving) : serving
+  const candidates = home && ports.affinity ? ports.affinity.first(ordered, home) : ordered
   if (candidates.length === 0) throw (planned.length > 0 && job.noneServes?.()) || modelNotFound(model, `no enabled channel serves it in group "${group}"`)
   const meter = job.meter()
   if (served !== model) meter.model = served

@@ -9,6 +9,7 @@ import type { Meter } from './meter/meter'
 import type { RequestBody } from './body/request-body'
 import type { Routing } from './routing'
 import type { SessionAffinity } from './routing/affinity/session-affinity'
+import type { ResponseRegistry } from './responses/response-registry'
 
 /**
  * The relay's contracts: what a route hands the engine, what the engine hands metering and the operations log when a
@@ -102,6 +103,8 @@ export interface RelayPorts {
   routing: Pick<Routing, 'planRoute' | 'recordResult'>
   /** session affinity (absent in tests that build none: every request routes by weight) */
   affinity?: SessionAffinity
+  /** where stored OpenAI responses live (absent in tests that build none: nothing is remembered) */
+  responses?: ResponseRegistry
   options: Pick<OptionStore, 'get'>
   outbound: { fetch: OutboundFetch; webSocket?: OutboundWebSocket }
   /** open attempts and streams, for the shutdown drain (absent in tests that build no ops) */

@@ -7,7 +7,7 @@ import { OPERATIONS } from '../operations'
  */
 const GEMINI_GENERATE = '/v1beta/models/{model}:generateContent'
 const GEMINI_STREAM = '/v1beta/models/{model}:streamGenerateContent'
-const CHAT_ROUTES = ['/v1/chat/completions', '/pg/chat/completions', '/v1/responses', '/v1/messages'] as const
+const CHAT_ROUTES = ['/v1/chat/completions', '/pg/chat/completions', '/v1/responses', '/v1/responses/compact', '/v1/messages'] as const
 
 /** operation path or alias → the label (its main path) */
 const OPERATION_ROUTES = new Map<string, string>(OPERATIONS.flatMap((op) => [op.path, ...(op.aliases ?? [])].map((path) => [path, op.path] as const)))
@@ -24,6 +24,8 @@ export function routeOfProtocol(protocol: string, playground: boolean, stream: b
       return playground ? '/pg/chat/completions' : '/v1/chat/completions'
     case 'openai-responses':
       return '/v1/responses'
+    case '/v1/responses/compact':
+      return protocol
     case 'anthropic':
       return '/v1/messages'
     case 'gemini':

@@ -2,6 +2,7 @@ import type { NewChannel, NewLog, NewRedemption, NewSubscriptionPlan, NewToken, 
 import type { NewPasskey } from './second-factors'
 import type { CustomOAuthFields } from './custom-oauth'
 import type { NewTask } from './tasks'
+import type { NotifySettingsFields } from './notify-settings'
 
 export interface HourlyRow {
   userId: number
@@ -49,6 +50,8 @@ export interface ImportRepo {
   /** A channel and its routing rows (abilities), as the channel repository writes them. */
   insertChannel(row: NewChannel): Promise<number>
   setOption(key: string, value: string): Promise<void>
+  /** A user's notification settings (the webhook secret sealed), as PUT /api/user/setting saves them. */
+  insertNotifySettings(userId: number, fields: NotifySettingsFields): Promise<void>
   /** An enabled TOTP (its secret sealed) with its unused backup codes' hashes, as new-api kept them (bcrypt). */
   insertTwoFactor(userId: number, sealedSecret: string, codeHashes: string[]): Promise<void>
   /** A passkey; false (nothing written) when its credential id is in the target already. */

@@ -6,7 +6,8 @@ import { sessionPlugin } from '../../plugins/session'
 import { Role } from '../../db/repos/user-roles'
 import { manageLogHook } from '../../metering/manage-log'
 import { SYNC_FIELDS } from './sources'
-import { appliedTables, fetchDifferences } from './service'
+import { appliedTables, fetchDifferences, type Change } from './service'
+import { checkOption } from '../../options/store'
 
 const FetchBody = t.Object({
   upstreams: t.Array(
@@ -21,12 +22,19 @@ const FetchBody = t.Object({
   timeout: t.Optional(t.Integer({ minimum: 1, maximum: 60 })),
 })
 
+/** A model's prices by prompt length, as ModelTierPricing stores them (checked in full by the option when written). */
+const TierConfig = t.Object({
+  enabled: t.Optional(t.Boolean()),
+  basis: t.Optional(t.String({ maxLength: 32 })),
+  tiers: t.Array(t.Record(t.String({ maxLength: 32 }), t.Number({ minimum: 0 })), { minItems: 1, maxItems: 16 }),
+})
+
 const ApplyBody = t.Object({
   changes: t.Array(
     t.Object({
       model: t.String({ minLength: 1, maxLength: 200 }),
       field: t.Union(SYNC_FIELDS.map((field) => t.Literal(field))),
-      value: t.Union([t.Number({ minimum: 0 }), t.Null()]),
+      value: t.Union([t.Number({ minimum: 0 }), t.Null(), TierConfig]),
     }),
     { minItems: 1, maxItems: 20_000 },
   ),
@@ -55,7 +63,9 @@ export function ratioSyncModule(deps: AppDeps) {
     .post(
       '/api/ratio_sync/apply',
       async ({ body }) => {
-        const tables = appliedTables(deps.options, body.changes)
+        const tables = appliedTables(deps.options, body.changes as Change[])
+        // every table checked before the first is written: a bad one leaves none half-applied
+        for (const [key, table] of Object.entries(tables)) checkOption(key, table)
         for (const [key, table] of Object.entries(tables)) await deps.options.set(key, table)
         return ok({ applied: body.changes.length, options: Object.keys(tables) })
       },

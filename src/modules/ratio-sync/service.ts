@@ -1,7 +1,8 @@
 import { boundedText } from '../../outbound/bounded-body'
 import type { Outbound } from '../../outbound/fetch'
 import type { OptionStore } from '../../options/store'
-import { readSource, SYNC_FIELDS, type SyncField, type SyncTables } from './sources'
+import { BadRequestError } from '../../errors'
+import { readSource, SYNC_FIELDS, type SyncField, type SyncTables, type SyncValue } from './sources'
 
 /** The option each synced field is stored in (new-api's names on both sides). */
 const OPTION_OF: Record<SyncField, string> = {
@@ -10,6 +11,7 @@ const OPTION_OF: Record<SyncField, string> = {
   cache_ratio: 'CacheRatio',
   create_cache_ratio: 'CreateCacheRatio',
   model_price: 'ModelPrice',
+  model_tier_pricing: 'ModelTierPricing',
 }
 /** A source's document is read up to this size (models.dev's is about 1 MB). */
 const MAX_SOURCE_BYTES = 10 << 20
@@ -27,8 +29,8 @@ interface SourceResult {
 }
 /** One field of one model that differs: its value here (absent: none), and each source's (null: the source has none). */
 interface Difference {
-  current?: number
-  upstreams: Record<string, number | null>
+  current?: SyncValue
+  upstreams: Record<string, SyncValue | null>
   change: 'added' | 'changed' | 'removed'
 }
 export type Differences = Record<string, Partial<Record<SyncField, Difference>>>
@@ -71,10 +73,13 @@ async function fetchSource(deps: Deps, upstream: Upstream, timeoutMs: number): P
 
 /** The option tables here, by synced field. */
 function localTables(options: Deps['options']): SyncTables {
-  return Object.fromEntries(SYNC_FIELDS.map((field) => [field, options.get<Record<string, number>>(OPTION_OF[field])])) as SyncTables
+  return Object.fromEntries(SYNC_FIELDS.map((field) => [field, options.get<Record<string, SyncValue>>(OPTION_OF[field])])) as SyncTables
 }
 
-const same = (a: number, b: number) => Math.abs(a - b) < 1e-9
+/** Numbers within rounding; tier configurations by their JSON with keys in order. */
+const same = (a: SyncValue, b: SyncValue) => (typeof a === 'number' && typeof b === 'number' ? Math.abs(a - b) < 1e-9 : canonical(a) === canonical(b))
+const canonical = (value: unknown): string =>
+  Array.isArray(value) ? `[${value.map(canonical).join(',')}]` : typeof value === 'object' && value !== null ? `{${Object.keys(value).sort().map((k) => `${k}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}` : JSON.stringify(value)
 
 /**
  * What the sources would change, per model and field: `added` (none here), `changed` (another value), `removed`
@@ -86,16 +91,20 @@ function diffTables(local: SyncTables, sources: { name: string; tables: SyncTabl
   for (const { name, tables } of sources) for (const field of SYNC_FIELDS) for (const model of Object.keys(tables[field])) (named.get(model) ?? named.set(model, new Set()).get(model)!).add(name)
   for (const [model, names] of named) {
     for (const field of SYNC_FIELDS) {
-      const current = Object.hasOwn(local[field], model) ? local[field][model] : undefined
-      const upstreams: Record<string, number | null> = {}
+      const here: Record<string, SyncValue> = local[field]
+      const current = Object.hasOwn(here, model) ? here[model] : undefined
+      const upstreams: Record<string, SyncValue | null> = {}
       let differs = false
       for (const { name, tables } of sources) {
         if (!names.has(name)) continue
-        const value = Object.hasOwn(tables[field], model) ? tables[field][model]! : null
+        const table: Record<string, SyncValue> = tables[field]
+        // a source that publishes no tiers at all says nothing about a model's tiers
+        if (field === 'model_tier_pricing' && Object.keys(table).length === 0) continue
+        const value = Object.hasOwn(table, model) ? table[model]! : null
         upstreams[name] = value
         if (value === null ? current !== undefined : current === undefined || !same(value, current)) differs = true
       }
-      if (!differs) continue
+      if (!differs || Object.keys(upstreams).length === 0) continue
       const offered = Object.values(upstreams).some((value) => value !== null)
       const change = current === undefined ? 'added' : offered ? 'changed' : 'removed'
       if (change === 'added' && !offered) continue
@@ -125,15 +134,18 @@ export async function fetchDifferences(deps: Deps, upstreams: Upstream[], timeou
 export interface Change {
   model: string
   field: SyncField
-  /** null: remove the model from the field's table */
-  value: number | null
+  /** null: remove the model from the field's table; tiers for model_tier_pricing, a number for the others */
+  value: SyncValue | null
 }
 
-/** The option tables after the chosen changes; only those that change are returned (the caller writes them). */
-export function appliedTables(options: Deps['options'], changes: Change[]): Record<string, Record<string, number>> {
-  const next: Partial<Record<SyncField, Record<string, number>>> = {}
+/** The option tables after the chosen changes; only those that change are returned (the caller writes them, each checked as the option is). */
+export function appliedTables(options: Deps['options'], changes: Change[]): Record<string, Record<string, SyncValue>> {
+  const next: Partial<Record<SyncField, Record<string, SyncValue>>> = {}
   for (const { model, field, value } of changes) {
-    const table = (next[field] ??= { ...options.get<Record<string, number>>(OPTION_OF[field]) })
+    if (value !== null && (typeof value === 'number') !== (field !== 'model_tier_pricing')) {
+      throw new BadRequestError(`"${model}": ${field} takes ${field === 'model_tier_pricing' ? 'a tier configuration' : 'a number'}`, 'value')
+    }
+    const table = (next[field] ??= { ...options.get<Record<string, SyncValue>>(OPTION_OF[field]) })
     if (value === null) delete table[model]
     else table[model] = value
   }

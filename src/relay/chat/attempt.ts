@@ -10,6 +10,7 @@ import { convertStream, outputNeeded, passthroughStream, type StreamEnd } from '
 import { peekStream } from '../stream/peek'
 import { asUpstreamFailure, guardedFetch, openAttempt } from '../send'
 import { mappedStatus } from '../overrides/channel-overrides'
+import { idOfResponse, responseIdTap } from '../responses/response-id-tap'
 
 export interface AttemptPlan {
   upstreamProtocol: UpstreamProtocol
@@ -34,6 +35,8 @@ interface AttemptInput extends AttemptPlan {
   ir: IrRequest
   client: Protocol
   onEnd(end: StreamEnd & { firstByteAt: number | undefined }): void
+  /** a passed-through Responses answer's id (a stored response: where it lives is remembered) */
+  answerId?(id: string): void
 }
 
 interface AttemptResult {
@@ -107,7 +110,7 @@ async function streamResult(deps: Omit<RelayPorts, 'routing'>, a: AttemptInput, 
   const body = a.rawAnswer
     ? passthroughStream(
         peeked,
-        a.upstreamProtocol.createUsageTap(),
+        a.answerId ? responseIdTap(a.upstreamProtocol.createUsageTap(), a.answerId) : a.upstreamProtocol.createUsageTap(),
         (message) => a.client.renderStreamError({ status: 502, code: 'upstream_error', message }),
         hooks,
         a.body.dropUsageChunk ? isUsageOnlyChunk : undefined,
@@ -130,6 +133,8 @@ async function bodyResult(a: AttemptInput, response: Response, key: string): Pro
     throw new UpstreamFailure(0, `upstream sent a body that is not JSON: ${maskSecrets(text.slice(0, 200), key)}`, true)
   }
   if (a.rawAnswer || a.passthrough) {
+    const id = a.answerId && idOfResponse(json)
+    if (id) a.answerId!(id)
     const usage = a.upstreamProtocol.usageFromBody(json)
     a.onEnd({ usage, aborted: false, firstByteAt, output: outputNeeded(usage, { aborted: false }) ? outputOf(a.upstreamProtocol, json) : undefined })
     return { body: text, headers, upstreamDoneAt: firstByteAt }

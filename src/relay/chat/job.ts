@@ -17,6 +17,7 @@ import { sessionIdentity } from '../routing/affinity/session-identity'
 import { rewritesBody } from '../overrides/channel-overrides'
 import { overriddenBody } from '../overrides/overridden-body'
 import { withPlanHeaders } from './plan-headers'
+import { previousResponseHome, storedResponse } from '../responses/stored-responses'
 
 /**
  * Chat as a job of the engine (engine.ts), for every chat protocol: decode the client's request (a large body only as
@@ -45,6 +46,7 @@ function chatJob(ports: RelayPorts, input: RelayInput): RelayJob {
     },
     warnings,
     session: () => sessionIdentity(input.headers, (key) => input.body.member(key)),
+    home: () => (input.protocol === 'openai-responses' ? previousResponseHome(ports.responses, input.body.member('previous_response_id'), input.user.id) : undefined),
     serving: chatCandidates,
     meter: () => chatMeter(request, input.body, client.priceChoices?.((key) => input.body.member(key), input.headers)),
     reserved(meter) {
@@ -67,7 +69,8 @@ function chatJob(ports: RelayPorts, input: RelayInput): RelayJob {
       input.body.release(plan.body)
       const bodyWarnings = plan.body.warnings
       attempt.sending()
-      return attemptUpstream(ports, { ...plan, candidate, input, client, onEnd: (end) => attempt.end({ ...end, warnings: bodyWarnings }) })
+      const answerId = storedResponse(ports.responses, input, candidate, request.head.model)
+      return attemptUpstream(ports, { ...plan, candidate, input, client, answerId, onEnd: (end) => attempt.end({ ...end, warnings: bodyWarnings }) })
     },
   }
 }

@@ -12,6 +12,7 @@ import * as anthropicModule from './anthropic'
 import { gemini, listModels as geminiModels } from './gemini'
 import { listModels as openaiModels, openaiChat } from './openai-chat'
 import { openaiResponses } from './openai-responses'
+import { createResponsesStore, RESOURCE_PATH } from './responses-store'
 import { bearer, isObject, json, makePlan, sleep } from './shared'
 import type { Behavior, Protocol, ProtocolName, RecordedRequest, Scenario } from './types'
 
@@ -58,6 +59,8 @@ export interface FakeUpstream {
   readonly disconnects: number
   /** resolves once `disconnects` reaches `count` (default 1); rejects after timeoutMs (default 5000) */
   waitForDisconnect(count?: number, timeoutMs?: number): Promise<void>
+  /** the Responses API's stored responses, by id (each under the key that created it) */
+  readonly storedResponses: ReadonlyMap<string, { key: string | undefined; response: Record<string, any> }>
   /** clear recorded requests, disconnects and behavior */
   reset(): void
   stop(): Promise<void>
@@ -88,6 +91,8 @@ function route(rec: RecordedRequest): boolean {
     return set(rec.headers['anthropic-version'] ? 'anthropic' : 'openai-chat', 'models')
   }
   if (method === 'GET' && path === '/v1beta/models') return set('gemini', 'models')
+  if (method === 'POST' && path === '/v1/responses/compact') return set('openai-responses', 'compact', rec.json?.model)
+  if (RESOURCE_PATH.test(path)) return set('openai-responses', 'resource')
   if (method !== 'POST') return false
   if (path === '/v1/messages') return set('anthropic', 'generate', rec.json?.model)
   if (path === '/v1/messages/count_tokens') return set('anthropic', 'count_tokens', rec.json?.model)
@@ -119,6 +124,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
   let waiters: { count: number; resolve: () => void }[] = []
   const halt = Promise.withResolvers<void>()
   const models = options.models ?? DEFAULT_MODELS
+  const responsesStore = createResponsesStore()
 
   const markAborted = (rec: RecordedRequest) => {
     if (rec.completed || rec.aborted) return
@@ -198,6 +204,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     const denied = vendorAuth(vendor, rec, keys) ?? protocol.auth(rec, keys)
     if (denied) return done(rec, denied)
 
+    if (rec.kind === 'resource') return done(rec, responsesStore.resource(rec))
     if (rec.kind === 'models') {
       if (vendor?.listModels) return done(rec, json(vendor.listModels(models)))
       const list = rec.protocol === 'anthropic' ? anthropicModule.listModels : rec.protocol === 'gemini' ? geminiModels : openaiModels
@@ -205,7 +212,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     }
     const refused = vendor?.rejects?.find((field) => isObject(rec.json) && field in rec.json)
     if (refused) return done(rec, protocol.error(400, undefined, `invalid request: unknown field \`${refused}\``))
-    const invalid = protocol.validate(rec)
+    const invalid = rec.kind === 'compact' ? undefined : protocol.validate(rec)
     if (invalid) return done(rec, invalid)
     if (rec.kind === 'count_tokens') {
       const input = typeof behavior === 'object' && !Array.isArray(behavior) ? behavior.usage?.input : undefined
@@ -223,6 +230,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
       return done(rec, protocol.error(s.error.status, s.error.type, s.error.message, s.error.headers))
 
     const ctx = { rec, body: rec.json, plan: makePlan(s, rec.model ?? 'unknown'), stream: protocol.isStream(rec) }
+    if (rec.kind === 'compact') return done(rec, responsesStore.compact(rec, ctx.plan))
     const headers = { ...protocol.headers(), ...s.headers }
     const stallAt = typeof s.stall === 'number' ? s.stall : undefined
     if (ctx.stream) {
@@ -234,10 +242,13 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
         const chunks = items.map((item, i) => (i === 0 ? '[' : ',\r\n') + item + (i === items.length - 1 ? ']' : ''))
         return streamBody(rec, chunks, s, { 'content-type': 'application/json; charset=UTF-8', ...headers }, stallAt, s.cutAfter)
       }
+      if (rec.protocol === 'openai-responses') responsesStore.created(rec, responsesStore.fromFrames(frames))
       const sse = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...headers }
       return streamBody(rec, frames, s, sse, stallAt, s.cutAfter)
     }
-    const payload = JSON.stringify(protocol.body(ctx))
+    const answer = protocol.body(ctx)
+    if (rec.protocol === 'openai-responses') responsesStore.created(rec, answer as Record<string, any>)
+    const payload = JSON.stringify(answer)
     if (stallAt !== undefined || s.cutAfter !== undefined) {
       const half = Math.floor(payload.length / 2)
       const chunks = [payload.slice(0, half), payload.slice(half)]
@@ -259,6 +270,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     setKeys(k) {
       keys = k
     },
+    storedResponses: responsesStore.stored,
     get disconnects() {
       return disconnects
     },

@@ -7,7 +7,7 @@ const itemId = (prefix: string) => `${prefix}_${randomHex(48)}`
 /** the streamed argument fragments of each function_call item */
 const FRAGMENTS = new WeakMap<object, string[]>()
 
-function responseUsage(p: Plan) {
+export function responseUsage(p: Plan) {
   const input = promptTotal(p)
   return {
     input_tokens: input,

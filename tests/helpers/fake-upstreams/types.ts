@@ -18,7 +18,7 @@ export interface RecordedRequest {
   /** the protocol the path belongs to, undefined for unknown paths */
   protocol?: ProtocolName
   /** what the route does */
-  kind?: 'generate' | 'count_tokens' | 'models'
+  kind?: 'generate' | 'count_tokens' | 'models' | 'compact' | 'resource'
   /** model named by the body, the Gemini path or the Azure deployment */
   model?: string
   /** true once the response was fully sent (or the error reply was returned) */

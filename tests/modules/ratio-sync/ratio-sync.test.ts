@@ -31,6 +31,30 @@ const MODELS_DEV = {
   other: { id: 'other', models: { 'claude-y': { id: 'claude-y', cost: { input: 99, output: 99 } }, free: { id: 'free', cost: { input: 0, output: 0 } } } },
 }
 
+// new-api's /api/ratio_config with its model_tier_pricing table (ModelTierPricing's shape)
+const GEMINI_TIERS = [
+  { min_tokens: 0, max_tokens: 200000, input_price: 1.25, completion_price: 10, cache_read_price: 0.125 },
+  { min_tokens: 200000, input_price: 2.5, completion_price: 15, cache_read_price: 0.25 },
+]
+const NEW_API_RATIO_CONFIG = {
+  success: true,
+  data: {
+    model_ratio: { 'gemini-pro-x': 0.625 },
+    model_tier_pricing: { 'gemini-pro-x': { enabled: true, basis: 'prompt_tokens', tiers: GEMINI_TIERS }, broken: { enabled: true, tiers: [{ min_tokens: 5, input_price: 1 }] } },
+  },
+}
+// Tollgate's /api/pricing for a model with tiers, seen at group ×2: each tier's US$ taken back to the base price
+const TOLLGATE_TIERED = {
+  success: true,
+  data: {
+    group: 'default', group_ratio: 2, quota_per_unit: 500000,
+    items: [{ model: 'claude-tiered', priced: true, mode: 'ratio', input: 6, output: 30, cache_read: 0.6, cache_write: 7.5, tiers: [
+      { min_tokens: 0, max_tokens: 200000, input: 6, output: 30, cache_read: 0.6, cache_write: 7.5 },
+      { min_tokens: 200000, input: 12, output: 45, cache_read: 1.2, cache_write: 15 },
+    ] }],
+  },
+}
+
 beforeAll(async () => {
   server = Bun.serve({
     port: 0,
@@ -45,6 +69,8 @@ beforeAll(async () => {
   served.set('/api/pricing', NEW_API_PRICING)
   served.set('/tollgate/api/pricing', TOLLGATE_PRICING)
   served.set('/api.json', MODELS_DEV)
+  served.set('/api/ratio_config', NEW_API_RATIO_CONFIG)
+  served.set('/tiered/api/pricing', TOLLGATE_TIERED)
   app = await startTestApp()
   root = await login(app)
 })
@@ -58,6 +84,7 @@ beforeEach(async () => {
   await app.deps.options.set('CompletionRatio', { 'gpt-4o': 4 })
   await app.deps.options.set('CacheRatio', { 'gpt-4o': 0.5, 'new-model': 0.1 })
   await app.deps.options.set('ModelPrice', {})
+  await app.deps.options.set('ModelTierPricing', {})
 })
 
 const base = () => `http://127.0.0.1:${server.port}`
@@ -141,4 +168,55 @@ test('refusals: no session, a bad URL, a bad field or value, too many sources; n
   expect((await apply([{ model: 'm', field: 'model_ratio', value: -1 }])).status).toBe(400)
   expect((await call(app, 'POST', '/api/ratio_sync/fetch', { upstreams: [{ name: 'x', base_url: base() }] })).status).toBe(401)
   expect(app.deps.options.get('ModelRatio')).toEqual({ 'gpt-4o': 1, 'my-own': 3 })
+})
+
+test("tiers: new-api's model_tier_pricing and Tollgate's priced tiers come into the diff; a tier table the option refuses is left out", async () => {
+  const res = await fetchSync([
+    { name: 'new-api', base_url: base(), endpoint: '/api/ratio_config' },
+    { name: 'tollgate', base_url: `${base()}/tiered` },
+  ])
+  expect(res.status).toBe(200)
+  const { differences } = res.body.data
+  expect(differences['gemini-pro-x'].model_tier_pricing).toEqual({ upstreams: { 'new-api': { enabled: true, basis: 'prompt_tokens', tiers: GEMINI_TIERS } }, change: 'added' })
+  expect(differences.broken).toBeUndefined() // its first tier does not start at 0: not a table ModelTierPricing takes
+  expect(differences['claude-tiered'].model_tier_pricing).toEqual({
+    upstreams: {
+      tollgate: {
+        enabled: true,
+        basis: 'prompt_tokens',
+        tiers: [
+          { min_tokens: 0, max_tokens: 200000, input_price: 3, completion_price: 15, cache_read_price: 0.3, cache_write_price: 3.75 },
+          { min_tokens: 200000, input_price: 6, completion_price: 22.5, cache_read_price: 0.6, cache_write_price: 7.5 },
+        ],
+      },
+    },
+    change: 'added',
+  })
+
+  // applied, the tiers are in force; fetched again, the same tiers are no difference
+  const apply = await call(app, 'POST', '/api/ratio_sync/apply', { changes: [{ model: 'gemini-pro-x', field: 'model_tier_pricing', value: differences['gemini-pro-x'].model_tier_pricing.upstreams['new-api'] }] }, { cookie: root })
+  expect(apply.status).toBe(200)
+  expect(apply.body.data).toEqual({ applied: 1, options: ['ModelTierPricing'] })
+  expect(app.deps.options.get('ModelTierPricing')).toEqual({ 'gemini-pro-x': { enabled: true, basis: 'prompt_tokens', tiers: GEMINI_TIERS } })
+  const again = await fetchSync([{ name: 'new-api', base_url: base(), endpoint: '/api/ratio_config' }])
+  expect(again.body.data.differences['gemini-pro-x']).toEqual({ model_ratio: { upstreams: { 'new-api': 0.625 }, change: 'added' } })
+
+  // a source that publishes no tiers (new-api's /api/pricing list) never proposes removing them
+  await app.deps.options.set('ModelTierPricing', { 'gpt-4o': { enabled: true, basis: 'prompt_tokens', tiers: GEMINI_TIERS } })
+  const flat = await fetchSync([{ name: 'peer', base_url: base() }])
+  expect(flat.body.data.differences['gpt-4o'].model_tier_pricing).toBeUndefined()
+})
+
+test('tiers refused: a number for tiers, tiers for a ratio, or tiers the option refuses; nothing half-written', async () => {
+  const apply = (changes: unknown) => call(app, 'POST', '/api/ratio_sync/apply', { changes }, { cookie: root })
+  expect((await apply([{ model: 'm', field: 'model_tier_pricing', value: 3 }])).status).toBe(400)
+  expect((await apply([{ model: 'm', field: 'model_ratio', value: { tiers: [{ min_tokens: 0, input_price: 1 }] } }])).status).toBe(400)
+  const res = await apply([
+    { model: 'gpt-4o', field: 'model_ratio', value: 9 },
+    { model: 'm', field: 'model_tier_pricing', value: { enabled: true, tiers: [{ min_tokens: 0, max_tokens: 10, input_price: 1 }] } },
+  ])
+  expect(res.status).toBe(400)
+  expect(res.body.message).toContain('last tier')
+  expect(app.deps.options.get('ModelRatio')).toEqual({ 'gpt-4o': 1, 'my-own': 3 })
+  expect(app.deps.options.get('ModelTierPricing')).toEqual({})
 })

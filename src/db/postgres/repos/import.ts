@@ -4,7 +4,7 @@ import { drizzle } from 'drizzle-orm/bun-sql'
 import { closePostgres, openPostgres, type PgDb } from '../client'
 import { migratePostgres } from '../migrate'
 import * as schema from '../schema'
-import { abilities, backupCodes, channels, customOAuthProviders, logs, options, passkeys, redemptions, subscriptionPlans, tasks, tokens, topups, twoFactors, usageHourly, userBindings, userSubscriptions, users } from '../schema'
+import { abilities, backupCodes, channels, customOAuthProviders, logs, options, passkeys, redemptions, subscriptionPlans, tasks, tokens, topups, twoFactors, usageHourly, userBindings, userNotifySettings, userSubscriptions, users } from '../schema'
 import { abilitiesOf } from '../../repos/channels'
 import type { ImportRepo } from '../../repos/import'
 import { addHourly, insertLogs } from './log-insert'
@@ -112,6 +112,9 @@ function createPostgresImportRepo(conn: ReservedSQL): ImportRepo {
     },
 
     setOption: async (key, value) => void (await db.insert(options).values({ key, value }).onConflictDoUpdate({ target: options.key, set: { value } })),
+    async insertNotifySettings(userId, fields) {
+      await db.insert(userNotifySettings).values({ ...fields, userId })
+    },
     async insertTwoFactor(userId, secret, hashes) {
       await db.insert(twoFactors).values({ userId, secret, enabled: true })
       if (hashes.length) await db.insert(backupCodes).values(hashes.map((codeHash) => ({ userId, codeHash })))

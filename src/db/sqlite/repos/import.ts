@@ -4,7 +4,7 @@ import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { existsSync } from 'node:fs'
 import type { Db } from '../client'
 import * as schema from '../schema'
-import { abilities, backupCodes, channels, customOAuthProviders, logs, options, passkeys, redemptions, subscriptionPlans, tasks, tokens, topups, twoFactors, usageHourly, userBindings, userSubscriptions, users } from '../schema'
+import { abilities, backupCodes, channels, customOAuthProviders, logs, options, passkeys, redemptions, subscriptionPlans, tasks, tokens, topups, twoFactors, usageHourly, userBindings, userNotifySettings, userSubscriptions, users } from '../schema'
 import { abilitiesOf } from '../../repos/channels'
 import type { ImportRepo } from '../../repos/import'
 import { createLogInserter, prepareHourlyUpserts } from './log-insert'
@@ -56,6 +56,9 @@ export function createImportRepo(db: Db): ImportRepo {
     },
 
     setOption: async (key, value) => void db.insert(options).values({ key, value }).onConflictDoUpdate({ target: options.key, set: { value } }).run(),
+    async insertNotifySettings(userId, fields) {
+      db.insert(userNotifySettings).values({ ...fields, userId }).run()
+    },
     async insertTwoFactor(userId, secret, hashes) {
       db.insert(twoFactors).values({ userId, secret, enabled: true }).run()
       if (hashes.length) db.insert(backupCodes).values(hashes.map((codeHash) => ({ userId, codeHash }))).run()

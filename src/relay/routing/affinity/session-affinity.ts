@@ -39,20 +39,23 @@ export function createSessionAffinity(input: AffinityInput) {
       const entry = await input.cache.get(key).catch(() => undefined)
       return turn(input, identity.rule, key, entry)
     },
+    /** `entry`'s channel first, on its key when still in rotation (a stored response's home: relay/responses) */
+    first: (candidates: RouteCandidate[], entry: AffinityEntry): RouteCandidate[] => pinnedFirst(input, candidates, entry),
   }
+}
+
+function pinnedFirst(input: AffinityInput, candidates: RouteCandidate[], entry: AffinityEntry): RouteCandidate[] {
+  const at = candidates.findIndex((c) => c.channel.id === entry.channelId)
+  if (at < 0) return candidates // the channel is gone, disabled or no longer serves the model: a new home
+  const pinned = onPinnedKey(input, candidates[at]!, entry.keyFp)
+  return [pinned, ...candidates.slice(0, at), ...candidates.slice(at + 1)]
 }
 
 function turn(input: AffinityInput, rule: string, key: string, entry: AffinityEntry | undefined): SessionTurn {
   return {
     rule,
     pinned: entry !== undefined,
-    order(candidates) {
-      if (!entry) return candidates
-      const at = candidates.findIndex((c) => c.channel.id === entry.channelId)
-      if (at < 0) return candidates // the channel is gone, disabled or no longer serves the model: a new home
-      const pinned = onPinnedKey(input, candidates[at]!, entry.keyFp)
-      return [pinned, ...candidates.slice(0, at), ...candidates.slice(at + 1)]
-    },
+    order: (candidates) => (entry ? pinnedFirst(input, candidates, entry) : candidates),
     served(candidate) {
       const ttlMs = input.options.get<number>('channel_affinity_setting.default_ttl_seconds') * 1000
       const next = { channelId: candidate.channel.id, keyFp: keyFingerprint(candidate.key) }
@@ -70,7 +73,7 @@ function onPinnedKey(input: AffinityInput, candidate: RouteCandidate, keyFp: str
   return { channel: candidate.channel, upstreamModel: candidate.upstreamModel, key: keys[index]!, keyIndex: index }
 }
 
-const keyFingerprint = (key: string): string => sha256(key).slice(0, 16)
+export const keyFingerprint = (key: string): string => sha256(key).slice(0, 16)
 
 /** Each key list's fingerprints, made once per list (a channel edit makes a new list). */
 const fingerprintsOf = new WeakMap<readonly string[], string[]>()

@@ -7,10 +7,12 @@ import { TextField } from '../../components/field'
 import { useToast } from '../../components/toast'
 import { useI18n, type MessageKey } from '../../i18n'
 
-type Field = 'model_ratio' | 'completion_ratio' | 'cache_ratio' | 'create_cache_ratio' | 'model_price'
+type Field = 'model_ratio' | 'completion_ratio' | 'cache_ratio' | 'create_cache_ratio' | 'model_price' | 'model_tier_pricing'
+/** a ratio or price; for model_tier_pricing, the model's tiers (US$ per 1M tokens) */
+type Value = number | { tiers: { min_tokens: number; max_tokens?: number; input_price: number; completion_price?: number }[] }
 interface Difference {
-  current?: number
-  upstreams: Record<string, number | null>
+  current?: Value
+  upstreams: Record<string, Value | null>
   change: 'added' | 'changed' | 'removed'
 }
 interface Fetched {
@@ -22,8 +24,8 @@ interface Row {
   id: string
   model: string
   field: Field
-  current?: number
-  value: number | null
+  current?: Value
+  value: Value | null
   change: Difference['change']
 }
 
@@ -34,6 +36,11 @@ function rowsOf(fetched: Fetched): Row[] {
       return { id: `${model}\u0000${field}`, model, field: field as Field, current: diff!.current, value: offered ?? null, change: diff!.change }
     }),
   )
+}
+
+/** Tiers in one line, language-neutral: `0–200000: $1.25 / $10 · 200000+: $2.5 / $15` (input / output per 1M tokens). */
+function tiersText(value: Exclude<Value, number>): string {
+  return value.tiers.map((tier) => `${tier.min_tokens}${tier.max_tokens === undefined ? '+' : `–${tier.max_tokens}`}: $${tier.input_price} / $${tier.completion_price ?? 0}`).join(' · ')
 }
 
 /** Root: read another instance's prices (or models.dev's), review what would change, apply the rows kept. */
@@ -85,7 +92,7 @@ export function SyncPricesDrawer({ onSaved, onClose }: { onSaved(): void; onClos
       return next
     })
   const failed = fetched?.results.find((result) => !result.ok)
-  const shown = (value: number | null | undefined) => (value === null || value === undefined ? '—' : String(value))
+  const shown = (value: Value | null | undefined) => (value === null || value === undefined ? '—' : typeof value === 'number' ? String(value) : tiersText(value))
   return (
     <Drawer
       title={t('sync.title')}
