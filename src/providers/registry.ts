@@ -4,6 +4,7 @@ import { bedrock } from './bedrock'
 import { cloudflare } from './cloudflare'
 import { cohere } from './cohere'
 import { custom } from './custom'
+import { codex } from './codex'
 import { coze } from './coze'
 import { deepseek } from './deepseek'
 import { dify } from './dify'
@@ -34,7 +35,7 @@ import { zhipu } from './zhipu'
 export const PROVIDERS: readonly Provider[] = [
   openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, moonshot, zhipu, perplexity, lingyiwanwu, bedrock, cohere,
   minimax, dify, jina, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai, coze, submodel,
-  midjourney, midjourneyPlus, suno,
+  codex, midjourney, midjourneyPlus, suno,
 ]
 
 const byType = new Map(PROVIDERS.map((p) => [p.type, p]))

@@ -21,6 +21,8 @@ import { NEW_API_TABLES, ONE_API_TABLES } from './fixtures/schema'
 import { importInto, startImported, tempDir } from './helpers'
 
 const PLAN_KEY = 'glm-plan-key-0123456789abcdef.xyz'
+/** new-api's Codex key: the ChatGPT sign-in's tokens as one JSON line */
+const CODEX_KEY = JSON.stringify({ access_token: 'eyJ.a.b', refresh_token: 'rt-1', account_id: 'acct-1', email: 'a@example.com', type: 'codex', expired: '2026-12-01T00:00:00Z' })
 const ANSWER = 'Hello from the GLM Coding Plan.'
 
 let zhipu: FakeUpstream
@@ -84,6 +86,7 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
       newApiChannel(16, 39, 'cloudflare no account', ''),
       newApiChannel(17, 31, 'yi', ''),
       newApiChannel(18, 53, 'submodel', ''),
+      newApiChannel(19, 57, 'codex', '', { key: CODEX_KEY }),
     ]
     const source = join(dir, 'new-api.db')
     writeSqliteSource(source, NEW_API_TABLES, { ...fixture.rows, channels, abilities: [] })
@@ -187,6 +190,13 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
     expect((await target(app, 18, 'openai-chat')).url).toBe('https://llm.submodel.ai/v1/chat/completions')
     expect(result.report.unsupported_channels.map((c) => c.id)).not.toContain(17)
     expect(result.report.unsupported_channels.map((c) => c.id)).not.toContain(18)
+  })
+
+  test('Codex (57) comes in served and enabled, its sign-in kept whole as the one key', async () => {
+    expect(await channel(19)).toMatchObject({ type: 57, baseUrl: '', status: 1 })
+    await app.deps.routing.channels.ready
+    expect(app.deps.routing.channels.get(19)!.keys).toEqual([CODEX_KEY])
+    expect(result.report.unsupported_channels.map((c) => c.id)).not.toContain(19)
   })
 
   test('the summary prints the mappings', async () => {

@@ -2,6 +2,7 @@ import { emptyRequest, textPart } from '../../ir'
 import { protocols } from '../../protocols'
 import { bedrockConverse } from '../../protocols/bedrock-converse'
 import { bedrockInvoke, bedrockInvokeBody } from '../../protocols/bedrock-invoke'
+import { codex } from '../../protocols/codex'
 import { coze } from '../../protocols/coze'
 import { dify } from '../../protocols/dify'
 import { AwsEventStreamParser } from '../../protocols/framing/aws-event-stream'
@@ -43,6 +44,7 @@ const UPSTREAM_ONLY: Record<Exclude<UpstreamProtocolId, ProtocolId>, UpstreamPro
     createFrameParser: bedrockInvoke.createStreamParser,
     wrapBody: (body, headers, warnings) => ({ text: bedrockInvokeBody(body, warnings, headers?.get('anthropic-beta') ?? undefined), headers: {} }),
   }),
+  codex,
   coze,
   dify,
   'vertex-anthropic': carryingAnthropic('vertex-anthropic', {

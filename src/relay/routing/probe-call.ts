@@ -13,7 +13,7 @@ export async function probeCall(
   clientModel: string,
   key: string,
   fetch: OutboundFetch,
-): Promise<{ url: string; headers: Record<string, string>; body: string; rejected?: (status: number) => boolean }> {
+): Promise<{ url: string; headers: Record<string, string>; body: string; rejected?: (status: number) => boolean; streamsOnly?: boolean }> {
   const provider = channel.provider
   const protocol = (provider.protocolsFor?.(upstreamModel) ?? provider.protocols)[0]!
   const upstream = upstreamProtocolById(protocol)
@@ -26,8 +26,8 @@ export async function probeCall(
     const connector = provider.connector
     const connectorCall = { ...call, headers: { 'content-type': 'application/json', ...extra } }
     const target = await connector.prepare(connectorCall)
-    return { ...target, body: text, rejected: (status) => connector.rejected?.(connectorCall, status) ?? false }
+    return { ...target, body: text, rejected: (status) => connector.rejected?.(connectorCall, status) ?? false, streamsOnly: upstream.streamsOnly }
   }
   const target = upstreamRequest(provider, channel.baseUrl, protocol, upstreamModel, false, key, { other: channel.other })
-  return { url: target.url, headers: { ...target.headers, ...extra }, body: text }
+  return { url: target.url, headers: { ...target.headers, ...extra }, body: text, streamsOnly: upstream.streamsOnly }
 }
