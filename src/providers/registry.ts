@@ -1,3 +1,4 @@
+import { advancedCustom } from './advanced-custom'
 import { anthropic } from './anthropic'
 import { azure } from './azure'
 import { bedrock } from './bedrock'
@@ -35,7 +36,7 @@ import { zhipu } from './zhipu'
 export const PROVIDERS: readonly Provider[] = [
   openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, moonshot, zhipu, perplexity, lingyiwanwu, bedrock, cohere,
   minimax, dify, jina, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai, coze, submodel,
-  codex, midjourney, midjourneyPlus, suno,
+  codex, advancedCustom, midjourney, midjourneyPlus, suno,
 ]
 
 const byType = new Map(PROVIDERS.map((p) => [p.type, p]))

@@ -43,6 +43,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   { type: 49, name: 'Coze', baseUrl: 'https://api.coze.cn', keyRequired: true },
   { type: 53, name: 'Submodel', baseUrl: 'https://llm.submodel.ai', keyRequired: true },
   { type: 57, name: 'Codex (ChatGPT sign-in)', baseUrl: 'https://chatgpt.com', keyRequired: true, baseUrlOptional: true },
+  { type: 58, name: 'AdvancedCustom', baseUrl: '', keyRequired: false, baseUrlOptional: true },
   { type: 2, name: 'Midjourney Proxy', baseUrl: '', keyRequired: false },
   { type: 5, name: 'Midjourney Proxy Plus', baseUrl: '', keyRequired: false },
   { type: 36, name: 'Suno API', baseUrl: '', keyRequired: true },
