@@ -11,6 +11,7 @@ import { deepseek } from './deepseek'
 import { dify } from './dify'
 import { doubao } from './doubao'
 import { gemini } from './gemini'
+import { hunyuan } from './hunyuan'
 import { jina } from './jina'
 import { lingyiwanwu } from './lingyiwanwu'
 import { midjourney, midjourneyPlus } from './midjourney'
@@ -34,7 +35,7 @@ import { zhipu } from './zhipu'
 
 /** Every supported provider, keyed by new-api channel type, in type order. Adding a vendor = one data file + one line. */
 export const PROVIDERS: readonly Provider[] = [
-  openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, moonshot, zhipu, perplexity, lingyiwanwu, bedrock, cohere,
+  openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, hunyuan, moonshot, zhipu, perplexity, lingyiwanwu, bedrock, cohere,
   minimax, dify, jina, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai, coze, submodel,
   codex, advancedCustom, midjourney, midjourneyPlus, suno,
 ]

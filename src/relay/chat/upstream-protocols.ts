@@ -5,6 +5,7 @@ import { bedrockInvoke, bedrockInvokeBody } from '../../protocols/bedrock-invoke
 import { codex } from '../../protocols/codex'
 import { coze } from '../../protocols/coze'
 import { dify } from '../../protocols/dify'
+import { hunyuan } from '../../protocols/hunyuan'
 import { AwsEventStreamParser } from '../../protocols/framing/aws-event-stream'
 import type { ProtocolId, UpstreamProtocol, UpstreamProtocolId, WireError } from '../../protocols/types'
 import { vertexAnthropicBetas, vertexAnthropicBody } from '../../providers/vertex'
@@ -47,6 +48,7 @@ const UPSTREAM_ONLY: Record<Exclude<UpstreamProtocolId, ProtocolId>, UpstreamPro
   codex,
   coze,
   dify,
+  hunyuan,
   'vertex-anthropic': carryingAnthropic('vertex-anthropic', {
     parseError: vertexError,
     wrapBody: (body, headers, warnings) => {

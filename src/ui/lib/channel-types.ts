@@ -22,6 +22,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   { type: 17, name: 'Qwen (Alibaba DashScope)', baseUrl: 'https://dashscope.aliyuncs.com', keyRequired: true },
   { type: 20, name: 'OpenRouter', baseUrl: 'https://openrouter.ai/api', keyRequired: true },
   { type: 24, name: 'Google Gemini', baseUrl: 'https://generativelanguage.googleapis.com', keyRequired: true },
+  { type: 23, name: 'Tencent Hunyuan', baseUrl: 'https://hunyuan.tencentcloudapi.com', keyRequired: true, baseUrlOptional: true },
   { type: 25, name: 'Moonshot', baseUrl: 'https://api.moonshot.cn', keyRequired: true },
   { type: 26, name: 'Zhipu GLM', baseUrl: 'https://open.bigmodel.cn', keyRequired: true },
   { type: 27, name: 'Perplexity', baseUrl: 'https://api.perplexity.ai', keyRequired: true },
