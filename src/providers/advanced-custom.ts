@@ -60,7 +60,8 @@ export const advancedCustom: Provider = {
   auth: 'bearer',
   keyRequired: false,
   testModel: 'gpt-4o-mini',
-  models: [],
+  // what new-api offers for this type: OpenAI's, Anthropic's and Gemini's names (the routes decide where they go)
+  models: ['gpt-4o-mini', 'gpt-4.1', 'claude-sonnet-4-5', 'gemini-2.5-flash'],
   quirks: {},
   checkSetting: (setting) => checkAdvancedRoutes(setting),
   note: 'Routes in setting.advanced_custom.advanced_routes (new-api\'s shape): each client path to an upstream path, with a converter and how the key is sent.',
