@@ -8,6 +8,7 @@ import { bindingsModule } from './modules/oauth/bindings'
 import { oauthModule } from './modules/oauth'
 import { customOAuthModule } from './modules/oauth/custom/routes'
 import { channelsModule } from './modules/channels'
+import { codexModule } from './modules/codex'
 import { optionsModule } from './modules/options'
 import { cacheReadsModule } from './modules/data/cache-reads'
 import { channelStatsModule } from './modules/data/channel-stats'
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps, observe: RelayObserver = () => {}) {
     .use(notifyModule(deps))
     .use(tokensModule(deps))
     .use(channelsModule(deps))
+    .use(codexModule(deps))
     .use(logsModule(deps))
     .use(pricingModule(deps))
     .use(ratioSyncModule(deps))

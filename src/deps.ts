@@ -1,3 +1,4 @@
+import { REFRESH_EVERY_MS, refreshDueCodexChannels } from './codex/credentials'
 import type { Config } from './config'
 import { exclusiveJobs, type JobHolding } from './cluster/exclusive-jobs'
 import { subscribeInvalidations } from './cluster/invalidations'
@@ -109,6 +110,8 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
       { name: 'log-retention', start: metering.retention.start, stop: metering.retention.stop },
       // first thing once held (a node starting alone prunes at start, as before there were jobs), then hourly
       { name: 'session-prune', ...periodic('session pruning', 0, PRUNE_INTERVAL_SECONDS * 1000, revokedSessions.pruneExpired) },
+      // ChatGPT sign-ins of Codex channels refreshed a day before they expire (each also under its channel's lease)
+      { name: 'codex-refresh', ...periodic('codex refresh', 0, REFRESH_EVERY_MS, () => refreshDueCodexChannels({ fetch: outbound.fetch, channels: routing.channels, coord, now: clock.now })) },
     ],
     config.jobLeaseSeconds * 1000,
   )

@@ -106,6 +106,7 @@ export function mapChannels(ctx: MapContext, rows: SourceRow[], autoDisable: boo
       baseUrl = base.baseUrl
       // manually, not auto-disabled: the probe would otherwise re-test (and re-enable) a channel that cannot work as it is
       if (base.disable) status = ChannelStatus.manuallyDisabled
+      if (!carriedSetting(ctx, row, id, provider, setting)) status = ChannelStatus.manuallyDisabled
     }
     const other = otherField(ctx, row, id, translated.type, provider)
     if (other.disable) status = ChannelStatus.manuallyDisabled
@@ -263,6 +264,25 @@ function otherField(ctx: MapContext, row: SourceRow, id: number, type: number, p
   return { value, disable: false }
 }
 
+/** new-api's `settings` fields Tollgate keeps in the channel's setting as they are: AdvancedCustom's routes. */
+const CARRIED_SETTINGS = new Set(['advanced_custom'])
+
+/**
+ * new-api's `settings` fields the type reads, copied into the channel's setting and checked as the API checks them;
+ * false when they cannot be used (reported: the channel is imported disabled).
+ */
+function carriedSetting(ctx: MapContext, row: SourceRow, id: number, provider: Provider, setting: Record<string, unknown>): boolean {
+  const settings = jsonObject(row.settings)
+  for (const field of CARRIED_SETTINGS) if (settings?.[field] !== undefined) setting[field] = settings[field]
+  try {
+    provider.checkSetting?.(setting)
+    return true
+  } catch (error) {
+    ctx.report.issue('channels', 'settings.advanced_custom', `${(error as Error).message}: imported disabled`, id)
+    return false
+  }
+}
+
 /** one-api's `config` field that holds what Tollgate keeps in `other`, by Tollgate type: Azure's api-version, Cloudflare's account id */
 const CONFIG_FOR_OTHER: Readonly<Record<number, string>> = { 3: 'api_version', 39: 'user_id' }
 
@@ -278,6 +298,7 @@ function settingKeys(ctx: MapContext, row: SourceRow, id: number, type: number):
       if (value === null || value === '' || value === false || value === 0) continue
       if (column === 'config' && CONFIG_FOR_OTHER[type] === field) continue
       if (column === 'setting' && MAPPED_SETTING_FIELDS.has(field)) continue
+      if (column === 'settings' && CARRIED_SETTINGS.has(field)) continue
       ctx.report.issue('channels', `${column}.${field}`, 'no counterpart in Tollgate: not imported', id)
     }
   }

@@ -39,7 +39,7 @@ export interface PassthroughPatch {
 }
 
 /** Protocols only spoken to upstreams (no client speaks them to the gateway), plus the four. */
-export type UpstreamProtocolId = ProtocolId | 'bedrock-converse' | 'bedrock-invoke' | 'vertex-anthropic' | 'dify' | 'coze'
+export type UpstreamProtocolId = ProtocolId | 'bedrock-converse' | 'bedrock-invoke' | 'vertex-anthropic' | 'dify' | 'coze' | 'codex' | 'hunyuan'
 
 /** Bytes → SSE-shaped events: `SseParser` for SSE, the AWS event-stream parsers for Bedrock. */
 export interface FrameParser {
@@ -118,6 +118,8 @@ export interface UpstreamProtocol {
   createUsageTap(): UsageTap
   /** Usage of a non-stream body of this protocol. */
   usageFromBody(body: unknown): Usage | undefined
+  /** An error a 2xx body carries (Tencent Cloud answers failures with 200 and `Response.Error`). */
+  bodyError?(body: unknown): WireError | undefined
   /** Answers only as a stream (Coze): a non-stream client's answer is the stream decoded and collected. */
   streamsOnly?: boolean
   /** How streams are framed on the wire; SSE when absent. */

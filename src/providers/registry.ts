@@ -1,14 +1,17 @@
+import { advancedCustom } from './advanced-custom'
 import { anthropic } from './anthropic'
 import { azure } from './azure'
 import { bedrock } from './bedrock'
 import { cloudflare } from './cloudflare'
 import { cohere } from './cohere'
 import { custom } from './custom'
+import { codex } from './codex'
 import { coze } from './coze'
 import { deepseek } from './deepseek'
 import { dify } from './dify'
 import { doubao } from './doubao'
 import { gemini } from './gemini'
+import { hunyuan } from './hunyuan'
 import { jina } from './jina'
 import { lingyiwanwu } from './lingyiwanwu'
 import { midjourney, midjourneyPlus } from './midjourney'
@@ -32,9 +35,9 @@ import { zhipu } from './zhipu'
 
 /** Every supported provider, keyed by new-api channel type, in type order. Adding a vendor = one data file + one line. */
 export const PROVIDERS: readonly Provider[] = [
-  openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, moonshot, zhipu, perplexity, lingyiwanwu, bedrock, cohere,
+  openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, hunyuan, moonshot, zhipu, perplexity, lingyiwanwu, bedrock, cohere,
   minimax, dify, jina, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai, coze, submodel,
-  midjourney, midjourneyPlus, suno,
+  codex, advancedCustom, midjourney, midjourneyPlus, suno,
 ]
 
 const byType = new Map(PROVIDERS.map((p) => [p.type, p]))

@@ -31,6 +31,9 @@ interface ConnectorCall {
   /** the channel's base URL ('' = the provider's default) and `other` field */
   baseUrl: string
   other: string
+  /** the channel's `setting` (AdvancedCustom's routes live there) and the client's protocol (what picks a route) */
+  setting?: Record<string, unknown>
+  client?: ProtocolId
   body: string
   /** headers the protocol adds (content type, betas) */
   headers: Record<string, string>
@@ -113,6 +116,8 @@ export interface Provider {
   /** Protocols spoken, preferred first; each has an entry in `endpoints`. */
   protocols: readonly UpstreamProtocolId[]
   endpoints: Partial<Record<UpstreamProtocolId, EndpointSpec>>
+  /** The protocol a channel's own configuration sends a client's requests with (AdvancedCustom's routes); undefined: the usual choice. */
+  routedProtocol?(setting: Record<string, unknown>, client: ProtocolId, model: string): UpstreamProtocolId | undefined
   /** The protocols that serve one model, preferred first, when that depends on the model (Bedrock: Claude through invoke, others through Converse). */
   protocolsFor?(model: string): readonly UpstreamProtocolId[]
   /** URL and auth of one call when they depend on the key or a signature over the body (Bedrock's SigV4, Vertex's OAuth token). */
@@ -149,6 +154,8 @@ export interface Provider {
   checkKey?(key: string): void | Promise<void>
   /** The URLs a key makes the server dial besides the channel's own (a service account's token_uri), checked on save. */
   keyTargets?(key: string): string[]
+  /** Refuses a `setting` this type cannot work with (a 400 naming `setting`): AdvancedCustom's routes. */
+  checkSetting?(setting: Record<string, unknown>): void
   /** Refuses an `other` this type cannot read (a 400 naming `other`): Vertex's region. */
   checkOther?(other: string): void
   /**

@@ -21,6 +21,9 @@ import { NEW_API_TABLES, ONE_API_TABLES } from './fixtures/schema'
 import { importInto, startImported, tempDir } from './helpers'
 
 const PLAN_KEY = 'glm-plan-key-0123456789abcdef.xyz'
+/** new-api's Codex key: the ChatGPT sign-in's tokens as one JSON line */
+const ADVANCED = { advanced_routes: [{ incoming_path: '/v1/chat/completions', upstream_path: '/gw/chat', converter: 'none' }] }
+const CODEX_KEY = JSON.stringify({ access_token: 'eyJ.a.b', refresh_token: 'rt-1', account_id: 'acct-1', email: 'a@example.com', type: 'codex', expired: '2026-12-01T00:00:00Z' })
 const ANSWER = 'Hello from the GLM Coding Plan.'
 
 let zhipu: FakeUpstream
@@ -84,6 +87,9 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
       newApiChannel(16, 39, 'cloudflare no account', ''),
       newApiChannel(17, 31, 'yi', ''),
       newApiChannel(18, 53, 'submodel', ''),
+      newApiChannel(19, 57, 'codex', '', { key: CODEX_KEY }),
+      newApiChannel(20, 58, 'advanced', 'https://llm.internal.example.com', { settings: JSON.stringify({ advanced_custom: ADVANCED }) }),
+      newApiChannel(21, 58, 'advanced without routes', 'https://llm.internal.example.com'),
     ]
     const source = join(dir, 'new-api.db')
     writeSqliteSource(source, NEW_API_TABLES, { ...fixture.rows, channels, abilities: [] })
@@ -187,6 +193,22 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
     expect((await target(app, 18, 'openai-chat')).url).toBe('https://llm.submodel.ai/v1/chat/completions')
     expect(result.report.unsupported_channels.map((c) => c.id)).not.toContain(17)
     expect(result.report.unsupported_channels.map((c) => c.id)).not.toContain(18)
+  })
+
+  test('Codex (57) comes in served and enabled, its sign-in kept whole as the one key', async () => {
+    expect(await channel(19)).toMatchObject({ type: 57, baseUrl: '', status: 1 })
+    await app.deps.routing.channels.ready
+    expect(app.deps.routing.channels.get(19)!.keys).toEqual([CODEX_KEY])
+    expect(result.report.unsupported_channels.map((c) => c.id)).not.toContain(19)
+  })
+
+  test("AdvancedCustom (58): new-api's routes from `settings` carried into the setting, enabled; without routes, disabled and named", async () => {
+    const carried = await channel(20)
+    expect(carried).toMatchObject({ type: 58, status: 1 })
+    expect(JSON.parse(carried.setting)).toEqual({ advanced_custom: ADVANCED })
+    expect(await channel(21)).toMatchObject({ type: 58, status: 2 })
+    expect(issuesOf(result, 'settings.advanced_custom').map((i) => i.ids)).toEqual([[21]])
+    expect(issuesOf(result, 'settings.advanced_custom')[0]!.note).toContain('needs at least one route')
   })
 
   test('the summary prints the mappings', async () => {

@@ -84,6 +84,7 @@ export function channelPatch(input: Fields, current?: ChannelRow): { patch: Chan
   }
   if (patch.other !== undefined || patch.type !== undefined) provider.checkOther?.(patch.other ?? current?.other ?? '')
   if (input.setting !== undefined) patch.setting = settingText(input.setting, current?.setting ?? '')
+  if (provider.checkSetting && (patch.setting !== undefined || patch.type !== undefined || !current)) provider.checkSetting(settingObject(patch.setting ?? current?.setting ?? ''))
   overridePatch(input, patch)
   return { patch, provider }
 }
@@ -115,6 +116,15 @@ export async function assertKeyTargetsAllowed(outbound: Pick<Outbound, 'refusalF
 export function mappingText(value: unknown): string {
   const mapping = parseModelMapping(value)
   return Object.keys(mapping).length ? JSON.stringify(mapping) : ''
+}
+
+function settingObject(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text || '{}')
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+  } catch {
+    return {}
+  }
 }
 
 /** `setting` with its override fields checked (a proxy sent back masked keeps the stored one). */

@@ -1,5 +1,7 @@
 import { ChannelStatus, type ChannelFilter, type ChannelPatch, type ChannelRow } from '../../db/repos/channels'
 import type { AppDeps } from '../../deps'
+import { isSealedKey, openSealedKey } from '../../codex/sign-in-state'
+import { createSecretBox } from '../../crypto/secret-box'
 import { BadRequestError, NotFoundError } from '../../errors'
 import type { NewChannelInput } from '../../relay/routing/channel-store'
 import { splitKeys } from '../../relay/routing/channel'
@@ -37,6 +39,7 @@ export async function createChannels(deps: AppDeps, body: CreateBody): Promise<C
   const { mode = 'single', channel: wrapped, ...bare } = body
   const channel = wrapped ?? bareChannel(bare)
   const base = newChannel(channel)
+  base.keyText = await signInOpened(deps, base.keyText)
   const provider = providerOrThrow(base.type)
   await assertTargetAllowed(deps.outbound, base.baseUrl ?? '', provider)
   await checkKeys(provider, base.keyText)
@@ -77,6 +80,7 @@ export async function editChannel(deps: AppDeps, input: ChannelEdit, mayMoveKeys
   const { id, key, key_mode, ...fields } = input
   const { patch, provider } = channelPatch(fields, current)
   let keyText: string | undefined = key === undefined ? undefined : normalizeKeys(key) || undefined
+  if (keyText !== undefined) keyText = await signInOpened(deps, keyText)
   if (patch.baseUrl !== undefined || patch.type !== undefined) await assertTargetAllowed(deps.outbound, patch.baseUrl ?? current.baseUrl, provider)
   assertKeysStay(current, patch, keyText !== undefined && key_mode !== 'append', mayMoveKeys)
   if (keyText !== undefined) await checkKeys(provider, keyText)
@@ -89,6 +93,14 @@ export async function editChannel(deps: AppDeps, input: ChannelEdit, mayMoveKeys
   const updated = await deps.routing.channels.update(id, patch, keyText)
   if (!updated) throw new NotFoundError(`channel ${id} not found`)
   return viewOf(deps, await findChannel(deps, id))
+}
+
+/** A key made by a ChatGPT sign-in before its channel existed (src/codex/sign-in-state.ts): opened here, never shown. */
+async function signInOpened(deps: AppDeps, keyText: string): Promise<string> {
+  if (!isSealedKey(keyText)) return keyText
+  const opened = await openSealedKey(createSecretBox(deps.secrets.crypto), keyText, deps.clock.now())
+  if (opened === undefined) throw new BadRequestError('the ChatGPT sign-in in the key has lapsed: sign in again', 'key')
+  return opened
 }
 
 export async function deleteChannel(deps: AppDeps, id: number): Promise<void> {

@@ -132,6 +132,9 @@ async function bodyResult(a: AttemptInput, response: Response, key: string): Pro
   } catch {
     throw new UpstreamFailure(0, `upstream sent a body that is not JSON: ${maskSecrets(text.slice(0, 200), key)}`, true)
   }
+  // a failure answered with 200 (Tencent Cloud): like a 4xx, the channel's fault, nothing billed
+  const carried = a.upstreamProtocol.bodyError?.(json)
+  if (carried) throw new UpstreamFailure(carried.status, `upstream ${carried.code ?? carried.status}: ${maskSecrets(carried.message, key)}`, false)
   if (a.rawAnswer || a.passthrough) {
     const id = a.answerId && idOfResponse(json)
     if (id) a.answerId!(id)

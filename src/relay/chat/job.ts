@@ -93,7 +93,7 @@ function planAttempt(fetch: OutboundFetch, input: RelayInput, request: ChatReque
   const attemptIr = rawAnswer ? ir : request.settings()
   const connector = provider.connector
   if (connector) {
-    const call = { protocol, model: candidate.upstreamModel, clientModel: ir.model, stream: ir.stream, key: candidate.key, baseUrl: channel.baseUrl, other: channel.other, body: payloadText(body), fetch }
+    const call = { protocol, model: candidate.upstreamModel, clientModel: ir.model, stream: ir.stream, key: candidate.key, baseUrl: channel.baseUrl, other: channel.other, setting: channel.setting, client: input.protocol, body: payloadText(body), fetch }
     const connectorCall = { ...call, headers: { 'content-type': 'application/json', ...body.headers } }
     return { upstreamProtocol, ir: attemptIr, passthrough, rawAnswer, body, url: '', headers: {}, connect: () => connector.prepare(connectorCall), rejected: (status) => connector.rejected?.(connectorCall, status) ?? false }
   }

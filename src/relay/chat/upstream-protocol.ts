@@ -15,6 +15,9 @@ export function upstreamProtocolFor(
   client: ProtocolId,
   model = '',
 ): { protocol: UpstreamProtocolId; passthrough: boolean } {
+  // a channel that routes each client protocol itself (AdvancedCustom): its route decides
+  const routed = channel.provider.routedProtocol?.(channel.setting, client, model)
+  if (routed) return { protocol: routed, passthrough: routed === client }
   const spoken = channel.provider.protocolsFor?.(model) ?? channel.provider.protocols
   const pinned = channel.setting.upstream_protocol
   if (isProtocolId(pinned) && spoken.includes(pinned)) return { protocol: pinned, passthrough: pinned === client }

@@ -2,8 +2,10 @@ import { emptyRequest, textPart } from '../../ir'
 import { protocols } from '../../protocols'
 import { bedrockConverse } from '../../protocols/bedrock-converse'
 import { bedrockInvoke, bedrockInvokeBody } from '../../protocols/bedrock-invoke'
+import { codex } from '../../protocols/codex'
 import { coze } from '../../protocols/coze'
 import { dify } from '../../protocols/dify'
+import { hunyuan } from '../../protocols/hunyuan'
 import { AwsEventStreamParser } from '../../protocols/framing/aws-event-stream'
 import type { ProtocolId, UpstreamProtocol, UpstreamProtocolId, WireError } from '../../protocols/types'
 import { vertexAnthropicBetas, vertexAnthropicBody } from '../../providers/vertex'
@@ -43,8 +45,10 @@ const UPSTREAM_ONLY: Record<Exclude<UpstreamProtocolId, ProtocolId>, UpstreamPro
     createFrameParser: bedrockInvoke.createStreamParser,
     wrapBody: (body, headers, warnings) => ({ text: bedrockInvokeBody(body, warnings, headers?.get('anthropic-beta') ?? undefined), headers: {} }),
   }),
+  codex,
   coze,
   dify,
+  hunyuan,
   'vertex-anthropic': carryingAnthropic('vertex-anthropic', {
     parseError: vertexError,
     wrapBody: (body, headers, warnings) => {

@@ -90,6 +90,8 @@ export async function testKey(channel: Channel, key: string, requestedModel: str
     }
     const text = await response.text()
     if (!response.ok) return result(false, response.status, hideKeys(upstreamErrorMessage(response.status, text), channel.keys))
+    // an upstream that answers only as a stream (Coze, Codex): an event stream is its answer
+    if (target.streamsOnly && /^(event|data):/m.test(text)) return result(true, response.status, '')
     try {
       JSON.parse(text)
     } catch {

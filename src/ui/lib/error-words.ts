@@ -6,6 +6,7 @@ import { mailErrorKey } from './mail-errors'
 import { accountErrorKey } from './account-errors'
 import { PAYMENT_CODES, paymentErrorKey } from './payment-errors'
 import { planErrorKey } from './plan-errors'
+import { codexErrorKey } from './codex-errors'
 
 type Translate = (key: MessageKey, params?: Params) => string
 
@@ -93,7 +94,7 @@ export function errorWords(status: number, message: string, facts: ErrorFacts, l
   // the second factors' and the mail's own codes, worded in their catalogs
   if (facts.code && isFactorCode(facts.code)) return t(`twofa.error.${facts.code}`)
   if (facts.code === 'mail_send_failed') return t('mail.error.sendFailed', { reason: message.replace(/^the mail could not be sent: /, '') })
-  const mailKey = mailErrorKey(facts.code) ?? accountErrorKey(facts.code) ?? paymentErrorKey(facts.code) ?? planErrorKey(facts.code) ?? notifyErrorKey(facts.code)
+  const mailKey = mailErrorKey(facts.code) ?? accountErrorKey(facts.code) ?? paymentErrorKey(facts.code) ?? planErrorKey(facts.code) ?? notifyErrorKey(facts.code) ?? codexErrorKey(facts.code)
   if (mailKey) return t(mailKey, params)
   if (locale === 'en' && message) return message
   const generic = (facts.code && GENERIC[facts.code]) || byStatus(status)

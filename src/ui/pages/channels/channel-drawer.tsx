@@ -13,12 +13,14 @@ import { KeyStates } from './key-states'
 import { OverrideFields } from './override-fields'
 import { checkOverrideForm, overrideBody, overrideFormOf, type OverrideField, type OverrideForm, type OverrideProblem } from '../../lib/channel-overrides-form'
 import { ModelPicker } from './model-picker'
+import { CodexSignIn } from './codex-sign-in'
 import type { Channel, TypeInfo } from './types'
 
 /** Types whose key is not an API key: the form says what to paste (AWS Bedrock's parts, Vertex's service account file). */
 const KEY_FORMS = {
   33: { placeholder: 'channels.field.keyPlaceholder.bedrock', hint: 'channels.field.keyHint.bedrock' },
   41: { placeholder: 'channels.field.keyPlaceholder.vertex', hint: 'channels.field.keyHint.vertex' },
+  57: { placeholder: 'codex.signIn', hint: 'codex.keyHint' },
 } as const
 /** What `other` holds, for the types that read it. */
 const OTHER_HINTS = { 3: 'channels.field.otherHint.azure', 39: 'channels.field.otherHint.cloudflare', 41: 'channels.field.otherHint.vertex' } as const
@@ -126,6 +128,7 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
           hint={keyLines > 1 ? t('channels.field.keyPool', { count: keyLines }) : keyForm ? t(keyForm.hint) : creating ? t('channels.field.keyHint') : t('channels.field.keyEditHint')}
           error={message('key', t('channels.field.key'))}
         />
+        {type === 57 && <CodexSignIn channelId={channel?.id} onKey={set('key')} />}
         {!creating && keyLines > 0 && <CheckboxField label={t('channels.field.appendKeys')} checked={form.appendKeys} onChecked={set('appendKeys')} />}
         {channel && channel.key_count > 1 && <KeyStates channelId={channel.id} />}
         <TextField
