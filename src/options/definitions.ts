@@ -8,6 +8,7 @@ import { NOTIFY_OPTIONS } from './notify-options'
 import { FALLBACK_OPTIONS } from './fallback-options'
 import { MESSENGER_OPTIONS } from './messenger-options'
 import { TASK_OPTIONS } from './task-options'
+import { VIDEO_OPTIONS } from './video-options'
 import { TIER_OPTIONS } from './tier-options'
 import { REALTIME_OPTIONS } from './realtime-options'
 
@@ -67,6 +68,7 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   SystemName: { type: 'string', default: 'Tollgate', description: 'name shown in the UI and /api/status' },
   ...FACE_OPTIONS,
   ...TASK_OPTIONS,
+  ...VIDEO_OPTIONS,
   RegisterEnabled: { type: 'boolean', default: 'false', description: 'allow self-registration' },
   ServerAddress: { type: 'string', default: '', description: "the gateway's public address for clients (console, API base URL); '' = the browser's own address", check: serverAddress },
   DisplayInCurrencyEnabled: { type: 'boolean', default: 'true', description: 'the console shows amounts in US$ rather than quota units' },

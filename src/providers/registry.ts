@@ -26,6 +26,7 @@ import { submodel } from './submodel'
 import { suno } from './suno'
 import type { Provider } from './types'
 import { vertex } from './vertex-ai'
+import { sora } from './video-vendors'
 import { xai } from './xai'
 import { xinference } from './xinference'
 import { zhipu } from './zhipu'
@@ -35,6 +36,8 @@ export const PROVIDERS: readonly Provider[] = [
   openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, moonshot, zhipu, perplexity, lingyiwanwu, bedrock, cohere,
   minimax, dify, jina, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai, coze, submodel,
   midjourney, midjourneyPlus, suno,
+  // video APIs, polled as tasks (src/tasks/video/)
+  sora,
 ]
 
 const byType = new Map(PROVIDERS.map((p) => [p.type, p]))
@@ -49,5 +52,5 @@ export function supportedTypes(): number[] {
 
 /** A provider the relay can route anything to: a chat protocol, another operation, or tasks. */
 export function servesAnything(provider: Provider): boolean {
-  return provider.protocols.length > 0 || Object.keys(provider.operations ?? {}).length > 0 || provider.tasks !== undefined
+  return provider.protocols.length > 0 || Object.keys(provider.operations ?? {}).length > 0 || provider.tasks !== undefined || provider.videos !== undefined
 }

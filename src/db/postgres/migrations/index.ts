@@ -16,6 +16,7 @@ import m13 from './0013_custom_oauth_providers.sql' with { type: 'text' }
 import m14 from './0014_magenta_mentallo.sql' with { type: 'text' }
 import m15 from './0015_tasks.sql' with { type: 'text' }
 import m16 from './0016_notify_settings.sql' with { type: 'text' }
+import m17 from './0017_pretty_jack_flag.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -41,4 +42,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 14, tag: '0014_magenta_mentallo', sql: m14 },
   { index: 15, tag: '0015_tasks', sql: m15 },
   { index: 16, tag: '0016_notify_settings', sql: m16 },
+  { index: 17, tag: '0017_pretty_jack_flag', sql: m17 },
 ]

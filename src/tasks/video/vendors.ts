@@ -1,0 +1,16 @@
+import type { Channel } from '../../relay/routing'
+import { soraVendor } from './sora'
+import type { VideoVendor } from './types'
+
+const VENDORS: Record<string, VideoVendor> = { sora: soraVendor }
+
+/** The video vendor a task platform names (`sora`, `kling` …), or undefined for Midjourney, Suno and the unknown. */
+export function videoVendorOf(platform: string): VideoVendor | undefined {
+  return Object.hasOwn(VENDORS, platform) ? VENDORS[platform] : undefined
+}
+
+/** The video vendor a channel's type speaks, if any. */
+export function vendorServing(channel: Pick<Channel, 'provider'>): VideoVendor | undefined {
+  const id = channel.provider.videos
+  return id ? videoVendorOf(id) : undefined
+}
