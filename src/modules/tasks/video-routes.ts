@@ -31,12 +31,12 @@ const GenerationBody = t.Object({ prompt: t.String({ maxLength: 32_000 }), model
 const isMultipart = (request: Request) => (request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')
 
 /** The narrow pieces a video submit uses. */
-function videoDeps(deps: AppDeps) {
+export function videoDeps(deps: AppDeps) {
   return { routing: deps.routing, options: deps.options, affinity: deps.affinity, outbound: deps.outbound, ops: deps.ops, tasks: deps.repos.tasks, clock: deps.clock }
 }
 
 /** The caller's video task by the id they were given, or a 404. */
-async function ownVideo(deps: AppDeps, userId: number, taskId: string): Promise<TaskRow> {
+export async function ownVideo(deps: AppDeps, userId: number, taskId: string): Promise<TaskRow> {
   const [row] = (await deps.repos.tasks.list({ userId, taskId }, 0, 1)).items
   if (!row || !videoVendorOf(row.platform)) throw new NotFoundError(`video ${taskId} not found`, 'task_not_found')
   return row

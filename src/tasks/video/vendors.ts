@@ -1,8 +1,9 @@
 import type { Channel } from '../../relay/routing'
+import { klingVendor } from './kling'
 import { soraVendor } from './sora'
 import type { VideoVendor } from './types'
 
-const VENDORS: Record<string, VideoVendor> = { sora: soraVendor }
+const VENDORS: Record<string, VideoVendor> = { sora: soraVendor, kling: klingVendor }
 
 /** The video vendor a task platform names (`sora`, `kling` …), or undefined for Midjourney, Suno and the unknown. */
 export function videoVendorOf(platform: string): VideoVendor | undefined {
