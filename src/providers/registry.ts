@@ -26,7 +26,7 @@ import { submodel } from './submodel'
 import { suno } from './suno'
 import type { Provider } from './types'
 import { vertex } from './vertex-ai'
-import { kling, sora } from './video-vendors'
+import { jimeng, kling, sora, vidu } from './video-vendors'
 import { xai } from './xai'
 import { xinference } from './xinference'
 import { zhipu } from './zhipu'
@@ -37,7 +37,7 @@ export const PROVIDERS: readonly Provider[] = [
   minimax, dify, jina, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai, coze, submodel,
   midjourney, midjourneyPlus, suno,
   // video APIs, polled as tasks (src/tasks/video/)
-  kling, sora,
+  kling, jimeng, vidu, sora,
 ]
 
 const byType = new Map(PROVIDERS.map((p) => [p.type, p]))

@@ -1,9 +1,11 @@
 import type { Channel } from '../../relay/routing'
+import { jimengVendor } from './jimeng'
 import { klingVendor } from './kling'
 import { soraVendor } from './sora'
 import type { VideoVendor } from './types'
+import { viduVendor } from './vidu'
 
-const VENDORS: Record<string, VideoVendor> = { sora: soraVendor, kling: klingVendor }
+const VENDORS: Record<string, VideoVendor> = { sora: soraVendor, kling: klingVendor, jimeng: jimengVendor, vidu: viduVendor }
 
 /** The video vendor a task platform names (`sora`, `kling` …), or undefined for Midjourney, Suno and the unknown. */
 export function videoVendorOf(platform: string): VideoVendor | undefined {
