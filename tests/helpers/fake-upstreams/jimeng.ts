@@ -39,7 +39,7 @@ export async function startFakeJimeng(accessKey: string, secretKey: string) {
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
-    async fetch(request) {
+    async fetch(request): Promise<Response> {
       const url = new URL(request.url)
       if (url.pathname.startsWith('/cdn/')) return new Response(new Uint8Array([1, 2, 3, 4]), { headers: { 'content-type': 'video/mp4' } })
       const raw = await request.bytes()

@@ -12,7 +12,7 @@ export async function startFakeVidu(key: string) {
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
-    async fetch(request) {
+    async fetch(request): Promise<Response> {
       const path = new URL(request.url).pathname
       if (path.startsWith('/cdn/')) return new Response(new Uint8Array([9, 8, 7]), { headers: { 'content-type': 'video/mp4' } })
       if (request.headers.get('authorization') !== `Token ${key}`) return Response.json({ reason: 'Unauthorized' }, { status: 401 })
