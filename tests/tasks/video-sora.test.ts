@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import OpenAI, { toFile } from 'openai'
 import { startFakeSora, SORA_VIDEO } from '../helpers/fake-upstreams/sora'
-import { addUser } from '../helpers/accounts'
+import { addUser, as, login } from '../helpers/accounts'
 import { startVideoEnv } from './video-env'
 
 const SORA_KEY = 'sk-sora-upstream-0123456789'
@@ -128,4 +128,22 @@ test("new-api's /v1/video/generations takes its JSON (duration, images) and answ
   await e.pollRound()
   const fetched = (await (await api(`/v1/video/generations/${video.id}`)).json()) as { code: string; data: Record<string, unknown> }
   expect(fetched).toMatchObject({ code: 'success', data: { task_id: video.id, status: 'SUCCESS', progress: '100%' } })
+})
+
+test("the console: /api/task/self lists a finished video with its preview link, which streams the bytes to the signed-in owner only", async () => {
+  const video = await client.videos.create({ model: 'sora-2', prompt: 'console preview' })
+  await e.pollRound()
+  await e.pollRound()
+  const alice = await login(e.env.app, 'alice')
+  const page = (await (await e.env.app.fetch(`/api/task/self?task_id=${video.id}`, { headers: as(alice) })).json()) as { data: { items: Record<string, unknown>[] } }
+  expect(page.data.items[0]).toMatchObject({ task_id: video.id, platform: 'sora', status: 'SUCCESS', content_url: `/api/task/self/${video.id}/content` })
+  const bytes = await e.env.app.fetch(`/api/task/self/${video.id}/content`, { headers: as(alice) })
+  expect(bytes.status).toBe(200)
+  expect(new Uint8Array(await bytes.arrayBuffer())).toEqual(SORA_VIDEO)
+  const root = await login(e.env.app)
+  const all = (await (await e.env.app.fetch(`/api/task/?task_id=${video.id}`, { headers: as(root) })).json()) as { data: { items: Record<string, unknown>[] } }
+  expect(all.data.items[0]!.content_url).toBe(`/api/task/${video.id}/content`)
+  expect((await e.env.app.fetch(`/api/task/${video.id}/content`, { headers: as(root) })).status).toBe(200)
+  expect((await e.env.app.fetch(`/api/task/self/${video.id}/content`, { headers: as(root) })).status).toBe(404)
+  expect((await e.env.app.fetch(`/api/task/self/${video.id}/content`)).status).toBe(401)
 })
