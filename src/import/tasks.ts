@@ -17,6 +17,8 @@ export interface TaskIds {
 
 /** The platforms of new-api's `tasks` table that Tollgate serves (src/tasks/platforms.ts). */
 const SERVED = new Set(['suno'])
+/** new-api's video platforms (the channel type as text, or an older name) as Tollgate's video vendors (src/tasks/video/). */
+const VIDEO_PLATFORMS: Record<string, string> = { '1': 'sora', '55': 'sora', sora: 'sora', '50': 'kling', kling: 'kling', '51': 'jimeng', jimeng: 'jimeng', '52': 'vidu', vidu: 'vidu' }
 
 /** What the target keeps of an upstream's task answer (TaskResultMaxBytes' default: the option is not read here). */
 const MAX_DATA = Number(OPTION_DEFINITIONS.TaskResultMaxBytes!.default)
@@ -45,7 +47,7 @@ function endState(status: string, failed: boolean, now: number): Pick<NewTask, '
 }
 
 /**
- * new-api's `midjourneys` (Midjourney through midjourney-proxy) and `tasks` (Suno; video platforms are reported and
+ * new-api's `midjourneys` (Midjourney through midjourney-proxy) and `tasks` (Suno and the video vendors served; others are reported and
  * left behind) into Tollgate's `tasks`, for the users that came over, their tokens and channels through the id maps.
  * Finished tasks keep their state and results; unfinished ones: see `endState`. Nothing is charged or credited.
  */
@@ -74,9 +76,15 @@ export async function importTasks(source: Source, schema: SourceSchema, repo: Im
   for (const row of schema.tables.has('tasks') ? await source.all('tasks', 'id') : []) {
     report.read('tasks')
     const platform = text(row.platform).toLowerCase()
+    const video = Object.hasOwn(VIDEO_PLATFORMS, platform) ? VIDEO_PLATFORMS[platform]! : undefined
+    if (video) {
+      const status = text(row.status).toUpperCase()
+      await write('tasks', int(row.id), videoRow(row, ids, video, status), int(row.user_id), status, status === 'FAILURE')
+      continue
+    }
     if (!SERVED.has(platform)) {
       report.skipped('tasks', 'platform not served')
-      report.issue('tasks', 'platform', 'a platform Tollgate does not serve (it serves Midjourney and Suno): not imported', int(row.id), platform)
+      report.issue('tasks', 'platform', 'a platform Tollgate does not serve (it serves Midjourney, Suno, Sora, Kling, Jimeng and Vidu): not imported', int(row.id), platform)
       continue
     }
     const status = text(row.status).toUpperCase()
@@ -144,6 +152,36 @@ function sunoRow(row: SourceRow, ids: TaskIds): Omit<NewTask, 'userId' | 'status
     failReason: text(row.fail_reason),
     prompt: text(properties.input),
     data: boundedData({ data }, MAX_DATA, []),
+    quota: Math.max(0, int(row.quota)),
+    submitTime: millis(row.submit_time),
+    startTime: millis(row.start_time),
+    finishTime: millis(row.finish_time),
+  }
+}
+
+/**
+ * A video task of new-api's: its public `task_…` id kept (clients fetch by it), the vendor's id and the result URL
+ * read from `private_data` (`upstream_task_id`, `result_url`; its `key` never), an old row's URL from `fail_reason`
+ * as new-api reads it.
+ */
+function videoRow(row: SourceRow, ids: TaskIds, platform: string, status: string): Omit<NewTask, 'userId' | 'status'> {
+  const properties = jsonObject(text(row.properties)) ?? {}
+  const privateData = jsonObject(text(row.private_data)) ?? {}
+  const oldUrl = status === 'SUCCESS' && /^https?:\/\//.test(text(row.fail_reason)) ? text(row.fail_reason) : ''
+  const data = jsonObject(text(row.data)) ?? {}
+  return {
+    taskId: text(row.task_id),
+    upstreamTaskId: text(privateData.upstream_task_id),
+    platform,
+    channelId: ids.channel(int(row.channel_id)),
+    group: text(row.group),
+    action: text(row.action),
+    model: text(properties.origin_model_name) || text(properties.upstream_model_name) || text(data.model),
+    progress: text(row.progress) || '0%',
+    failReason: oldUrl ? '' : text(row.fail_reason),
+    prompt: text(properties.input),
+    imageUrl: (text(privateData.result_url) || oldUrl).slice(0, 4000),
+    data: boundedData({ seconds: data.seconds, size: data.size }, MAX_DATA, []),
     quota: Math.max(0, int(row.quota)),
     submitTime: millis(row.submit_time),
     startTime: millis(row.start_time),

@@ -120,8 +120,18 @@ const DEFAULT_TASK_PRICES: Record<string, number> = {
   suno_music: 0.1, suno_lyrics: 0.01,
 }
 
+/**
+ * US$ per second of video (times the size's ratio: src/tasks/video/), as OpenAI and Google list them: sora-2 $0.10,
+ * sora-2-pro $0.30 at 720p ($0.50 at 1024p: the 1.666667 size ratio), Veo 3 $0.40, Veo 3 Fast $0.15 (docs/tasks.md).
+ */
+const DEFAULT_VIDEO_PRICES: Record<string, number> = {
+  'sora-2': 0.1, 'sora-2-pro': 0.3,
+  'veo-3.0-generate-001': 0.4, 'veo-3.0-fast-generate-001': 0.15, 'veo-3.1-generate-preview': 0.4, 'veo-3.1-fast-generate-preview': 0.15,
+}
+
 export const DEFAULT_CALL_PRICES: Record<string, number> = {
   ...DEFAULT_TASK_PRICES,
+  ...DEFAULT_VIDEO_PRICES,
   'rerank-v3.5': 0.002,
   'rerank-english-v3.0': 0.002,
   'rerank-multilingual-v3.0': 0.002,

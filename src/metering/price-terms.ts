@@ -34,7 +34,8 @@ export function priceTerms(options: Options, meter: Meter, free: boolean): Price
   const outputs = outputsOf(options, meter)
   // a free model (self-use mode) bills nothing: its outputs are capped all the same; a request that chose none of
   // these (most) is priced as listed without the lookups below
-  if (free || (meter.serviceTier === undefined && !meter.betas?.length && !meter.hostedTools?.length)) return { multiplier: 1, feeUsd: 0, outputs }
+  const task = taskRatio(meter)
+  if (free || (meter.serviceTier === undefined && !meter.betas?.length && !meter.hostedTools?.length)) return { multiplier: task, feeUsd: 0, outputs }
   const declined: PriceChoices = {}
   const tier = tierRatio(options, meter.serviceTier)
   if (tier === undefined) declined.serviceTier = meter.serviceTier
@@ -42,9 +43,16 @@ export function priceTerms(options: Options, meter: Meter, free: boolean): Price
   if (betas.declined.length) declined.betas = betas.declined
   const tools = toolFee(options, meter.hostedTools ?? [])
   if (tools.declined.length) declined.hostedTools = tools.declined
-  const terms: PriceTerms = { multiplier: (tier ?? 1) * betas.ratio, feeUsd: tools.fee, outputs }
+  const terms: PriceTerms = { multiplier: (tier ?? 1) * betas.ratio * task, feeUsd: tools.fee, outputs }
   if (Object.keys(declined).length) terms.declined = declined
   return terms
+}
+
+/** The product of a task's ratios (a video's seconds × size), 1 for a request that has none. */
+export function taskRatio(meter: Pick<Meter, 'ratios'>): number {
+  let product = 1
+  for (const ratio of Object.values(meter.ratios ?? {})) product *= ratio
+  return product
 }
 
 function outputsOf(options: Options, meter: Meter): number {

@@ -10,6 +10,7 @@ import { FALLBACK_OPTIONS } from './fallback-options'
 import { MESSENGER_OPTIONS } from './messenger-options'
 import { TASK_OPTIONS } from './task-options'
 import { MIDJOURNEY_OPTIONS } from './midjourney-options'
+import { VIDEO_OPTIONS } from './video-options'
 import { TIER_OPTIONS } from './tier-options'
 import { REALTIME_OPTIONS } from './realtime-options'
 
@@ -70,6 +71,7 @@ export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
   ...FACE_OPTIONS,
   ...TASK_OPTIONS,
   ...MIDJOURNEY_OPTIONS,
+  ...VIDEO_OPTIONS,
   RegisterEnabled: { type: 'boolean', default: 'false', description: 'allow self-registration' },
   ServerAddress: { type: 'string', default: '', description: "the gateway's public address for clients (console, API base URL); '' = the browser's own address", check: serverAddress },
   DisplayInCurrencyEnabled: { type: 'boolean', default: 'true', description: 'the console shows amounts in US$ rather than quota units' },

@@ -9,6 +9,8 @@ export const openai: Provider = {
   protocols: ['openai-chat', 'openai-responses'],
   endpoints: { 'openai-chat': OPENAI_CHAT, 'openai-responses': OPENAI_RESPONSES },
   operations: openAiOperations('/v1', [...ALL_OPENAI_OPERATIONS, 'realtime']),
+  // Sora through OpenAI's own Videos API (src/tasks/video/sora.ts)
+  videos: 'sora',
   defaultBaseUrl: 'https://api.openai.com',
   auth: 'bearer',
   keyRequired: true,

@@ -29,6 +29,7 @@ import { submodel } from './submodel'
 import { suno } from './suno'
 import type { Provider } from './types'
 import { vertex } from './vertex-ai'
+import { jimeng, kling, sora, vidu } from './video-vendors'
 import { xai } from './xai'
 import { xinference } from './xinference'
 import { zhipu } from './zhipu'
@@ -38,6 +39,8 @@ export const PROVIDERS: readonly Provider[] = [
   openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, hunyuan, moonshot, zhipu, perplexity, lingyiwanwu, bedrock, cohere,
   minimax, dify, jina, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai, coze, submodel,
   codex, advancedCustom, midjourney, midjourneyPlus, suno,
+  // video APIs, polled as tasks (src/tasks/video/)
+  kling, jimeng, vidu, sora,
 ]
 
 const byType = new Map(PROVIDERS.map((p) => [p.type, p]))
@@ -52,5 +55,5 @@ export function supportedTypes(): number[] {
 
 /** A provider the relay can route anything to: a chat protocol, another operation, or tasks. */
 export function servesAnything(provider: Provider): boolean {
-  return provider.protocols.length > 0 || Object.keys(provider.operations ?? {}).length > 0 || provider.tasks !== undefined
+  return provider.protocols.length > 0 || Object.keys(provider.operations ?? {}).length > 0 || provider.tasks !== undefined || provider.videos !== undefined
 }

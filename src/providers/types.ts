@@ -2,6 +2,9 @@ import type { ProtocolId, UpstreamProtocolId, UpstreamQuirks } from '../protocol
 
 export type { ProtocolId, UpstreamProtocolId }
 
+/** The video APIs Tollgate serves as tasks (src/tasks/video/vendors.ts). */
+export type VideoVendorId = 'sora' | 'kling' | 'jimeng' | 'vidu' | 'doubao-video' | 'veo' | 'replicate'
+
 /** How a key is sent. Every style sends nothing for an empty key (keyless local servers). */
 export type AuthStyle = 'bearer' | 'x-api-key' | 'api-key' | 'x-goog-api-key'
 
@@ -165,6 +168,8 @@ export interface Provider {
   foldBaseUrl?(baseUrl: string): { baseUrl: string; other: string } | undefined
   /** The asynchronous task API the provider serves (src/tasks/): Midjourney through a midjourney-proxy, Suno. */
   tasks?: 'midjourney' | 'suno'
+  /** The video API the provider serves as tasks (src/tasks/video/): Sora on OpenAI, Kling, Jimeng, Vidu … */
+  videos?: VideoVendorId
   /** The vendor's Coding Plans: a base URL whose keys work only at the plan's own paths (coding-plans.ts). */
   plans?: readonly CodingPlan[]
 }

@@ -7,6 +7,8 @@ import type { Channel } from '../relay/routing'
 import { boundedText, parseJson } from '../outbound/bounded-body'
 import { platformOf } from './platforms'
 import type { PolledTask } from './types'
+import { pollVideos } from './video/poll'
+import { videoVendorOf } from './video/vendors'
 
 export interface PollerDeps {
   tasks: Pick<TaskRepo, 'claimDue' | 'progress' | 'finish'>
@@ -39,6 +41,9 @@ export async function pollOnce(deps: PollerDeps): Promise<number> {
 
 async function pollChannel(deps: PollerDeps, channelId: number, tasks: TaskRow[]): Promise<void> {
   const channel = deps.channels.get(channelId)
+  const video = videoVendorOf(tasks[0]!.platform)
+  // a video API is asked one task per call (src/tasks/video/poll.ts)
+  if (channel && video) return pollVideos(deps, channel, video, tasks, applyPoll)
   const platform = platformOf(tasks[0]!.platform)
   if (!channel || !platform) {
     for (const task of tasks) await fail(deps, task, channel ? 'the task platform is unknown' : 'its channel was deleted')
@@ -62,11 +67,11 @@ async function pollChannel(deps: PollerDeps, channelId: number, tasks: TaskRow[]
     console.warn(`task poll of channel ${channelId}: ${(error as Error).message}`)
   }
   const found = new Map((polled ?? []).map((p) => [p.taskId, p]))
-  for (const task of tasks) await apply(deps, task, polled === undefined ? undefined : (found.get(task.taskId) ?? null))
+  for (const task of tasks) await applyPoll(deps, task, polled === undefined ? undefined : (found.get(task.taskId) ?? null))
 }
 
 /** `news` undefined: the upstream did not answer (try again later); null: it answered without this task. */
-async function apply(deps: PollerDeps, task: TaskRow, news: PolledTask | null | undefined): Promise<void> {
+async function applyPoll(deps: PollerDeps, task: TaskRow, news: PolledTask | null | undefined): Promise<void> {
   const now = deps.clock.now()
   const next = now + deps.options.get<number>('TaskPollIntervalSeconds') * 1000
   if (news?.final === 'SUCCESS') {

@@ -28,5 +28,5 @@ test('one relay loop: one reservation, one settle call, one read of RelayMaxAtte
   expect(sites(/\bhooks\.reserve\b/g)).toEqual({ 'relay/engine.ts': 1 })
   expect(sites(/\bhooks\.settle\(/g)).toEqual({ 'relay/engine.ts': 1 })
   expect(sites(/\.get<number>\('RelayMaxAttempts'\)/g)).toEqual({ 'relay/engine.ts': 1 })
-  expect(sites(/\brunRelay\(/g)).toEqual({ 'relay/engine.ts': 1, 'relay/chat/job.ts': 1, 'operations/job.ts': 1, 'tasks/submit.ts': 1, 'realtime/job.ts': 1, 'relay/responses/compact-job.ts': 1 })
+  expect(sites(/\brunRelay\(/g)).toEqual({ 'relay/engine.ts': 1, 'relay/chat/job.ts': 1, 'operations/job.ts': 1, 'tasks/submit.ts': 1, 'tasks/video/submit.ts': 1, 'realtime/job.ts': 1, 'relay/responses/compact-job.ts': 1 })
 })

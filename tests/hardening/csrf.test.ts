@@ -15,7 +15,7 @@ const FOREIGN = 'http://127.0.0.1:3999'
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /** API-key routes, left alone: their credential is not ambient, and browser clients must keep working. */
 // the relay's API-key routes: OpenAI's, Gemini's, and the task platforms' (Midjourney also under a mode: `/:mode/mj/…`)
-const RELAY_PREFIXES = ['/v1/', '/v1beta/', '/mj/', '/:mode/mj/', '/suno/']
+const RELAY_PREFIXES = ['/v1/', '/v1beta/', '/mj/', '/:mode/mj/', '/suno/', '/kling/']
 /** Payment providers' notifies and webhooks: posted by the provider's servers, checked by signature (tests/modules/payments). */
 const PROVIDER_POSTS = ['/api/user/epay/notify', '/api/stripe/webhook', '/api/creem/webhook']
 

@@ -2,7 +2,7 @@
  * What new-api's gateway for agents and media carries over through `tollgate import`: the prices by prompt length
  * (`ModelTierPricing`, checked model by model as PUT /api/option/ checks them: a bad model is dropped and named),
  * and its Midjourney and Suno tasks (`midjourneys`, `tasks`) for the users that came over: finished ones as they
- * ended, with their results; running ones failed and not refunded, never polled; video tasks reported and left.
+ * ended, with their results; running ones failed and not refunded, never polled; video tasks of the vendors served kept, others reported and left.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { rmSync } from 'node:fs'
@@ -74,7 +74,17 @@ beforeAll(async () => {
     tasks: [
       task(1, { status: 'SUCCESS', progress: '100%', finish_time: nowS - 5, data: JSON.stringify([{ id: 'clip-1', audio_url: 'https://cdn.example.com/1.mp3' }]), private_data: '{"key":"sk-upstream-secret"}' }),
       task(2, { status: 'QUEUED', action: 'LYRICS' }), // still running
-      task(3, { platform: 'kling', action: 'generate', status: 'SUCCESS', progress: '100%' }),
+      task(3, {
+        platform: '50',
+        action: 'generate',
+        status: 'SUCCESS',
+        progress: '100%',
+        finish_time: nowS - 5,
+        properties: '{"input":"a cat runs","origin_model_name":"kling-v1"}',
+        private_data: '{"key":"kling-upstream-secret","upstream_task_id":"kling-up-3","result_url":"https://cdn.klingai.example/3.mp4"}',
+        data: '{"code":0,"data":{"task_status":"succeed"}}',
+      }),
+      task(4, { platform: '56', action: 'generate', status: 'SUCCESS', progress: '100%' }),
     ],
     options: [...fixture.rows.options!, { key: 'ModelTierPricing', value: JSON.stringify(TIERS) }],
   })
@@ -123,15 +133,21 @@ test('a task still running in new-api comes over failed and not refunded, never 
   expect((await app.deps.repos.users.findById(2))!.quota).toBe(5_000_000)
 })
 
-test('Suno tasks keep their clips and prompt; video platforms are reported and left; private data never read', async () => {
+test('Suno tasks keep their clips and prompt; video platforms not served are reported and left; private data never read', async () => {
   const [song] = await app.deps.repos.tasks.findOwned(2, 'suno', ['task_1'])
   expect(song).toMatchObject({ platform: 'suno', action: 'MUSIC', model: 'suno_music', status: 'SUCCESS', group: 'default', prompt: 'a song about tolls', submitTime: (nowS - 60) * 1000, finishTime: (nowS - 5) * 1000 })
   expect(JSON.parse(song!.data)).toEqual({ data: [{ id: 'clip-1', audio_url: 'https://cdn.example.com/1.mp3' }] })
-  expect(await app.deps.repos.tasks.findOwned(2, 'suno', ['task_3'])).toEqual([])
-  expect(report.tables.tasks).toMatchObject({ read: 3, imported: 2, skipped: 1 })
-  expect(report.issues).toContainEqual(expect.objectContaining({ table: 'tasks', field: 'platform', value: 'kling', ids: [3] }))
+  expect(report.tables.tasks).toMatchObject({ read: 4, imported: 3, skipped: 1 })
+  expect(report.issues).toContainEqual(expect.objectContaining({ table: 'tasks', field: 'platform', value: '56', ids: [4] }))
   expect(JSON.stringify(report)).not.toContain('sk-upstream-secret')
   expect(JSON.stringify((await app.deps.repos.tasks.list({}, 0, 100)).items)).not.toContain('sk-upstream-secret')
+})
+
+test("a video task of new-api's (Kling, type 50) comes over under its public id, with the vendor's id and result URL from private_data, its key never", async () => {
+  const [video] = (await app.deps.repos.tasks.list({ taskId: 'task_3' }, 0, 1)).items
+  expect(video).toMatchObject({ platform: 'kling', userId: 2, channelId: 1, action: 'generate', model: 'kling-v1', status: 'SUCCESS', upstreamTaskId: 'kling-up-3', imageUrl: 'https://cdn.klingai.example/3.mp4', prompt: 'a cat runs', finishTime: (nowS - 5) * 1000 })
+  expect(JSON.stringify(report)).not.toContain('kling-upstream-secret')
+  expect(JSON.stringify((await app.deps.repos.tasks.list({}, 0, 100)).items)).not.toContain('kling-upstream-secret')
 })
 
 ;(hasPostgres() ? describe : describe.skip)('into PostgreSQL', () => {

@@ -1,5 +1,6 @@
 import type { TaskRow } from '../../db/repos/tasks'
 import { parseData } from '../../tasks/midjourney'
+import { videoVendorOf } from '../../tasks/video/vendors'
 
 /** A Midjourney task as new-api's `/api/mj` lists it (its `midjourneys` row); times in unix ms as the proxy reports them. */
 export function mjRowView(row: TaskRow, admin: boolean) {
@@ -55,5 +56,7 @@ export function taskRowView(row: TaskRow, admin: boolean) {
     progress: row.progress,
     properties: { input: row.prompt, origin_model_name: row.model },
     data: data.data ?? null,
+    // a finished video's preview, through the gateway (the console's link; src/modules/tasks/video-console.ts)
+    ...(videoVendorOf(row.platform) && row.status === 'SUCCESS' && { content_url: `/api/task/${admin ? '' : 'self/'}${row.taskId}/content` }),
   }
 }

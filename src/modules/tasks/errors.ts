@@ -5,7 +5,8 @@ import { refusalLogger } from '../relay/refusals'
 
 // `/mj/…`, or under a mode segment (`/mj-fast/mj/…`); never the back office's `/api/mj/…`
 const MJ_PATH = /^\/(?!api\/)([^/]+\/)?mj\//
-const SUNO_PATH = /^\/suno\//
+// Suno, and the video vendors' own routes (new-api answers every task error as its TaskError `{code, message, data}`)
+const SUNO_PATH = /^\/(suno|kling|jimeng)(\/|$)/
 
 /**
  * Errors on the task routes in their clients' shapes: midjourney-proxy's `{code, description, result}` (code 4: an

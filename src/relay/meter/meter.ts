@@ -29,6 +29,8 @@ export interface Meter extends PriceChoices {
   audio?: boolean
   /** the size/quality an image is priced by (`1024x1024/hd`) */
   variant?: string
+  /** a task's price multipliers (new-api's OtherRatios: a video's seconds and size): the price times each */
+  ratios?: Record<string, number>
   /** set by metering's reserve: the price choices it does not price, which the relay takes out before dispatch */
   declined?: PriceChoices
   /** set by metering's reserve for a request without an output cap: the cap (per output) the relay sends it with */

@@ -48,6 +48,10 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   { type: 2, name: 'Midjourney Proxy', baseUrl: '', keyRequired: false },
   { type: 5, name: 'Midjourney Proxy Plus', baseUrl: '', keyRequired: false },
   { type: 36, name: 'Suno API', baseUrl: '', keyRequired: true },
+  { type: 50, name: 'Kling', baseUrl: 'https://api.klingai.com', keyRequired: true },
+  { type: 51, name: 'Jimeng', baseUrl: 'https://visual.volcengineapi.com', keyRequired: true },
+  { type: 52, name: 'Vidu', baseUrl: 'https://api.vidu.cn', keyRequired: true },
+  { type: 55, name: 'Sora', baseUrl: 'https://api.openai.com', keyRequired: true },
 ]
 
 /**

@@ -37,6 +37,8 @@ const MIN_ROLE: Record<string, number> = {
   'GET /api/mj/': Role.admin,
   'GET /api/task/self': Role.user,
   'GET /api/task/': Role.admin,
+  'GET /api/task/self/:task_id/content': Role.user,
+  'GET /api/task/:task_id/content': Role.admin,
   'GET /api/user/oauth/bindings': Role.user,
   'DELETE /api/user/bindings/:binding_type': Role.user,
   'GET /api/user/:id/oauth/bindings': Role.admin,

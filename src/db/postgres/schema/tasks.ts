@@ -9,6 +9,7 @@ export const tasks = pgTable(
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     taskId: text('task_id').notNull(),
+    upstreamTaskId: text('upstream_task_id').notNull().default(''),
     platform: text('platform').notNull(),
     userId: integer('user_id').notNull(),
     tokenId: integer('token_id').notNull().default(0),

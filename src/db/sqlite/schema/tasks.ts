@@ -12,7 +12,9 @@ export const tasks = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     taskId: text('task_id').notNull(),
-    platform: text('platform').notNull(), // midjourney, suno
+    // the upstream's own id when clients are given another (video tasks: `task_…`, as new-api); '' = task_id
+    upstreamTaskId: text('upstream_task_id').notNull().default(''),
+    platform: text('platform').notNull(), // midjourney, suno, or a video vendor (sora, kling …)
     userId: integer('user_id').notNull(),
     tokenId: integer('token_id').notNull().default(0),
     channelId: integer('channel_id').notNull().default(0),

@@ -26,6 +26,7 @@ import { payments } from './payments'
 import { orders } from './orders'
 import { plans } from './plans'
 import { tasks } from './tasks'
+import { videos } from './videos'
 import { paymentSettings } from './payment-settings'
 import { site } from './site'
 import { models } from './models'
@@ -71,6 +72,7 @@ export const en = {
   ...orders,
   ...plans,
   ...tasks,
+  ...videos,
   ...paymentSettings,
   ...site,
   ...models,

@@ -1,6 +1,6 @@
 export const tasks = {
   'tasks.title': 'Tasks',
-  'tasks.lead': 'Suno songs and lyrics: charged when submitted, refunded when they fail.',
+  'tasks.lead': 'Suno songs and lyrics, and videos: charged when submitted, refunded when they fail.',
   'tasks.mj.title': 'Midjourney',
   'tasks.mj.lead': 'Midjourney images: charged when submitted, refunded when they fail.',
   'tasks.empty': 'No tasks yet.',

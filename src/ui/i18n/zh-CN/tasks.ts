@@ -2,7 +2,7 @@ import type { tasks as en } from '../en/tasks'
 
 export const tasks: Record<keyof typeof en, string> = {
   'tasks.title': '任务',
-  'tasks.lead': 'Suno 歌曲与歌词：提交时扣费，失败时退还。',
+  'tasks.lead': 'Suno 歌曲与歌词、视频：提交时扣费，失败时退还。',
   'tasks.mj.title': 'Midjourney',
   'tasks.mj.lead': 'Midjourney 绘图：提交时扣费，失败时退还。',
   'tasks.empty': '暂无任务。',

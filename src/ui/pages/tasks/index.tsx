@@ -35,6 +35,8 @@ interface SunoItem extends TaskItem {
   platform: string
   submit_time: number
   properties: { input: string }
+  /** a finished video's preview, streamed by the gateway */
+  content_url?: string
 }
 
 /** Users see their own tasks (`…/self`); admins everyone's, with the user and channel. */
@@ -88,7 +90,7 @@ export function MidjourneyPage() {
   )
 }
 
-/** Tasks of the other platforms (Suno). */
+/** Tasks of the other platforms (Suno, videos): a finished video opens through the gateway. */
 export function TasksPage() {
   const { t, locale } = useI18n()
   return (
@@ -101,6 +103,15 @@ export function TasksPage() {
         { header: t('tasks.column.id'), card: 'title', cell: (row) => row.task_id },
         { header: t('tasks.column.platform'), cell: (row) => row.platform },
         { header: t('tasks.column.prompt'), cell: (row) => row.properties.input },
+        {
+          header: t('tasks.column.result'),
+          cell: (row) =>
+            row.content_url ? (
+              <a href={row.content_url} target="_blank" rel="noreferrer noopener">
+                {t('videos.openVideo')}
+              </a>
+            ) : null,
+        },
       ]}
     />
   )

@@ -1,0 +1,1 @@
+ALTER TABLE "tasks" ADD COLUMN "upstream_task_id" text DEFAULT '' NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE `tasks` ADD `upstream_task_id` text DEFAULT '' NOT NULL;

@@ -1,0 +1,3 @@
+export const videos = {
+  'videos.openVideo': 'Open video',
+} as const
