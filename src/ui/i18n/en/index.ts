@@ -40,6 +40,8 @@ import { notify } from './notify'
 import { channelStats } from './channel-stats'
 import { upstreamModels } from './upstream-models'
 import { channelTraffic } from './channel-traffic'
+import { priceSyncWords } from './price-sync-words'
+import { money } from './money'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -85,4 +87,6 @@ export const en = {
   ...channelStats,
   ...upstreamModels,
   ...channelTraffic,
+  ...priceSyncWords,
+  ...money,
 } as const

@@ -38,7 +38,7 @@ export const plans = {
   'plans.form.unit': 'Duration unit',
   'plans.form.value': 'Duration',
   'plans.form.customSeconds': 'Duration in seconds',
-  'plans.form.total': 'Quota per period (quota units; 0 = no cap)',
+  'plans.form.total': 'Quota per period (US$; 0 = no cap)',
   'plans.form.reset': 'Quota resets',
   'plans.form.resetSeconds': 'Reset every (seconds, at least 60)',
   'plans.form.models': 'Models it pays for',

@@ -40,6 +40,8 @@ import { notify } from './notify'
 import { channelStats } from './channel-stats'
 import { upstreamModels } from './upstream-models'
 import { channelTraffic } from './channel-traffic'
+import { priceSyncWords } from './price-sync-words'
+import { money } from './money'
 import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -86,4 +88,6 @@ export const zhCN: Record<MessageKey, string> = {
   ...channelStats,
   ...upstreamModels,
   ...channelTraffic,
+  ...priceSyncWords,
+  ...money,
 }

@@ -40,7 +40,7 @@ export const plans: Record<keyof typeof en, string> = {
   'plans.form.unit': '时长单位',
   'plans.form.value': '时长',
   'plans.form.customSeconds': '时长（秒）',
-  'plans.form.total': '每周期额度（额度单位；0 为不限）',
+  'plans.form.total': '每周期额度（美元；0 为不限）',
   'plans.form.reset': '额度重置',
   'plans.form.resetSeconds': '重置间隔（秒，至少 60）',
   'plans.form.models': '适用模型',

@@ -6,8 +6,9 @@ import { Drawer } from '../../components/drawer'
 import { TextField } from '../../components/field'
 import { useToast } from '../../components/toast'
 import { useI18n, type MessageKey } from '../../i18n'
+import { syncValue, type SyncField } from '../../lib/price-sync'
 
-type Field = 'model_ratio' | 'completion_ratio' | 'cache_ratio' | 'create_cache_ratio' | 'model_price'
+type Field = SyncField
 interface Difference {
   current?: number
   upstreams: Record<string, number | null>
@@ -37,8 +38,8 @@ function rowsOf(fetched: Fetched): Row[] {
 }
 
 /** Root: read another instance's prices (or models.dev's), review what would change, apply the rows kept. */
-export function SyncPricesDrawer({ onSaved, onClose }: { onSaved(): void; onClose(): void }) {
-  const { t } = useI18n()
+export function SyncPricesDrawer({ quotaPerUnit, onSaved, onClose }: { quotaPerUnit: number; onSaved(): void; onClose(): void }) {
+  const { t, locale } = useI18n()
   const toast = useToast()
   const [baseUrl, setBaseUrl] = useState('')
   const [endpoint, setEndpoint] = useState('')
@@ -85,7 +86,14 @@ export function SyncPricesDrawer({ onSaved, onClose }: { onSaved(): void; onClos
       return next
     })
   const failed = fetched?.results.find((result) => !result.ok)
-  const shown = (value: number | null | undefined) => (value === null || value === undefined ? '—' : String(value))
+  // in the console's price words; the stored ratio on hover, for whoever compares with option tables
+  const shown = (field: Field, value: number | null | undefined) => {
+    const read = syncValue(field, value, quotaPerUnit, locale)
+    if (!read) return <span class="muted">—</span>
+    const words = read.kind === 'multiple' ? t('sync.value.multiple', { times: read.times }) : t(`sync.value.${read.kind}`, { amount: read.amount })
+    return <span title={t('sync.value.raw', { field, value: String(value) })}>{words}</span>
+  }
+  const fieldName = (field: Field) => t(`sync.field.${field}`)
   return (
     <Drawer
       title={t('sync.title')}
@@ -124,14 +132,14 @@ export function SyncPricesDrawer({ onSaved, onClose }: { onSaved(): void; onClos
             {rows.map((row) => (
               <tr key={row.id}>
                 <td>
-                  <input type="checkbox" checked={kept.has(row.id)} aria-label={t('sync.keepFor', { model: row.model, field: row.field })} onChange={() => toggle(row.id)} />
+                  <input type="checkbox" checked={kept.has(row.id)} aria-label={t('sync.keepFor', { model: row.model, field: fieldName(row.field) })} onChange={() => toggle(row.id)} />
                 </td>
                 <td>{row.model}</td>
                 <td>
-                  {row.field} <span class="muted">({t(`sync.change.${row.change}` as MessageKey)})</span>
+                  {fieldName(row.field)} <span class="muted">({t(`sync.change.${row.change}` as MessageKey)})</span>
                 </td>
-                <td>{shown(row.current)}</td>
-                <td>{shown(row.value)}</td>
+                <td>{shown(row.field, row.current)}</td>
+                <td>{shown(row.field, row.value)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,0 +1,12 @@
+/** Price sync: each compared field and value in the console's price words (not option names or bare ratios). */
+export const priceSyncWords = {
+  'sync.field.model_ratio': 'Input price',
+  'sync.field.completion_ratio': 'Output price',
+  'sync.field.cache_ratio': 'Cache read price',
+  'sync.field.create_cache_ratio': 'Cache write price',
+  'sync.field.model_price': 'Price per call',
+  'sync.value.perMillion': '{amount} / 1M tokens',
+  'sync.value.perCall': '{amount} / call',
+  'sync.value.multiple': '× {times} of input',
+  'sync.value.raw': 'Stored as {field} = {value}',
+} as const
