@@ -31,6 +31,7 @@ beforeAll(() => {
     if (url.pathname === '/api/status') return envelope({ version: 't', system_name: 'Tollgate', setup: true, register_enabled: false, quota_per_unit: 500_000, start_time: 0 })
     if (url.pathname === '/api/user/session') return envelope({ id: 1, username: 'root', display_name: 'Root', role: 100, status: 1, group: 'default' })
     if (url.pathname === '/api/channel/tags') return envelope(['prod'])
+    if (url.pathname === '/api/pricing/models') return envelope({ quota_per_unit: 500_000, self_use_mode: false, group_ratios: {}, items: [{ model: 'house-llama', priced: true, mode: 'ratio' }], unpriced_models: ['served-only'] })
     if (url.pathname === '/api/data/channel_stats') return envelope({ start: 0, end: 0, items: stats })
     if (url.pathname === '/api/channel/models') return envelope([{ type: 1, name: 'OpenAI', default_base_url: 'https://api.openai.com', key_required: true, test_model: 'gpt-4o-mini', models: ['gpt-4o', 'gpt-4o-mini'] }])
     if (url.pathname === '/api/channel/' && method === 'GET') return envelope({ items: channels, total: channels.length, page: 1, page_size: 20 })
@@ -276,4 +277,20 @@ test('each row shows its traffic over the chosen window: requests, error rate (d
   expect(byRole(group as HTMLElement, 'button', '7 days').getAttribute('aria-pressed')).toBe('true')
   expect(localStorage.getItem('tollgate.channels.window')).toBe('7d')
   stats = []
+})
+
+test('the Custom type suggests the instance’s own models too: priced first, named as such', async () => {
+  channels = []
+  const page = await renderPage()
+  byRole(page, 'button', 'New channel').click()
+  await settleAll()
+  const drawer = document.querySelector('dialog[open]') as HTMLElement
+  ;(byLabel(drawer, 'Type') as HTMLSelectElement).value = '8'
+  byLabel(drawer, 'Type').dispatchEvent(new (globalThis as any).window.Event('change', { bubbles: true }))
+  await settleAll()
+  expect(sent.some((s) => s.path === '/api/pricing/models')).toBe(true)
+  const chips = [...drawer.querySelectorAll('.model-suggestions .chip-button')].map((chip) => chip.textContent)
+  expect(chips[0]).toBe('+ house-llama')
+  expect(chips.at(-1)).toBe('+ served-only')
+  expect(drawer.textContent).toContain('models priced on this instance first')
 })

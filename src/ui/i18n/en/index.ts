@@ -42,6 +42,7 @@ import { upstreamModels } from './upstream-models'
 import { channelTraffic } from './channel-traffic'
 import { priceSyncWords } from './price-sync-words'
 import { money } from './money'
+import { channelSuggest } from './channel-suggest'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -89,4 +90,5 @@ export const en = {
   ...channelTraffic,
   ...priceSyncWords,
   ...money,
+  ...channelSuggest,
 } as const

@@ -42,6 +42,7 @@ import { upstreamModels } from './upstream-models'
 import { channelTraffic } from './channel-traffic'
 import { priceSyncWords } from './price-sync-words'
 import { money } from './money'
+import { channelSuggest } from './channel-suggest'
 import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -90,4 +91,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...channelTraffic,
   ...priceSyncWords,
   ...money,
+  ...channelSuggest,
 }
