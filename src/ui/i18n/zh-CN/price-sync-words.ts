@@ -8,4 +8,10 @@ export const priceSyncWords = {
   'sync.value.perCall': '{amount} / 次',
   'sync.value.multiple': '输入价格的 {times} 倍',
   'sync.value.raw': '存储为 {field} = {value}',
+  'sync.source.status': '对方返回 HTTP {status}',
+  'sync.source.notJson': '对方返回的不是 JSON（地址是否为 new-api 或 Tollgate，路径是否正确？）',
+  'sync.source.tooLarge': '对方的文档超过网关可读取的大小',
+  'sync.source.unreachable': '无法连接到对方（请检查地址、DNS 或网络）',
+  'upstream.error.nothingToApply': '请至少勾选一个要添加或移除的模型。',
+  'upstream.error.notPending': '读取后上游的模型列表已变化：请重新检查后再应用。',
 } as const

@@ -15,7 +15,7 @@ interface Difference {
   change: 'added' | 'changed' | 'removed'
 }
 interface Fetched {
-  results: { name: string; ok: boolean; error?: string; models: number }[]
+  results: { name: string; ok: boolean; error?: string; code?: string; status?: number; models: number }[]
   differences: Record<string, Partial<Record<Field, Difference>>>
 }
 /** One change as reviewed: the source's value (the first that has one), or null to remove. */
@@ -26,6 +26,13 @@ interface Row {
   current?: number
   value: number | null
   change: Difference['change']
+}
+
+const SOURCE_FAILURES: Record<string, MessageKey> = {
+  source_status: 'sync.source.status',
+  source_not_json: 'sync.source.notJson',
+  source_too_large: 'sync.source.tooLarge',
+  source_unreachable: 'sync.source.unreachable',
 }
 
 function rowsOf(fetched: Fetched): Row[] {
@@ -93,6 +100,9 @@ export function SyncPricesDrawer({ quotaPerUnit, onSaved, onClose }: { quotaPerU
     const words = read.kind === 'multiple' ? t('sync.value.multiple', { times: read.times }) : t(`sync.value.${read.kind}`, { amount: read.amount })
     return <span title={t('sync.value.raw', { field, value: String(value) })}>{words}</span>
   }
+  // the reader's words by code; the server's own (English) text only for a code the console does not know
+  const sourceFailure = (result: Fetched['results'][number]) =>
+    result.code && SOURCE_FAILURES[result.code] ? t(SOURCE_FAILURES[result.code]!, { status: result.status ?? '' }) : (result.error ?? '')
   const fieldName = (field: Field) => t(`sync.field.${field}`)
   return (
     <Drawer
@@ -114,7 +124,7 @@ export function SyncPricesDrawer({ quotaPerUnit, onSaved, onClose }: { quotaPerU
           {t('sync.compare')}
         </Button>
       </form>
-      {failed && <p class="alert">{t('sync.failed', { error: failed.error ?? '' })}</p>}
+      {failed && <p class="alert">{t('sync.failed', { error: sourceFailure(failed) })}</p>}
       {fetched && !failed && rows.length === 0 && <p class="muted">{t('sync.none')}</p>}
       {rows.length > 0 && (
         <table class="table">
