@@ -2,7 +2,7 @@ export const plans = {
   'plans.title': 'Plans',
   'plans.lead': 'Subscription plans users buy online or get from an admin: a quota per period that pays before (or after) the wallet.',
   'plans.new': 'New plan',
-  'plans.empty': 'No plans yet.',
+  'plans.empty': 'No plans yet: make one, then users buy it in their wallet or an admin grants it from Users.',
   'plans.column.title': 'Plan',
   'plans.column.price': 'Price',
   'plans.column.duration': 'Duration',

@@ -4,7 +4,7 @@ export const plans: Record<keyof typeof en, string> = {
   'plans.title': '订阅套餐',
   'plans.lead': '用户在线购买或由管理员发放的订阅套餐：每个周期一份额度，先于（或后于）钱包扣费。',
   'plans.new': '新建套餐',
-  'plans.empty': '还没有套餐。',
+  'plans.empty': '还没有套餐：新建一个后，用户可在钱包中购买，管理员也可在“用户”页发放。',
   'plans.column.title': '套餐',
   'plans.column.price': '价格',
   'plans.column.duration': '时长',
