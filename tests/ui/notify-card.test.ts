@@ -41,7 +41,7 @@ async function mount(locale: string) {
   const container = document.createElement('div')
   document.body.append(container)
   render(h(I18nProvider, null, h(SessionProvider, null, h(ToastProvider, null, h(NotifyCard, null)))), container)
-  for (let i = 0; i < 8; i++) await settle()
+  for (let i = 0; i < 200 && !container.querySelector('form'); i++) await Bun.sleep(10)
   return container
 }
 
