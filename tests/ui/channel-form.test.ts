@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
 import { parseModelMapping } from '../../src/relay/routing/model-mapping'
-import { channelBody, checkChannelForm, checkModelMapping, formOf, keyCount, mergeNames, movesStoredKey, splitKeyLines, splitNames } from '../../src/ui/lib/channel-form'
+import { channelBody, checkChannelForm, checkModelMapping, customSuggestions, formOf, keyCount, mergeNames, movesStoredKey, splitKeyLines, splitNames } from '../../src/ui/lib/channel-form'
 
 test('names: comma separated or one per line, trimmed, once each', () => {
   expect(splitNames('gpt-4o, gpt-4o-mini\nclaude-sonnet-4-5,\n\n gpt-4o ')).toEqual(['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5'])
@@ -111,4 +111,11 @@ test('an edit that sends the stored key to a new address is caught before sendin
   expect(movesStoredKey({ ...form, other: '2025-01-01' }, stored, false)).toBe(false) // Azure's api-version
   expect(movesStoredKey({ ...form, baseUrl: 'https://mine.example', key: 'sk-new' }, stored, false)).toBe(false)
   expect(movesStoredKey({ ...form, baseUrl: 'https://mine.example', key: 'sk-new', appendKeys: true }, stored, false)).toBe(true) // the stored keys would go along
+})
+
+test('Custom suggestions: the instance’s priced models first, then the type’s common ones, then models served without a price; once each', () => {
+  const known = { items: [{ model: 'unpriced-a', priced: false }, { model: 'gpt-4o', priced: true }, { model: 'my-llama', priced: true }], unpriced_models: ['served-only'] }
+  expect(customSuggestions(['gpt-4o-mini', 'gpt-4o'], known)).toEqual(['gpt-4o', 'my-llama', 'gpt-4o-mini', 'unpriced-a', 'served-only'])
+  // before the instance answers (or if it cannot), the type's own list
+  expect(customSuggestions(['gpt-4o-mini'], undefined)).toEqual(['gpt-4o-mini'])
 })

@@ -19,3 +19,9 @@ test('names by number; an unknown number still shows', () => {
   expect(channelType(3)?.baseUrl).toBe('')
   expect(channelTypeName(999)).toBe('#999')
 })
+
+test('every channel type in the type table suggests models, its test model among them (Dify, Coze, Midjourney, Suno included)', () => {
+  const without = PROVIDERS.filter((p) => p.models.length === 0 || !p.models.includes(p.testModel)).map((p) => p.name)
+  expect(without).toEqual([])
+  expect(PROVIDERS.map((p) => p.type)).toEqual(expect.arrayContaining([2, 5, 36, 37, 49]))
+})

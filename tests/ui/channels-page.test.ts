@@ -12,6 +12,7 @@ interface Sent {
 }
 const sent: Sent[] = []
 let channels: unknown[] = []
+let stats: unknown[] = []
 let createAnswer: { status: number; message: string } = { status: 200, message: '' }
 const realFetch = globalThis.fetch
 const envelope = (data: unknown, status = 200, message = '') => new Response(JSON.stringify({ success: status < 400, message, data }), { status, headers: { 'content-type': 'application/json' } })
@@ -30,6 +31,8 @@ beforeAll(() => {
     if (url.pathname === '/api/status') return envelope({ version: 't', system_name: 'Tollgate', setup: true, register_enabled: false, quota_per_unit: 500_000, start_time: 0 })
     if (url.pathname === '/api/user/session') return envelope({ id: 1, username: 'root', display_name: 'Root', role: 100, status: 1, group: 'default' })
     if (url.pathname === '/api/channel/tags') return envelope(['prod'])
+    if (url.pathname === '/api/pricing/models') return envelope({ quota_per_unit: 500_000, self_use_mode: false, group_ratios: {}, items: [{ model: 'house-llama', priced: true, mode: 'ratio' }], unpriced_models: ['served-only'] })
+    if (url.pathname === '/api/data/channel_stats') return envelope({ start: 0, end: 0, items: stats })
     if (url.pathname === '/api/channel/models') return envelope([{ type: 1, name: 'OpenAI', default_base_url: 'https://api.openai.com', key_required: true, test_model: 'gpt-4o-mini', models: ['gpt-4o', 'gpt-4o-mini'] }])
     if (url.pathname === '/api/channel/' && method === 'GET') return envelope({ items: channels, total: channels.length, page: 1, page_size: 20 })
     if (url.pathname === '/api/channel/' && method === 'POST') return envelope(null, createAnswer.status, createAnswer.message)
@@ -239,4 +242,55 @@ test('"Upstream models" in the row menu lists what the upstream added and droppe
   expect(sent.find((s) => s.path === '/api/channel/upstream_updates/apply')?.body).toEqual({ id: 1, add_models: ['gpt-5'], remove_models: ['gpt-4o'] })
   expect(document.querySelector('dialog[open] h2')?.textContent ?? '').not.toBe('Upstream models of main')
   expect(document.body.textContent).toContain('Model changes applied')
+})
+
+test('each row shows its traffic over the chosen window: requests, error rate (danger from 5 %), p50/p95; the window is asked for and remembered', async () => {
+  localStorage.removeItem('tollgate.channels.window')
+  channels = [channel(1, 'busy'), channel(2, 'flaky'), channel(3, 'idle')]
+  stats = [
+    { channel_id: 1, name: 'busy', requests: 1200, errors: 6, error_rate: 0.005, p50_ms: 850, p95_ms: 2400 },
+    { channel_id: 2, name: 'flaky', requests: 10, errors: 10, error_rate: 1, p50_ms: 0, p95_ms: 0 },
+  ]
+  const page = await renderPage()
+  const asked = () => sent.filter((s) => s.path === '/api/data/channel_stats').map((s) => new URLSearchParams(s.query))
+  // one call, after the list: not one before it and one after
+  expect(asked()).toHaveLength(1)
+  const first = asked()[0]!
+  expect(Number(first.get('end_timestamp')) - Number(first.get('start_timestamp'))).toBe(86_400)
+  expect(Math.abs(Number(first.get('end_timestamp')) - Date.now() / 1000)).toBeLessThan(60)
+
+  const cell = (name: string) => [...page.querySelectorAll('tbody tr')].find((r) => r.textContent?.includes(name))!.querySelector('.channel-traffic, .col-traffic .muted')!
+  expect(cell('busy').textContent).toBe('1,200 req 0.5% errp50 850 · p95 2,400 ms')
+  expect(cell('busy').querySelector('.traffic-bad')).toBeNull()
+  expect(cell('busy').getAttribute('title')).toContain('Over the last 24 hours: 1,200 requests, 6 errors (0.5%)')
+  expect(cell('flaky').querySelector('.traffic-bad')?.textContent).toBe('100% err')
+  expect(cell('flaky').textContent).toContain('—') // no successful request: no latency
+  expect(cell('idle').textContent).toBe('No requests')
+  expect([...page.querySelectorAll('th')].map((th) => th.textContent)).toEqual(expect.arrayContaining(['Traffic', 'Last test']))
+
+  const group = page.querySelector('[role=group][aria-labelledby]')!
+  expect(document.getElementById(group.getAttribute('aria-labelledby')!)?.textContent).toBe('Traffic over the last')
+  byRole(group as HTMLElement, 'button', '7 days').click()
+  await settleAll()
+  const last = asked().at(-1)!
+  expect(Number(last.get('end_timestamp')) - Number(last.get('start_timestamp'))).toBe(7 * 86_400)
+  expect(byRole(group as HTMLElement, 'button', '7 days').getAttribute('aria-pressed')).toBe('true')
+  expect(localStorage.getItem('tollgate.channels.window')).toBe('7d')
+  stats = []
+})
+
+test('the Custom type suggests the instance’s own models too: priced first, named as such', async () => {
+  channels = []
+  const page = await renderPage()
+  byRole(page, 'button', 'New channel').click()
+  await settleAll()
+  const drawer = document.querySelector('dialog[open]') as HTMLElement
+  ;(byLabel(drawer, 'Type') as HTMLSelectElement).value = '8'
+  byLabel(drawer, 'Type').dispatchEvent(new (globalThis as any).window.Event('change', { bubbles: true }))
+  await settleAll()
+  expect(sent.some((s) => s.path === '/api/pricing/models')).toBe(true)
+  const chips = [...drawer.querySelectorAll('.model-suggestions .chip-button')].map((chip) => chip.textContent)
+  expect(chips[0]).toBe('+ house-llama')
+  expect(chips.at(-1)).toBe('+ served-only')
+  expect(drawer.textContent).toContain('models priced on this instance first')
 })

@@ -64,4 +64,24 @@ test('what the server really answers a newcomer\'s mistakes reaches the Chinese 
   const test = await call(app, 'GET', `/api/channel/test/${channel.id}`, undefined, root)
   expect(test.body.success).toBe(false)
   expect(zh(200, test.body)).toBe(`无法连接到 127.0.0.1:${new URL(deadUrl).port}。请检查接口地址，并确认该服务正在运行、网关可以访问到它。`)
+
+  // the pages added since: upstream models, notifications, plans, tasks
+  const later = [
+    await call(app, 'POST', '/api/channel/upstream_updates/apply', { id: channel.id, add_models: [], remove_models: [] }, root),
+    await call(app, 'PUT', '/api/user/setting', { notify_type: 'webhook', webhook_url: '' }, root),
+    await call(app, 'PUT', '/api/user/setting', { notify_type: 'email', quota_warning_threshold: 1.5 }, root),
+    await call(app, 'POST', '/api/subscription/admin/plans', { title: 'x', price_amount: 1, currency: 'XYZ', duration_unit: 'month', duration_value: 1, total_amount: 0 }, root),
+    await call(app, 'GET', '/api/mj/self?p=abc', undefined, root),
+  ].filter((res) => !res.body?.success)
+  expect(later.length).toBeGreaterThanOrEqual(4)
+  for (const res of later) {
+    const text = zh(res.status, res.body)
+    expect(text, res.body.message).not.toContain(res.body.message)
+    expect(text, res.body.message).toMatch(CJK)
+    expect(text, res.body.message).not.toMatch(ENGLISH_SENTENCE)
+  }
+  // price sync: a source that cannot be read comes back with a code the drawer words (not Bun's English)
+  const sync = await call(app, 'POST', '/api/ratio_sync/fetch', { upstreams: [{ name: 'source', base_url: deadUrl }] }, root)
+  expect(sync.body.data.results[0]).toMatchObject({ ok: false, code: 'source_unreachable' })
+  expect(translate('zh-CN', 'sync.source.unreachable')).toMatch(CJK)
 })

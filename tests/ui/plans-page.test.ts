@@ -75,13 +75,18 @@ test('root: the plans with price, quota and reset; a new plan posts new-api fiel
   byRole(page, 'button', 'New plan').click()
   await until(() => !!document.querySelector('dialog'), 'for the form')
   typeInto(byLabel(document.body, 'Title'), 'Team')
-  typeInto(byLabel(document.body, 'Quota per period (quota units; 0 = no cap)'), 'lots')
+  // the quota is typed in US$ like every other amount (a new plan offers US$10), the units beside it
+  const total = byLabel(document.body, 'Quota per period (US$; 0 = no cap)') as HTMLInputElement
+  expect(total.value).toBe('10')
+  typeInto(total, 'lots')
   await settle()
   byRole(document.body, 'button', 'Save plan').click()
   await settle()
-  expect(document.body.textContent).toContain('A whole number, 0 or more.')
+  expect(document.body.textContent).toContain('An amount in US$, 0 or more')
   expect(calls.some((c) => c.method === 'POST')).toBe(false)
-  typeInto(byLabel(document.body, 'Quota per period (quota units; 0 = no cap)'), '1000000')
+  typeInto(total, '2')
+  await settle()
+  expect(document.body.textContent).toContain('= 1,000,000 quota units')
   saveAnswer = { status: 400, data: { code: 'invalid_plan' }, message: 'currency must be one of USD, CNY' }
   await settle()
   byRole(document.body, 'button', 'Save plan').click()

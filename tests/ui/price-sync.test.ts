@@ -116,8 +116,14 @@ test('compare, review (a row left out), apply: only the rows kept are sent', asy
   await settleAll()
   expect(sent.find((s) => s.path === '/api/ratio_sync/fetch')!.body).toEqual({ upstreams: [{ name: 'source', base_url: 'https://peer.example.com' }] })
   const rows = [...drawer.querySelectorAll('tbody tr')].map((r) => r.textContent)
-  expect(rows).toEqual(['gpt-4omodel_ratio (changed)11.25', 'new-modelmodel_ratio (added)—0.5', 'new-modelcache_ratio (removed)0.1—'])
-  ;(drawer.querySelector('input[aria-label="Apply model_ratio of gpt-4o"]') as HTMLInputElement).click()
+  // prices in US$ as everywhere else (ratio 1 = US$2 per 1M input tokens at 500,000 units per US$1), never a bare ratio
+  expect(rows).toEqual([
+    'gpt-4oInput price (changed)$2.00 / 1M tokens$2.50 / 1M tokens',
+    'new-modelInput price (added)—$1.00 / 1M tokens',
+    'new-modelCache read price (removed)× 0.1 of input—',
+  ])
+  expect(drawer.querySelector('tbody td span[title]')?.getAttribute('title')).toBe('Stored as model_ratio = 1')
+  ;(drawer.querySelector('input[aria-label="Apply Input price of gpt-4o"]') as HTMLInputElement).click()
   await settle()
   byRole(document.body, 'button', 'Apply 2 changes').click()
   await settleAll()

@@ -47,8 +47,8 @@ test('presets with their discount, the price for the chosen method, in words', a
   document.body.innerHTML = '<div id="app"></div>'
   render(h(I18nProvider, null, h(TopUpForm, null)), document.getElementById('app')!)
   await until(() => document.body.textContent!.includes('Top up online'))
-  expect(byRole(document, 'button', '100 (−10%)')).toBeTruthy()
-  byRole(document, 'button', '100 (−10%)').click()
+  expect(byRole(document, 'button', '$100.00 (−10%)')).toBeTruthy()
+  byRole(document, 'button', '$100.00 (−10%)').click()
   await until(() => document.body.textContent!.includes('You pay 657.00 CNY, you get US$100 of quota.'))
   expect(sent.filter((r) => r.path === '/api/user/amount').at(-1)!.body).toEqual({ amount: 100 })
   const method = byLabel(document, 'Payment method') as HTMLSelectElement

@@ -25,8 +25,12 @@ interface SourceResult {
   name: string
   ok: boolean
   error?: string
+  /** why the source could not be read, for the console to word: source_status (with `status`), source_not_json, source_too_large, source_unreachable */
+  code?: SourceFailure
+  status?: number
   models: number
 }
+type SourceFailure = 'source_status' | 'source_not_json' | 'source_too_large' | 'source_unreachable'
 /** One field of one model that differs: its value here (absent: none), and each source's (null: the source has none). */
 interface Difference {
   current?: SyncValue
@@ -44,30 +48,26 @@ function urlOf(upstream: Upstream): string {
   return `${upstream.base_url.replace(/\/+$/, '')}${endpoint.startsWith('/') ? '' : '/'}${endpoint}`
 }
 
-async function readBounded(response: Response): Promise<string> {
-  const text = await boundedText(response, MAX_SOURCE_BYTES)
-  if (text === undefined) throw new Error(`the document is larger than ${MAX_SOURCE_BYTES >> 20} MB`)
-  return text
-}
 
 /** One source read through the outbound guard: its tables, or why not. */
-async function fetchSource(deps: Deps, upstream: Upstream, timeoutMs: number): Promise<{ tables?: SyncTables; error?: string }> {
+async function fetchSource(deps: Deps, upstream: Upstream, timeoutMs: number): Promise<{ tables?: SyncTables; error?: string; code?: SourceFailure; status?: number }> {
   try {
     const response = await deps.outbound.fetch(urlOf(upstream), { method: 'GET', headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) })
     if (!response.ok) {
       await response.body?.cancel()
-      return { error: `HTTP ${response.status}` }
+      return { error: `HTTP ${response.status}`, code: 'source_status', status: response.status }
     }
-    const text = await readBounded(response)
+    const text = await boundedText(response, MAX_SOURCE_BYTES)
+    if (text === undefined) return { error: `the document is larger than ${MAX_SOURCE_BYTES >> 20} MB`, code: 'source_too_large' }
     let body: unknown
     try {
       body = JSON.parse(text)
     } catch {
-      return { error: 'not JSON' }
+      return { error: 'not JSON', code: 'source_not_json' }
     }
     return { tables: readSource(body, deps.options.get<number>('QuotaPerUnit')) }
   } catch (error) {
-    return { error: (error as Error).message.slice(0, 300) }
+    return { error: (error as Error).message.slice(0, 300), code: 'source_unreachable' }
   }
 }
 
@@ -124,7 +124,7 @@ export async function fetchDifferences(deps: Deps, upstreams: Upstream[], timeou
     answers.forEach((answer, j) => {
       const { name } = batch[j]!
       const models = answer.tables ? new Set(SYNC_FIELDS.flatMap((field) => Object.keys(answer.tables![field]))).size : 0
-      results.push({ name, ok: Boolean(answer.tables), ...(answer.error ? { error: answer.error } : {}), models })
+      results.push({ name, ok: Boolean(answer.tables), ...(answer.error ? { error: answer.error, code: answer.code, ...(answer.status ? { status: answer.status } : {}) } : {}), models })
       if (answer.tables) read.push({ name, tables: answer.tables })
     })
   }

@@ -14,6 +14,17 @@ export type LogRow = ReturnType<typeof logView>
 export type Redemption = ReturnType<typeof redemptionView>
 export type TopUpOrder = OrderView
 
+/** `GET /api/data/channel_stats`: one channel's traffic in the window (latencies of its successful requests). */
+export interface ChannelStat {
+  channel_id: number
+  name: string
+  requests: number
+  errors: number
+  error_rate: number
+  p50_ms: number
+  p95_ms: number
+}
+
 /** `GET /api/status` */
 export interface Status {
   version: string

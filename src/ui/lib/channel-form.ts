@@ -196,3 +196,21 @@ function prettyJson(text: string): string {
     return text
   }
 }
+
+/** What the instance knows of models (`GET /api/pricing/models`): priced ones and ones only served. */
+interface KnownModels {
+  items: readonly { model: string; priced: boolean }[]
+  unpriced_models: readonly string[]
+}
+
+/**
+ * Suggestions for a Custom (OpenAI-compatible) channel, whose upstream could serve anything: the instance's
+ * priced models first (a request for them is answered and billed), then the type's common ones, then models the
+ * instance serves without a price.
+ */
+export function customSuggestions(typeModels: readonly string[], known: KnownModels | undefined): string[] {
+  if (!known) return [...typeModels]
+  const priced = known.items.filter((item) => item.priced).map((item) => item.model)
+  const unpriced = [...known.items.filter((item) => !item.priced).map((item) => item.model), ...known.unpriced_models]
+  return mergeNames(mergeNames(priced, typeModels), unpriced)
+}

@@ -41,6 +41,9 @@ const SPECIFIC: Record<string, MessageKey> = {
   invalid_override: 'errors.invalidOverride',
   balance_unsupported: 'channels.balance.unsupported',
   balance_failed: 'channels.balance.failed',
+  // "Upstream models": apply
+  nothing_to_apply: 'upstream.error.nothingToApply',
+  not_pending: 'upstream.error.notPending',
   // the relay's refusals, as the playground meets them
   model_price_error: 'errors.modelUnpriced',
   model_not_found: 'errors.modelNotFound',

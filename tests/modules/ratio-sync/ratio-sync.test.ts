@@ -119,8 +119,8 @@ test("a Tollgate instance's public prices and a models.dev document, side by sid
   expect(results).toEqual([
     { name: 'tollgate', ok: true, models: 1 },
     { name: 'models.dev', ok: true, models: 2 },
-    { name: 'down', ok: false, error: 'HTTP 404', models: 0 },
-    { name: 'html', ok: false, error: 'not JSON', models: 0 },
+    { name: 'down', ok: false, error: 'HTTP 404', code: 'source_status', status: 404, models: 0 },
+    { name: 'html', ok: false, error: 'not JSON', code: 'source_not_json', models: 0 },
   ])
   // US$3 per 1M input at group ×2 → ratio 1.5; output ×5, cache read ×0.1, cache write ×1.25
   expect(differences['claude-x']).toEqual({

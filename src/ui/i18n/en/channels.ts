@@ -19,10 +19,8 @@ export const channels = {
   'channels.status.manual': 'Disabled',
   'channels.status.auto': 'Auto-disabled',
 
-  'channels.col.type': 'Type',
   'channels.col.priorityWeight': 'Priority / weight',
-  'channels.col.tag': 'Tag',
-  'channels.col.responseTime': 'Response time',
+  'channels.col.responseTime': 'Last test',
   'channels.col.usedQuota': 'Used quota',
   'channels.keyCount': 'keys: {count}',
   'channels.ms': '{ms} ms',

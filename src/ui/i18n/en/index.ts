@@ -41,6 +41,10 @@ import { notify } from './notify'
 import { channelStats } from './channel-stats'
 import { upstreamModels } from './upstream-models'
 import { codex } from './codex'
+import { channelTraffic } from './channel-traffic'
+import { priceSyncWords } from './price-sync-words'
+import { money } from './money'
+import { channelSuggest } from './channel-suggest'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -87,4 +91,8 @@ export const en = {
   ...channelStats,
   ...upstreamModels,
   ...codex,
+  ...channelTraffic,
+  ...priceSyncWords,
+  ...money,
+  ...channelSuggest,
 } as const

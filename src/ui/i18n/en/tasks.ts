@@ -3,7 +3,7 @@ export const tasks = {
   'tasks.lead': 'Suno songs and lyrics, and videos: charged when submitted, refunded when they fail.',
   'tasks.mj.title': 'Midjourney',
   'tasks.mj.lead': 'Midjourney images: charged when submitted, refunded when they fail.',
-  'tasks.empty': 'No tasks yet.',
+  'tasks.empty': 'No tasks yet: they appear here when an API key submits one (Midjourney at /mj/submit/…, Suno at /suno/submit/…), with their status and cost.',
   'tasks.column.time': 'Submitted',
   'tasks.column.id': 'Task ID',
   'tasks.column.platform': 'Platform',

@@ -21,10 +21,8 @@ export const channels: Record<keyof typeof en, string> = {
   'channels.status.manual': '已禁用',
   'channels.status.auto': '自动禁用',
 
-  'channels.col.type': '类型',
   'channels.col.priorityWeight': '优先级 / 权重',
-  'channels.col.tag': '标签',
-  'channels.col.responseTime': '响应时间',
+  'channels.col.responseTime': '最近测试',
   'channels.col.usedQuota': '已用额度',
   'channels.keyCount': '密钥：{count}',
   'channels.ms': '{ms} 毫秒',

@@ -41,6 +41,10 @@ import { notify } from './notify'
 import { channelStats } from './channel-stats'
 import { upstreamModels } from './upstream-models'
 import { codex } from './codex'
+import { channelTraffic } from './channel-traffic'
+import { priceSyncWords } from './price-sync-words'
+import { money } from './money'
+import { channelSuggest } from './channel-suggest'
 import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -88,4 +92,8 @@ export const zhCN: Record<MessageKey, string> = {
   ...channelStats,
   ...upstreamModels,
   ...codex,
+  ...channelTraffic,
+  ...priceSyncWords,
+  ...money,
+  ...channelSuggest,
 }

@@ -5,7 +5,7 @@ export const tasks: Record<keyof typeof en, string> = {
   'tasks.lead': 'Suno 歌曲与歌词、视频：提交时扣费，失败时退还。',
   'tasks.mj.title': 'Midjourney',
   'tasks.mj.lead': 'Midjourney 绘图：提交时扣费，失败时退还。',
-  'tasks.empty': '暂无任务。',
+  'tasks.empty': '暂无任务：API 令牌提交任务后（Midjourney 经 /mj/submit/…，Suno 经 /suno/submit/…），任务及其状态和费用会显示在这里。',
   'tasks.column.time': '提交时间',
   'tasks.column.id': '任务 ID',
   'tasks.column.platform': '平台',

@@ -7,14 +7,19 @@ import { CheckboxField, SelectField, TextAreaField, TextField } from '../../comp
 import { useToast } from '../../components/toast'
 import { useI18n } from '../../i18n'
 import { useSession } from '../../state/session'
-import { channelBody, checkChannelForm, formOf, keyCount, movesStoredKey, type ChannelForm, type FieldProblem, type FormField } from '../../lib/channel-form'
+import { channelBody, checkChannelForm, customSuggestions, formOf, keyCount, movesStoredKey, type ChannelForm, type FieldProblem, type FormField } from '../../lib/channel-form'
 import { CHANNEL_PRESETS, CHANNEL_TYPES, channelType, channelTypeName } from '../../lib/channel-types'
 import { KeyStates } from './key-states'
 import { OverrideFields } from './override-fields'
 import { checkOverrideForm, overrideBody, overrideFormOf, type OverrideField, type OverrideForm, type OverrideProblem } from '../../lib/channel-overrides-form'
 import { ModelPicker } from './model-picker'
 import { CodexSignIn } from './codex-sign-in'
+import type { Overview } from '../pricing/types'
+import { useApi } from '../../state/use-api'
 import type { Channel, TypeInfo } from './types'
+
+/** Custom (OpenAI-compatible): any model may be behind it, so the instance's own models are suggested too. */
+const CUSTOM_TYPE = 8
 
 /** Types whose key is not an API key: the form says what to paste (AWS Bedrock's parts, Vertex's service account file). */
 const KEY_FORMS = {
@@ -54,6 +59,9 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
   const type = Number(form.type)
   const known = channelType(type)
   const info = types.find((entry) => entry.type === type)
+  const custom = type === CUSTOM_TYPE
+  const instanceModels = useApi(async () => (custom ? api.get<Overview>('/api/pricing/models') : undefined), [custom])
+  const suggested = custom ? customSuggestions(info?.models ?? [], instanceModels.data) : (info?.models ?? [])
   const creating = !channel
   const keyLines = keyCount(form.key)
   const keyForm = KEY_FORMS[type as keyof typeof KEY_FORMS]
@@ -152,7 +160,7 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
         {(otherHint || info?.other_field || form.other) && (
           <TextField label={t('channels.field.other')} value={form.other} onValue={set('other')} spellcheck={false} class="mono" hint={otherHint ? t(otherHint) : info?.other_field?.meaning} />
         )}
-        <ModelPicker value={form.models} onValue={set('models')} error={message('models', t('channels.field.models'))} upstream={{ type, key: form.key, base_url: form.baseUrl.trim(), other: form.other, ...(channel ? { id: channel.id } : {}) }} suggested={info?.models ?? []} />
+        <ModelPicker value={form.models} onValue={set('models')} error={message('models', t('channels.field.models'))} upstream={{ type, key: form.key, base_url: form.baseUrl.trim(), other: form.other, ...(channel ? { id: channel.id } : {}) }} suggested={suggested} suggestedLabel={custom ? t('channels.models.suggestedCustom') : undefined} />
         <TextField label={t('channels.field.groups')} value={form.groups} onValue={set('groups')} hint={t('channels.field.groupsHint')} />
         <div class="form-row">
           <TextField label={t('channels.field.priority')} inputMode="numeric" value={form.priority} onValue={set('priority')} hint={t('channels.field.priorityHint')} error={message('priority', t('channels.field.priority'))} />

@@ -7,7 +7,10 @@ import { StatusDot, type Tone } from '../../components/status-dot'
 import { useI18n, type MessageKey } from '../../i18n'
 import { channelTypeName } from '../../lib/channel-types'
 import { errorWords } from '../../lib/error-words'
+import type { ChannelStat } from '../../api/types'
+import type { TrafficWindow } from '../../lib/channel-traffic'
 import { formatNumber, formatTime, timeZoneName } from '../../lib/format'
+import { TrafficCell } from './traffic'
 import { ChannelStatus, type Channel } from './types'
 
 const STATUS: Record<number, { tone: Tone; label: MessageKey }> = {
@@ -66,10 +69,13 @@ interface Props {
   selected: ReadonlySet<number>
   onSelect(next: Set<number>): void
   actions: RowActions
+  /** each channel's figures over the period; undefined while they load */
+  traffic: ReadonlyMap<number, ChannelStat> | undefined
+  period: TrafficWindow
 }
 
 /** The channel list: status as dot + word, numbers right-aligned, the row's actions in its trailing menu. */
-export function ChannelTable({ rows, loading, empty, testing, selected, onSelect, actions }: Props) {
+export function ChannelTable({ rows, loading, empty, testing, selected, onSelect, actions, traffic, period }: Props) {
   const { t, locale } = useI18n()
   const quota = useQuotaFormat()
   const names = new Map(rows?.map((row) => [row.id, row.name]))
@@ -79,20 +85,22 @@ export function ChannelTable({ rows, loading, empty, testing, selected, onSelect
       class: 'wrap col-channel',
       cell: (c) => (
         <>
-          <span class="channel-name">{c.name}</span> <span class="channel-id">#{c.id}</span>{' '}
-          <span class="channel-id">{t('channels.keyCount', { count: formatNumber(c.key_count, locale) })}</span>
-          <span class="channel-where">{c.base_url || channelTypeName(c.type)}</span>
+          <span class="channel-name">{c.name}</span> <span class="channel-id">#{c.id}</span>
+          {c.tag && <span class="chip channel-tag">{c.tag}</span>}
+          {/* the address first: on a long type name it is what gets cut */}
+          <span class="channel-where" title={c.base_url || undefined}>
+            {c.base_url ? `${c.base_url} · ${channelTypeName(c.type)}` : channelTypeName(c.type)}
+          </span>
           <span class="channel-models" title={c.models}>
-            {modelSummary(c.models, t)}
+            {t('channels.keyCount', { count: formatNumber(c.key_count, locale) })} · {modelSummary(c.models, t)}
           </span>
         </>
       ),
     },
-    { header: t('channels.col.type'), cell: (c) => channelTypeName(c.type), class: 'col-type' },
-    { header: t('common.status'), class: 'wrap', card: 'key', cell: (c) => <ChannelHealth channel={c} /> },
+    { header: t('common.status'), class: 'wrap col-health', card: 'key', cell: (c) => <ChannelHealth channel={c} /> },
     // one column for the two numbers that order the failover: the table fits 1280 px with its sticky actions
     { header: t('channels.col.priorityWeight'), cell: (c) => `${formatNumber(c.priority, locale)} / ${formatNumber(c.weight, locale)}`, numeric: true },
-    { header: t('channels.col.tag'), cell: (c) => (c.tag ? <span class="chip">{c.tag}</span> : <span class="muted">—</span>) },
+    { header: t('channelTraffic.column'), class: 'col-traffic', cell: (c) => <TrafficCell stat={traffic ? traffic.get(c.id) : 'loading'} period={period} /> },
     {
       header: t('channels.col.responseTime'),
       numeric: true,

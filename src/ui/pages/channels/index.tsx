@@ -17,6 +17,7 @@ import { SetTagDialog } from './set-tag'
 import { TestAllDialog } from './test-all'
 import { UpstreamModelsDialog } from './upstream-models'
 import { filtersFrom, hasFilters, NO_FILTERS, type Channel, type Filters, type TypeInfo } from './types'
+import { TrafficWindowPicker, useChannelTraffic, useTrafficWindow } from './traffic'
 import { useChannelActions } from './use-channel-actions'
 
 /** The filters live in the address, so a filtered list survives a reload and can be linked to. */
@@ -46,6 +47,8 @@ export function ChannelsPage() {
   const list = useApi(() => api.get<Page<Channel>>('/api/channel/', { ...filters, p: page, page_size: pageSize }), [filters, page, pageSize])
   const tags = useApi(() => api.get<string[]>('/api/channel/tags'), [tagsVersion])
   const types = useApi(() => api.get<TypeInfo[]>('/api/channel/models'), [])
+  const [period, setPeriod] = useTrafficWindow()
+  const traffic = useChannelTraffic(period, list.data)
   const reload = (withTags?: boolean) => {
     list.reload()
     if (withTags) setTagsVersion((v) => v + 1)
@@ -112,7 +115,12 @@ export function ChannelsPage() {
         </div>
       )}
       {priceCheck > 0 && <UnpricedAfterSave key={priceCheck} />}
-      <ErrorAlert error={actions.failure ?? list.error} />
+      <ErrorAlert error={actions.failure ?? list.error ?? traffic.error} />
+      {(rows?.length ?? 0) > 0 && (
+        <div class="channels-toolbar">
+          <TrafficWindowPicker value={period} onChange={setPeriod} />
+        </div>
+      )}
       <ChannelTable
         rows={rows}
         loading={list.loading}
@@ -121,6 +129,8 @@ export function ChannelsPage() {
         selected={selected}
         onSelect={setSelected}
         actions={{ edit: setEditing, upstreamModels: setUpstreamOf, ...actions.row }}
+        traffic={traffic.data}
+        period={period}
       />
       {list.data && list.data.total > 0 && (
         <Pager

@@ -16,10 +16,12 @@ interface Props {
   upstream: { type: number; key: string; base_url: string; other: string; id?: number }
   /** the type's well-known models */
   suggested: readonly string[]
+  /** what the suggestions are, when not just the type's well-known models */
+  suggestedLabel?: string
 }
 
 /** The Models field, with the type's known models (or the upstream's, after "Fetch models") to add with one click. */
-export function ModelPicker({ value, onValue, error, upstream, suggested }: Props) {
+export function ModelPicker({ value, onValue, error, upstream, suggested, suggestedLabel }: Props) {
   const { t } = useI18n()
   const id = useId()
   const [fetched, setFetched] = useState<string[]>()
@@ -56,7 +58,7 @@ export function ModelPicker({ value, onValue, error, upstream, suggested }: Prop
         <div class="model-suggestions" role="group" aria-labelledby={`${id}-title`}>
           <div class="model-suggestions-head">
             <span class="field-hint" id={`${id}-title`}>
-              {fetched ? t('channels.models.fromUpstream', { count: fetched.length }) : t('channels.models.suggested')}
+              {fetched ? t('channels.models.fromUpstream', { count: fetched.length }) : (suggestedLabel ?? t('channels.models.suggested'))}
             </span>
             {missing.length > 0 && (
               <Button variant="ghost" onClick={() => add(missing)}>

@@ -1,24 +1,13 @@
 import { api } from '../../api/client'
+import type { ChannelStat } from '../../api/types'
 import { ErrorAlert } from '../../components/alert'
 import { DataTable, type Column } from '../../components/data-table'
 import { EmptyState } from '../../components/empty-state'
 import { StatusDot } from '../../components/status-dot'
 import { useI18n } from '../../i18n'
+import { hasLatency, WARN_ERROR_RATE } from '../../lib/channel-traffic'
 import { useApi } from '../../state/use-api'
 
-/** GET /api/data/channel_stats: one channel's traffic in the window. */
-interface ChannelStat {
-  channel_id: number
-  name: string
-  requests: number
-  errors: number
-  error_rate: number
-  p50_ms: number
-  p95_ms: number
-}
-
-/** Shown with a warning colour from this error rate on. */
-const WARN_RATE = 0.05
 /** The API answers at most 31 days: a longer dashboard window shows its last 31 days here. */
 const MAX_SPAN = 31 * 86_400
 
@@ -29,7 +18,7 @@ export function ChannelStats({ start, end, version }: { start: number; end: numb
   const stats = useApi(async () => (await api.get<{ items: ChannelStat[] }>('/api/data/channel_stats', { start_timestamp: from, end_timestamp: end })).items, [from, end, version])
   const number = new Intl.NumberFormat(locale)
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 })
-  const ms = (value: number, row: ChannelStat) => (row.requests > row.errors ? t('channelStats.ms', { ms: number.format(value) }) : '—')
+  const ms = (value: number, row: ChannelStat) => (hasLatency(row) ? t('channelStats.ms', { ms: number.format(value) }) : '—')
   const rows = stats.data?.map((s) => ({ ...s, id: s.channel_id }))
   const columns: Column<ChannelStat & { id: number }>[] = [
     { header: t('channelStats.channel'), card: 'title', cell: (row) => `#${row.channel_id} ${row.name}`.trim() },
@@ -39,7 +28,7 @@ export function ChannelStats({ start, end, version }: { start: number; end: numb
       header: t('channelStats.errorRate'),
       numeric: true,
       card: 'key',
-      cell: (row) => <StatusDot tone={row.error_rate >= WARN_RATE ? 'danger' : 'success'} label={percent.format(row.error_rate)} />,
+      cell: (row) => <StatusDot tone={row.error_rate >= WARN_ERROR_RATE ? 'danger' : 'success'} label={percent.format(row.error_rate)} />,
     },
     { header: t('channelStats.p50'), numeric: true, cell: (row) => ms(row.p50_ms, row) },
     { header: t('channelStats.p95'), numeric: true, cell: (row) => ms(row.p95_ms, row) },

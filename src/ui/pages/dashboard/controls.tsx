@@ -1,4 +1,4 @@
-import { useId } from 'preact/hooks'
+import { Segmented } from '../../components/segmented'
 import { useI18n } from '../../i18n'
 import { RANGE_IDS, type Granularity, type RangeId } from '../../lib/usage-series'
 
@@ -9,30 +9,6 @@ export interface ChartChoices {
   range: RangeId
   unit: Granularity
   stacked: boolean
-}
-
-interface Option<T> {
-  value: T
-  label: string
-}
-
-/** A labelled row of toggle buttons (one pressed): the group is named by its visible label. */
-function Segmented<T>({ label, value, options, onChange }: { label: string; value: T; options: readonly Option<T>[]; onChange(value: T): void }) {
-  const id = useId()
-  return (
-    <div class="segmented-field">
-      <span class="segmented-label" id={id}>
-        {label}
-      </span>
-      <div class="segmented" role="group" aria-labelledby={id}>
-        {options.map((option) => (
-          <button key={option.label} type="button" class="segment" aria-pressed={option.value === value} onClick={() => onChange(option.value)}>
-            {option.label}
-          </button>
-        ))}
-      </div>
-    </div>
-  )
 }
 
 /** What the charts show: whose usage (admins), which range, hours or days, stacked or separate models. */

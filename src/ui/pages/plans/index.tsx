@@ -54,7 +54,7 @@ export function PlansPage() {
     <>
       <PageHeader title={t('plans.title')} lead={t('plans.lead')} actions={<Button variant="primary" onClick={() => setEditing('new')}>{t('plans.new')}</Button>} />
       <ErrorAlert error={list.error ?? toggling.failure} />
-      <DataTable caption={t('plans.title')} columns={columns} rows={list.data?.map((p) => p.plan)} loading={list.loading} empty={<EmptyState message={t('plans.empty')} />} />
+      <DataTable caption={t('plans.title')} columns={columns} rows={list.data?.map((p) => p.plan)} loading={list.loading} empty={<EmptyState message={t('plans.empty')} action={<Button variant="primary" onClick={() => setEditing('new')}>{t('plans.new')}</Button>} />} />
       {editing && (
         <PlanForm
           plan={editing === 'new' ? undefined : editing}

@@ -3,9 +3,13 @@ import { api } from '../../api/client'
 import type { Plan } from '../../api/types'
 import { ErrorAlert } from '../../components/alert'
 import { Button } from '../../components/button'
+import { DollarField } from '../../components/dollar-field'
 import { Modal } from '../../components/dialog'
 import { CheckboxField, SelectField, TextField } from '../../components/field'
 import { useI18n, type MessageKey } from '../../i18n'
+import { dollarsToQuota, quotaToDollars } from '../../lib/format'
+import { parseAmount } from '../../lib/validate'
+import { useSession } from '../../state/session'
 import { useSubmit } from '../../state/use-submit'
 
 const UNITS = ['month', 'year', 'day', 'hour', 'custom'] as const
@@ -15,6 +19,7 @@ const whole = (text: string) => /^\d+$/.test(text.trim())
 /** Root's plan editor: a new plan, or `plan` changed (new-api's fields; the server checks the combinations). */
 export function PlanForm({ plan, onClose, onSaved }: { plan?: Plan; onClose(): void; onSaved(plan: Plan): void }) {
   const { t } = useI18n()
+  const perUnit = useSession().status?.quota_per_unit ?? 500_000
   const [f, setF] = useState({
     title: plan?.title ?? '',
     subtitle: plan?.subtitle ?? '',
@@ -23,7 +28,8 @@ export function PlanForm({ plan, onClose, onSaved }: { plan?: Plan; onClose(): v
     unit: plan?.duration_unit ?? 'month',
     value: String(plan?.duration_value ?? 1),
     customSeconds: String(plan?.custom_seconds ?? 0),
-    total: String(plan?.total_amount ?? 5_000_000),
+    // typed in US$ like every other amount; the API's total_amount is quota units
+    total: String(quotaToDollars(plan?.total_amount ?? 5_000_000, perUnit)),
     reset: plan?.quota_reset_period ?? 'monthly',
     resetSeconds: String(plan?.quota_reset_custom_seconds ?? 0),
     models: plan?.models ?? '',
@@ -37,9 +43,11 @@ export function PlanForm({ plan, onClose, onSaved }: { plan?: Plan; onClose(): v
   const set = (name: keyof typeof f) => (value: string | boolean) => (setF((p) => ({ ...p, [name]: value })), setBad(undefined))
   const submit = (event: Event) => {
     event.preventDefault()
-    const numbers = ['value', 'customSeconds', 'total', 'resetSeconds', 'limit'] as const
+    const numbers = ['value', 'customSeconds', 'resetSeconds', 'limit'] as const
     const wrong = numbers.find((n) => !whole(f[n]))
     if (wrong) return setBad(wrong)
+    const total = parseAmount(f.total)
+    if (total === undefined) return setBad('total')
     void run(async () => {
       const body = {
         title: f.title,
@@ -49,7 +57,7 @@ export function PlanForm({ plan, onClose, onSaved }: { plan?: Plan; onClose(): v
         duration_unit: f.unit,
         duration_value: Number(f.value),
         custom_seconds: Number(f.customSeconds),
-        total_amount: Number(f.total),
+        total_amount: dollarsToQuota(total, perUnit),
         quota_reset_period: f.reset,
         quota_reset_custom_seconds: Number(f.resetSeconds),
         models: f.models,
@@ -75,7 +83,7 @@ export function PlanForm({ plan, onClose, onSaved }: { plan?: Plan; onClose(): v
         ) : (
           <TextField label={t('plans.form.value')} value={f.value} inputMode="numeric" error={numberError('value')} onValue={set('value')} />
         )}
-        <TextField label={t('plans.form.total')} value={f.total} inputMode="numeric" error={numberError('total')} onValue={set('total')} />
+        <DollarField label={t('plans.form.total')} value={f.total} error={bad === 'total' ? t('plans.form.amount') : undefined} onValue={set('total')} />
         <SelectField label={t('plans.form.reset')} value={f.reset} options={RESETS.map((r) => ({ value: r, label: t(`plans.reset.${r}` as MessageKey) }))} onValue={set('reset')} />
         {f.reset === 'custom' && <TextField label={t('plans.form.resetSeconds')} value={f.resetSeconds} inputMode="numeric" error={numberError('resetSeconds')} onValue={set('resetSeconds')} />}
         <TextField label={t('plans.form.models')} hint={t('plans.form.modelsHint')} value={f.models} maxLength={4000} onValue={set('models')} />

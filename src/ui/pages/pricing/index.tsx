@@ -87,7 +87,7 @@ export function PricingPage() {
       <p class="price-legend muted">{t('pricing.legend', { dollars: formatDollars(ratioToDollars(1, quotaPerUnit), locale) })}</p>
       {data && <GroupRatios ratios={data.group_ratios} />}
       {editing === 'options' && <PriceOptionsDrawer quotaPerUnit={quotaPerUnit} onSaved={saved} onClose={() => setEditing(null)} />}
-      {editing === 'sync' && <SyncPricesDrawer onSaved={saved} onClose={() => setEditing(null)} />}
+      {editing === 'sync' && <SyncPricesDrawer quotaPerUnit={quotaPerUnit} onSaved={saved} onClose={() => setEditing(null)} />}
       {editing && editing !== 'options' && editing !== 'sync' && <SetPriceDrawer item={editing} quotaPerUnit={quotaPerUnit} onSaved={saved} onClose={() => setEditing(null)} />}
     </div>
   )

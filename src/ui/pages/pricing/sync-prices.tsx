@@ -6,17 +6,17 @@ import { Drawer } from '../../components/drawer'
 import { TextField } from '../../components/field'
 import { useToast } from '../../components/toast'
 import { useI18n, type MessageKey } from '../../i18n'
+import { syncValue, type SyncField, type SyncRaw } from '../../lib/price-sync'
 
-type Field = 'model_ratio' | 'completion_ratio' | 'cache_ratio' | 'create_cache_ratio' | 'model_price' | 'model_tier_pricing'
-/** a ratio or price; for model_tier_pricing, the model's tiers (US$ per 1M tokens) */
-type Value = number | { tiers: { min_tokens: number; max_tokens?: number; input_price: number; completion_price?: number }[] }
+type Field = SyncField
+type Value = SyncRaw
 interface Difference {
   current?: Value
   upstreams: Record<string, Value | null>
   change: 'added' | 'changed' | 'removed'
 }
 interface Fetched {
-  results: { name: string; ok: boolean; error?: string; models: number }[]
+  results: { name: string; ok: boolean; error?: string; code?: string; status?: number; models: number }[]
   differences: Record<string, Partial<Record<Field, Difference>>>
 }
 /** One change as reviewed: the source's value (the first that has one), or null to remove. */
@@ -29,6 +29,13 @@ interface Row {
   change: Difference['change']
 }
 
+const SOURCE_FAILURES: Record<string, MessageKey> = {
+  source_status: 'sync.source.status',
+  source_not_json: 'sync.source.notJson',
+  source_too_large: 'sync.source.tooLarge',
+  source_unreachable: 'sync.source.unreachable',
+}
+
 function rowsOf(fetched: Fetched): Row[] {
   return Object.entries(fetched.differences).flatMap(([model, fields]) =>
     Object.entries(fields).map(([field, diff]) => {
@@ -38,14 +45,9 @@ function rowsOf(fetched: Fetched): Row[] {
   )
 }
 
-/** Tiers in one line, language-neutral: `0–200000: $1.25 / $10 · 200000+: $2.5 / $15` (input / output per 1M tokens). */
-function tiersText(value: Exclude<Value, number>): string {
-  return value.tiers.map((tier) => `${tier.min_tokens}${tier.max_tokens === undefined ? '+' : `–${tier.max_tokens}`}: $${tier.input_price} / $${tier.completion_price ?? 0}`).join(' · ')
-}
-
 /** Root: read another instance's prices (or models.dev's), review what would change, apply the rows kept. */
-export function SyncPricesDrawer({ onSaved, onClose }: { onSaved(): void; onClose(): void }) {
-  const { t } = useI18n()
+export function SyncPricesDrawer({ quotaPerUnit, onSaved, onClose }: { quotaPerUnit: number; onSaved(): void; onClose(): void }) {
+  const { t, locale } = useI18n()
   const toast = useToast()
   const [baseUrl, setBaseUrl] = useState('')
   const [endpoint, setEndpoint] = useState('')
@@ -92,7 +94,18 @@ export function SyncPricesDrawer({ onSaved, onClose }: { onSaved(): void; onClos
       return next
     })
   const failed = fetched?.results.find((result) => !result.ok)
-  const shown = (value: Value | null | undefined) => (value === null || value === undefined ? '—' : typeof value === 'number' ? String(value) : tiersText(value))
+  // in the console's price words; the stored ratio on hover, for whoever compares with option tables
+  const shown = (field: Field, value: Value | null | undefined) => {
+    const read = syncValue(field, value, quotaPerUnit, locale)
+    if (!read) return <span class="muted">—</span>
+    if (read.kind === 'tiers') return <span>{read.tiers.map((tier) => t('sync.value.tier', { ...tier })).join(' · ')}</span>
+    const words = read.kind === 'multiple' ? t('sync.value.multiple', { times: read.times }) : t(`sync.value.${read.kind}`, { amount: read.amount })
+    return <span title={t('sync.value.raw', { field, value: String(value) })}>{words}</span>
+  }
+  // the reader's words by code; the server's own (English) text only for a code the console does not know
+  const sourceFailure = (result: Fetched['results'][number]) =>
+    result.code && SOURCE_FAILURES[result.code] ? t(SOURCE_FAILURES[result.code]!, { status: result.status ?? '' }) : (result.error ?? '')
+  const fieldName = (field: Field) => t(`sync.field.${field}`)
   return (
     <Drawer
       title={t('sync.title')}
@@ -113,7 +126,7 @@ export function SyncPricesDrawer({ onSaved, onClose }: { onSaved(): void; onClos
           {t('sync.compare')}
         </Button>
       </form>
-      {failed && <p class="alert">{t('sync.failed', { error: failed.error ?? '' })}</p>}
+      {failed && <p class="alert">{t('sync.failed', { error: sourceFailure(failed) })}</p>}
       {fetched && !failed && rows.length === 0 && <p class="muted">{t('sync.none')}</p>}
       {rows.length > 0 && (
         <table class="table">
@@ -131,14 +144,14 @@ export function SyncPricesDrawer({ onSaved, onClose }: { onSaved(): void; onClos
             {rows.map((row) => (
               <tr key={row.id}>
                 <td>
-                  <input type="checkbox" checked={kept.has(row.id)} aria-label={t('sync.keepFor', { model: row.model, field: row.field })} onChange={() => toggle(row.id)} />
+                  <input type="checkbox" checked={kept.has(row.id)} aria-label={t('sync.keepFor', { model: row.model, field: fieldName(row.field) })} onChange={() => toggle(row.id)} />
                 </td>
                 <td>{row.model}</td>
                 <td>
-                  {row.field} <span class="muted">({t(`sync.change.${row.change}` as MessageKey)})</span>
+                  {fieldName(row.field)} <span class="muted">({t(`sync.change.${row.change}` as MessageKey)})</span>
                 </td>
-                <td>{shown(row.current)}</td>
-                <td>{shown(row.value)}</td>
+                <td>{shown(row.field, row.current)}</td>
+                <td>{shown(row.field, row.value)}</td>
               </tr>
             ))}
           </tbody>

@@ -2,9 +2,13 @@ import { useEffect, useState } from 'preact/hooks'
 import { api } from '../../api/client'
 import { ErrorAlert } from '../../components/alert'
 import { Button } from '../../components/button'
+import { DollarField } from '../../components/dollar-field'
 import { CheckboxField, SelectField, TextField } from '../../components/field'
 import { useToast } from '../../components/toast'
 import { useI18n } from '../../i18n'
+import { dollarsToQuota, quotaToDollars } from '../../lib/format'
+import { parseAmount } from '../../lib/validate'
+import { useSession } from '../../state/session'
 import { useApi } from '../../state/use-api'
 import { useSubmit } from '../../state/use-submit'
 
@@ -27,9 +31,10 @@ interface Form {
   email: string
 }
 
-const formOf = (s: NotifySettings): Form => ({
+/** The threshold is stored in quota units and typed in US$, like every other amount in the console. */
+const formOf = (s: NotifySettings, perUnit: number): Form => ({
   type: s.notify_type,
-  threshold: s.quota_warning_threshold ? String(s.quota_warning_threshold) : '',
+  threshold: s.quota_warning_threshold ? String(quotaToDollars(s.quota_warning_threshold, perUnit)) : '',
   url: s.webhook_url,
   secret: '',
   clearSecret: false,
@@ -40,29 +45,34 @@ const formOf = (s: NotifySettings): Form => ({
 export function NotifyCard() {
   const { t } = useI18n()
   const toast = useToast()
+  const perUnit = useSession().status?.quota_per_unit ?? 500_000
+  const [thresholdError, setThresholdError] = useState<string>()
   const loaded = useApi(() => api.get<NotifySettings>('/api/user/setting'), [])
   const [form, setForm] = useState<Form>()
   const save = useSubmit()
   const test = useSubmit()
   useEffect(() => {
-    if (loaded.data) setForm(formOf(loaded.data))
-  }, [loaded.data])
+    if (loaded.data) setForm(formOf(loaded.data, perUnit))
+  }, [loaded.data, perUnit])
   const set = <K extends keyof Form>(key: K) => (value: Form[K]) => setForm((previous) => previous && { ...previous, [key]: value })
 
   const submit = async (event: Event) => {
     event.preventDefault()
     if (!form) return
+    const dollars = form.threshold.trim() ? parseAmount(form.threshold) : 0
+    setThresholdError(dollars === undefined ? t('notify.error.thresholdInvalid') : undefined)
+    if (dollars === undefined) return
     await save.run(async () => {
       const body: Record<string, unknown> = {
         notify_type: form.type,
-        quota_warning_threshold: form.threshold.trim() ? Number(form.threshold) : 0,
+        quota_warning_threshold: dollarsToQuota(dollars, perUnit),
         webhook_url: form.url.trim(),
         notification_email: form.email.trim(),
       }
       if (form.clearSecret) body.webhook_secret = ''
       else if (form.secret) body.webhook_secret = form.secret
       const saved = await api.put<NotifySettings>('/api/user/setting', body)
-      setForm(formOf(saved))
+      setForm(formOf(saved, perUnit))
       loaded.reload()
       toast(t('notify.saved'))
     })
@@ -88,7 +98,7 @@ export function NotifyCard() {
             ]}
             onValue={(value) => set('type')(value as Form['type'])}
           />
-          <TextField label={t('notify.threshold')} type="number" min="0" step="1" inputMode="numeric" value={form.threshold} onValue={set('threshold')} hint={t('notify.thresholdHint')} />
+          <DollarField label={t('notify.threshold')} value={form.threshold} onValue={(value) => (setThresholdError(undefined), set('threshold')(value))} hint={t('notify.thresholdHint')} error={thresholdError} />
           {form.type === 'email' ? (
             <TextField label={t('notify.email')} type="email" value={form.email} onValue={set('email')} autocomplete="email" hint={t('notify.emailHint')} />
           ) : (

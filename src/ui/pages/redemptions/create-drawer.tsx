@@ -7,7 +7,7 @@ import { TextField } from '../../components/field'
 import { useI18n } from '../../i18n'
 import { checkRedemptionFields, COUNT_MAX, type CreateRedemptionBody, type RedemptionFieldError, type RedemptionFields } from '../../lib/redemption'
 import { useSession } from '../../state/session'
-import { DollarField } from '../users/dollar-field'
+import { DollarField } from '../../components/dollar-field'
 
 export interface CreatedCodes {
   keys: string[]

@@ -10,7 +10,7 @@ import { useToast } from '../../components/toast'
 import { useI18n } from '../../i18n'
 import { quotaChange, type QuotaMode } from '../../lib/user-form'
 import { useSession } from '../../state/session'
-import { DollarField } from './dollar-field'
+import { DollarField } from '../../components/dollar-field'
 
 /** Add to, take from or set a user's balance (POST /api/user/manage, action add_quota), in US$. */
 export function QuotaDrawer({ user, onClose, onSaved }: { user: User; onClose(): void; onSaved(): void }) {

@@ -4,6 +4,7 @@ import { ErrorAlert, Notice } from '../../components/alert'
 import { Button } from '../../components/button'
 import { SelectField, TextField } from '../../components/field'
 import { useI18n } from '../../i18n'
+import { formatDollars } from '../../lib/format'
 import { useApi } from '../../state/use-api'
 import { useSubmit } from '../../state/use-submit'
 import { postForm } from './post-form'
@@ -25,7 +26,8 @@ interface Quote {
 
 /** Online top-up: a preset or an amount, a method, what you pay and what you get, then the provider's page. */
 export function TopUpForm() {
-  const { t } = useI18n()
+  const { t, locale } = useI18n()
+  // the presets are US$ of quota, shown as money like every other amount
   const info = useApi(() => api.get<TopUpInfo>('/api/user/topup/info'), [])
   const [amount, setAmount] = useState('10')
   const [method, setMethod] = useState('')
@@ -71,7 +73,7 @@ export function TopUpForm() {
           <div class="topup-row" role="group" aria-label={t('payments.topup.presets')}>
             {data.amount_options.map((preset) => (
               <Button key={preset} onClick={() => (setAmount(String(preset)), void ask(String(preset)))} aria-pressed={amount === String(preset)}>
-                {data.discount[String(preset)] ? t('payments.topup.presetDiscount', { amount: preset, off: Math.round((1 - data.discount[String(preset)]!) * 100) }) : `${preset}`}
+                {data.discount[String(preset)] ? t('payments.topup.presetDiscount', { amount: formatDollars(preset, locale), off: Math.round((1 - data.discount[String(preset)]!) * 100) }) : formatDollars(preset, locale)}
               </Button>
             ))}
           </div>

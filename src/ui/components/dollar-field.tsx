@@ -1,8 +1,8 @@
-import { TextField } from '../../components/field'
-import { useI18n } from '../../i18n'
-import { dollarsToQuota, formatNumber } from '../../lib/format'
-import { parseAmount } from '../../lib/validate'
-import { useSession } from '../../state/session'
+import { TextField } from './field'
+import { useI18n } from '../i18n'
+import { dollarsToQuota, formatNumber } from '../lib/format'
+import { parseAmount } from '../lib/validate'
+import { useSession } from '../state/session'
 
 /** An amount typed in US$, with the quota units it makes shown under it ("= 500,000 quota units"). */
 export function DollarField({ label, value, onValue, error, hint }: { label: string; value: string; onValue(value: string): void; error?: string; hint?: string }) {
