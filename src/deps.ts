@@ -1,5 +1,6 @@
 import type { Config } from './config'
 import { exclusiveJobs, type JobHolding } from './cluster/exclusive-jobs'
+import { upgradeSweepJob } from './subscriptions/upgrade'
 import { subscribeInvalidations } from './cluster/invalidations'
 import { periodic } from './cluster/periodic'
 import { publishingRepos } from './cluster/publishing-repos'
@@ -106,6 +107,8 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
       { name: 'log-retention', start: metering.retention.start, stop: metering.retention.stop },
       // first thing once held (a node starting alone prunes at start, as before there were jobs), then hourly
       { name: 'session-prune', ...periodic('session pruning', 0, PRUNE_INTERVAL_SECONDS * 1000, revokedSessions.pruneExpired) },
+      // plans that ended give back the group they raised their holder to
+      upgradeSweepJob(repos, clock),
     ],
     config.jobLeaseSeconds * 1000,
   )

@@ -88,13 +88,15 @@ for (const dialect of DIALECTS) {
       expect(told).toEqual(['options SystemName', 'options SystemName', 'sessions 2000000000 session-1', `users ${user.id}`])
     })
 
-    test('a granted plan names its holder (nodes that remember them as holding none forget it); a cancellation nothing', async () => {
+    test('a granted plan names its holder (nodes that remember them as holding none forget it), and so does its end (the group it raised may have gone back)', async () => {
       const user = await repos.users.insert({ username: 'holder', password: 'x' })
       told = []
       const plan = await repos.subscriptions.insertPlan({ title: 'P', priceCents: 0, durationUnit: 'day', durationValue: 1, totalAmount: 0 })
       const held = await repos.subscriptions.grant({ userId: user.id, planId: plan.id, amountTotal: 0, startTime: 1, endTime: 2_000_000_000, status: 'active', source: 'admin' })
-      await repos.subscriptions.setStatus(held.id, 'cancelled', 2)
-      expect(told).toEqual([`users ${user.id}`])
+      await repos.subscriptions.cancel(held.id, 2)
+      expect(told).toEqual([`users ${user.id}`, `users ${user.id}`])
+      await repos.subscriptions.cancel(held.id, 3) // already cancelled: nothing changed, nothing told
+      expect(told).toEqual([`users ${user.id}`, `users ${user.id}`])
     })
 
     test('the rest of Repos is reached as it was', async () => {
