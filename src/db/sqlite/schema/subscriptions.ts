@@ -46,7 +46,7 @@ export const userSubscriptions = sqliteTable(
     amountUsed: integer('amount_used').notNull().default(0),
     startTime: integer('start_time').notNull(),
     endTime: integer('end_time').notNull(),
-    status: text('status').notNull().default('active'), // active, cancelled
+    status: text('status').notNull().default('active'), // active, cancelled, expired (marked by the sweep for a plan that raised its holder's group)
     source: text('source').notNull().default('order'), // order, admin, import
     lastResetTime: integer('last_reset_time').notNull().default(0),
     nextResetTime: integer('next_reset_time').notNull().default(0),
