@@ -1,6 +1,7 @@
 import { REFRESH_EVERY_MS, refreshDueCodexChannels } from './codex/credentials'
 import type { Config } from './config'
 import { exclusiveJobs, type JobHolding } from './cluster/exclusive-jobs'
+import { upgradeSweepJob } from './subscriptions/upgrade'
 import { subscribeInvalidations } from './cluster/invalidations'
 import { periodic } from './cluster/periodic'
 import { publishingRepos } from './cluster/publishing-repos'
@@ -112,6 +113,8 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
       { name: 'session-prune', ...periodic('session pruning', 0, PRUNE_INTERVAL_SECONDS * 1000, revokedSessions.pruneExpired) },
       // ChatGPT sign-ins of Codex channels refreshed a day before they expire (each also under its channel's lease)
       { name: 'codex-refresh', ...periodic('codex refresh', 0, REFRESH_EVERY_MS, () => refreshDueCodexChannels({ fetch: outbound.fetch, channels: routing.channels, coord, now: clock.now })) },
+      // plans that ended give back the group they raised their holder to
+      upgradeSweepJob(repos, clock),
     ],
     config.jobLeaseSeconds * 1000,
   )

@@ -105,8 +105,8 @@ export function publishingRepos(repos: Repos, publish: Publish): Repos {
   const publishedTopUps: TopUpRepo = {
     ...topups,
     // the order's quota was credited to its owner
-    complete: async (tradeNo, check, now, logOf) => {
-      const row = await topups.complete(tradeNo, check, now, logOf)
+    complete: async (tradeNo, check, now, logOf, grantOf) => {
+      const row = await topups.complete(tradeNo, check, now, logOf, grantOf)
       return after(row, row !== undefined, Topic.users, row ? [row.userId] : [])
     },
   }
@@ -124,6 +124,15 @@ export function publishingRepos(repos: Repos, publish: Publish): Repos {
     ...subscriptions,
     // the user now holds a plan: nodes that remember them as holding none forget it (a purchase tells through `complete`)
     grant: async (row) => after(await subscriptions.grant(row), true, Topic.users, [row.userId]),
+    // a plan ended: its holder's group may have gone back
+    cancel: async (id, now) => {
+      const ended = await subscriptions.cancel(id, now)
+      return after(ended, ended !== undefined, Topic.users, ended ? [ended.userId] : [])
+    },
+    expireUpgrades: async (now, limit) => {
+      const ended = await subscriptions.expireUpgrades(now, limit)
+      return after(ended, ended.length > 0, Topic.users, ended.map((end) => end.userId))
+    },
   }
   // the rest of `Repos` (metering, check, close, a dialect's own getters) is reached through the prototype
   return Object.assign(Object.create(repos) as Repos, {

@@ -7,6 +7,8 @@ import type { Report } from './report'
 import { bool, int, softDeleted, text } from './values'
 
 const rowsOf = async (source: Source, schema: SourceSchema, table: string): Promise<SourceRow[]> => (schema.tables.has(table) ? (await source.all(table)).filter((row) => !softDeleted(row)) : [])
+/** A group name as new-api stores it (varchar(64)). */
+const group = (value: unknown): string => text(value).trim().slice(0, 64)
 const STATUSES = new Set(['pending', 'success', 'expired', 'failed'])
 const HELD = new Set(['active', 'cancelled', 'expired'])
 
@@ -45,10 +47,10 @@ export async function importPayments(source: Source, schema: SourceSchema, repo:
           total_amount: Math.max(0, int(row.total_amount)),
           quota_reset_period: text(row.quota_reset_period) || 'never',
           quota_reset_custom_seconds: int(row.quota_reset_custom_seconds),
+          upgrade_group: group(row.upgrade_group), // GroupRatio comes over with the options: not checked against it here
         },
         int(row.updated_at) || Math.floor(Date.now() / 1000),
       )
-      if (text(row.upgrade_group)) report.issue('subscription_plans', 'upgrade_group', 'Tollgate plans do not change the buyer\'s group: not imported', id, text(row.upgrade_group))
       if (text(row.model_amount_limits).trim() && text(row.model_amount_limits).trim() !== '{}') report.issue('subscription_plans', 'model_amount_limits', 'per-model limits are not imported: the plan pays for every model', id)
       plans.set(id, await repo.insertPlan({ ...checked, createdAt: int(row.created_at) || checked.updatedAt }))
       report.imported('subscription_plans')
@@ -79,6 +81,9 @@ export async function importPayments(source: Source, schema: SourceSchema, repo:
       source: text(row.source) || 'import',
       lastResetTime: int(row.last_reset_time),
       nextResetTime: int(row.next_reset_time),
+      // the group the plan raised its holder to and the one its end gives back (the sweep gives it back once the plan ended)
+      upgradeGroup: group(row.upgrade_group),
+      prevUserGroup: group(row.prev_user_group),
       createdAt: int(row.created_at) || int(row.start_time),
       updatedAt: int(row.updated_at) || int(row.start_time),
     })

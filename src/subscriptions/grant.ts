@@ -16,6 +16,7 @@ export function grantOf(plan: SubscriptionPlanRow, userId: number, now: number, 
     lastResetTime: period.start,
     nextResetTime: period.next,
     tradeNo,
+    upgradeGroup: plan.upgradeGroup, // the holder is raised to it in the grant's transaction (prev_user_group set there)
     createdAt: now,
     updatedAt: now,
   }

@@ -29,12 +29,13 @@ export interface PlanInput {
   quota_reset_custom_seconds?: number
   models?: string
   groups?: string
+  upgrade_group?: string
 }
 
 const CURRENCIES = ['USD', 'CNY']
 
 /** Check a plan as a whole (what each field's schema cannot: combinations) and map it to the row. */
-export function planRow(input: PlanInput, now: number): NewSubscriptionPlan {
+export function planRow(input: PlanInput, now: number, knownGroups?: ReadonlySet<string>): NewSubscriptionPlan {
   const title = input.title.trim()
   if (!title) throw new PlanError('invalid_plan', 'a plan needs a title', 'title')
   const currency = (input.currency ?? 'USD').toUpperCase()
@@ -51,6 +52,8 @@ export function planRow(input: PlanInput, now: number): NewSubscriptionPlan {
   if (!(RESET_PERIODS as readonly string[]).includes(reset)) throw new PlanError('invalid_plan', `quota_reset_period must be one of ${RESET_PERIODS.join(', ')}`, 'quota_reset_period')
   const resetSeconds = input.quota_reset_custom_seconds ?? 0
   if (reset === 'custom' && resetSeconds < 60) throw new PlanError('invalid_plan', 'a custom reset needs quota_reset_custom_seconds of at least 60', 'quota_reset_custom_seconds')
+  const upgradeGroup = (input.upgrade_group ?? '').trim()
+  if (upgradeGroup && knownGroups && !knownGroups.has(upgradeGroup)) throw new PlanError('unknown_group', `group "${upgradeGroup}" is not in GroupRatio: add it there first`, 'upgrade_group')
   return {
     title,
     subtitle: (input.subtitle ?? '').trim(),
@@ -69,6 +72,7 @@ export function planRow(input: PlanInput, now: number): NewSubscriptionPlan {
     quotaResetCustomSeconds: reset === 'custom' ? resetSeconds : 0,
     models: listText(input.models),
     groups: listText(input.groups),
+    upgradeGroup,
     updatedAt: now,
   }
 }
@@ -96,6 +100,7 @@ export function planView(p: SubscriptionPlanRow) {
     quota_reset_custom_seconds: p.quotaResetCustomSeconds,
     models: p.models,
     groups: p.groups,
+    upgrade_group: p.upgradeGroup,
     created_at: p.createdAt,
     updated_at: p.updatedAt,
   }
@@ -120,8 +125,10 @@ export function subscriptionView(s: UserSubscriptionRow, plan: SubscriptionPlanR
       last_reset_time: current ? s.lastResetTime : period.start,
       next_reset_time: period.next && period.next < s.endTime ? period.next : 0,
       trade_no: s.tradeNo,
+      upgrade_group: s.upgradeGroup,
+      prev_user_group: s.prevUserGroup,
     },
-    plan: plan ? { id: plan.id, title: plan.title, subtitle: plan.subtitle, quota_reset_period: plan.quotaResetPeriod, models: plan.models, groups: plan.groups } : undefined,
+    plan: plan ? { id: plan.id, title: plan.title, subtitle: plan.subtitle, quota_reset_period: plan.quotaResetPeriod, models: plan.models, groups: plan.groups, upgrade_group: plan.upgradeGroup } : undefined,
   }
 }
 

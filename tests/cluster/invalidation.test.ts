@@ -159,6 +159,19 @@ describe.skipIf(!hasRedis())('two nodes', () => {
     await within(1000, performance.now(), 'node B sees the plan', async () => (await b.deps.repos.subscriptions.spendable(user.id, now())).length === 1)
   })
 
+  test("a plan's upgrade group granted and cancelled through node A: node B, which cached the user, reads each group within 1 s", async () => {
+    const user = await addUser(a, { username: 'climber' })
+    await a.deps.options.set('GroupRatio', { default: 1, vip: 2 })
+    const plan = await a.deps.repos.subscriptions.insertPlan({ title: 'VIP', priceCents: 0, durationUnit: 'day', durationValue: 1, totalAmount: 0, upgradeGroup: 'vip' })
+    const groupOnB = async () => (await b.deps.repos.users.findById(user.id))!.group
+    expect(await groupOnB()).toBe('default') // node B now has the row cached
+    const granted = await call(a, 'POST', '/api/subscription/admin/bind', { user_id: user.id, plan_id: plan.id }, as(root))
+    expect(granted.body.success).toBe(true)
+    await within(1000, performance.now(), 'node B reads vip', async () => (await groupOnB()) === 'vip')
+    expect((await call(a, 'POST', `/api/subscription/admin/user_subscriptions/${granted.body.data.subscription.id}/invalidate`, {}, as(root))).status).toBe(200)
+    await within(1000, performance.now(), 'node B reads default again', async () => (await groupOnB()) === 'default')
+  })
+
   test('a logout through node A rejects that cookie on node B within 1 s; other sessions stay', async () => {
     const cookie = await login(a, 'alice')
     const other = await login(b, 'alice')

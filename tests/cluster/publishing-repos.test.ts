@@ -88,12 +88,25 @@ for (const dialect of DIALECTS) {
       expect(told).toEqual(['options SystemName', 'options SystemName', 'sessions 2000000000 session-1', `users ${user.id}`])
     })
 
-    test('a granted plan names its holder (nodes that remember them as holding none forget it); a cancellation nothing', async () => {
+    test('a granted plan names its holder (nodes that remember them as holding none forget it), and so does its end (the group it raised may have gone back)', async () => {
       const user = await repos.users.insert({ username: 'holder', password: 'x' })
       told = []
       const plan = await repos.subscriptions.insertPlan({ title: 'P', priceCents: 0, durationUnit: 'day', durationValue: 1, totalAmount: 0 })
       const held = await repos.subscriptions.grant({ userId: user.id, planId: plan.id, amountTotal: 0, startTime: 1, endTime: 2_000_000_000, status: 'active', source: 'admin' })
-      await repos.subscriptions.setStatus(held.id, 'cancelled', 2)
+      await repos.subscriptions.cancel(held.id, 2)
+      expect(told).toEqual([`users ${user.id}`, `users ${user.id}`])
+      await repos.subscriptions.cancel(held.id, 3) // already cancelled: nothing changed, nothing told
+      expect(told).toEqual([`users ${user.id}`, `users ${user.id}`])
+    })
+
+    test("a paid plan order grants its plan through the wrapper too (the grant was dropped on the way before) and names the buyer", async () => {
+      const user = await repos.users.insert({ username: 'buyer', password: 'x' })
+      const plan = await repos.subscriptions.insertPlan({ title: 'Q', priceCents: 100, durationUnit: 'day', durationValue: 1, totalAmount: 0 })
+      await repos.topups.insert({ userId: user.id, tradeNo: 'SUBWRAP1', amount: 0, quota: 0, moneyCents: 100, currency: 'USD', paymentMethod: 'stripe', paymentProvider: 'stripe', status: 'pending', planId: plan.id, createTime: 1 })
+      told = []
+      const log = (): NewLog => ({ createdAt: 1, type: 1, userId: user.id, quota: 0 })
+      await repos.topups.complete('SUBWRAP1', {}, 2, log, (row) => ({ userId: row.userId, planId: plan.id, amountTotal: 0, startTime: 2, endTime: 2_000_000_000, status: 'active', source: 'order' }))
+      expect((await repos.subscriptions.listOfUser(user.id)).map((h) => h.planId)).toEqual([plan.id])
       expect(told).toEqual([`users ${user.id}`])
     })
 

@@ -60,6 +60,7 @@ beforeAll(async () => {
     subscription_plans: [planRow(1, { upgrade_group: 'vip' }), planRow(2, { currency: 'EUR' }), planRow(3, { quota_reset_period: 'daily', title: 'Daily' })],
     user_subscriptions: [
       { id: 1, user_id: 2, plan_id: 3, amount_total: 5_000_000, amount_used: 1_000, start_time: now - 100, end_time: now + 86_400 * 30, status: 'active', source: 'order', last_reset_time: now - (now % 86_400), next_reset_time: now - (now % 86_400) + 86_400, upgrade_group: '', prev_user_group: '', created_at: now - 100, updated_at: now - 100 },
+      { id: 3, user_id: 2, plan_id: 1, amount_total: 5_000_000, amount_used: 0, start_time: now - 500, end_time: now + 86_400, status: 'cancelled', source: 'admin', last_reset_time: 0, next_reset_time: 0, upgrade_group: 'vip', prev_user_group: 'default', created_at: now - 500, updated_at: now - 400 },
       { id: 2, user_id: 2, plan_id: 2, amount_total: 1, amount_used: 0, start_time: now - 100, end_time: now + 100, status: 'active', source: 'admin', last_reset_time: 0, next_reset_time: 0, upgrade_group: '', prev_user_group: '', created_at: now, updated_at: now },
     ],
     subscription_orders: [{ id: 1, user_id: 2, plan_id: 3, money: 9.9, trade_no: 'SUBUSR2NOx', payment_method: 'stripe', payment_provider: 'stripe', status: 'success', create_time: now - 120, complete_time: now - 110, provider_payload: '' }],
@@ -82,19 +83,22 @@ test('top-up orders keep their trade number, state, money and currency; a delete
   expect(report.tables.top_ups).toMatchObject({ read: 3, imported: 2 })
 })
 
-test('plans as the API checks them: an EUR plan is skipped and reported, an upgrade group reported; a subscription order keeps its plan', async () => {
+test('plans as the API checks them: an EUR plan is skipped and reported, an upgrade group carried; a subscription order keeps its plan', async () => {
   const plans = await app.deps.repos.subscriptions.listPlans(false)
   expect(plans.map((p) => p.title).sort()).toEqual(['Daily', 'Plan 1'])
-  expect(plans.find((p) => p.title === 'Plan 1')).toMatchObject({ priceCents: 990, currency: 'USD', totalAmount: 5_000_000, quotaResetPeriod: 'monthly', durationUnit: 'month' })
+  expect(plans.find((p) => p.title === 'Plan 1')).toMatchObject({ priceCents: 990, currency: 'USD', totalAmount: 5_000_000, quotaResetPeriod: 'monthly', durationUnit: 'month', upgradeGroup: 'vip' })
   const issues = JSON.stringify(report.issues)
   expect(issues).toContain('currency must be one of USD, CNY')
-  expect(issues).toContain('upgrade_group')
+  expect(issues).not.toContain('upgrade_group')
   const daily = plans.find((p) => p.title === 'Daily')!
   expect(await app.deps.repos.topups.findByTradeNo('SUBUSR2NOx')).toMatchObject({ planId: daily.id, status: 'success', moneyCents: 990, quota: 0 })
 })
 
 test("a held plan comes over with its period's use, and pays for the user's requests", async () => {
-  const held = await app.deps.repos.subscriptions.listOfUser(2)
+  const all = await app.deps.repos.subscriptions.listOfUser(2)
+  // the plan that raised its holder keeps its upgrade group and the group its end gives back
+  expect(all.find((h) => h.status === 'cancelled')).toMatchObject({ upgradeGroup: 'vip', prevUserGroup: 'default' })
+  const held = all.filter((h) => h.status === 'active')
   expect(held).toHaveLength(1) // the one on the skipped plan is not
   expect(held[0]).toMatchObject({ amountTotal: 5_000_000, amountUsed: 1_000, status: 'active' })
   const spendable = await app.deps.repos.subscriptions.spendable(2, now)

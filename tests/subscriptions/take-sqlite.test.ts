@@ -50,7 +50,7 @@ test('a cancelled plan, or one past its end, takes nothing', async () => {
   const now = Math.floor(Date.now() / 1000)
   const period = { start: now - (now % DAY), next: now - (now % DAY) + DAY }
   const cancelled = await heldPlan(10_000)
-  await s.setStatus(cancelled.id, 'cancelled', now)
+  await s.cancel(cancelled.id, now)
   expect((await s.take(cancelled.id, 1, now, period)).ok).toBe(false)
   const ending = await heldPlan(10_000, 60)
   expect((await s.take(ending.id, 1, now + 59, period)).ok).toBe(true)

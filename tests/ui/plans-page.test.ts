@@ -125,3 +125,20 @@ test('the user drawer grants the chosen plan; zh-CN words the card', async () =>
   await until(() => page.textContent!.includes('我的套餐'), 'for the Chinese card')
   expect(page.textContent).toContain('扣费顺序')
 })
+
+test("the plan editor's upgrade group: posted as upgrade_group, a group GroupRatio lacks worded from its code (en and zh-CN)", async () => {
+  for (const [locale, label, refusal] of [['en', 'Upgrade group', 'This group is not in GroupRatio'], ['zh-CN', '升级分组', '该分组不在分组倍率']] as const) {
+    const page = await mount('plans', locale)
+    await until(() => page.textContent!.includes('Pro 1'), 'for the list')
+    byRole(page, 'button', locale === 'en' ? 'New plan' : '新建套餐').click()
+    await until(() => !!document.querySelector('dialog'), 'for the form')
+    typeInto(byLabel(document.body, locale === 'en' ? 'Title' : '标题'), 'VIP')
+    typeInto(byLabel(document.body, label), 'gold')
+    saveAnswer = { status: 400, data: { code: 'unknown_group' }, message: 'group "gold" is not in GroupRatio' }
+    await settle()
+    byRole(document.body, 'button', locale === 'en' ? 'Save plan' : '保存套餐').click()
+    await until(() => document.body.textContent!.includes(refusal), 'for the refusal')
+    expect(calls.filter((c) => c.method === 'POST').at(-1)!.body).toMatchObject({ title: 'VIP', upgrade_group: 'gold' })
+  }
+  saveAnswer = { status: 200, data: plan(3, { title: 'Team' }) }
+})

@@ -2,6 +2,12 @@ import type { NewSubscriptionPlan, NewUserSubscription, SubscriptionPlanRow, Use
 
 export type { NewSubscriptionPlan, NewUserSubscription, SubscriptionPlanRow, UserSubscriptionRow } from './rows'
 
+/** A held plan that ended (cancelled, expired) and the group its end gave back to its holder, if it did. */
+export interface EndedPlan {
+  userId: number
+  restoredGroup?: string
+}
+
 /** A held plan that may pay now (active, started, not ended), with what the spend needs of its plan. */
 export interface SpendableSubscription {
   id: number
@@ -52,14 +58,23 @@ export interface SubscriptionRepo {
   findPlan(id: number): Promise<SubscriptionPlanRow | undefined>
   insertPlan(row: NewSubscriptionPlan): Promise<SubscriptionPlanRow>
   updatePlan(id: number, patch: Partial<NewSubscriptionPlan>): Promise<SubscriptionPlanRow | undefined>
+  /**
+   * Insert a held plan; a plan with an upgrade group raises its holder to it in the same transaction
+   * (`prev_user_group`: what its end gives back).
+   */
   grant(row: NewUserSubscription): Promise<UserSubscriptionRow>
   findById(id: number): Promise<UserSubscriptionRow | undefined>
   /** The user's plans, latest ending first. */
   listOfUser(userId: number): Promise<UserSubscriptionRow[]>
   /** How many of the plan the user holds or held (cancelled ones too): `max_purchase_per_user` counts them. */
   countOfPlan(userId: number, planId: number): Promise<number>
-  /** Set a held plan's status (cancelled); false when there is no such row. */
-  setStatus(id: number, status: string, now: number): Promise<boolean>
+  /**
+   * Cancel an active held plan and, in the same transaction, give its holder's group back when the plan raised it, the
+   * holder is still in the upgrade group and no other plan in force holds them there. Undefined: no active plan has this id.
+   */
+  cancel(id: number, now: number): Promise<EndedPlan | undefined>
+  /** The same for plans past their end that moved their holder's group (marked expired), at most `limit` of them. */
+  expireUpgrades(now: number, limit: number): Promise<EndedPlan[]>
   /** The user's plans that may pay at `now`, soonest ending first. */
   spendable(userId: number, now: number): Promise<SpendableSubscription[]>
   preference(userId: number): Promise<string | undefined>

@@ -8,6 +8,7 @@ import { Role } from '../../db/repos/user-roles'
 import { callbackBase, paymentDeps } from '../payments/deps'
 import { startPlanCreem, startPlanEpay, startPlanStripe } from '../../subscriptions/checkout'
 import { normalizePreference } from '../../subscriptions/funding'
+import { cancelPlan } from '../../subscriptions/upgrade'
 import { grantPlan, PlanError, planRow, planView, subscriptionsOf, subscriptionView } from '../../subscriptions/plans'
 import { BindBody, GrantBody, PlanBody, PlanEpayBody, PlanPayBody, PlanStatusBody, PreferenceBody } from './schemas'
 
@@ -45,23 +46,26 @@ function subscriptionAdminRoutes(deps: AppDeps) {
   const now = () => Math.floor(deps.clock.now() / 1000)
   const root = { role: Role.root }
   const admin = { role: Role.admin }
+  // the groups a plan may raise its holders to: those GroupRatio prices
+  const groups = () => new Set(Object.keys(deps.options.get<Record<string, number>>('GroupRatio')))
   const userExists = async (id: number) => {
     if (!(await deps.repos.users.findById(id))) throw new PlanError('unknown_user', 'no user has this id', 'user_id', 404)
   }
   const grant = async (userId: number, planId: number) => {
     await userExists(userId)
     const { row, plan } = await grantPlan(repo, userId, planId, now())
+    deps.repos.users.forget(userId) // the plan may have raised the user's group (other nodes hear it on the users topic)
     return ok(subscriptionView(row, plan, now()), `plan "${plan.title}" granted`)
   }
   return new Elysia({ name: 'subscriptions-admin' })
     .use(sessionPlugin(deps))
     .onAfterHandle(manageLogHook(deps, 'subscription'))
     .get('/api/subscription/admin/plans', async () => ok((await repo.listPlans(false)).map((p) => ({ plan: planView(p) }))), admin)
-    .post('/api/subscription/admin/plans', async ({ body }) => ok(planView(await repo.insertPlan({ ...planRow(body, now()), createdAt: now() }))), { ...root, body: PlanBody })
+    .post('/api/subscription/admin/plans', async ({ body }) => ok(planView(await repo.insertPlan({ ...planRow(body, now(), groups()), createdAt: now() }))), { ...root, body: PlanBody })
     .put(
       '/api/subscription/admin/plans/:id',
       async ({ params, body }) => {
-        const plan = await repo.updatePlan(Number(params.id), planRow(body, now()))
+        const plan = await repo.updatePlan(Number(params.id), planRow(body, now(), groups()))
         if (!plan) throw new PlanError('unknown_plan', 'no plan has this id', 'id', 404)
         return ok(planView(plan))
       },
@@ -89,7 +93,7 @@ function subscriptionAdminRoutes(deps: AppDeps) {
     .post(
       '/api/subscription/admin/user_subscriptions/:id/invalidate',
       async ({ params }) => {
-        if (!(await repo.setStatus(Number(params.id), 'cancelled', now()))) throw new PlanError('unknown_subscription', 'no subscription has this id', 'id', 404)
+        await cancelPlan(deps.repos, Number(params.id), now())
         return ok(null, 'subscription cancelled: it pays for nothing from now on')
       },
       { ...admin, params: IdParams },

@@ -25,6 +25,7 @@ export const PlanBody = t.Object({
   quota_reset_custom_seconds: t.Optional(t.Integer({ minimum: 0, maximum: 10 * 365 * 86_400 })),
   models: list('models the plan pays for, comma separated ("gpt-4o,claude-*"); empty: all'),
   groups: list('groups the plan pays in, comma separated; empty: all'),
+  upgrade_group: t.Optional(t.String({ maxLength: 64, description: "the group a holder is moved to while the plan lasts (one of GroupRatio's); empty: none" })),
 })
 
 export const PlanStatusBody = t.Object({ enabled: t.Boolean() })

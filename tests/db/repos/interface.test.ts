@@ -27,7 +27,7 @@ const METHODS = {
   emailCodes: ['issue', 'takeAttempt', 'consume'],
   topups: ['insert', 'findByTradeNo', 'list', 'countPendingSince', 'complete', 'settleUnpaid', 'setProviderRef'],
   bindings: ['findUserId', 'listByUser', 'bind', 'emailOwner', 'unbind'],
-  subscriptions: ['listPlans', 'findPlan', 'insertPlan', 'updatePlan', 'grant', 'findById', 'listOfUser', 'countOfPlan', 'setStatus', 'spendable', 'preference', 'setPreference', 'take', 'settle', 'overdraw', 'forgetHolder'],
+  subscriptions: ['listPlans', 'findPlan', 'insertPlan', 'updatePlan', 'grant', 'findById', 'listOfUser', 'countOfPlan', 'cancel', 'expireUpgrades', 'spendable', 'preference', 'setPreference', 'take', 'settle', 'overdraw', 'forgetHolder'],
   customOAuth: ['list', 'findById', 'findBySlug', 'insert', 'update', 'delete'],
   tasks: ['insert', 'findOwned', 'countRunning', 'list', 'claimDue', 'progress', 'finish'],
   notifySettings: ['get', 'put', 'recipientsAtRole'],

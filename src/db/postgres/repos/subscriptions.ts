@@ -2,9 +2,10 @@ import { and, asc, count, desc, eq, gt, lte, sql } from 'drizzle-orm'
 import { eqInt, first, isInt4 } from './sql'
 import type { PgDb } from '../client'
 import { billingPreferences, subscriptionPlans, userSubscriptions } from '../schema'
-import type { PlanPeriod, StoredSubscriptionRepo } from '../../repos/subscriptions'
+import type { EndedPlan, PlanPeriod, StoredSubscriptionRepo } from '../../repos/subscriptions'
 import { beyondQuota, settleTake, usedIn as usedInRow, usedInSql } from '../../repos/plan-settlement'
 import type { PlanHolds } from './plan-holds'
+import { dueUpgrades, endRestoring, grantRaising } from './plan-groups'
 import { planHolds } from '../schema/plan-holds'
 import type { HoldLease } from './quota'
 
@@ -31,11 +32,19 @@ export function createSubscriptionRepo(db: PgDb, leases: { nodeId: string; lease
     findPlan: async (id) => first(await db.select().from(subscriptionPlans).where(eqInt(subscriptionPlans.id, id))),
     insertPlan: async (row) => (await db.insert(subscriptionPlans).values(row).returning())[0]!,
     updatePlan: async (id, patch) => first(await db.update(subscriptionPlans).set(patch).where(eqInt(subscriptionPlans.id, id)).returning()),
-    grant: async (row) => (await db.insert(s).values(row).returning())[0]!,
+    grant: async (row) => db.transaction((tx) => grantRaising(tx, row, row.startTime)),
     findById: async (id) => first(await db.select().from(s).where(eqInt(s.id, id))),
     listOfUser: async (userId) => db.select().from(s).where(eqInt(s.userId, userId)).orderBy(desc(s.endTime), desc(s.id)),
     countOfPlan: async (userId, planId) => (await db.select({ n: count() }).from(s).where(and(eqInt(s.userId, userId), eqInt(s.planId, planId))))[0]!.n,
-    setStatus: async (id, status, now) => (await db.update(s).set({ status, updatedAt: now }).where(eqInt(s.id, id)).returning({ id: s.id })).length > 0,
+    cancel: async (id, now) => (isInt4(id) ? db.transaction((tx) => endRestoring(tx, id, 'cancelled', now)) : undefined),
+    async expireUpgrades(now, limit) {
+      const ended: EndedPlan[] = []
+      for (const id of await dueUpgrades(db, now, limit)) {
+        const end = await db.transaction((tx) => endRestoring(tx, id, 'expired', now))
+        if (end) ended.push(end)
+      }
+      return ended
+    },
 
     async spendable(userId, now) {
       return db

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, lt, lte, or, sql, type SQL } from 'drizzle-orm'
 import type { PgDb } from '../client'
-import { logs, topups, userSubscriptions, users } from '../schema'
+import { logs, topups, users } from '../schema'
+import { grantRaising } from './plan-groups'
 import { TopUpStatus, type PaymentCheck, type TopUpFilter, type TopUpRepo } from '../../repos/topups'
 import { contains, eqInt, first } from './sql'
 
@@ -42,7 +43,7 @@ export function createTopUpRepo(db: PgDb, onUserChanged: (id: number) => void): 
         // an order whose owner is gone is not credited: the transaction is undone and it stays pending
         if (credited.length === 0) throw new OwnerGone()
         const grant = paid.planId > 0 ? grantOf?.(paid) : undefined
-        if (grant) await tx.insert(userSubscriptions).values(grant)
+        if (grant) await grantRaising(tx, grant, now)
         await tx.insert(logs).values(logOf(paid))
         return paid
       }).catch((error: unknown) => {

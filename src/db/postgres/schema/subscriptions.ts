@@ -21,6 +21,7 @@ export const subscriptionPlans = pgTable('subscription_plans', {
   quotaResetCustomSeconds: unixSeconds('quota_reset_custom_seconds').notNull().default(0),
   models: text('models').notNull().default(''),
   groups: text('groups').notNull().default(''),
+  upgradeGroup: text('upgrade_group').notNull().default(''), // the group a holder is moved to while the plan lasts ('' = none)
   createdAt: unixSeconds('created_at').notNull().default(nowSeconds),
   updatedAt: unixSeconds('updated_at').notNull().default(nowSeconds),
 })
@@ -40,6 +41,8 @@ export const userSubscriptions = pgTable(
     lastResetTime: unixSeconds('last_reset_time').notNull().default(0),
     nextResetTime: unixSeconds('next_reset_time').notNull().default(0),
     tradeNo: text('trade_no').notNull().default(''),
+    upgradeGroup: text('upgrade_group').notNull().default(''), // the plan's upgrade group when granted
+    prevUserGroup: text('prev_user_group').notNull().default(''), // the group the plan's end gives back ('' = nothing to give back)
     createdAt: unixSeconds('created_at').notNull().default(nowSeconds),
     updatedAt: unixSeconds('updated_at').notNull().default(nowSeconds),
   },

@@ -16,6 +16,7 @@ import m13 from './0013_foamy_green_goblin.sql' with { type: 'text' }
 import m14 from './0014_tasks.sql' with { type: 'text' }
 import m15 from './0015_notify_settings.sql' with { type: 'text' }
 import m16 from './0016_video_upstream_task_id.sql' with { type: 'text' }
+import m17 from './0017_plan_upgrade_group.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -41,4 +42,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 14, tag: '0014_tasks', sql: m14 },
   { index: 15, tag: '0015_notify_settings', sql: m15 },
   { index: 16, tag: '0016_video_upstream_task_id', sql: m16 },
+  { index: 17, tag: '0017_plan_upgrade_group', sql: m17 },
 ]

@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, gt, lte, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { billingPreferences, subscriptionPlans, userSubscriptions } from '../schema'
-import type { PlanPeriod, StoredSubscriptionRepo } from '../../repos/subscriptions'
+import type { EndedPlan, PlanPeriod, StoredSubscriptionRepo } from '../../repos/subscriptions'
+import { dueUpgrades, endRestoring, grantRaising } from './plan-groups'
 import { beyondQuota, settleTake, usedIn as usedInRow, usedInSql } from '../../repos/plan-settlement'
 
 /** Subscription plans on SQLite: one connection, so each take and settlement is one statement or one synchronous transaction. */
@@ -25,11 +26,19 @@ export function createSubscriptionRepo(db: Db): StoredSubscriptionRepo {
     findPlan: async (id) => db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id)).get(),
     insertPlan: async (row) => db.insert(subscriptionPlans).values(row).returning().get(),
     updatePlan: async (id, patch) => db.update(subscriptionPlans).set(patch).where(eq(subscriptionPlans.id, id)).returning().get(),
-    grant: async (row) => db.insert(s).values(row).returning().get(),
+    grant: async (row) => db.transaction((tx) => grantRaising(tx, row, row.startTime)),
     findById: async (id) => db.select().from(s).where(eq(s.id, id)).get(),
     listOfUser: async (userId) => db.select().from(s).where(eq(s.userId, userId)).orderBy(desc(s.endTime), desc(s.id)).all(),
     countOfPlan: async (userId, planId) => db.select({ n: count() }).from(s).where(and(eq(s.userId, userId), eq(s.planId, planId))).get()!.n,
-    setStatus: async (id, status, now) => db.update(s).set({ status, updatedAt: now }).where(eq(s.id, id)).returning({ id: s.id }).get() !== undefined,
+    cancel: async (id, now) => db.transaction((tx) => endRestoring(tx, id, 'cancelled', now)),
+    async expireUpgrades(now, limit) {
+      const ended: EndedPlan[] = []
+      for (const id of dueUpgrades(db, now, limit)) {
+        const end = db.transaction((tx) => endRestoring(tx, id, 'expired', now))
+        if (end) ended.push(end)
+      }
+      return ended
+    },
 
     async spendable(userId, now) {
       return db

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, lt, lte, or, like, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client'
-import { logs, topups, userSubscriptions, users } from '../schema'
+import { logs, topups, users } from '../schema'
+import { grantRaising } from './plan-groups'
 import { TopUpStatus, type PaymentCheck, type TopUpFilter, type TopUpRepo } from '../../repos/topups'
 
 /** Online top-up orders on SQLite. Crediting is one conditional UPDATE on the order: it is paid once. */
@@ -36,7 +37,7 @@ export function createTopUpRepo(db: Db): TopUpRepo {
         if (!row) return undefined
         tx.update(users).set({ quota: sql`${users.quota} + ${row.quota}` }).where(eq(users.id, row.userId)).run()
         const grant = row.planId > 0 ? grantOf?.(row) : undefined
-        if (grant) tx.insert(userSubscriptions).values(grant).run()
+        if (grant) grantRaising(tx, grant, now)
         tx.insert(logs).values(logOf(row)).run()
         return row
       })

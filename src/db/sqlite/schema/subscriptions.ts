@@ -26,6 +26,7 @@ export const subscriptionPlans = sqliteTable('subscription_plans', {
   quotaResetCustomSeconds: integer('quota_reset_custom_seconds').notNull().default(0),
   models: text('models').notNull().default(''),
   groups: text('groups').notNull().default(''),
+  upgradeGroup: text('upgrade_group').notNull().default(''), // the group a holder is moved to while the plan lasts ('' = none)
   createdAt: integer('created_at').notNull().default(sql`(unixepoch())`),
   updatedAt: integer('updated_at').notNull().default(sql`(unixepoch())`),
 })
@@ -45,11 +46,13 @@ export const userSubscriptions = sqliteTable(
     amountUsed: integer('amount_used').notNull().default(0),
     startTime: integer('start_time').notNull(),
     endTime: integer('end_time').notNull(),
-    status: text('status').notNull().default('active'), // active, cancelled
+    status: text('status').notNull().default('active'), // active, cancelled, expired (marked by the sweep for a plan that raised its holder's group)
     source: text('source').notNull().default('order'), // order, admin, import
     lastResetTime: integer('last_reset_time').notNull().default(0),
     nextResetTime: integer('next_reset_time').notNull().default(0),
     tradeNo: text('trade_no').notNull().default(''),
+    upgradeGroup: text('upgrade_group').notNull().default(''), // the plan's upgrade group when granted
+    prevUserGroup: text('prev_user_group').notNull().default(''), // the group the plan's end gives back ('' = nothing to give back)
     createdAt: integer('created_at').notNull().default(sql`(unixepoch())`),
     updatedAt: integer('updated_at').notNull().default(sql`(unixepoch())`),
   },

@@ -45,6 +45,7 @@ import { channelTraffic } from './channel-traffic'
 import { priceSyncWords } from './price-sync-words'
 import { money } from './money'
 import { channelSuggest } from './channel-suggest'
+import { planUpgrade } from './plan-upgrade'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -95,4 +96,5 @@ export const en = {
   ...priceSyncWords,
   ...money,
   ...channelSuggest,
+  ...planUpgrade,
 } as const

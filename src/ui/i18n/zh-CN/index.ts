@@ -45,6 +45,7 @@ import { channelTraffic } from './channel-traffic'
 import { priceSyncWords } from './price-sync-words'
 import { money } from './money'
 import { channelSuggest } from './channel-suggest'
+import { planUpgrade } from './plan-upgrade'
 import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -96,4 +97,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...priceSyncWords,
   ...money,
   ...channelSuggest,
+  ...planUpgrade,
 }

@@ -34,6 +34,7 @@ export function PlanForm({ plan, onClose, onSaved }: { plan?: Plan; onClose(): v
     resetSeconds: String(plan?.quota_reset_custom_seconds ?? 0),
     models: plan?.models ?? '',
     groups: plan?.groups ?? '',
+    upgradeGroup: plan?.upgrade_group ?? '',
     limit: String(plan?.max_purchase_per_user ?? 0),
     creem: plan?.creem_product_id ?? '',
     enabled: plan?.enabled ?? true,
@@ -62,6 +63,7 @@ export function PlanForm({ plan, onClose, onSaved }: { plan?: Plan; onClose(): v
         quota_reset_custom_seconds: Number(f.resetSeconds),
         models: f.models,
         groups: f.groups,
+        upgrade_group: f.upgradeGroup,
         max_purchase_per_user: Number(f.limit),
         creem_product_id: f.creem,
         enabled: f.enabled,
@@ -88,6 +90,7 @@ export function PlanForm({ plan, onClose, onSaved }: { plan?: Plan; onClose(): v
         {f.reset === 'custom' && <TextField label={t('plans.form.resetSeconds')} value={f.resetSeconds} inputMode="numeric" error={numberError('resetSeconds')} onValue={set('resetSeconds')} />}
         <TextField label={t('plans.form.models')} hint={t('plans.form.modelsHint')} value={f.models} maxLength={4000} onValue={set('models')} />
         <TextField label={t('plans.form.groups')} hint={t('plans.form.groupsHint')} value={f.groups} maxLength={4000} onValue={set('groups')} />
+        <TextField label={t('plans.form.upgradeGroup')} hint={t('plans.form.upgradeGroupHint')} value={f.upgradeGroup} maxLength={64} onValue={set('upgradeGroup')} />
         <TextField label={t('plans.form.limit')} value={f.limit} inputMode="numeric" error={numberError('limit')} onValue={set('limit')} />
         <TextField label={t('plans.form.creem')} value={f.creem} maxLength={128} onValue={set('creem')} />
         <CheckboxField label={t('plans.form.enabled')} checked={f.enabled} onChecked={set('enabled')} />
