@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { agentBody } from '../tests/helpers/agent-body'
 import { sequential, stream, type Req } from './clients'
+import { START_ENV } from '../src/launch/start-env'
 import { ROOT, startFake, startGateway, tempDir } from './targets'
 
 const option = (name: string, fallback: string) => Bun.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback
@@ -24,8 +25,8 @@ const gw = await startGateway(
   'bun --cpu-prof src/index.ts',
   fake,
   { openai: ['bench-d16', 'bench-d64-p0'], chatOnly: ['chatonly-d16'], anthropic: ['claude-bench-d16'] },
-  // set up front: the gateway's own re-exec to raise the fetch cap does not survive --cpu-prof
-  { BUN_CONFIG_MAX_HTTP_REQUESTS: '65535' },
+  // set up front: the gateway does not re-exec itself under --cpu-prof (a sample's SIGPWR during execve killed it)
+  { ...START_ENV },
 )
 const json = { 'content-type': 'application/json' }
 const prompt = 'Say hello in a few words.'
