@@ -102,15 +102,17 @@ export function createOutbound(options: OutboundOptions): Outbound {
   const viaProxy = (proxy: string, url: URL, connectTo: string): Promise<ProxyRoute> =>
     proxyRoute(proxy, checkProxy, { address: connectTo || url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) })
 
-  /** The target after PROVIDER_ENDPOINTS, resolved once and judged: throws OutboundRefused before anything is sent. */
-  const checked = async (text: string): Promise<{ target: Target; resolved: Resolved }> => {
-    const target = targetOf(text)
-    const pending = resolver.resolve(target.url.hostname)
-    const resolved = pending instanceof Promise ? await pending : pending
+  /** Throws OutboundRefused for an address that may not be dialled. */
+  const judged = (target: Target, resolved: Resolved): Resolved => {
     if (resolved.failure) throw new OutboundRefused(`upstream address refused: ${resolved.failure}`)
     const refused = why(target, resolved)
     if (refused) throw new OutboundRefused(`upstream address refused: ${refused}`)
-    return { target, resolved }
+    return resolved
+  }
+  /** The target after PROVIDER_ENDPOINTS, resolved once and judged: throws OutboundRefused before anything is sent. */
+  const checked = async (text: string): Promise<{ target: Target; resolved: Resolved }> => {
+    const target = targetOf(text)
+    return { target, resolved: judged(target, await resolver.resolve(target.url.hostname)) }
   }
 
   return {
@@ -123,13 +125,16 @@ export function createOutbound(options: OutboundOptions): Outbound {
     },
 
     async fetch(text, init) {
-      const { target, resolved } = await checked(text)
+      // a known address (an IP, an answer within its TTL) is judged without an await: the relay's every call
+      const target = targetOf(text)
+      const pending = resolver.resolve(target.url.hostname)
+      const resolved = judged(target, pending instanceof Promise ? await pending : pending)
       const pinned = pinnedUrl(target.url, resolved.connectTo)
-      const { proxy, ...rest } = init ?? {}
+      const proxy = init?.proxy
       const via = proxy ? await viaProxy(proxy, target.url, resolved.connectTo) : undefined
       let response: Response
       try {
-        response = await fetch(pinned, { ...pinnedInit(target.url, resolved.connectTo, rest), ...(via && { proxy: via.proxy, keepalive: via.keepalive }) })
+        response = await fetch(pinned, pinnedInit(target.url, resolved.connectTo, init, via))
       } catch (error) {
         // Bun's messages quote the URL dialled: name the one the caller knows (`fetching "https://1.2.3.4/…"` otherwise)
         if (error instanceof Error && error.message.includes(pinned)) error.message = error.message.replaceAll(pinned, target.url.href)
@@ -164,11 +169,16 @@ function pinnedUrl(url: URL, address: string): string {
   return `${url.protocol}//${host}${url.port ? `:${url.port}` : ''}${url.pathname}${url.search}`
 }
 
-/** The caller's init, with redirects off and, for a pinned address, the name in Host and in the TLS server name. */
-function pinnedInit(url: URL, address: string, init: BunFetchRequestInit = {}): BunFetchRequestInit {
-  if (!address) return { ...init, redirect: 'manual' }
-  const pinned: BunFetchRequestInit = { ...init, redirect: 'manual', headers: withHost(init.headers, url.host) }
-  if (url.protocol === 'https:') pinned.tls = { ...init.tls, serverName: url.hostname.replace(/\.$/, '') }
+/**
+ * The caller's init in one copy: redirects off; the channel's proxy replaced by the route to it (Bun's own `proxy`
+ * never sees the caller's URL); for a pinned address, the name in Host and in the TLS server name.
+ */
+function pinnedInit(url: URL, address: string, init: OutboundInit = {}, via: ProxyRoute | undefined): BunFetchRequestInit {
+  const pinned: BunFetchRequestInit & { proxy?: string } = { ...init, redirect: 'manual', proxy: via?.proxy }
+  if (via) pinned.keepalive = via.keepalive
+  if (!address) return pinned
+  pinned.headers = withHost(init.headers, url.host)
+  if (url.protocol === 'https:') pinned.tls = { ...(init as BunFetchRequestInit).tls, serverName: url.hostname.replace(/\.$/, '') }
   return pinned
 }
 

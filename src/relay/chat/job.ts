@@ -67,7 +67,7 @@ function chatJob(ports: RelayPorts, input: RelayInput): RelayJob {
       input.body.release(plan.body)
       const bodyWarnings = plan.body.warnings
       attempt.sending()
-      return attemptUpstream(ports, { ...plan, candidate, input, client, onEnd: (end) => attempt.end({ ...end, warnings: bodyWarnings }) })
+      return attemptUpstream(ports, { ...plan, candidate, input, client, onEnd: (end) => attempt.end(bodyWarnings.length ? { ...end, warnings: bodyWarnings } : end) })
     },
   }
 }
