@@ -39,8 +39,10 @@ export function createOptionStore(repo: OptionRepo, stored: Record<string, strin
 
   return {
     get<T extends OptionValue>(key: string): T {
-      if (!values.has(key)) throw new Error(`unknown option ${key}`)
-      return values.get(key) as T
+      // one map lookup on the hot path (a request reads dozens of options): `has` only for what is missing
+      const value = values.get(key)
+      if (value === undefined && !values.has(key)) throw new Error(`unknown option ${key}`)
+      return value as T
     },
     all(): { key: string; value: OptionValue; type: string; description: string }[] {
       return Object.entries(definitions).map(([key, def]) => ({ key, value: values.get(key)!, type: def.type, description: def.description }))
