@@ -56,10 +56,12 @@ export interface OutboundOptions {
   resolver?: Resolver
 }
 
-/** A URL as dialled: after PROVIDER_ENDPOINTS, parsed once. */
+/** A URL as dialled: after PROVIDER_ENDPOINTS, parsed once (its name and text kept: URL's getters build a new string each read). */
 interface Target {
   url: URL
   trusted: boolean
+  hostname: string
+  href: string
 }
 
 /** Distinct URLs remembered parsed (a relay URL recurs per channel and model); the oldest goes first. */
@@ -80,14 +82,15 @@ export function createOutbound(options: OutboundOptions): Outbound {
       throw new OutboundRefused(`upstream address refused: ${JSON.stringify(text.slice(0, 200))} is not a URL`)
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`upstream address refused: ${url.protocol} is not http or https`)
-    target = endpoints.rewrite(url)
+    const rewritten = endpoints.rewrite(url)
+    target = { ...rewritten, hostname: rewritten.url.hostname, href: rewritten.url.href }
     if (targets.size >= MAX_TARGETS) targets.delete(targets.keys().next().value!)
     targets.set(text, target)
     return target
   }
 
   const why = (target: Target, resolved: Resolved): string | undefined =>
-    refusal(target.url.hostname, resolved.verdict, target.trusted || options.allowPrivate(), resolved.decidedBy)
+    refusal(target.hostname, resolved.verdict, target.trusted || options.allowPrivate(), resolved.decidedBy)
 
   /** A proxy's host, checked as a target is (PROVIDER_ENDPOINTS may name it too): the IP to dial it at. */
   const checkProxy = async (proxy: URL): Promise<string> => {
@@ -112,7 +115,7 @@ export function createOutbound(options: OutboundOptions): Outbound {
   /** The target after PROVIDER_ENDPOINTS, resolved once and judged: throws OutboundRefused before anything is sent. */
   const checked = async (text: string): Promise<{ target: Target; resolved: Resolved }> => {
     const target = targetOf(text)
-    return { target, resolved: judged(target, await resolver.resolve(target.url.hostname)) }
+    return { target, resolved: judged(target, await resolver.resolve(target.hostname)) }
   }
 
   return {
@@ -127,9 +130,9 @@ export function createOutbound(options: OutboundOptions): Outbound {
     async fetch(text, init) {
       // a known address (an IP, an answer within its TTL) is judged without an await: the relay's every call
       const target = targetOf(text)
-      const pending = resolver.resolve(target.url.hostname)
+      const pending = resolver.resolve(target.hostname)
       const resolved = judged(target, pending instanceof Promise ? await pending : pending)
-      const pinned = pinnedUrl(target.url, resolved.connectTo)
+      const pinned = resolved.connectTo ? pinnedUrl(target.url, resolved.connectTo) : target.href
       const proxy = init?.proxy
       const via = proxy ? await viaProxy(proxy, target.url, resolved.connectTo) : undefined
       let response: Response
@@ -137,7 +140,7 @@ export function createOutbound(options: OutboundOptions): Outbound {
         response = await fetch(pinned, pinnedInit(target.url, resolved.connectTo, init, via))
       } catch (error) {
         // Bun's messages quote the URL dialled: name the one the caller knows (`fetching "https://1.2.3.4/…"` otherwise)
-        if (error instanceof Error && error.message.includes(pinned)) error.message = error.message.replaceAll(pinned, target.url.href)
+        if (error instanceof Error && error.message.includes(pinned)) error.message = error.message.replaceAll(pinned, target.href)
         throw error
       } finally {
         via?.done?.()
@@ -156,7 +159,7 @@ export function createOutbound(options: OutboundOptions): Outbound {
       } catch (error) {
         return (error as Error).message
       }
-      const resolved = await resolver.resolve(target.url.hostname)
+      const resolved = await resolver.resolve(target.hostname)
       return why(target, resolved)
     },
   }
