@@ -62,6 +62,9 @@ interface Target {
   trusted: boolean
   hostname: string
   href: string
+  /** the resolver's answer last allowed for this target, and the private-networks setting it was allowed under */
+  allowed?: Resolved
+  allowedPrivate?: boolean
 }
 
 /** Distinct URLs remembered parsed (a relay URL recurs per channel and model); the oldest goes first. */
@@ -118,6 +121,46 @@ export function createOutbound(options: OutboundOptions): Outbound {
     return { target, resolved: judged(target, await resolver.resolve(target.hostname)) }
   }
 
+  /**
+   * `judged`, remembered on the target: the same answer (the resolver's object, new after its TTL) under the same
+   * `ChannelPrivateNetworksAllowed` was allowed already. A refusal is never remembered: it is judged again and throws.
+   */
+  const judgedOnce = (target: Target, resolved: Resolved): Resolved => {
+    const allowPrivate = options.allowPrivate()
+    if (target.allowed === resolved && target.allowedPrivate === allowPrivate) return resolved
+    judged(target, resolved)
+    target.allowed = resolved
+    target.allowedPrivate = allowPrivate
+    return resolved
+  }
+
+  /** A lookup to wait for, or a proxy to route through. */
+  const resolvedFetch = async (target: Target, pending: Resolved | Promise<Resolved>, init: OutboundInit | undefined): Promise<Response> => {
+    const resolved = judgedOnce(target, pending instanceof Promise ? await pending : pending)
+    const proxy = init?.proxy
+    const via = proxy ? await viaProxy(proxy, target.url, resolved.connectTo) : undefined
+    return dial(target, resolved, init, via)
+  }
+
+  /** The checked address dialled; a redirect refused, not followed. */
+  const dial = (target: Target, resolved: Resolved, init: OutboundInit | undefined, via: ProxyRoute | undefined): Promise<Response> => {
+    const pinned = resolved.connectTo ? pinnedUrl(target.url, resolved.connectTo) : target.href
+    return sent(pinned, target.url, resolved.connectTo, init, via).then(
+      (response) => {
+        via?.done?.()
+        if (!isRedirect(response.status)) return response
+        void response.body?.cancel().catch(() => {})
+        throw new OutboundRedirected(response.status, response.headers.get('location'))
+      },
+      (error: unknown) => {
+        via?.done?.()
+        // Bun's messages quote the URL dialled: name the one the caller knows (`fetching "https://1.2.3.4/…"` otherwise)
+        if (error instanceof Error && error.message.includes(pinned)) error.message = error.message.replaceAll(pinned, target.href)
+        throw error
+      },
+    )
+  }
+
   return {
     async webSocket(text: string, init: WebSocketInit) {
       const { target, resolved } = await checked(text)
@@ -127,29 +170,16 @@ export function createOutbound(options: OutboundOptions): Outbound {
       return dialWebSocket(pinnedUrl(url, resolved.connectTo), url.href, pinned, init)
     },
 
-    async fetch(text, init) {
-      // a known address (an IP, an answer within its TTL) is judged without an await: the relay's every call
-      const target = targetOf(text)
-      const pending = resolver.resolve(target.hostname)
-      const resolved = judged(target, pending instanceof Promise ? await pending : pending)
-      const pinned = resolved.connectTo ? pinnedUrl(target.url, resolved.connectTo) : target.href
-      const proxy = init?.proxy
-      const via = proxy ? await viaProxy(proxy, target.url, resolved.connectTo) : undefined
-      let response: Response
+    fetch(text, init) {
       try {
-        response = await fetch(pinned, pinnedInit(target.url, resolved.connectTo, init, via))
+        // a known address (an IP, an answer within its TTL) is judged with no await and no async frame: the relay's every call
+        const target = targetOf(text)
+        const pending = resolver.resolve(target.hostname)
+        if (pending instanceof Promise || init?.proxy) return resolvedFetch(target, pending, init)
+        return dial(target, judgedOnce(target, pending), init, undefined)
       } catch (error) {
-        // Bun's messages quote the URL dialled: name the one the caller knows (`fetching "https://1.2.3.4/…"` otherwise)
-        if (error instanceof Error && error.message.includes(pinned)) error.message = error.message.replaceAll(pinned, target.href)
-        throw error
-      } finally {
-        via?.done?.()
+        return Promise.reject(error)
       }
-      if (isRedirect(response.status)) {
-        void response.body?.cancel().catch(() => {})
-        throw new OutboundRedirected(response.status, response.headers.get('location'))
-      }
-      return response
     },
 
     async refusalFor(text) {
@@ -162,6 +192,15 @@ export function createOutbound(options: OutboundOptions): Outbound {
       const resolved = await resolver.resolve(target.hostname)
       return why(target, resolved)
     },
+  }
+}
+
+/** fetch's promise; a synchronous throw (a header fetch refuses) as its rejection, as an async caller would see it. */
+function sent(pinned: string, url: URL, address: string, init: OutboundInit | undefined, via: ProxyRoute | undefined): Promise<Response> {
+  try {
+    return fetch(pinned, pinnedInit(url, address, init, via))
+  } catch (error) {
+    return Promise.reject(error)
   }
 }
 
