@@ -134,33 +134,6 @@ export function createOutbound(options: OutboundOptions): Outbound {
     return resolved
   }
 
-  /** A lookup to wait for, or a proxy to route through. */
-  const resolvedFetch = async (target: Target, pending: Resolved | Promise<Resolved>, init: OutboundInit | undefined): Promise<Response> => {
-    const resolved = judgedOnce(target, pending instanceof Promise ? await pending : pending)
-    const proxy = init?.proxy
-    const via = proxy ? await viaProxy(proxy, target.url, resolved.connectTo) : undefined
-    return dial(target, resolved, init, via)
-  }
-
-  /** The checked address dialled; a redirect refused, not followed. */
-  const dial = (target: Target, resolved: Resolved, init: OutboundInit | undefined, via: ProxyRoute | undefined): Promise<Response> => {
-    const pinned = resolved.connectTo ? pinnedUrl(target.url, resolved.connectTo) : target.href
-    return sent(pinned, target.url, resolved.connectTo, init, via).then(
-      (response) => {
-        via?.done?.()
-        if (!isRedirect(response.status)) return response
-        void response.body?.cancel().catch(() => {})
-        throw new OutboundRedirected(response.status, response.headers.get('location'))
-      },
-      (error: unknown) => {
-        via?.done?.()
-        // Bun's messages quote the URL dialled: name the one the caller knows (`fetching "https://1.2.3.4/…"` otherwise)
-        if (error instanceof Error && error.message.includes(pinned)) error.message = error.message.replaceAll(pinned, target.href)
-        throw error
-      },
-    )
-  }
-
   return {
     async webSocket(text: string, init: WebSocketInit) {
       const { target, resolved } = await checked(text)
@@ -170,16 +143,29 @@ export function createOutbound(options: OutboundOptions): Outbound {
       return dialWebSocket(pinnedUrl(url, resolved.connectTo), url.href, pinned, init)
     },
 
-    fetch(text, init) {
+    async fetch(text, init) {
+      // a known address (an IP, an answer within its TTL) is judged without an await, its allowed verdict remembered: the relay's every call
+      const target = targetOf(text)
+      const pending = resolver.resolve(target.hostname)
+      const resolved = judgedOnce(target, pending instanceof Promise ? await pending : pending)
+      const pinned = resolved.connectTo ? pinnedUrl(target.url, resolved.connectTo) : target.href
+      const proxy = init?.proxy
+      const via = proxy ? await viaProxy(proxy, target.url, resolved.connectTo) : undefined
+      let response: Response
       try {
-        // a known address (an IP, an answer within its TTL) is judged with no await and no async frame: the relay's every call
-        const target = targetOf(text)
-        const pending = resolver.resolve(target.hostname)
-        if (pending instanceof Promise || init?.proxy) return resolvedFetch(target, pending, init)
-        return dial(target, judgedOnce(target, pending), init, undefined)
+        response = await fetch(pinned, pinnedInit(target.url, resolved.connectTo, init, via))
       } catch (error) {
-        return Promise.reject(error)
+        // Bun's messages quote the URL dialled: name the one the caller knows (`fetching "https://1.2.3.4/…"` otherwise)
+        if (error instanceof Error && error.message.includes(pinned)) error.message = error.message.replaceAll(pinned, target.href)
+        throw error
+      } finally {
+        via?.done?.()
       }
+      if (isRedirect(response.status)) {
+        void response.body?.cancel().catch(() => {})
+        throw new OutboundRedirected(response.status, response.headers.get('location'))
+      }
+      return response
     },
 
     async refusalFor(text) {
@@ -192,15 +178,6 @@ export function createOutbound(options: OutboundOptions): Outbound {
       const resolved = await resolver.resolve(target.hostname)
       return why(target, resolved)
     },
-  }
-}
-
-/** fetch's promise; a synchronous throw (a header fetch refuses) as its rejection, as an async caller would see it. */
-function sent(pinned: string, url: URL, address: string, init: OutboundInit | undefined, via: ProxyRoute | undefined): Promise<Response> {
-  try {
-    return fetch(pinned, pinnedInit(url, address, init, via))
-  } catch (error) {
-    return Promise.reject(error)
   }
 }
 
