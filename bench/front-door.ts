@@ -5,11 +5,12 @@
  * tree and, with `--before=<git rev>`, through `createApp` of that revision (extracted to a temp dir), so a
  * change is measured against its parent in the same run.
  *
- *   bun bench/front-door.ts [--case=chat|messages|responses] [--n=300] [--rounds=12] [--before=HEAD~1|<dir>]
+ *   bun bench/front-door.ts [--case=chat|messages|responses] [--n=300] [--rounds=12] [--before=HEAD~1|<dir>] [--priced]
  *
  * Prints p50 / mean / p99 of each target, the CPU time this process spent per request (client, floor and
  * gateways live here; the fake does not), and each gateway's added time as a multiple of the floor's.
- * Models are free (self-use mode): nothing is reserved, settle still logs each request.
+ * Models are free (self-use mode): nothing is reserved, settle still logs each request; `--priced` prices them as
+ * bench/targets.ts does (ModelRatio, CompletionRatio), so every request is reserved and settled against the quota.
  */
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -21,6 +22,7 @@ const kind = option('case', 'chat')
 const n = Number(option('n', '300'))
 const rounds = Number(option('rounds', '12'))
 const before = option('before', '')
+const priced = Bun.argv.includes('--priced')
 
 interface InProcessGateway {
   url: string
@@ -46,7 +48,11 @@ async function startInProcess(root: string, fake: Fake): Promise<InProcessGatewa
   const seam = existsSync(join(root, 'src/db/repos/rows.ts')) ? await import(join(root, sqliteDir, 'repos')) : undefined
   const deps = await createDeps(config, seam ? seam.createSqliteRepos(db, { writerThread: config.writerThread }) : db)
   // free: no quota writes on the request path, so the front door is not lost in SQLite noise (awaits: a no-op on a tree where these are synchronous)
-  await deps.options.set('SelfUseModeEnabled', true)
+  await deps.options.set('SelfUseModeEnabled', !priced)
+  if (priced) {
+    await deps.options.set('ModelRatio', { 'bench-d16': 1.25, 'chatonly-d16': 1.25 })
+    await deps.options.set('CompletionRatio', { 'bench-d16': 4, 'chatonly-d16': 4 })
+  }
   await deps.routing.channels.create([
     { type: 1, name: 'bench-openai', baseUrl: fake.url, keyText: UPSTREAM_KEY, models: 'bench-d16', group: 'default', autoBan: 0 },
     { type: 8, name: 'bench-chat-only', baseUrl: fake.url, keyText: UPSTREAM_KEY, models: 'chatonly-d16', group: 'default', autoBan: 0 },

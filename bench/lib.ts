@@ -44,7 +44,8 @@ export interface Child {
   proc: Subprocess<'ignore', 'pipe', 'pipe'>
   pid: number
   /** the first stdout line that parsed as JSON, or the first line that matched `ready` */
-  stop(): Promise<void>
+  /** SIGTERM, then SIGKILL after `graceMs` (default 3 s) */
+  stop(graceMs?: number): Promise<void>
   /** everything it printed so far (kept short) */
   output(): string
 }
@@ -104,10 +105,10 @@ export async function spawnChild(
     pid: proc.pid,
     readyLine,
     output: () => log,
-    async stop() {
+    async stop(graceMs = 3000) {
       if (proc.exitCode !== null || proc.signalCode !== null) return
       proc.kill('SIGTERM')
-      const dead = await Promise.race([proc.exited.then(() => true), Bun.sleep(3000).then(() => false)])
+      const dead = await Promise.race([proc.exited.then(() => true), Bun.sleep(graceMs).then(() => false)])
       if (!dead) proc.kill('SIGKILL')
       children.delete(proc)
     },

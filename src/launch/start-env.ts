@@ -22,6 +22,10 @@ export function ensureStartEnv(): void {
   if (process.platform === 'win32') return
   const missing = Object.entries(START_ENV).filter(([name]) => !process.env[name])
   if (missing.length === 0) return
+  if (underSamplingProfiler()) {
+    console.warn(`tollgate: not re-executing under --cpu-prof to set ${missing.map(([name]) => name).join(' and ')}: set them in the environment`)
+    return
+  }
   // a compiled binary's argv[1] is its embedded entry (/$bunfs/…): it re-runs as itself, flags included
   const compiled = Bun.main.startsWith('/$bunfs/') || Bun.main.startsWith('B:/~BUN/')
   const argv = compiled ? [process.execPath, ...process.argv.slice(2)] : [process.execPath, ...process.execArgv, ...process.argv.slice(1)]
@@ -32,6 +36,15 @@ export function ensureStartEnv(): void {
     const names = missing.map(([name]) => name).join(' and ')
     console.warn(`tollgate: could not set ${names} (${(error as Error).message}); Bun's defaults apply (fetch allows 256 concurrent upstream requests): set them in the environment`)
   }
+}
+
+/**
+ * Bun's sampling profiler (`--cpu-prof`) stops the main thread with SIGPWR to take each sample. One that arrives
+ * during `execve` stays pending across it, and the new image, which has no handler yet, dies of it (exit 158):
+ * `bench/profile.ts`'s gateway died so about one start in two.
+ */
+function underSamplingProfiler(): boolean {
+  return process.execArgv.some((arg) => arg.startsWith('--cpu-prof'))
 }
 
 function execve(path: string, argv: string[], env: string[]): never {

@@ -42,7 +42,8 @@ interface Tables {
   audioCompletion: Table
 }
 
-type Options = Pick<OptionStore, 'get'>
+/** the store's `version`, when it has one, answers "did a price option change" in one read (a stand-in without it is compared option by option) */
+type Options = Pick<OptionStore, 'get'> & { readonly version?: number }
 
 const round9 = (n: number) => Math.round(n * 1e9) / 1e9
 const DEFAULT_TABLES = fromListPrices(DEFAULT_PRICES)
@@ -62,14 +63,23 @@ function fromListPrices(list: Record<string, ListPrice>): Omit<Tables, 'price' |
   return t
 }
 
-let cached: { key: unknown[]; tables: Tables; prices: Map<string, Price | null> } | undefined
+let cached: { key: unknown[]; tables: Tables; prices: Map<string, Price | null>; store: Options; version: number | undefined } | undefined
 const MAX_REMEMBERED_PRICES = 10_000
 
 /** The effective tables: shipped defaults with the option tables laid over them. Rebuilt only when an option object changes. */
 function priceTables(options: Options): Tables {
-  if (cached && isCurrent(options, cached.key)) return cached.tables
+  if (cached) {
+    const version = options.version
+    if (version !== undefined && cached.store === options && cached.version === version) return cached.tables
+    if (isCurrent(options, cached.key)) {
+      // another option changed (or another store asks): the same tables, and the memo of prices, still hold
+      cached.store = options
+      cached.version = version
+      return cached.tables
+    }
+  }
   const key = PRICE_OPTIONS.map((k) => options.get<object>(k))
-  cached = { key, tables: buildTables(key), prices: new Map() }
+  cached = { key, tables: buildTables(key), prices: new Map(), store: options, version: options.version }
   return cached.tables
 }
 

@@ -115,10 +115,12 @@ export async function reserve(deps: ReserveDeps, meter: Meter, input: RelayCall,
     let result
     try {
       const clock = deps.clock ?? Date
-      const funding = await fundingFor(
+      const pending = fundingFor(
         { quota: deps.repos.quota, subscriptions: deps.repos.subscriptions, now: () => Math.floor(clock.now() / 1000) },
         { userId: user.id, tokenId: token.id, tokenLimited, model: meter.model, group },
       )
+      // no await for a user known to hold no plan: the wallet pays, as the plan lookup would decide
+      const funding = pending instanceof Promise ? await pending : pending
       const fund = funding.fund
       result = await fund(amount)
       if (!result.ok && deps.settlePending && deps.repos.quota.hasPending()) {

@@ -20,10 +20,13 @@ export function createOptionStore(repo: OptionRepo, stored: Record<string, strin
   // the text each value came from (undefined: the default), so a reload keeps the objects of unchanged options
   // (the price tables are rebuilt only when one of their option objects changes: metering/prices.ts)
   const texts = new Map<string, string | undefined>()
+  // bumped whenever a value may have changed: what is derived from options (the price tables) is checked with one read
+  let version = 0
   function absorb(rows: Record<string, string>): void {
     for (const [key, def] of Object.entries(definitions)) {
       const raw = Object.hasOwn(rows, key) ? rows[key] : undefined
       if (values.has(key) && texts.get(key) === raw) continue
+      version++
       texts.set(key, raw)
       values.set(key, parse(key, def, def.default))
       if (raw === undefined) continue
@@ -38,9 +41,15 @@ export function createOptionStore(repo: OptionRepo, stored: Record<string, strin
   let reloading: Promise<void> = Promise.resolve()
 
   return {
+    /** changes whenever any value may have changed (a write, a reload that found a new text) */
+    get version(): number {
+      return version
+    },
     get<T extends OptionValue>(key: string): T {
-      if (!values.has(key)) throw new Error(`unknown option ${key}`)
-      return values.get(key) as T
+      // one map lookup on the hot path (a request reads dozens of options): `has` only for what is missing
+      const value = values.get(key)
+      if (value === undefined && !values.has(key)) throw new Error(`unknown option ${key}`)
+      return value as T
     },
     all(): { key: string; value: OptionValue; type: string; description: string }[] {
       return Object.entries(definitions).map(([key, def]) => ({ key, value: values.get(key)!, type: def.type, description: def.description }))
@@ -51,6 +60,7 @@ export function createOptionStore(repo: OptionRepo, stored: Record<string, strin
       await repo.set(key, stored)
       values.set(key, value)
       texts.set(key, stored)
+      version++
       return value
     },
     /** Read every stored value again (another node changed one); reloads run one at a time, in order. */

@@ -56,10 +56,15 @@ export interface OutboundOptions {
   resolver?: Resolver
 }
 
-/** A URL as dialled: after PROVIDER_ENDPOINTS, parsed once. */
+/** A URL as dialled: after PROVIDER_ENDPOINTS, parsed once (its name and text kept: URL's getters build a new string each read). */
 interface Target {
   url: URL
   trusted: boolean
+  hostname: string
+  href: string
+  /** the resolver's answer last allowed for this target, and the private-networks setting it was allowed under */
+  allowed?: Resolved
+  allowedPrivate?: boolean
 }
 
 /** Distinct URLs remembered parsed (a relay URL recurs per channel and model); the oldest goes first. */
@@ -80,14 +85,15 @@ export function createOutbound(options: OutboundOptions): Outbound {
       throw new OutboundRefused(`upstream address refused: ${JSON.stringify(text.slice(0, 200))} is not a URL`)
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`upstream address refused: ${url.protocol} is not http or https`)
-    target = endpoints.rewrite(url)
+    const rewritten = endpoints.rewrite(url)
+    target = { ...rewritten, hostname: rewritten.url.hostname, href: rewritten.url.href }
     if (targets.size >= MAX_TARGETS) targets.delete(targets.keys().next().value!)
     targets.set(text, target)
     return target
   }
 
   const why = (target: Target, resolved: Resolved): string | undefined =>
-    refusal(target.url.hostname, resolved.verdict, target.trusted || options.allowPrivate(), resolved.decidedBy)
+    refusal(target.hostname, resolved.verdict, target.trusted || options.allowPrivate(), resolved.decidedBy)
 
   /** A proxy's host, checked as a target is (PROVIDER_ENDPOINTS may name it too): the IP to dial it at. */
   const checkProxy = async (proxy: URL): Promise<string> => {
@@ -102,15 +108,30 @@ export function createOutbound(options: OutboundOptions): Outbound {
   const viaProxy = (proxy: string, url: URL, connectTo: string): Promise<ProxyRoute> =>
     proxyRoute(proxy, checkProxy, { address: connectTo || url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) })
 
-  /** The target after PROVIDER_ENDPOINTS, resolved once and judged: throws OutboundRefused before anything is sent. */
-  const checked = async (text: string): Promise<{ target: Target; resolved: Resolved }> => {
-    const target = targetOf(text)
-    const pending = resolver.resolve(target.url.hostname)
-    const resolved = pending instanceof Promise ? await pending : pending
+  /** Throws OutboundRefused for an address that may not be dialled. */
+  const judged = (target: Target, resolved: Resolved): Resolved => {
     if (resolved.failure) throw new OutboundRefused(`upstream address refused: ${resolved.failure}`)
     const refused = why(target, resolved)
     if (refused) throw new OutboundRefused(`upstream address refused: ${refused}`)
-    return { target, resolved }
+    return resolved
+  }
+  /** The target after PROVIDER_ENDPOINTS, resolved once and judged: throws OutboundRefused before anything is sent. */
+  const checked = async (text: string): Promise<{ target: Target; resolved: Resolved }> => {
+    const target = targetOf(text)
+    return { target, resolved: judged(target, await resolver.resolve(target.hostname)) }
+  }
+
+  /**
+   * `judged`, remembered on the target: the same answer (the resolver's object, new after its TTL) under the same
+   * `ChannelPrivateNetworksAllowed` was allowed already. A refusal is never remembered: it is judged again and throws.
+   */
+  const judgedOnce = (target: Target, resolved: Resolved): Resolved => {
+    const allowPrivate = options.allowPrivate()
+    if (target.allowed === resolved && target.allowedPrivate === allowPrivate) return resolved
+    judged(target, resolved)
+    target.allowed = resolved
+    target.allowedPrivate = allowPrivate
+    return resolved
   }
 
   return {
@@ -123,16 +144,19 @@ export function createOutbound(options: OutboundOptions): Outbound {
     },
 
     async fetch(text, init) {
-      const { target, resolved } = await checked(text)
-      const pinned = pinnedUrl(target.url, resolved.connectTo)
-      const { proxy, ...rest } = init ?? {}
+      // a known address (an IP, an answer within its TTL) is judged without an await, its allowed verdict remembered: the relay's every call
+      const target = targetOf(text)
+      const pending = resolver.resolve(target.hostname)
+      const resolved = judgedOnce(target, pending instanceof Promise ? await pending : pending)
+      const pinned = resolved.connectTo ? pinnedUrl(target.url, resolved.connectTo) : target.href
+      const proxy = init?.proxy
       const via = proxy ? await viaProxy(proxy, target.url, resolved.connectTo) : undefined
       let response: Response
       try {
-        response = await fetch(pinned, { ...pinnedInit(target.url, resolved.connectTo, rest), ...(via && { proxy: via.proxy, keepalive: via.keepalive }) })
+        response = await fetch(pinned, pinnedInit(target.url, resolved.connectTo, init, via))
       } catch (error) {
         // Bun's messages quote the URL dialled: name the one the caller knows (`fetching "https://1.2.3.4/…"` otherwise)
-        if (error instanceof Error && error.message.includes(pinned)) error.message = error.message.replaceAll(pinned, target.url.href)
+        if (error instanceof Error && error.message.includes(pinned)) error.message = error.message.replaceAll(pinned, target.href)
         throw error
       } finally {
         via?.done?.()
@@ -151,7 +175,7 @@ export function createOutbound(options: OutboundOptions): Outbound {
       } catch (error) {
         return (error as Error).message
       }
-      const resolved = await resolver.resolve(target.url.hostname)
+      const resolved = await resolver.resolve(target.hostname)
       return why(target, resolved)
     },
   }
@@ -164,11 +188,16 @@ function pinnedUrl(url: URL, address: string): string {
   return `${url.protocol}//${host}${url.port ? `:${url.port}` : ''}${url.pathname}${url.search}`
 }
 
-/** The caller's init, with redirects off and, for a pinned address, the name in Host and in the TLS server name. */
-function pinnedInit(url: URL, address: string, init: BunFetchRequestInit = {}): BunFetchRequestInit {
-  if (!address) return { ...init, redirect: 'manual' }
-  const pinned: BunFetchRequestInit = { ...init, redirect: 'manual', headers: withHost(init.headers, url.host) }
-  if (url.protocol === 'https:') pinned.tls = { ...init.tls, serverName: url.hostname.replace(/\.$/, '') }
+/**
+ * The caller's init in one copy: redirects off; the channel's proxy replaced by the route to it (Bun's own `proxy`
+ * never sees the caller's URL); for a pinned address, the name in Host and in the TLS server name.
+ */
+function pinnedInit(url: URL, address: string, init: OutboundInit = {}, via: ProxyRoute | undefined): BunFetchRequestInit {
+  const pinned: BunFetchRequestInit & { proxy?: string } = { ...init, redirect: 'manual', proxy: via?.proxy }
+  if (via) pinned.keepalive = via.keepalive
+  if (!address) return pinned
+  pinned.headers = withHost(init.headers, url.host)
+  if (url.protocol === 'https:') pinned.tls = { ...(init as BunFetchRequestInit).tls, serverName: url.hostname.replace(/\.$/, '') }
   return pinned
 }
 

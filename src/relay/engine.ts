@@ -85,7 +85,7 @@ function markSettled<T>(error: T): T {
   return error
 }
 
-type Ended = Pick<RelayOutcome, 'ok' | 'status'> & Partial<RelayOutcome>
+type Ended = Pick<RelayOutcome, 'ok' | 'status'> & Partial<Pick<RelayOutcome, 'usage' | 'error' | 'aborted' | 'firstByteAt' | 'upstreamSentAt' | 'output' | 'warnings'>>
 
 /**
  * The one failover loop: authorize the model → plan channels → reserve → for each candidate (up to
@@ -99,7 +99,9 @@ export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options' | '
   const group = call.token.group || call.user.group
   // a model with no channel left is served by its first fallback that has one (ModelFallbacks), billed and logged as it
   const { served, planned, serving } = await planServing(ports, call.token, group, model, (list) => job.serving(list))
-  const session = serving.length > 0 ? await ports.affinity?.open(call.token.id, group, served, job.session?.()) : undefined
+  // affinity off (the default) for this group and model: the session is not read and nothing is awaited
+  const affinity = serving.length > 0 && ports.affinity?.applies(group, served) ? ports.affinity : undefined
+  const session = affinity ? await affinity.open(call.token.id, group, served, job.session?.()) : undefined
   const homing = serving.length > 0 ? job.home?.() : undefined // no promise (and no await) unless a home is looked up
   const home = homing ? await homing : undefined
   const ordered = session ? session.order(serving) : serving
@@ -111,11 +113,18 @@ export async function runRelay(ports: Pick<RelayPorts, 'routing' | 'options' | '
 
   const attempts: RelayOutcome['attempts'] = []
   // The one settle call: every request that passed the reservation ends here once, answered or failed, with every attempt.
-  const settle = (candidate: RouteCandidate, ended: Ended): void =>
-    hooks.settle({
-      input: call, ir: job.ir, model: served, ...(served !== model ? { requestedModel: model } : {}), stream: job.stream, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel,
-      usage: undefined, aborted: call.signal.aborted, startedAt, firstByteAt: undefined, endedAt: performance.now(), attempts, warnings: job.warnings, ...ended,
-    })
+  // one object literal, its optional fields set only when present (no spread: this runs for every request)
+  const settle = (candidate: RouteCandidate, ended: Ended): void => {
+    const outcome: RelayOutcome = {
+      input: call, ir: job.ir, model: served, stream: job.stream, reservation, channelId: candidate.channel.id, upstreamModel: candidate.upstreamModel,
+      usage: ended.usage, ok: ended.ok, status: ended.status, error: ended.error, aborted: ended.aborted ?? call.signal.aborted, startedAt, firstByteAt: ended.firstByteAt,
+      endedAt: performance.now(), attempts, warnings: ended.warnings ?? job.warnings,
+    }
+    if (served !== model) outcome.requestedModel = model
+    if (ended.upstreamSentAt !== undefined) outcome.upstreamSentAt = ended.upstreamSentAt
+    if (ended.output !== undefined) outcome.output = ended.output
+    hooks.settle(outcome)
+  }
   // Anything thrown after the reservation still settles it (a full refund) before it reaches the client.
   const abandon = (error: unknown, candidate: RouteCandidate): unknown => {
     settle(candidate, { ok: false, status: error instanceof GatewayError ? error.status : 500, error: error instanceof Error ? error.message : String(error) })

@@ -49,19 +49,41 @@ export function inList(list: string, name: string): boolean {
 
 export interface FundingDeps {
   quota: Pick<QuotaRepo, 'reserve' | 'holdToken' | 'settleElsewhere'>
-  subscriptions?: Pick<SubscriptionRepo, 'spendable' | 'preference' | 'take'>
+  subscriptions?: Pick<SubscriptionRepo, 'spendable' | 'preference' | 'take' | 'holdsNoPlan'>
   /** unix seconds */
   now(): number
+}
+
+interface FundingCall {
+  userId: number
+  tokenId: number
+  tokenLimited: boolean
+  model: string
+  group: string
+}
+
+interface Funding {
+  preference: BillingPreference
+  /** Take `amount` from the first source that holds it; a refusal answers the last source's balances. */
+  fund(amount: number): Promise<Funded>
 }
 
 /**
  * What pays for one request: the user's plans that cover its model and group (soonest ending first) and the wallet,
  * in the order the user's billing preference says. Asked once per request; `fund` may then be called several times
- * (the reservation retries with a smaller amount).
+ * (the reservation retries with a smaller amount). Synchronous for a user known to hold no plan (most users): the
+ * wallet alone, as the plan lookup would have decided.
  */
-export async function fundingFor(deps: FundingDeps, call: { userId: number; tokenId: number; tokenLimited: boolean; model: string; group: string }) {
+export function fundingFor(deps: FundingDeps, call: FundingCall): Funding | Promise<Funding> {
+  if (!deps.subscriptions || deps.subscriptions.holdsNoPlan?.(call.userId)) {
+    return { preference: 'wallet_only', fund: (amount) => deps.quota.reserve(call.userId, call.tokenId, call.tokenLimited, amount) }
+  }
+  return planFunding(deps, call)
+}
+
+async function planFunding(deps: FundingDeps, call: FundingCall): Promise<Funding> {
   const now = deps.now()
-  const held = deps.subscriptions ? await deps.subscriptions.spendable(call.userId, now) : []
+  const held = await deps.subscriptions!.spendable(call.userId, now)
   const plans = held.filter((p) => inList(p.models, call.model) && inList(p.groups, call.group))
   // without a plan in force the wallet pays, whatever the preference (it is read only for holders)
   const preference = held.length ? normalizePreference(await deps.subscriptions!.preference(call.userId)) : 'wallet_only'
@@ -99,7 +121,6 @@ export async function fundingFor(deps: FundingDeps, call: { userId: number; toke
 
   return {
     preference,
-    /** Take `amount` from the first source that holds it; a refusal answers the last source's balances. */
     async fund(amount: number): Promise<Funded> {
       let refusal: Funded = { ok: false, userQuota: 0 }
       for (const source of order) {

@@ -35,3 +35,14 @@ test('with both set, nothing is re-executed', async () => {
   const { pid, seen } = await run({ ...unset, BUN_CONFIG_MAX_HTTP_REQUESTS: '1000', MIMALLOC_PURGE_DELAY: '250' })
   expect(seen).toEqual({ pid, max: '1000', purge: '250', args: ['--port', 'a b'] })
 })
+
+test('under --cpu-prof it does not re-execute (a profiler sample during execve killed the new image with SIGPWR)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-launch-prof-'))
+  for (let i = 0; i < 3; i++) {
+    const child = Bun.spawn(['bun', '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=100', script, '--port', 'a b'], { env: unset, stdout: 'pipe', stderr: 'pipe' })
+    const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
+    expect(await child.exited).toBe(0)
+    expect(JSON.parse(out.trim())).toEqual({ pid: child.pid, max: null, purge: null, args: ['--port', 'a b'] })
+    expect(err).toContain('set them in the environment')
+  }
+})

@@ -21,11 +21,14 @@ export function withPlanHolderCache(repo: StoredSubscriptionRepo, clock: () => n
     if (userId === undefined) noPlan.clear()
     else noPlan.delete(userId)
   }
+  const knownNone = (userId: number) => {
+    const since = noPlan.get(userId)
+    return since !== undefined && clock() - since < NO_PLAN_TTL_MS
+  }
   return {
     ...repo,
     async spendable(userId, now) {
-      const since = noPlan.get(userId)
-      if (since !== undefined && clock() - since < NO_PLAN_TTL_MS) return []
+      if (knownNone(userId)) return []
       const asked = epoch
       const rows = await repo.spendable(userId, now)
       if (rows.length === 0 && asked === epoch) {
@@ -43,5 +46,6 @@ export function withPlanHolderCache(repo: StoredSubscriptionRepo, clock: () => n
       }
     },
     forgetHolder: forget,
+    holdsNoPlan: knownNone,
   }
 }

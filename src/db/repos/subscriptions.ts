@@ -102,7 +102,12 @@ export interface SubscriptionRepo {
    * node did (plan-holders.ts). Synchronous, in memory.
    */
   forgetHolder(userId?: number): void
+  /**
+   * Whether this node knows, from memory, that the user holds no plan (what `spendable` would answer without a query):
+   * a metered request then goes to the wallet without an await (plan-holders.ts). Synchronous.
+   */
+  holdsNoPlan?(userId: number): boolean
 }
 
 /** What a dialect implements: the repository without its in-memory part (plan-holders.ts adds it). */
-export type StoredSubscriptionRepo = Omit<SubscriptionRepo, 'forgetHolder'>
+export type StoredSubscriptionRepo = Omit<SubscriptionRepo, 'forgetHolder' | 'holdsNoPlan'>

@@ -70,7 +70,7 @@ function chatJob(ports: RelayPorts, input: RelayInput): RelayJob {
       const bodyWarnings = plan.body.warnings
       attempt.sending()
       const answerId = storedResponse(ports.responses, input, candidate, request.head.model)
-      return attemptUpstream(ports, { ...plan, candidate, input, client, answerId, onEnd: (end) => attempt.end({ ...end, warnings: bodyWarnings }) })
+      return attemptUpstream(ports, { ...plan, candidate, input, client, answerId, onEnd: (end) => attempt.end(bodyWarnings.length ? { ...end, warnings: bodyWarnings } : end) })
     },
   }
 }

@@ -1,5 +1,7 @@
 import type { CacheWrites } from '../../ir'
 
+/** What every mark starts with: one search of the body for it, the marks themselves only where it is (most bodies have none). */
+const PREFIX = Buffer.from('"cache')
 const MARKS = ['"cache_control"', '"cachePoint"', '"cache_point"'].map((m) => Buffer.from(m))
 const TTL = Buffer.from('"ttl"')
 const ONE_HOUR = Buffer.from('"1h"')
@@ -11,7 +13,7 @@ const ONE_HOUR = Buffer.from('"1h"')
  */
 export function cacheWritesIn(bytes: Uint8Array): CacheWrites | undefined {
   const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  if (!MARKS.some((mark) => body.includes(mark))) return undefined
+  if (!body.includes(PREFIX) || !MARKS.some((mark) => body.includes(mark))) return undefined
   return hasOneHourTtl(body) ? '1h' : '5m'
 }
 

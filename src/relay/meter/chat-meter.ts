@@ -21,17 +21,23 @@ import { countRequestTokens, EXACT_ESTIMATE_BYTES, estimateRequestTokens, hasMed
 export function chatMeter(request: ChatRequest, body: RequestBody, choices: PriceChoices = {}): Meter {
   const { head } = request
   const size = body.size
-  const base: Omit<Meter, 'input' | 'exact'> = { ...choices, model: head.model, stream: head.stream, unit: 'token' as const, maxOutput: head.maxOutputTokens ?? choices.maxOutput, count: () => countRequestTokens(request.full()), countable: () => body.restore(), cacheWrites: cacheWritesIn(body.bytes) }
   // a body parsed whole is decoded already (`head` is all of it); a scanned one counted its media words (and item references)
   const media = body.whole ? hasMedia(head) : body.mediaWords() > 0
   // a file id is in a media part, or in one the decoder dropped with a warning (Anthropic's Files API sources): the
   // bytes are searched only then (~10 µs for a 23 KB turn, which most turns are spared)
   const inBytes = media || (body.whole && request.warnings.length > 0) ? referencedInBytes(body.bytes) : undefined
-  const referenced = (ir?: IrRequest): Omit<Meter, 'input' | 'exact'> => {
-    const found = [...(choices.byReference ?? []), ...(inBytes ? [inBytes] : []), ...(ir ? referencedInIr(ir) : [])]
-    return found.length ? { ...base, byReference: found } : base
+  // one object, finished by `referenced` (every request meters: no copy of it per step)
+  const meter: Meter = { ...choices, model: head.model, stream: head.stream, unit: 'token' as const, maxOutput: head.maxOutputTokens ?? choices.maxOutput, count: () => countRequestTokens(request.full()), countable: () => body.restore(), cacheWrites: cacheWritesIn(body.bytes), input: size, exact: false }
+  const referenced = (ir: IrRequest | undefined, input: number, exact: boolean): Meter => {
+    const found = choices.byReference ? [...choices.byReference] : []
+    if (inBytes) found.push(inBytes)
+    if (ir) for (const what of referencedInIr(ir)) found.push(what)
+    if (found.length) meter.byReference = found
+    meter.input = input
+    meter.exact = exact
+    return meter
   }
-  if (!media) return { ...referenced(body.whole ? head : undefined), input: size, exact: false }
+  if (!media) return referenced(body.whole ? head : undefined, size, false)
   const cut = size > EXACT_ESTIMATE_BYTES ? request.spliced() : undefined
   if (cut) {
     let textCut = false
@@ -44,11 +50,11 @@ export function chatMeter(request: ChatRequest, body: RequestBody, choices: Pric
       },
       open,
     )
-    if (bound > EXACT_ESTIMATE_BYTES) return { ...referenced(cut.value), input: bound, exact: false }
+    if (bound > EXACT_ESTIMATE_BYTES) return referenced(cut.value, bound, false)
     // only media data was cut (the tokenizer never reads it): the texts are whole, count them
-    if (!textCut) return { ...referenced(cut.value), input: countRequestTokens(cut.value, open), exact: true }
+    if (!textCut) return referenced(cut.value, countRequestTokens(cut.value, open), true)
   }
   const full = request.full()
   const { tokens, exact } = estimateRequestTokens(full, size)
-  return { ...referenced(full), input: tokens, exact }
+  return referenced(full, tokens, exact)
 }

@@ -27,7 +27,7 @@ const METHODS = {
   emailCodes: ['issue', 'takeAttempt', 'consume'],
   topups: ['insert', 'findByTradeNo', 'list', 'countPendingSince', 'complete', 'settleUnpaid', 'setProviderRef'],
   bindings: ['findUserId', 'listByUser', 'bind', 'emailOwner', 'unbind'],
-  subscriptions: ['listPlans', 'findPlan', 'insertPlan', 'updatePlan', 'grant', 'findById', 'listOfUser', 'countOfPlan', 'cancel', 'expireUpgrades', 'spendable', 'preference', 'setPreference', 'take', 'settle', 'overdraw', 'forgetHolder'],
+  subscriptions: ['listPlans', 'findPlan', 'insertPlan', 'updatePlan', 'grant', 'findById', 'listOfUser', 'countOfPlan', 'cancel', 'expireUpgrades', 'spendable', 'preference', 'setPreference', 'take', 'settle', 'overdraw', 'forgetHolder', 'holdsNoPlan'],
   customOAuth: ['list', 'findById', 'findBySlug', 'insert', 'update', 'delete'],
   tasks: ['insert', 'findOwned', 'countRunning', 'list', 'claimDue', 'progress', 'finish'],
   notifySettings: ['get', 'put', 'recipientsAtRole'],
@@ -41,7 +41,7 @@ const complete: [Missing] extends [never] ? true : { missing: Missing } = true
 void complete
 
 /** The methods that answer from memory alone, synchronously; every other one returns a promise. */
-const SYNC = new Set(['users.cachedById', 'users.forget', 'users.forgetAll', 'tokens.cachedByKeyHash', 'tokens.forget', 'tokens.forgetUser', 'tokens.forgetAll', 'quota.onDirty', 'quota.hasPending', 'subscriptions.forgetHolder'])
+const SYNC = new Set(['users.cachedById', 'users.forget', 'users.forgetAll', 'tokens.cachedByKeyHash', 'tokens.forget', 'tokens.forgetUser', 'tokens.forgetAll', 'quota.onDirty', 'quota.hasPending', 'subscriptions.forgetHolder', 'subscriptions.holdsNoPlan'])
 
 /** What `Repos` adds to the repositories. */
 const STORAGE = ['commitMetering', 'drainMetering', 'check', 'close'] as const satisfies readonly Exclude<keyof Repos, keyof RepoSet | 'dialect'>[]

@@ -78,3 +78,21 @@ test('the memory lapses after a minute', async () => {
   await cache.spendable(1, 0)
   expect(f.queries()).toBe(2)
 })
+
+test('holdsNoPlan answers from memory what spendable would: true only while "no plan" is remembered', async () => {
+  const f = fake()
+  let now = 0
+  const cache = withPlanHolderCache(f.repo, () => now)
+  expect(cache.holdsNoPlan!(1)).toBe(false) // never asked: the lookup must run
+  await cache.spendable(1, 0)
+  expect(cache.holdsNoPlan!(1)).toBe(true)
+  await cache.grant({ userId: 1 } as never)
+  expect(cache.holdsNoPlan!(1)).toBe(false)
+  await cache.spendable(5, 0)
+  cache.forgetHolder(5)
+  expect(cache.holdsNoPlan!(5)).toBe(false)
+  await cache.spendable(6, 0)
+  now = 60_000
+  expect(cache.holdsNoPlan!(6)).toBe(false)
+  expect(f.queries()).toBe(3)
+})

@@ -33,6 +33,8 @@ export type SessionAffinity = ReturnType<typeof createSessionAffinity>
  */
 export function createSessionAffinity(input: AffinityInput) {
   return {
+    /** Whether affinity is on for this group and model: when not, the engine neither reads the session nor awaits `open`. */
+    applies: (group: string, model: string): boolean => affinityApplies(input.options, group, model),
     async open(tokenId: number, group: string, model: string, identity: SessionIdentity | undefined): Promise<SessionTurn | undefined> {
       if (!identity || !affinityApplies(input.options, group, model)) return undefined
       const key = `${identity.rule}:t${tokenId}:${sha256(`${group}\u0000${model}\u0000${identity.id}`).slice(0, 32)}`
