@@ -38,7 +38,7 @@ export interface PlanHold {
 }
 
 /** A reservation: a plan's (`plan`), or the wallet's, with `debtor` the covering plan the preference lets pay after it. */
-export type Funded = ReserveResult & { plan?: PlanHold; debtor?: PlanDebtor }
+type Funded = ReserveResult & { plan?: PlanHold; debtor?: PlanDebtor }
 
 /** Whether `name` is in a comma list (empty = everything); an entry ending in `*` matches a prefix. */
 export function inList(list: string, name: string): boolean {
