@@ -21,6 +21,8 @@ const fake = startFakeSpark(CREDS)
 let env: RelayEnv
 let key: string
 let userId: number
+let channelId: number
+let badChannelId: number
 const post = (body: unknown) => env.app.fetch('/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
 
 beforeAll(async () => {
@@ -28,7 +30,7 @@ beforeAll(async () => {
   await env.app.deps.options.set('ChannelPrivateNetworksAllowed', true)
   await env.app.deps.options.set('ChannelFailureThreshold', 1000) // the failures below are asked for
   await env.app.deps.options.set('ModelRatio', { 'SparkDesk-v3.5': 1, 'SparkDesk': 1, 'spark-bad-key': 1 })
-  await env.addChannel({ type: 18, name: 'spark', baseUrl: `http://127.0.0.1:${fake.port}`, keyText: KEY, models: 'SparkDesk-v3.5,SparkDesk', group: 'default', other: 'v4.0' })
+  channelId = await env.addChannel({ type: 18, name: 'spark', baseUrl: `http://127.0.0.1:${fake.port}`, keyText: KEY, models: 'SparkDesk-v3.5,SparkDesk', group: 'default', other: 'v4.0' })
   const payer = await account(env, 10_000_000)
   key = payer.key
   userId = payer.user.id
@@ -118,7 +120,7 @@ describe('Spark as an upstream', () => {
     expect(big.status).toBeGreaterThanOrEqual(500)
     expect(JSON.stringify(await big.json())).toContain('at most 1048576')
     const wrong = `${CREDS.appId}|wrongsecretwrongsecret12|${CREDS.apiKey}`
-    await env.addChannel({ type: 18, name: 'spark-bad', baseUrl: `http://127.0.0.1:${fake.port}`, keyText: wrong, models: 'spark-bad-key', group: 'default', other: 'v3.5' })
+    badChannelId = await env.addChannel({ type: 18, name: 'spark-bad', baseUrl: `http://127.0.0.1:${fake.port}`, keyText: wrong, models: 'spark-bad-key', group: 'default', other: 'v3.5' })
     const refused = await post({ model: 'spark-bad-key', messages: [{ role: 'user', content: 'Hi' }] })
     expect(refused.status).toBeGreaterThanOrEqual(400)
     const body = JSON.stringify(await refused.json())
@@ -141,6 +143,17 @@ describe('Spark as an upstream', () => {
     }
     for (let i = 0; fake.open > 0 && i < 100; i++) await Bun.sleep(20)
     expect(fake.open).toBe(0)
+  })
+
+  test('the channel test speaks the WebSocket too: a good key passes, a refused signature fails with its status', async () => {
+    await env.app.deps.routing.channels.ready
+    const before = fake.received.length
+    const good = await env.app.deps.routing.checkChannel(env.app.deps.routing.channels.get(channelId)!)
+    expect(good.result).toMatchObject({ ok: true, status: 200, model: 'SparkDesk-v3.5' })
+    expect(fake.received.slice(before).map((r) => [r.path, r.frame.parameter.chat])).toEqual([['/v3.5/chat', { domain: 'generalv3.5', max_tokens: 1 }]])
+    const bad = await env.app.deps.routing.checkChannel(env.app.deps.routing.channels.get(badChannelId)!)
+    expect(bad.result).toMatchObject({ ok: false, status: 401 })
+    expect(bad.result.message).not.toContain('authorization=')
   })
 
   test('a channel key not in Spark\'s format is refused on save (a 400 naming key), without quoting it', async () => {
