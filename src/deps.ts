@@ -89,6 +89,7 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
   let notifier: Notifier | undefined
   const routing = createRouting({
     fetch: outbound.fetch,
+    webSocket: outbound.webSocket,
     repo: repos.channels,
     cryptoSecret: secrets.crypto,
     options,

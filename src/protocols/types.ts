@@ -39,7 +39,7 @@ export interface PassthroughPatch {
 }
 
 /** Protocols only spoken to upstreams (no client speaks them to the gateway), plus the four. */
-export type UpstreamProtocolId = ProtocolId | 'bedrock-converse' | 'bedrock-invoke' | 'vertex-anthropic' | 'dify' | 'coze' | 'codex' | 'hunyuan'
+export type UpstreamProtocolId = ProtocolId | 'bedrock-converse' | 'bedrock-invoke' | 'vertex-anthropic' | 'dify' | 'coze' | 'codex' | 'hunyuan' | 'spark'
 
 /** Bytes → SSE-shaped events: `SseParser` for SSE, the AWS event-stream parsers for Bedrock. */
 export interface FrameParser {

@@ -25,6 +25,7 @@ import { perplexity } from './perplexity'
 import { qianfan } from './qianfan'
 import { qwen } from './qwen'
 import { siliconflow } from './siliconflow'
+import { spark } from './spark'
 import { submodel } from './submodel'
 import { suno } from './suno'
 import type { Provider } from './types'
@@ -36,7 +37,7 @@ import { zhipu } from './zhipu'
 
 /** Every supported provider, keyed by new-api channel type, in type order. Adding a vendor = one data file + one line. */
 export const PROVIDERS: readonly Provider[] = [
-  openai, azure, ollama, custom, anthropic, qwen, openrouter, gemini, hunyuan, moonshot, zhipu, perplexity, lingyiwanwu, bedrock, cohere,
+  openai, azure, ollama, custom, anthropic, qwen, spark, openrouter, gemini, hunyuan, moonshot, zhipu, perplexity, lingyiwanwu, bedrock, cohere,
   minimax, dify, jina, cloudflare, siliconflow, vertex, mistral, deepseek, doubao, qianfan, xinference, xai, coze, submodel,
   codex, advancedCustom, midjourney, midjourneyPlus, suno,
   // video APIs, polled as tasks (src/tasks/video/)

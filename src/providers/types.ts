@@ -1,4 +1,5 @@
 import type { ProtocolId, UpstreamProtocolId, UpstreamQuirks } from '../protocols/types'
+import type { OutboundWebSocket } from '../outbound/websocket'
 
 export type { ProtocolId, UpstreamProtocolId }
 
@@ -42,6 +43,21 @@ interface ConnectorCall {
   headers: Record<string, string>
   /** how the connector dials anything of its own (a token endpoint): the outbound guard, the app's policy */
   fetch(url: string, init?: RequestInit): Promise<Response>
+}
+
+/** One chat call over a vendor's WebSocket (`Provider.socketCall`). */
+export interface SocketCall {
+  baseUrl: string
+  model: string
+  other: string
+  key: string
+  /** the body the upstream protocol encoded */
+  body: string
+  /** aborts the dial and closes the socket (client gone, stream idle, shutdown) */
+  signal: AbortSignal
+  /** the whole answer's time, from the dial */
+  deadlineMs: number
+  dial: OutboundWebSocket
 }
 
 /** One call of a non-chat operation as the connector sees it (Vertex's Imagen `:predict`). */
@@ -125,6 +141,12 @@ export interface Provider {
   protocolsFor?(model: string): readonly UpstreamProtocolId[]
   /** URL and auth of one call when they depend on the key or a signature over the body (Bedrock's SigV4, Vertex's OAuth token). */
   connector?: Connector
+  /**
+   * A chat call over the vendor's WebSocket instead of an HTTP request (Spark): dials through `dial` (the outbound
+   * guard), sends the encoded body, and answers as `fetch` would: a failed status with the error as its body, or a
+   * 200 whose body is the answer as SSE events.
+   */
+  socketCall?(call: SocketCall): Promise<Response>
   /** The other model APIs the provider serves (embeddings, rerank, images, audio …). */
   operations?: Partial<Record<OperationId, OperationEndpoint>>
   /** Provider root as in new-api (`https://api.openai.com`); '' means the channel must set one. */

@@ -1,4 +1,5 @@
 import { OutboundRedirected, OutboundRefused } from '../outbound/fetch'
+import { WebSocketDialFailed } from '../outbound/websocket'
 import { networkFailure, UpstreamFailure } from './failure'
 import { maskSecrets } from './mask'
 import type { RelayPorts } from './types'
@@ -58,6 +59,24 @@ export async function guardedFetch(
     if (error instanceof OutboundRefused) throw new UpstreamFailure(0, error.message, true)
     if (clientSignal.aborted) throw new UpstreamFailure(0, 'the client went away', false)
     throw networkFailure(scope.abort.signal.aborted ? scope.abort.signal.reason : error, url)
+  }
+}
+
+/**
+ * A call over the vendor's WebSocket (Spark), dialled through the outbound guard by `exchange`: the same failures as
+ * guardedFetch (a refused address, a lost connection, the deadline), keys masked. A channel with a proxy is refused:
+ * the guarded WebSocket does not dial through one yet.
+ */
+export async function guardedExchange(exchange: (signal: AbortSignal) => Promise<Response>, proxy: string | undefined, scope: AttemptScope, clientSignal: AbortSignal, key: string): Promise<Response> {
+  if (proxy) throw new UpstreamFailure(0, 'this channel sends through a proxy, which its WebSocket API does not support yet', true)
+  try {
+    return await exchange(scope.abort.signal)
+  } catch (error) {
+    if (error instanceof WebSocketDialFailed) throw new UpstreamFailure(error.status, maskSecrets(error.message, key), true)
+    if (error instanceof OutboundRefused) throw new UpstreamFailure(0, error.message, true)
+    if (clientSignal.aborted) throw new UpstreamFailure(0, 'the client went away', false)
+    if (scope.abort.signal.aborted) throw networkFailure(scope.abort.signal.reason)
+    throw new UpstreamFailure(0, maskSecrets(`the channel's WebSocket call failed: ${(error as Error).message}`, key), true)
   }
 }
 

@@ -24,6 +24,7 @@ const PLAN_KEY = 'glm-plan-key-0123456789abcdef.xyz'
 /** new-api's Codex key: the ChatGPT sign-in's tokens as one JSON line */
 const ADVANCED = { advanced_routes: [{ incoming_path: '/v1/chat/completions', upstream_path: '/gw/chat', converter: 'none' }] }
 const CODEX_KEY = JSON.stringify({ access_token: 'eyJ.a.b', refresh_token: 'rt-1', account_id: 'acct-1', email: 'a@example.com', type: 'codex', expired: '2026-12-01T00:00:00Z' })
+const SPARK_KEY = 'a1b2c3d4|MjlmNzkzNmZkMDQ2OTc0ZDdmNGE2ZTZi|addd2272b6d8b7c8abdd79531420ca3b'
 const ANSWER = 'Hello from the GLM Coding Plan.'
 
 let zhipu: FakeUpstream
@@ -90,6 +91,7 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
       newApiChannel(19, 57, 'codex', '', { key: CODEX_KEY }),
       newApiChannel(20, 58, 'advanced', 'https://llm.internal.example.com', { settings: JSON.stringify({ advanced_custom: ADVANCED }) }),
       newApiChannel(21, 58, 'advanced without routes', 'https://llm.internal.example.com'),
+      newApiChannel(22, 18, 'spark', '', { key: SPARK_KEY, other: 'v3.5' }),
     ]
     const source = join(dir, 'new-api.db')
     writeSqliteSource(source, NEW_API_TABLES, { ...fixture.rows, channels, abilities: [] })
@@ -193,6 +195,14 @@ describe('from new-api: coding plans and Anthropic-compatible base URLs', () => 
     expect((await target(app, 18, 'openai-chat')).url).toBe('https://llm.submodel.ai/v1/chat/completions')
     expect(result.report.unsupported_channels.map((c) => c.id)).not.toContain(17)
     expect(result.report.unsupported_channels.map((c) => c.id)).not.toContain(18)
+  })
+
+  test("Spark (18) comes in served and enabled: its three-part key whole, the API version in `other` read", async () => {
+    expect(await channel(22)).toMatchObject({ type: 18, baseUrl: '', other: 'v3.5', status: 1 })
+    await app.deps.routing.channels.ready
+    expect(app.deps.routing.channels.get(22)!.keys).toEqual([SPARK_KEY])
+    expect(result.report.unsupported_channels.map((c) => c.id)).not.toContain(22)
+    expect(issuesOf(result, 'other').flatMap((i) => i.ids)).not.toContain(22)
   })
 
   test('Codex (57) comes in served and enabled, its sign-in kept whole as the one key', async () => {

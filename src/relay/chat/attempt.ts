@@ -8,7 +8,7 @@ import type { UpstreamBody } from './upstream-body'
 import type { RouteCandidate } from '../routing'
 import { convertStream, outputNeeded, passthroughStream, type StreamEnd } from '../stream/pipe'
 import { peekStream } from '../stream/peek'
-import { asUpstreamFailure, guardedFetch, openAttempt } from '../send'
+import { asUpstreamFailure, guardedExchange, guardedFetch, openAttempt, type AttemptScope } from '../send'
 import { mappedStatus } from '../overrides/channel-overrides'
 import { idOfResponse, responseIdTap } from '../responses/response-id-tap'
 
@@ -25,6 +25,8 @@ export interface AttemptPlan {
   headers: Record<string, string>
   /** URL and headers made per call (signed, or with a minted token), once the body is known */
   connect?: () => Promise<{ url: string; headers: Record<string, string> }>
+  /** the call made over the vendor's WebSocket, not HTTP (providers' `socketCall`), answering with a Response all the same */
+  exchange?: (signal: AbortSignal) => Promise<Response>
   /** the upstream refused a call `connect` made (its status); true when cached credentials were dropped to be made anew */
   rejected?: (status: number) => boolean
 }
@@ -57,11 +59,7 @@ export async function attemptUpstream(deps: Omit<RelayPorts, 'routing'>, a: Atte
   const scope = openAttempt(deps, a.input.signal)
   const key = a.candidate.key
   try {
-    const { url, headers } = a.connect ? await connected(a.connect) : a
-    // the payload goes to guardedFetch alone, which lets go of it once fetch has it (a retry plans its own body)
-    const init = { headers, body: a.body.payload, proxy: a.candidate.channel.overrides.proxy }
-    a.body.payload = ''
-    const response = await guardedFetch(deps, url, init, scope, a.input.signal, key)
+    const response = a.exchange ? await guardedExchange(a.exchange, a.candidate.channel.overrides.proxy, scope, a.input.signal, key) : await fetched(deps, a, scope)
     if (!response.ok) {
       const renewed = a.rejected?.(response.status) ?? false
       const failure = await failureOf(a.upstreamProtocol, response, key, mappedStatus(a.candidate.channel.overrides, response.status))
@@ -74,6 +72,14 @@ export async function attemptUpstream(deps: Omit<RelayPorts, 'routing'>, a: Atte
   } finally {
     scope.close()
   }
+}
+
+async function fetched(deps: Omit<RelayPorts, 'routing'>, a: AttemptInput, scope: AttemptScope): Promise<Response> {
+  const { url, headers } = a.connect ? await connected(a.connect) : a
+  // the payload goes to guardedFetch alone, which lets go of it once fetch has it (a retry plans its own body)
+  const init = { headers, body: a.body.payload, proxy: a.candidate.channel.overrides.proxy }
+  a.body.payload = ''
+  return guardedFetch(deps, url, init, scope, a.input.signal, a.candidate.key)
 }
 
 /** The channel's credentials could not make this call (a malformed key, a token endpoint refusing): the channel's fault, so the next one is tried. */

@@ -1,5 +1,4 @@
 import { GatewayError } from '../../errors'
-import type { OutboundFetch } from '../../outbound/fetch'
 import type { Protocol, UpstreamProtocol } from '../../protocols/types'
 import { upstreamRequest } from '../../providers'
 import { protocolFor } from '../protocol-registry'
@@ -63,7 +62,7 @@ function chatJob(ports: RelayPorts, input: RelayInput): RelayJob {
     },
     restore: () => input.body.restore(),
     async attempt(candidate, attempt) {
-      const plan = withPlanHeaders(planAttempt(ports.outbound.fetch, input, request, client, candidate), candidate.channel.overrides, { key: candidate.key, requestId: input.requestId })
+      const plan = withPlanHeaders(planAttempt(ports, input, request, client, candidate), candidate.channel.overrides, { key: candidate.key, requestId: input.requestId })
       // sent as a Blob that can give the bytes back (the request's own, or a body made from them that holds most of them):
       // they are not needed again unless a retry or an exact count asks (restore)
       input.body.release(plan.body)
@@ -75,7 +74,7 @@ function chatJob(ports: RelayPorts, input: RelayInput): RelayJob {
   }
 }
 
-function planAttempt(fetch: OutboundFetch, input: RelayInput, request: ChatRequest, client: Protocol, candidate: RouteCandidate): AttemptPlan {
+function planAttempt(ports: Pick<RelayPorts, 'outbound' | 'options'>, input: RelayInput, request: ChatRequest, client: Protocol, candidate: RouteCandidate): AttemptPlan {
   const { channel } = candidate
   const provider = channel.provider
   const ir = request.head
@@ -91,6 +90,14 @@ function planAttempt(fetch: OutboundFetch, input: RelayInput, request: ChatReque
   const rawAnswer = passthrough && !upstreamProtocol.createFrameParser
   // an answer's encoder reads the request's settings and tools, never its conversation
   const attemptIr = rawAnswer ? ir : request.settings()
+  const { fetch, webSocket } = ports.outbound
+  const socketCall = provider.socketCall
+  if (socketCall && webSocket) {
+    // the answer's deadline is the attempt's own (RelayTimeoutSeconds), counted from the dial to the last frame
+    const deadlineMs = ports.options.get<number>('RelayTimeoutSeconds') * 1000
+    const call = { baseUrl: channel.baseUrl || provider.defaultBaseUrl, model: candidate.upstreamModel, other: channel.other, key: candidate.key, body: payloadText(body), deadlineMs, dial: webSocket }
+    return { upstreamProtocol, ir: attemptIr, passthrough, rawAnswer, body, url: '', headers: {}, exchange: (signal) => socketCall({ ...call, signal }) }
+  }
   const connector = provider.connector
   if (connector) {
     const call = { protocol, model: candidate.upstreamModel, clientModel: ir.model, stream: ir.stream, key: candidate.key, baseUrl: channel.baseUrl, other: channel.other, setting: channel.setting, client: input.protocol, body: payloadText(body), fetch }

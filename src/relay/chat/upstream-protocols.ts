@@ -6,6 +6,7 @@ import { codex } from '../../protocols/codex'
 import { coze } from '../../protocols/coze'
 import { dify } from '../../protocols/dify'
 import { hunyuan } from '../../protocols/hunyuan'
+import { spark } from '../../protocols/spark'
 import { AwsEventStreamParser } from '../../protocols/framing/aws-event-stream'
 import type { ProtocolId, UpstreamProtocol, UpstreamProtocolId, WireError } from '../../protocols/types'
 import { vertexAnthropicBetas, vertexAnthropicBody } from '../../providers/vertex'
@@ -49,6 +50,7 @@ const UPSTREAM_ONLY: Record<Exclude<UpstreamProtocolId, ProtocolId>, UpstreamPro
   coze,
   dify,
   hunyuan,
+  spark,
   'vertex-anthropic': carryingAnthropic('vertex-anthropic', {
     parseError: vertexError,
     wrapBody: (body, headers, warnings) => {

@@ -1,3 +1,4 @@
+import type { OutboundWebSocket } from '../../outbound/websocket'
 import type { Channel } from './channel'
 import type { ChannelTestResult, Fetch } from './channel-test'
 import type { KeyRotation } from './key-rotation'
@@ -15,9 +16,9 @@ export interface ChannelCheck {
  * The channel test behind `GET /api/channel/test/:id` and the probe: every key in turn, the verdicts fed to
  * the key rotation (dead keys out, working ones back in), one summary. Never throws.
  */
-export function createChannelCheck(rotation: Pick<KeyRotation, 'isDead' | 'markDead' | 'revive'>, fetchImpl: Fetch) {
+export function createChannelCheck(rotation: Pick<KeyRotation, 'isDead' | 'markDead' | 'revive'>, fetchImpl: Fetch, dial?: OutboundWebSocket) {
   return async function checkChannel(channel: Channel, requestedModel?: string): Promise<ChannelCheck> {
-    const tests = await testEachKey(channel, requestedModel, fetchImpl)
+    const tests = await testEachKey(channel, requestedModel, fetchImpl, dial)
     applyKeyTests(channel, tests, rotation)
     return { result: summarizeKeyTests(tests, channel.keys.length), anyKeyWorks: tests.some((t) => t.result.ok) }
   }

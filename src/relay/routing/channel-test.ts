@@ -7,6 +7,8 @@ import { mapModel } from './model-mapping'
 import { failureCode, fetchFailure, shownUrl, type UpstreamFailureCode } from './upstream-failure'
 import { viaChannel } from '../overrides/attempt-overrides'
 import { probeOperation, testOperationFor } from './operation-test'
+import { probeOverSocket } from './socket-test'
+import type { OutboundWebSocket } from '../../outbound/websocket'
 
 export interface ChannelTestResult {
   ok: boolean
@@ -40,7 +42,7 @@ function testModelOf(channel: Channel, requested?: string): string {
  * error message. Never throws.
  * `key-tests.ts` runs it once per key.
  */
-export async function testKey(channel: Channel, key: string, requestedModel: string | undefined, upstream: Fetch): Promise<ChannelTestResult> {
+export async function testKey(channel: Channel, key: string, requestedModel: string | undefined, upstream: Fetch, dial?: OutboundWebSocket): Promise<ChannelTestResult> {
   let request: ChannelTestResult['request']
   const fetchImpl: Fetch = (input, init) => {
     request = { method: init?.method ?? 'GET', url: shownUrl(input) }
@@ -76,6 +78,16 @@ export async function testKey(channel: Channel, key: string, requestedModel: str
   }
   // nothing this gateway relays to test: say so instead of sending a fake chat
   if (!protocol) return result(false, 0, channel.provider.note ?? `${channel.provider.name} speaks no protocol Tollgate relays`, 'not_testable')
+  const socketCall = channel.provider.socketCall
+  if (socketCall) {
+    if (!dial) return result(false, 0, `${channel.provider.name} is reached over a WebSocket, which this test cannot dial`, 'not_testable')
+    try {
+      const probe = await probeOverSocket(channel, socketCall, key, upstreamModel, dial, TEST_TIMEOUT_MS)
+      return result(probe.ok, probe.status, hideKeys(probe.message, channel.keys))
+    } catch (error) {
+      return thrown(error)
+    }
+  }
   try {
     const send = async () => {
       const target = await probeCall(channel, upstreamModel, model, key, fetchImpl)

@@ -5,6 +5,7 @@ import type { OptionStore } from '../../options/store'
 import { createChannelCheck } from './channel-check'
 import { createChannelStore } from './channel-store'
 import type { Fetch } from './channel-test'
+import type { OutboundWebSocket } from '../../outbound/websocket'
 import { type AutoDisabledListener, createHealthTracker, type FailureCounts } from './health'
 import { createKeyRotation, type KeyChangeListener } from './key-rotation'
 import { planCandidates, routePlan, type Random, type RouteCandidate, type RoutePlan } from './plan'
@@ -29,6 +30,8 @@ export interface RoutingInput {
   random?: Random
   /** how the channel test and fetch_models dial (deps.outbound: the SSRF guard, no redirect followed) */
   fetch: Fetch
+  /** how the channel test dials a provider reached over a WebSocket (Spark): deps.outbound's guarded one */
+  webSocket?: OutboundWebSocket
 }
 
 /**
@@ -52,7 +55,7 @@ export function createRouting(input: RoutingInput) {
   const rotation = createKeyRotation(input.onKeyChange)
   const health = createHealthTracker(channels, () => input.options.get<number>('ChannelFailureThreshold'), input.failureCounts, rotation, input.onAutoDisabled)
   const upstreamFetch = input.fetch
-  const checkChannel = createChannelCheck(rotation, upstreamFetch)
+  const checkChannel = createChannelCheck(rotation, upstreamFetch, input.webSocket)
   const probe = createChannelProbe(channels, health, () => input.options.get<number>('ChannelProbeIntervalSeconds'), checkChannel)
   let random: Random = input.random ?? Math.random
   let loaded = false

@@ -1,3 +1,4 @@
+import type { OutboundWebSocket } from '../../outbound/websocket'
 import { keyHint, maskSecrets } from '../mask'
 import type { Channel } from './channel'
 import { testKey, type ChannelTestResult, type Fetch } from './channel-test'
@@ -16,13 +17,13 @@ export interface KeyTest {
 }
 
 /** Test the channel's keys, at most MAX_TESTED_KEYS, KEYS_AT_ONCE at a time, reported in key order; a keyless channel is tested once without one. */
-export async function testEachKey(channel: Channel, requestedModel: string | undefined, fetchImpl: Fetch): Promise<KeyTest[]> {
+export async function testEachKey(channel: Channel, requestedModel: string | undefined, fetchImpl: Fetch, dial?: OutboundWebSocket): Promise<KeyTest[]> {
   const keys = channel.keys.length > 0 ? channel.keys.slice(0, MAX_TESTED_KEYS) : ['']
   const tests: KeyTest[] = []
   let next = 0
   const worker = async () => {
     for (let i = next++; i < keys.length; i = next++) {
-      tests[i] = { position: i + 1, key: keys[i]!, result: await testKey(channel, keys[i]!, requestedModel, fetchImpl) }
+      tests[i] = { position: i + 1, key: keys[i]!, result: await testKey(channel, keys[i]!, requestedModel, fetchImpl, dial) }
     }
   }
   await Promise.all(Array.from({ length: Math.min(KEYS_AT_ONCE, keys.length) }, worker))

@@ -20,6 +20,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   { type: 8, name: 'Custom (OpenAI-compatible)', baseUrl: '', keyRequired: true },
   { type: 14, name: 'Anthropic', baseUrl: 'https://api.anthropic.com', keyRequired: true },
   { type: 17, name: 'Qwen (Alibaba DashScope)', baseUrl: 'https://dashscope.aliyuncs.com', keyRequired: true },
+  { type: 18, name: 'iFlytek Spark', baseUrl: 'https://spark-api.xf-yun.com', keyRequired: true },
   { type: 20, name: 'OpenRouter', baseUrl: 'https://openrouter.ai/api', keyRequired: true },
   { type: 24, name: 'Google Gemini', baseUrl: 'https://generativelanguage.googleapis.com', keyRequired: true },
   { type: 23, name: 'Tencent Hunyuan', baseUrl: 'https://hunyuan.tencentcloudapi.com', keyRequired: true, baseUrlOptional: true },
