@@ -21,6 +21,7 @@ import { setHashLimits } from './modules/users/hash-queue'
 import { createMailer, type Mailer } from './mail/mailer'
 import { createTaskPoller, type TaskPoller } from './tasks/service'
 import { createNotifier, type Notifier } from './notify/notifier'
+import { runScheduledUpstreamCheck, UPSTREAM_CHECK_EVERY_MS } from './modules/channels/upstream-schedule'
 
 /** Everything a module needs, built once per app; tests build one per temp database. */
 export interface AppDeps {
@@ -109,6 +110,8 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
       { name: 'log-retention', start: metering.retention.start, stop: metering.retention.stop },
       // first thing once held (a node starting alone prunes at start, as before there were jobs), then hourly
       { name: 'session-prune', ...periodic('session pruning', 0, PRUNE_INTERVAL_SECONDS * 1000, revokedSessions.pruneExpired) },
+      // new-api's upstream model check: channels with the check on, every 30 minutes (modules/channels/upstream-schedule.ts)
+      { name: 'upstream-model-check', ...periodic('upstream model check', UPSTREAM_CHECK_EVERY_MS, UPSTREAM_CHECK_EVERY_MS, () => runScheduledUpstreamCheck(deps)) },
     ],
     config.jobLeaseSeconds * 1000,
   )

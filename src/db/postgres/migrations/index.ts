@@ -17,6 +17,7 @@ import m14 from './0014_magenta_mentallo.sql' with { type: 'text' }
 import m15 from './0015_tasks.sql' with { type: 'text' }
 import m16 from './0016_notify_settings.sql' with { type: 'text' }
 import m17 from './0017_pink_betty_ross.sql' with { type: 'text' }
+import m18 from './0018_flashy_revanche.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -43,4 +44,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 15, tag: '0015_tasks', sql: m15 },
   { index: 16, tag: '0016_notify_settings', sql: m16 },
   { index: 17, tag: '0017_pink_betty_ross', sql: m17 },
+  { index: 18, tag: '0018_flashy_revanche', sql: m18 },
 ]

@@ -15,6 +15,7 @@ import m12 from './0012_custom_oauth_providers.sql' with { type: 'text' }
 import m13 from './0013_foamy_green_goblin.sql' with { type: 'text' }
 import m14 from './0014_tasks.sql' with { type: 'text' }
 import m15 from './0015_notify_settings.sql' with { type: 'text' }
+import m16 from './0016_short_chat.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -39,4 +40,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 13, tag: '0013_foamy_green_goblin', sql: m13 },
   { index: 14, tag: '0014_tasks', sql: m14 },
   { index: 15, tag: '0015_notify_settings', sql: m15 },
+  { index: 16, tag: '0016_short_chat', sql: m16 },
 ]
