@@ -39,6 +39,7 @@ import { dashboardTraffic } from './dashboard-traffic'
 import { notify } from './notify'
 import { channelStats } from './channel-stats'
 import { upstreamModels } from './upstream-models'
+import { upstreamCheck } from './upstream-check'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -83,4 +84,5 @@ export const en = {
   ...notify,
   ...channelStats,
   ...upstreamModels,
+  ...upstreamCheck,
 } as const

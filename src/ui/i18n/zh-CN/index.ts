@@ -39,6 +39,7 @@ import { dashboardTraffic } from './dashboard-traffic'
 import { notify } from './notify'
 import { channelStats } from './channel-stats'
 import { upstreamModels } from './upstream-models'
+import { upstreamCheck } from './upstream-check'
 import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -84,4 +85,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...notify,
   ...channelStats,
   ...upstreamModels,
+  ...upstreamCheck,
 }

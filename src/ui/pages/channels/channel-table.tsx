@@ -5,6 +5,7 @@ import { useQuotaFormat } from '../../components/quota'
 import { RowMenu } from '../../components/row-menu'
 import { StatusDot, type Tone } from '../../components/status-dot'
 import { useI18n, type MessageKey } from '../../i18n'
+import { PendingBadge } from './upstream-check'
 import { channelTypeName } from '../../lib/channel-types'
 import { errorWords } from '../../lib/error-words'
 import { formatNumber, formatTime, timeZoneName } from '../../lib/format'
@@ -80,7 +81,7 @@ export function ChannelTable({ rows, loading, empty, testing, selected, onSelect
       cell: (c) => (
         <>
           <span class="channel-name">{c.name}</span> <span class="channel-id">#{c.id}</span>{' '}
-          <span class="channel-id">{t('channels.keyCount', { count: formatNumber(c.key_count, locale) })}</span>
+          <span class="channel-id">{t('channels.keyCount', { count: formatNumber(c.key_count, locale) })}</span> <PendingBadge channel={c} />
           <span class="channel-where">{c.base_url || channelTypeName(c.type)}</span>
           <span class="channel-models" title={c.models}>
             {modelSummary(c.models, t)}
