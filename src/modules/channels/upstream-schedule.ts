@@ -5,8 +5,6 @@ import { recordManageLog } from '../../metering/manage-log'
 import { listUpstreamModels } from './checks'
 import { diffModels, isIgnored, MAX_STORED_MODELS, readUpstreamSettings, writeUpstreamSettings, type UpstreamSettings } from './upstream-settings'
 
-/** new-api's schedule: every 30 minutes, on the node holding the job's lease. */
-export const UPSTREAM_CHECK_EVERY_MS = 30 * 60 * 1000
 /** Channels checked by one scheduled run at most (new-api's batch size); the ones checked longest ago go first. */
 const UPSTREAM_CHECK_MAX_CHANNELS = 100
 

@@ -47,7 +47,8 @@ test('the job checks the channels with the check on, stores what it found on the
   const off = await channel({})
   const disabled = await channel({ upstream_model_update_check_enabled: true }, { status: 2 })
   await only([on, off, disabled])
-  const run = await runScheduledUpstreamCheck(app.deps)
+  // what the background job `upstream-model-check` runs (bound by the channels module)
+  const run = await app.deps.upstreamModelCheck.run()
   expect(run).toEqual({ checked: [on], failed: [], auto_added: 0 })
   expect(await stored(on)).toMatchObject({
     upstream_model_update_last_check_time: nowMs / 1000,
