@@ -16,6 +16,8 @@ export interface Config {
   readonly redisUrl: string | undefined
   /** how long a background job's lease outlives a node that stopped renewing it (the time another node needs to take the job over) */
   readonly jobLeaseSeconds: number
+  /** the scheduled upstream model check skips a channel checked less than this long ago (new-api's env of that name) */
+  readonly upstreamModelCheckMinIntervalSeconds: number
   readonly sessionSecret: string | undefined
   readonly cryptoSecret: string | undefined
   readonly rootUsername: string
@@ -72,6 +74,8 @@ Environment:
   REDIS_URL         redis://[user:pass@]host:6379/0 or rediss:// (TLS): limits, caches and jobs shared
                     by every node on it; required for a second node on one PostgreSQL database
   JOB_LEASE_SECONDS how soon another node takes over the background jobs of a node that died (15)
+  CHANNEL_UPSTREAM_MODEL_UPDATE_MIN_CHECK_INTERVAL_SECONDS  the 30-minute upstream model check skips
+                    a channel checked less than this long ago (300)
   DATABASE_POOL_SIZE  PostgreSQL connections per node (10)
   DATABASE_STATEMENT_TIMEOUT_SECONDS  PostgreSQL cancels a statement that runs longer (30; 0: never)
   QUOTA_HOLD_TTL_SECONDS  PostgreSQL: a dead node's reservations go back to the balances after this (45)
@@ -135,6 +139,7 @@ export function loadConfig(env: Env, flags: Record<string, string> = {}): Config
     database,
     redisUrl: parseRedisUrl(env.REDIS_URL),
     jobLeaseSeconds: parsePositive(env.JOB_LEASE_SECONDS || '15', 'JOB_LEASE_SECONDS'),
+    upstreamModelCheckMinIntervalSeconds: parseNonNegative(env.CHANNEL_UPSTREAM_MODEL_UPDATE_MIN_CHECK_INTERVAL_SECONDS || '300', 'CHANNEL_UPSTREAM_MODEL_UPDATE_MIN_CHECK_INTERVAL_SECONDS'),
     sessionSecret: parseSecret(env.SESSION_SECRET, 'SESSION_SECRET'),
     cryptoSecret: parseSecret(env.CRYPTO_SECRET, 'CRYPTO_SECRET'),
     rootUsername: env.ROOT_USERNAME || 'root',

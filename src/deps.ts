@@ -44,8 +44,10 @@ export interface AppDeps {
   ops: Ops
   /** What nodes share (src/coord): limits, login windows, invalidations, job leases, channel failures; in process, or through Redis with REDIS_URL. Whoever stops the app closes it. */
   coord: Coordination
-  /** The background jobs (channel probe, log retention, session pruning), each run by one node at a time; the app starts and stops them. */
+  /** The background jobs (channel probe, log retention, session pruning, upstream model check), each run by one node at a time; the app starts and stops them. */
   jobs: JobHolding
+  /** The scheduled upstream model check's run, set by the channels module (deps.ts may not import the modules). */
+  upstreamModelCheck: { run(): Promise<unknown> }
   /** Mail through the SMTP options (src/mail), dialled by the outbound guard's SMTP side. */
   mailer: Mailer
   /** Session affinity: a coding agent's turns pinned to one channel and key (relay/routing/affinity). */
@@ -105,6 +107,9 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
     { onFlush: (ms, rows, failed) => (failed ? ops.flush.failed() : ops.flush.observe(ms, rows)) },
   )
   invalidations?.attach({ users: repos.users, tokens: repos.tokens, plans: repos.subscriptions, channels: routing.channels, keys: routing, options, sessions: revokedSessions })
+  // new-api's schedule: every 30 minutes on the node holding the job's lease; what it runs, the channels module sets
+  const UPSTREAM_CHECK_EVERY_MS = 30 * 60 * 1000
+  const upstreamModelCheck = { run: async (): Promise<unknown> => undefined }
   const jobs = exclusiveJobs(
     coord,
     [
@@ -116,6 +121,8 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
       { name: 'codex-refresh', ...periodic('codex refresh', 0, REFRESH_EVERY_MS, () => refreshDueCodexChannels({ fetch: outbound.fetch, channels: routing.channels, coord, now: clock.now })) },
       // plans that ended give back the group they raised their holder to
       upgradeSweepJob(repos, clock),
+      // new-api's upstream model check, every 30 minutes: its run is bound by the channels module (upstream-schedule.ts)
+      { name: 'upstream-model-check', ...periodic('upstream model check', UPSTREAM_CHECK_EVERY_MS, UPSTREAM_CHECK_EVERY_MS, () => upstreamModelCheck.run()) },
     ],
     config.jobLeaseSeconds * 1000,
   )
@@ -123,7 +130,7 @@ export async function createDeps(config: Config, storage: Repos, log: Logger = c
   const affinity = createSessionAffinity({ cache: coord.affinity, options, keyOutOfRotation: routing.keyOutOfRotation })
   const taskPoller = createTaskPoller({ tasks: repos.tasks, channels: routing.channels, options, outbound, clock })
   const responses = createResponseRegistry(coord.responses, options)
-  const deps: AppDeps = { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, mailer, affinity, responses, taskPoller, notifier: undefined!, clock }
+  const deps: AppDeps = { config, repos, options, secrets, revokedSessions, startedAt: Date.now(), coord, outbound, routing, metering, ops, jobs, upstreamModelCheck, mailer, affinity, responses, taskPoller, notifier: undefined!, clock }
   deps.notifier = notifier = createNotifier({
     repos,
     mailer: () => deps.mailer,

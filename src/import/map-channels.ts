@@ -12,6 +12,7 @@ import { reportUnread, type MapContext } from './map-common'
 import { MAPPED_SETTING_FIELDS, mapOverrides } from './map-overrides'
 import type { SourceRow } from './read-source'
 import { bool, int, jsonObject, jsonValue, text } from './values'
+import { readUpstreamSettings } from '../modules/channels/upstream-settings'
 
 export interface MappedChannel {
   sourceId: number
@@ -132,6 +133,7 @@ export function mapChannels(ctx: MapContext, rows: SourceRow[], autoDisable: boo
         autoBan: (row.auto_ban === null || row.auto_ban === undefined ? true : bool(row.auto_ban)) && autoDisable ? 1 : 0,
         other: other.value,
         setting: Object.keys(setting).length ? JSON.stringify(setting) : '',
+        settings: upstreamCheckSettings(row),
         ...overrides,
         usedQuota: numbers.usedQuota,
         responseTime: numbers.responseTime,
@@ -298,8 +300,17 @@ function settingKeys(ctx: MapContext, row: SourceRow, id: number, type: number):
       if (value === null || value === '' || value === false || value === 0) continue
       if (column === 'config' && CONFIG_FOR_OTHER[type] === field) continue
       if (column === 'setting' && MAPPED_SETTING_FIELDS.has(field)) continue
-      if (column === 'settings' && CARRIED_SETTINGS.has(field)) continue
+      if (column === 'settings' && (CARRIED_SETTINGS.has(field) || field.startsWith(UPSTREAM_CHECK_PREFIX))) continue
       ctx.report.issue('channels', `${column}.${field}`, 'no counterpart in Tollgate: not imported', id)
     }
   }
+}
+
+const UPSTREAM_CHECK_PREFIX = 'upstream_model_update_'
+
+/** new-api's `settings` fields of the upstream model check come over as they are (the rest is reported by settingKeys). */
+function upstreamCheckSettings(row: SourceRow): string {
+  const object = jsonObject(row.settings)
+  if (!object || !Object.keys(object).some((field) => field.startsWith(UPSTREAM_CHECK_PREFIX))) return ''
+  return JSON.stringify(readUpstreamSettings(JSON.stringify(object)))
 }

@@ -22,7 +22,7 @@ interface ManageLogInput {
 }
 
 /** An admin action (channel, token, user or option change) as a type-3 log row, written with the next batch. */
-function recordManageLog(deps: ManageLogDeps, input: ManageLogInput): void {
+export function recordManageLog(deps: ManageLogDeps, input: ManageLogInput): void {
   // one operations log line per management write (secrets already redacted from the details)
   const log = deps.ops?.log
   if (log?.isLevelEnabled('info')) {

@@ -1,5 +1,6 @@
 /**
- * Three gateways on one database and one Redis: each background job (channel probe, log retention, session pruning, plans' group sweep)
+ * Three gateways on one database and one Redis: each background job (channel probe, log retention, session pruning, plans' group sweep,
+ * the upstream model check)
  * runs on exactly one of them, stays there while it lives, and moves to another when that node dies (its lease
  * abandoned, as a crash leaves it). JOB_LEASE_SECONDS 0.6: a dead holder's jobs move within 0.6 s plus one try.
  */
@@ -9,7 +10,7 @@ import { startCluster, within, type Cluster } from '../helpers/cluster'
 import { hasRedis, startRedis, type RedisServer } from '../helpers/redis-server'
 import type { TestApp } from '../helpers/test-app'
 
-const JOBS = ['channel-probe', 'log-retention', 'session-prune', 'plan-group-sweep']
+const JOBS = ['channel-probe', 'log-retention', 'session-prune', 'plan-group-sweep', 'upstream-model-check']
 
 let redis: RedisServer
 let cluster: Cluster

@@ -36,6 +36,7 @@ beforeAll(async () => {
       header_override: JSON.stringify({ 'X-Team': 'infra-{api_key}' }),
       status_code_mapping: '{"400":"500"}',
       setting: JSON.stringify({ system_prompt: 'From new-api.', system_prompt_override: true, proxy: 'http://u:pw@proxy.example.com:3128', force_format: true }),
+      settings: JSON.stringify({ upstream_model_update_check_enabled: true, upstream_model_update_ignored_models: ['regex:^o1'], upstream_model_update_last_detected_models: ['gpt-9'] }),
     }),
     channel(2, { base_url: up.url, param_override: '{"operations":[{"mode":"explode"}]}', status_code_mapping: '{"400":"oops"}', setting: JSON.stringify({ proxy: 'ftp://x' }) }),
   ]
@@ -68,3 +69,10 @@ test('values the API would refuse are dropped, each named', async () => {
   expect(issues(2).sort()).toEqual(['param_override', 'setting.proxy', 'status_code_mapping'])
 })
 
+
+test("new-api's upstream model check fields of `settings` come over, not reported", async () => {
+  const row = (await app.deps.repos.channels.findById(1))!
+  expect(JSON.parse(row.settings)).toMatchObject({ upstream_model_update_check_enabled: true, upstream_model_update_ignored_models: ['regex:^o1'], upstream_model_update_last_detected_models: ['gpt-9'] })
+  expect(issues(1).filter((field) => field.startsWith('settings.'))).toEqual([])
+  expect((await app.deps.repos.channels.findById(2))!.settings).toBe('')
+})

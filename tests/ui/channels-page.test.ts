@@ -116,6 +116,7 @@ test('the new channel drawer checks before sending, sends new-api’s field name
     type: 1, name: 'pool', key: 'sk-one\nsk-two', base_url: '', models: 'gpt-4o-mini', group: 'default', priority: 0, weight: 0, tag: '',
     model_mapping: '{"a":"gpt-4o-mini"}', test_model: '', auto_ban: 1, other: '',
     param_override: '', header_override: '', status_code_mapping: '', setting: {},
+    settings: { upstream_model_update_check_enabled: false, upstream_model_update_auto_sync_enabled: false },
   })
   expect(byRole(drawer, 'alert').textContent).toBe('key is required for OpenAI channels')
 })
@@ -293,4 +294,48 @@ test('the Custom type suggests the instance’s own models too: priced first, na
   expect(chips[0]).toBe('+ house-llama')
   expect(chips.at(-1)).toBe('+ served-only')
   expect(drawer.textContent).toContain('models priced on this instance first')
+})
+
+const pendingSettings = JSON.stringify({
+  upstream_model_update_check_enabled: true,
+  upstream_model_update_last_check_time: 1_767_225_600,
+  upstream_model_update_last_detected_models: ['gpt-6', 'gpt-6-mini'],
+  upstream_model_update_last_removed_models: [],
+})
+
+test('a row whose scheduled check left changes has a badge; the dialog shows the stored findings without fetching, and ignores the ticked additions', async () => {
+  channels = [channel(1, 'main', { settings: pendingSettings }), channel(2, 'quiet')]
+  const page = await renderPage()
+  expect(page.textContent).toContain('2 model changes')
+  expect(page.textContent?.match(/model changes/g)).toHaveLength(1)
+  byRole(page, 'button', 'Actions for main').click()
+  await settle()
+  ;([...page.querySelectorAll('[role=menuitem]')].find((item) => item.textContent === 'Upstream models') as HTMLElement).click()
+  await settleAll()
+  const dialog = document.querySelector('dialog[open]') as HTMLElement
+  expect(sent.some((s) => s.path === '/api/channel/upstream_updates/detect')).toBe(false)
+  expect(dialog.textContent).toContain('Last checked')
+  expect(dialog.querySelector('input[aria-label="Add gpt-6-mini"]')).not.toBeNull()
+  ;(dialog.querySelector('input[aria-label="Add gpt-6"]') as HTMLInputElement).click()
+  await settle()
+  byRole(dialog, 'button', 'Ignore ticked additions').click()
+  await settleAll()
+  expect(sent.find((s) => s.path === '/api/channel/upstream_updates/apply')?.body).toEqual({ id: 1, ignore_models: ['gpt-6-mini'] })
+})
+
+test("the drawer's two switches send the settings with new-api's names, the stored findings kept", async () => {
+  channels = [channel(1, 'main', { settings: pendingSettings })]
+  const page = await renderPage()
+  byRole(page, 'button', 'Actions for main').click()
+  await settle()
+  ;([...page.querySelectorAll('[role=menuitem]')].find((item) => item.textContent === 'Edit') as HTMLElement).click()
+  await settleAll()
+  const check = byLabel(document.body, 'Check the upstream’s model list every 30 minutes') as HTMLInputElement
+  expect(check.checked).toBe(true)
+  ;(byLabel(document.body, 'Add new upstream models automatically') as HTMLInputElement).click()
+  await settle()
+  byRole(document.body, 'button', 'Save').click()
+  await settleAll()
+  const put = sent.find((s) => s.method === 'PUT' && s.path === '/api/channel/')!
+  expect(put.body.settings).toEqual({ ...JSON.parse(pendingSettings), upstream_model_update_auto_sync_enabled: true })
 })

@@ -11,6 +11,7 @@ import { listUpstreamModels, previewUpstreamModels, runChannelTest, testAllChann
 import { keyStates } from './view'
 import { BatchTagBody, ChannelEdit, CopyQuery, CreateBody, FetchModelsBody, IdParams, IdsBody, ListQuery, TagBody, TagEdit, TestQuery, UpstreamApplyBody, UpstreamDetectBody } from './schemas'
 import { applyUpstreamChanges, detectAllUpstreamChanges, detectUpstreamChanges } from './upstream-updates'
+import { runScheduledUpstreamCheck } from './upstream-schedule'
 import {
   channelFilterOf,
   copyChannel,
@@ -28,6 +29,8 @@ import {
 /** Channel management for admins (new-api's /api/channel paths). Keys are write-only: responses show a mask. */
 export function channelsModule(deps: AppDeps) {
   const admin = { role: Role.admin }
+  // the background job `upstream-model-check` (deps.ts) runs this on the node holding its lease
+  deps.upstreamModelCheck.run = () => runScheduledUpstreamCheck(deps)
 
   const list = async (query: ListQuery) => {
     const window = pageWindow(query)

@@ -9,6 +9,7 @@ import { splitKeys } from '../../relay/routing/channel'
 import { parseModelMapping } from '../../relay/routing/model-mapping'
 import type { ChannelCreate, ChannelEdit } from './schemas'
 import { checkedSetting, overridePatch } from './override-input'
+import { editedSettings } from './upstream-settings'
 
 type Fields = Partial<Omit<ChannelCreate, 'key'>> | Omit<ChannelEdit, 'id' | 'key' | 'key_mode'>
 
@@ -85,6 +86,7 @@ export function channelPatch(input: Fields, current?: ChannelRow): { patch: Chan
   if (patch.other !== undefined || patch.type !== undefined) provider.checkOther?.(patch.other ?? current?.other ?? '')
   if (input.setting !== undefined) patch.setting = settingText(input.setting, current?.setting ?? '')
   if (provider.checkSetting && (patch.setting !== undefined || patch.type !== undefined || !current)) provider.checkSetting(settingObject(patch.setting ?? current?.setting ?? ''))
+  if (input.settings !== undefined) patch.settings = editedSettings(JSON.parse(jsonObjectText(input.settings, 'settings') || '{}') as Record<string, unknown>, current?.settings ?? '')
   overridePatch(input, patch)
   return { patch, provider }
 }

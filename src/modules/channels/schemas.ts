@@ -31,6 +31,8 @@ const channelFields = {
   auto_ban: t.Union([t.Integer({ minimum: 0, maximum: 1 }), t.Boolean()]),
   other: nullable(t.String({ maxLength: 10_000 })),
   setting: JsonObject,
+  /** new-api's `settings` (other settings): the upstream model check's switches and ignored list (upstream-settings.ts) */
+  settings: JsonObject,
   /** new-api's overrides (relay/overrides): JSON text or the object */
   param_override: JsonObject,
   header_override: JsonObject,
@@ -119,5 +121,5 @@ export const CopyQuery = t.Object({
 export const UpstreamDetectBody = t.Object({ id: Id })
 const ModelNames = t.Array(t.String({ minLength: 1, maxLength: 500 }), { maxItems: 5000 })
 /** new-api's POST /api/channel/upstream_updates/apply: the chosen pending changes. */
-export const UpstreamApplyBody = t.Object({ id: Id, add_models: t.Optional(ModelNames), remove_models: t.Optional(ModelNames) })
+export const UpstreamApplyBody = t.Object({ id: Id, add_models: t.Optional(ModelNames), remove_models: t.Optional(ModelNames), ignore_models: t.Optional(ModelNames) })
 export type UpstreamApplyBody = typeof UpstreamApplyBody.static

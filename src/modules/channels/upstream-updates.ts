@@ -1,10 +1,10 @@
 import { ChannelStatus } from '../../db/repos/channels'
 import type { AppDeps } from '../../deps'
 import { GatewayError } from '../../errors'
-import type { ModelMapping } from '../../relay/routing/model-mapping'
-import { listUpstreamModels } from './checks'
 import type { UpstreamApplyBody } from './schemas'
 import { editChannel } from './service'
+import { checkAndStore } from './upstream-schedule'
+import { readUpstreamSettings, writeUpstreamSettings } from './upstream-settings'
 
 /** new-api's detect result for one channel (`/api/channel/upstream_updates/detect`). */
 export interface UpstreamChanges {
@@ -30,16 +30,6 @@ const CHANNELS_AT_ONCE = 4
 
 const unique = (names: string[]) => [...new Set(names.map((n) => n.trim()).filter(Boolean))]
 
-/** The pending changes between a channel's models and its upstream's list, as new-api computes them. */
-export function diffModels(local: string[], upstream: string[], mapping: ModelMapping): { add: string[]; remove: string[] } {
-  const have = new Set([...unique(local), ...Object.values(mapping)])
-  const listed = new Set(unique(upstream))
-  return {
-    add: unique(upstream).filter((m) => !have.has(m)),
-    remove: unique(local).filter((m) => !listed.has(m) && !(m in mapping)),
-  }
-}
-
 async function channelOf(deps: AppDeps, id: number) {
   await deps.routing.channels.ready
   const channel = deps.routing.channels.get(id)
@@ -47,19 +37,21 @@ async function channelOf(deps: AppDeps, id: number) {
   return channel
 }
 
-/** One channel's pending changes; the upstream's failure is a 502 naming the channel (never a 500). */
+/**
+ * One channel's pending changes, checked now and stored on the channel (its `settings`), never applied: the manual
+ * detect stages changes for review even when the channel's auto-sync is on. The upstream's failure is a 502 naming
+ * the channel (never a 500).
+ */
 export async function detectUpstreamChanges(deps: AppDeps, id: number): Promise<UpstreamChanges> {
   const channel = await channelOf(deps, id)
-  let upstream: string[]
   try {
-    upstream = await listUpstreamModels(deps, id)
+    const found = await checkAndStore(deps, id, false)
+    return { channel_id: id, channel_name: channel.name, add_models: found.add_models, remove_models: found.remove_models, last_check_time: found.last_check_time }
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error
     const message = `channel #${id} (${channel.name}): ${error.message}`
     throw new GatewayError(error.status, error.code, message, error.param, undefined, { ...error.data, code: error.code, channel_id: id, channel_name: channel.name })
   }
-  const { add, remove } = diffModels(channel.models, upstream, channel.modelMapping)
-  return { channel_id: id, channel_name: channel.name, add_models: add, remove_models: remove, last_check_time: Math.floor(Date.now() / 1000) }
 }
 
 /** Every enabled channel, a few at a time, in id order: the changed ones listed, the failed ones named with their error. */
@@ -88,27 +80,42 @@ export async function detectAllUpstreamChanges(deps: AppDeps): Promise<{ items: 
 /**
  * Apply chosen changes: the upstream's list is fetched again and each chosen model must still be a pending change
  * (an add on the list, a remove gone from it), so a stale console cannot add a model the upstream dropped. Written as
- * a channel edit of `models`; add wins when a model is in both lists, as in new-api.
+ * a channel edit of `models`; add wins when a model is in both lists, as in new-api. `ignore_models` (pending adds)
+ * join the channel's ignored list and are never proposed again; an added model leaves that list.
  */
 export async function applyUpstreamChanges(deps: AppDeps, body: UpstreamApplyBody) {
   const add = unique(body.add_models ?? [])
   const remove = unique(body.remove_models ?? []).filter((m) => !add.includes(m))
-  if (add.length === 0 && remove.length === 0) throw new GatewayError(400, 'nothing_to_apply', 'choose at least one model in add_models or remove_models', 'add_models', undefined, { code: 'nothing_to_apply' })
+  const ignore = unique(body.ignore_models ?? []).filter((m) => !add.includes(m))
+  if (add.length === 0 && remove.length === 0 && ignore.length === 0) {
+    throw new GatewayError(400, 'nothing_to_apply', 'choose at least one model in add_models, remove_models or ignore_models', 'add_models', undefined, { code: 'nothing_to_apply' })
+  }
   const pending = await detectUpstreamChanges(deps, body.id)
-  const stale = [...add.filter((m) => !pending.add_models.includes(m)), ...remove.filter((m) => !pending.remove_models.includes(m))]
+  const stale = [...add.filter((m) => !pending.add_models.includes(m)), ...ignore.filter((m) => !pending.add_models.includes(m)), ...remove.filter((m) => !pending.remove_models.includes(m))]
   if (stale.length > 0) {
     const message = `not a pending upstream change of channel #${body.id}: ${stale.slice(0, 20).join(', ')}; detect again`
     throw new GatewayError(409, 'not_pending', message, undefined, undefined, { code: 'not_pending', models: stale.slice(0, 100) })
   }
   const current = (await channelOf(deps, body.id)).models
   const models = [...current.filter((m) => !remove.includes(m)), ...add]
-  await editChannel(deps, { id: body.id, models }, false)
+  if (add.length > 0 || remove.length > 0) await editChannel(deps, { id: body.id, models }, false)
+  const remaining = pending.add_models.filter((m) => !add.includes(m) && !ignore.includes(m))
+  const remainingRemove = pending.remove_models.filter((m) => !remove.includes(m))
+  const stored = (await deps.repos.channels.findById(body.id))?.settings ?? ''
+  const ignored = unique([...readUpstreamSettings(stored).upstream_model_update_ignored_models, ...ignore]).filter((m) => !add.includes(m))
+  const settings = writeUpstreamSettings(stored, {
+    upstream_model_update_ignored_models: ignored,
+    upstream_model_update_last_detected_models: remaining,
+    upstream_model_update_last_removed_models: remainingRemove,
+  })
+  await deps.routing.channels.update(body.id, { settings })
   return {
     id: body.id,
     added_models: add,
     removed_models: remove,
-    remaining_models: pending.add_models.filter((m) => !add.includes(m)),
-    remaining_remove_models: pending.remove_models.filter((m) => !remove.includes(m)),
+    ignored_models: ignore,
+    remaining_models: remaining,
+    remaining_remove_models: remainingRemove,
     models: models.join(','),
   }
 }

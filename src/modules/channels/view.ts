@@ -33,6 +33,8 @@ export function toChannelView(row: ChannelRow, keys: readonly string[]) {
     auto_ban: row.autoBan,
     other: row.other,
     setting: settingView(row.setting),
+    /** new-api's `settings` JSON text: the upstream model check's switches and last findings */
+    settings: row.settings,
     param_override: row.paramOverride,
     header_override: row.headerOverride,
     status_code_mapping: row.statusCodeMapping,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { Role } from '../../../src/db/repos/user-roles'
-import { diffModels } from '../../../src/modules/channels/upstream-updates'
+import { diffModels } from '../../../src/modules/channels/upstream-settings'
 import { listModels } from '../../helpers/fake-upstreams/openai-chat'
 import { call, startTestApp, type TestApp } from '../../helpers/test-app'
 import { fakeUpstream, userHeaders } from './helpers'
@@ -51,7 +51,7 @@ test('apply adds and removes the chosen models as a channel edit, routes at once
   const id = await channel()
   const res = await call(app, 'POST', '/api/channel/upstream_updates/apply', { id, add_models: ['gpt-new'], remove_models: ['gpt-gone'] }, admin)
   expect(res.status).toBe(200)
-  expect(res.body.data).toEqual({ id, added_models: ['gpt-new'], removed_models: ['gpt-gone'], remaining_models: ['gpt-other'], remaining_remove_models: [], models: 'gpt-kept,alias,gpt-new' })
+  expect(res.body.data).toEqual({ id, added_models: ['gpt-new'], removed_models: ['gpt-gone'], ignored_models: [], remaining_models: ['gpt-other'], remaining_remove_models: [], models: 'gpt-kept,alias,gpt-new' })
   expect(await storedModels(id)).toBe('gpt-kept,alias,gpt-new')
   expect(app.deps.routing.channels.get(id)!.models).toEqual(['gpt-kept', 'alias', 'gpt-new'])
   const logs = await call(app, 'GET', '/api/log/?type=3&page_size=100', undefined, admin)

@@ -19,6 +19,7 @@ import m16 from './0016_notify_settings.sql' with { type: 'text' }
 import m17 from './0017_pink_betty_ross.sql' with { type: 'text' }
 import m18 from './0018_video_upstream_task_id.sql' with { type: 'text' }
 import m19 from './0019_plan_upgrade_group.sql' with { type: 'text' }
+import m20 from './0020_channel_settings.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -47,4 +48,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 17, tag: '0017_pink_betty_ross', sql: m17 },
   { index: 18, tag: '0018_video_upstream_task_id', sql: m18 },
   { index: 19, tag: '0019_plan_upgrade_group', sql: m19 },
+  { index: 20, tag: '0020_channel_settings', sql: m20 },
 ]

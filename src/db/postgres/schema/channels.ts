@@ -25,6 +25,8 @@ export const channels = pgTable(
     autoBan: integer('auto_ban').notNull().default(1),
     other: text('other').notNull().default(''),
     setting: text('setting').notNull().default(''),
+    /** new-api's `settings` JSON (its other settings): the upstream model check's switches and findings (modules/channels/upstream-settings.ts) */
+    settings: text('settings').notNull().default(''),
     /** new-api's per-channel overrides (JSON text, '' = none): the body's operations, headers, upstream statuses read as others (relay/overrides) */
     paramOverride: text('param_override').notNull().default(''),
     headerOverride: text('header_override').notNull().default(''),

@@ -17,6 +17,7 @@ import m14 from './0014_tasks.sql' with { type: 'text' }
 import m15 from './0015_notify_settings.sql' with { type: 'text' }
 import m16 from './0016_video_upstream_task_id.sql' with { type: 'text' }
 import m17 from './0017_plan_upgrade_group.sql' with { type: 'text' }
+import m18 from './0018_channel_settings.sql' with { type: 'text' }
 
 export interface EmbeddedMigration {
   index: number
@@ -43,4 +44,5 @@ export const migrations: EmbeddedMigration[] = [
   { index: 15, tag: '0015_notify_settings', sql: m15 },
   { index: 16, tag: '0016_video_upstream_task_id', sql: m16 },
   { index: 17, tag: '0017_plan_upgrade_group', sql: m17 },
+  { index: 18, tag: '0018_channel_settings', sql: m18 },
 ]

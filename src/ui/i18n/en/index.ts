@@ -46,6 +46,7 @@ import { priceSyncWords } from './price-sync-words'
 import { money } from './money'
 import { channelSuggest } from './channel-suggest'
 import { planUpgrade } from './plan-upgrade'
+import { upstreamCheck } from './upstream-check'
 
 /** The English catalog: one object, its areas kept in one file each (keys named by place). */
 export const en = {
@@ -97,4 +98,5 @@ export const en = {
   ...money,
   ...channelSuggest,
   ...planUpgrade,
+  ...upstreamCheck,
 } as const

@@ -46,6 +46,7 @@ import { priceSyncWords } from './price-sync-words'
 import { money } from './money'
 import { channelSuggest } from './channel-suggest'
 import { planUpgrade } from './plan-upgrade'
+import { upstreamCheck } from './upstream-check'
 import type { MessageKey } from '../message-key'
 
 /** The Simplified Chinese catalog; each area is typed against the English one, so no key can be missing. */
@@ -98,4 +99,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...money,
   ...channelSuggest,
   ...planUpgrade,
+  ...upstreamCheck,
 }

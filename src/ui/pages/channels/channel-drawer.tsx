@@ -11,6 +11,7 @@ import { channelBody, checkChannelForm, customSuggestions, formOf, keyCount, mov
 import { CHANNEL_PRESETS, CHANNEL_TYPES, channelType, channelTypeName } from '../../lib/channel-types'
 import { KeyStates } from './key-states'
 import { OverrideFields } from './override-fields'
+import { upstreamFindings, upstreamSettingsBody, UpstreamSwitches } from './upstream-check'
 import { checkOverrideForm, overrideBody, overrideFormOf, type OverrideField, type OverrideForm, type OverrideProblem } from '../../lib/channel-overrides-form'
 import { ModelPicker } from './model-picker'
 import { CodexSignIn } from './codex-sign-in'
@@ -49,6 +50,7 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
   const [overrides, setOverrides] = useState<OverrideForm>(() => overrideFormOf(channel))
   const [overrideProblems, setOverrideProblems] = useState<Partial<Record<OverrideField, OverrideProblem>>>({})
   const setOverride = <K extends keyof OverrideForm>(key: K, value: OverrideForm[K]) => setOverrides((current) => ({ ...current, [key]: value }))
+  const [upstream, setUpstream] = useState(() => upstreamFindings(channel))
   const [failure, setFailure] = useState<unknown>()
   const [busy, setBusy] = useState(false)
   const set = <K extends keyof ChannelForm>(key: K) => (value: ChannelForm[K]) => {
@@ -93,7 +95,7 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
     setBusy(true)
     setFailure(undefined)
     try {
-      const body = { ...channelBody(form, channel?.id), ...overrideBody(overrides, channel) }
+      const body = { ...channelBody(form, channel?.id), ...overrideBody(overrides, channel), ...upstreamSettingsBody(upstream, channel) }
       if (channel) await api.put('/api/channel/', body)
       else await api.post('/api/channel/', body)
       toast(t(creating ? 'channels.toast.created' : 'channels.toast.saved', { name: form.name.trim() }))
@@ -185,6 +187,7 @@ export function ChannelDrawer({ channel, types, tags, onSaved, onClose }: Props)
         />
         <TextField label={t('channels.field.testModel')} value={form.testModel} onValue={set('testModel')} placeholder={info?.test_model} hint={t('channels.field.testModelHint')} />
         <CheckboxField label={t('channels.field.autoBan')} hint={t('channels.field.autoBanHint')} checked={form.autoBan} onChecked={set('autoBan')} />
+        <UpstreamSwitches check={upstream.check} autoSync={upstream.autoSync} onChange={(next) => setUpstream((current) => ({ ...current, ...next }))} />
         <OverrideFields form={overrides} problems={overrideProblems} onChange={setOverride} />
         <ErrorAlert error={failure} />
       </form>

@@ -5,6 +5,7 @@ import { useQuotaFormat } from '../../components/quota'
 import { RowMenu } from '../../components/row-menu'
 import { StatusDot, type Tone } from '../../components/status-dot'
 import { useI18n, type MessageKey } from '../../i18n'
+import { PendingBadge } from './upstream-check'
 import { channelTypeName } from '../../lib/channel-types'
 import { errorWords } from '../../lib/error-words'
 import type { ChannelStat } from '../../api/types'
@@ -85,7 +86,7 @@ export function ChannelTable({ rows, loading, empty, testing, selected, onSelect
       class: 'wrap col-channel',
       cell: (c) => (
         <>
-          <span class="channel-name">{c.name}</span> <span class="channel-id">#{c.id}</span>
+          <span class="channel-name">{c.name}</span> <span class="channel-id">#{c.id}</span> <PendingBadge channel={c} />
           {c.tag && <span class="chip channel-tag">{c.tag}</span>}
           {/* the address first: on a long type name it is what gets cut */}
           <span class="channel-where" title={c.base_url || undefined}>

@@ -1,0 +1,1 @@
+ALTER TABLE `channels` ADD `settings` text DEFAULT '' NOT NULL;
