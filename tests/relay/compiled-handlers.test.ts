@@ -18,10 +18,13 @@ beforeAll(async () => {
 afterAll(() => env.stop())
 
 // per request, not per WebSocket session: the realtime upgrade runs once for a whole session, in Elysia's ws handler
-const relayRoutes = () => routes.filter((r) => r.method !== 'WS' && (r.path.startsWith('/v1/') || r.path.startsWith('/v1beta/') || r.path === '/v1beta'))
+const RELAY_PREFIXES = ['/v1/', '/v1beta/', '/mj/', '/:mode/mj/', '/suno/', '/kling/']
+const relayRoutes = () => routes.filter((r) => r.method !== 'WS' && (RELAY_PREFIXES.some((prefix) => r.path.startsWith(prefix)) || r.path === '/v1beta'))
 
 test('no relay route parses cookies or copies its headers', () => {
   expect(relayRoutes().length).toBeGreaterThan(10)
+  // the task routes too (Midjourney, Suno, Kling's own), submits included
+  expect(relayRoutes().some((r) => r.path === '/:mode/mj/submit/imagine')).toBe(true)
   for (const route of relayRoutes()) {
     const source = String(route.compile())
     if (source.includes('parseCookie')) throw new Error(`${route.path} parses cookies`)

@@ -20,10 +20,16 @@ export interface MultipartContext {
  * the problem after authentication.
  */
 export function parseMultipart(parseContext: MultipartContext): Promise<unknown> {
-  const entry: Parsed = { bytes: Number(parseContext.request.headers.get('content-length') ?? 0) }
+  const started = startMultipart(parseContext.request)
   // a property write, not the context handed on whole: Elysia would prepare every field of it for the route
-  parseContext.multipart = entry
-  return readForm(parseContext.request, entry)
+  parseContext.multipart = started.entry
+  return started.form
+}
+
+/** The upload's record and the form being read, for a parser that accepts JSON too (it keeps the record itself). */
+export function startMultipart(request: Request): { entry: Parsed; form: Promise<unknown> } {
+  const entry: Parsed = { bytes: Number(request.headers.get('content-length') ?? 0) }
+  return { entry, form: readForm(request, entry) }
 }
 
 async function readForm(request: Request, entry: Parsed): Promise<unknown> {

@@ -40,12 +40,12 @@ export function klingRoutes(deps: AppDeps, hooks: RelayHooks) {
   for (const kind of ['text2video', 'image2video'] as const) {
     app.post(
       `/kling/v1/videos/${kind}`,
-      (ctx: VideoCtx & { body: Record<string, unknown> }) => {
-        idCarriedByResponse(ctx.set)
-        const { model_name, model, prompt, image, image_tail, duration, ...metadata } = ctx.body
+      ({ request, caller, clientIp, arrival, set, body }: VideoCtx & { body: Record<string, unknown> }) => {
+        idCarriedByResponse(set)
+        const { model_name, model, prompt, image, image_tail, duration, ...metadata } = body
         const images = [image, image_tail].filter((value): value is string => typeof value === 'string' && value !== '')
-        const request = videoRequestOf({ model: model_name ?? model ?? 'kling-v1', prompt, duration, images, metadata }, deps.options)
-        return submitVideo(videoDeps(deps), relayCallOf(`/kling/v1/videos/${kind}`, ctx), request, hooks)
+        const video = videoRequestOf({ model: model_name ?? model ?? 'kling-v1', prompt, duration, images, metadata }, deps.options)
+        return submitVideo(videoDeps(deps), relayCallOf(`/kling/v1/videos/${kind}`, { request, caller, clientIp, arrival }), video, hooks)
       },
       { parse: parseRawJson, body: KlingBody },
     )

@@ -52,19 +52,20 @@ export function midjourneyRoutes(deps: AppDeps, hooks: RelayHooks) {
       if (request.method === 'POST') assertJsonBody(rawBody)
     })
   for (const prefix of ['/mj', '/:mode/mj']) {
-    const submit = (route: string, body: (typeof Bodies)[keyof typeof Bodies], spec: (b: Record<string, unknown>, ctx: Ctx) => Promise<Omit<SubmitSpec, 'path'>> | Omit<SubmitSpec, 'path'>) =>
+    // handlers take the fields they read: a context handed on whole makes Elysia parse cookies and copy headers
+    const submit = (route: string, schema: (typeof Bodies)[keyof typeof Bodies], spec: (b: Record<string, unknown>, caller: VerifiedToken) => Promise<Omit<SubmitSpec, 'path'>> | Omit<SubmitSpec, 'path'>) =>
       app.post(
         `${prefix}/submit/${route}`,
-        async (ctx: Ctx & { body: Record<string, unknown> }) => {
-          const mode = modeOf(ctx.params)
-          idCarriedByResponse(ctx.set)
-          const made = await spec(ctx.body, ctx)
-          return submitTask(taskDeps(deps), relayCallOf(`/mj/submit/${route}`, ctx), midjourneyPlatform, { ...made, path: `${mode ? `/${mode}` : ''}/mj/submit/${route}` }, hooks)
+        async ({ request, caller, clientIp, arrival, set, params, body }: Ctx & { body: Record<string, unknown> }) => {
+          const mode = modeOf(params)
+          idCarriedByResponse(set)
+          const made = await spec(body, caller)
+          return submitTask(taskDeps(deps), relayCallOf(`/mj/submit/${route}`, { request, caller, clientIp, arrival }), midjourneyPlatform, { ...made, path: `${mode ? `/${mode}` : ''}/mj/submit/${route}` }, hooks)
         },
-        { parse: parseRawJson, body },
+        { parse: parseRawJson, body: schema },
       )
-    const origin = async (ctx: Ctx, taskId: string) => {
-      const [row] = await deps.repos.tasks.findOwned(ctx.caller.user.id, 'midjourney', [taskId])
+    const origin = async (caller: VerifiedToken, taskId: string) => {
+      const [row] = await deps.repos.tasks.findOwned(caller.user.id, 'midjourney', [taskId])
       if (!row) throw new NotFoundError(`task ${taskId} not found`, 'task_not_found')
       return row
     }
@@ -74,17 +75,17 @@ export function midjourneyRoutes(deps: AppDeps, hooks: RelayHooks) {
     submit('blend', Bodies.blend, (b) => plain('BLEND', b))
     submit('describe', Bodies.describe, (b) => plain('DESCRIBE', b))
     submit('upload-discord-images', Bodies.upload, (b) => ({ ...plain('UPLOAD', b), keepsTask: false }))
-    submit('change', Bodies.change, async (b, ctx) => ({ ...plain(b.action as string, b), prompt: `${b.action as string} ${(b.index as number | undefined) ?? ''}`.trim(), origin: await origin(ctx, b.taskId as string) }))
-    submit('action', Bodies.action, async (b, ctx) => {
+    submit('change', Bodies.change, async (b, caller) => ({ ...plain(b.action as string, b), prompt: `${b.action as string} ${(b.index as number | undefined) ?? ''}`.trim(), origin: await origin(caller, b.taskId as string) }))
+    submit('action', Bodies.action, async (b, caller) => {
       const action = actionOfCustomId(b.customId as string)
       if (!action) throw new GatewayError(400, 'invalid_custom_id', `customId "${b.customId as string}" is not a Midjourney button this gateway knows`, 'customId')
-      return { ...plain(action, b), origin: await origin(ctx, b.taskId as string) }
+      return { ...plain(action, b), origin: await origin(caller, b.taskId as string) }
     })
-    submit('modal', Bodies.modal, async (b, ctx) => ({ ...plain('MODAL', b, (b.prompt as string | undefined) ?? ''), origin: await origin(ctx, b.taskId as string) }))
+    submit('modal', Bodies.modal, async (b, caller) => ({ ...plain('MODAL', b, (b.prompt as string | undefined) ?? ''), origin: await origin(caller, b.taskId as string) }))
 
-    app.get(`${prefix}/task/:id/fetch`, async (ctx: Ctx) => {
-      modeOf(ctx.params)
-      return forwardedImageUrl(deps, ctx.request, midjourneyView(await origin(ctx, ctx.params.id!)))
+    app.get(`${prefix}/task/:id/fetch`, async ({ request, caller, params }: Ctx) => {
+      modeOf(params)
+      return forwardedImageUrl(deps, request, midjourneyView(await origin(caller, params.id!)))
     })
     app.post(
       `${prefix}/task/list-by-condition`,
@@ -99,9 +100,9 @@ export function midjourneyRoutes(deps: AppDeps, hooks: RelayHooks) {
       modeOf(ctx.params)
       return taskImage(deps, ctx.caller, ctx.params.id!, ctx.request.signal)
     })
-    app.get(`${prefix}/task/:id/image-seed`, async (ctx: Ctx) => {
-      const mode = modeOf(ctx.params)
-      return imageSeed(deps, await origin(ctx, ctx.params.id!), mode)
+    app.get(`${prefix}/task/:id/image-seed`, async ({ caller, params }: Ctx) => {
+      const mode = modeOf(params)
+      return imageSeed(deps, await origin(caller, params.id!), mode)
     })
   }
   return app

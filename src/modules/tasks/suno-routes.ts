@@ -37,13 +37,13 @@ export function sunoRoutes(deps: AppDeps, hooks: RelayHooks) {
     })
     .post(
       '/suno/submit/:action',
-      (ctx: Ctx & { body: Record<string, unknown> }) => {
-        const action = ctx.params.action!
+      ({ request, caller, clientIp, arrival, set, params, body }: Ctx & { body: Record<string, unknown> }) => {
+        const action = params.action!
         if (action !== 'music' && action !== 'lyrics') throw new NotFoundError(`no such Suno action "${action}" (music, lyrics)`, 'invalid_action')
-        idCarriedByResponse(ctx.set)
-        const prompt = (ctx.body.prompt as string | undefined) || (ctx.body.gpt_description_prompt as string | undefined) || ''
-        const spec = { action: action.toUpperCase(), model: `suno_${action}`, path: `/suno/submit/${action}`, body: ctx.body, prompt, keepsTask: true }
-        return submitTask(taskDeps(deps), relayCallOf(`/suno/submit/${action}`, ctx), sunoPlatform, spec, hooks)
+        idCarriedByResponse(set)
+        const prompt = (body.prompt as string | undefined) || (body.gpt_description_prompt as string | undefined) || ''
+        const spec = { action: action.toUpperCase(), model: `suno_${action}`, path: `/suno/submit/${action}`, body, prompt, keepsTask: true }
+        return submitTask(taskDeps(deps), relayCallOf(`/suno/submit/${action}`, { request, caller, clientIp, arrival }), sunoPlatform, spec, hooks)
       },
       { parse: parseRawJson, body: SubmitBody },
     )

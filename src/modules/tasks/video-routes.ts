@@ -11,8 +11,8 @@ import { submitVideo } from '../../tasks/video/submit'
 import { videoVendorOf } from '../../tasks/video/vendors'
 import { videoView } from '../../tasks/video/view'
 import { apiKeyAuth } from '../relay/api-key-auth'
-import { assertMultipartBody, parseMultipart, type MultipartContext } from '../relay/multipart-body'
-import { assertJsonBody, parseRawJson, type RawBodyContext } from '../relay/raw-body'
+import { assertMultipartBody, startMultipart, type MultipartContext } from '../relay/multipart-body'
+import { assertJsonBody, parseRawJson, readWholeBody, type RawBodyContext } from '../relay/raw-body'
 import { relayCallOf } from '../relay/relay-input'
 import { taskDtoView } from './video-dto'
 
@@ -29,6 +29,17 @@ const RemixBody = t.Object({ prompt: t.String({ minLength: 1, maxLength: 32_000 
 const GenerationBody = t.Object({ prompt: t.String({ maxLength: 32_000 }), model: t.Optional(t.String({ maxLength: 128 })) }, { additionalProperties: true })
 
 const isMultipart = (request: Request) => (request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')
+
+/**
+ * A create's body, multipart (what the SDK sends with a reference image) or JSON. Property writes only, never the
+ * context handed on whole: Elysia would otherwise compile the route to parse cookies and copy every header.
+ */
+function parseVideoBody(parseContext: RawBodyContext & MultipartContext): Promise<unknown> {
+  if (!isMultipart(parseContext.request)) return readWholeBody(parseContext.request).then((entry) => (parseContext.rawBody = entry).view)
+  const started = startMultipart(parseContext.request)
+  parseContext.multipart = started.entry
+  return started.form
+}
 
 /** The narrow pieces a video submit uses. */
 export function videoDeps(deps: AppDeps) {
@@ -60,8 +71,8 @@ export function videoRoutes(deps: AppDeps, hooks: RelayHooks) {
       if (isMultipart(request)) assertMultipartBody(multipart)
       else assertJsonBody(rawBody)
     })
-    .post('/v1/videos', (ctx: VideoCtx & { body: unknown }) => submit(ctx, ctx.body, '/v1/videos'), {
-      parse: (context: RawBodyContext & MultipartContext) => (isMultipart(context.request) ? parseMultipart(context) : parseRawJson(context)),
+    .post('/v1/videos', ({ request, caller, clientIp, arrival, set, params, body }: VideoCtx & { body: unknown }) => submit({ request, caller, clientIp, arrival, set, params }, body, '/v1/videos'), {
+      parse: parseVideoBody,
     })
     .get('/v1/videos/:id', async (ctx: VideoCtx) => videoView(await ownVideo(deps, ctx.caller.user.id, ctx.params.id!)), { params: Id })
     .get(
@@ -72,12 +83,16 @@ export function videoRoutes(deps: AppDeps, hooks: RelayHooks) {
     )
     .post(
       '/v1/videos/:id/remix',
-      async (ctx: VideoCtx & { body: { prompt: string } }) => {
-        const origin = await ownVideo(deps, ctx.caller.user.id, ctx.params.id!)
-        return submit(ctx, { prompt: ctx.body.prompt, model: origin.model }, '/v1/videos/remix', origin)
+      async ({ request, caller, clientIp, arrival, set, params, body }: VideoCtx & { body: { prompt: string } }) => {
+        const origin = await ownVideo(deps, caller.user.id, params.id!)
+        return submit({ request, caller, clientIp, arrival, set, params }, { prompt: body.prompt, model: origin.model }, '/v1/videos/remix', origin)
       },
       { parse: parseRawJson, params: Id, body: RemixBody },
     )
-    .post('/v1/video/generations', (ctx: VideoCtx & { body: unknown }) => submit(ctx, ctx.body, '/v1/video/generations'), { parse: parseRawJson, body: GenerationBody })
+    .post(
+      '/v1/video/generations',
+      ({ request, caller, clientIp, arrival, set, params, body }: VideoCtx & { body: unknown }) => submit({ request, caller, clientIp, arrival, set, params }, body, '/v1/video/generations'),
+      { parse: parseRawJson, body: GenerationBody },
+    )
     .get('/v1/video/generations/:id', async (ctx: VideoCtx) => ({ code: 'success', message: '', data: taskDtoView(await ownVideo(deps, ctx.caller.user.id, ctx.params.id!)) }), { params: Id })
 }
