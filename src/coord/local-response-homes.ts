@@ -6,7 +6,10 @@ export function createLocalResponseHomes(clock: () => number = Date.now): Respon
   const entries = createTtlLru<ResponseHome>(clock)
   return {
     get: (id) => Promise.resolve(entries.get(id)),
-    set: (id, home, ttlMs, maxEntries) => entries.set(id, home, ttlMs, maxEntries),
+    set: (id, home, ttlMs, maxEntries) => {
+      entries.set(id, home, ttlMs, maxEntries)
+      return Promise.resolve()
+    },
     delete: (id) => void entries.delete(id),
     size: entries.size,
   }

@@ -16,7 +16,7 @@ export interface ResponseHome {
  */
 export interface ResponseHomes {
   get(responseId: string): Promise<ResponseHome | undefined>
-  /** fire and forget: a home that cannot be written is an unknown id later */
-  set(responseId: string, home: ResponseHome, ttlMs: number, maxEntries: number): void
+  /** settles once written (or failed: never rejects); a home that cannot be written is an unknown id later */
+  set(responseId: string, home: ResponseHome, ttlMs: number, maxEntries: number): Promise<void>
   delete(responseId: string): void
 }

@@ -24,6 +24,18 @@ forEachBackend((backend) => {
     reader.responses.delete('resp_long') // on redis, the other node forgets what the first wrote
     await until(async () => (await a.responses.get('resp_long')) === undefined && (await b.responses.get('resp_long')) === undefined, 2000, 'the delete')
   }, 20_000)
+
+  test('a written home is readable by the other node as soon as the write settles: a retrieve right after a create finds it', async () => {
+    const nodes = await backend.nodes(2)
+    opened.push(...nodes)
+    const [a, b] = nodes as [Coordination, Coordination]
+    const reader = a.health().backend === 'redis' ? b : a
+    const home = { channelId: 9, keyFp: 'fedcba9876543210', userId: 4, model: 'gpt-5' }
+    for (let i = 0; i < 20; i++) {
+      await a.responses.set(`resp_now_${i}`, home, 60_000, 100)
+      expect(await reader.responses.get(`resp_now_${i}`)).toEqual(home)
+    }
+  }, 20_000)
 })
 
 test('one node keeps at most maxEntries homes, the least recently used going first', async () => {

@@ -17,9 +17,13 @@ export function createRedisResponseHomes(link: RedisLink, fallback: ResponseHome
       return fallback.get(id)
     },
     set(id, home, ttlMs, maxEntries) {
-      fallback.set(id, home, ttlMs, maxEntries)
+      void fallback.set(id, home, ttlMs, maxEntries)
       const value = `${home.channelId}|${home.keyFp}|${home.userId}|${home.model}`
-      if (link.up) link.send('SET', [base + id, value, 'PX', String(Math.max(1, Math.round(ttlMs)))]).catch(() => {})
+      if (!link.up) return Promise.resolve()
+      return link.send('SET', [base + id, value, 'PX', String(Math.max(1, Math.round(ttlMs)))]).then(
+        () => undefined,
+        () => undefined,
+      )
     },
     delete(id) {
       fallback.delete(id)

@@ -38,7 +38,8 @@ interface AttemptInput extends AttemptPlan {
   client: Protocol
   onEnd(end: StreamEnd & { firstByteAt: number | undefined }): void
   /** a passed-through Responses answer's id (a stored response: where it lives is remembered) */
-  answerId?(id: string): void
+  /** settles once the id's home is readable by every node (a non-stream answer waits for it) */
+  answerId?(id: string): Promise<void>
 }
 
 interface AttemptResult {
@@ -143,7 +144,8 @@ async function bodyResult(a: AttemptInput, response: Response, key: string): Pro
   if (carried) throw new UpstreamFailure(carried.status, `upstream ${carried.code ?? carried.status}: ${maskSecrets(carried.message, key)}`, false)
   if (a.rawAnswer || a.passthrough) {
     const id = a.answerId && idOfResponse(json)
-    if (id) a.answerId!(id)
+    // written before the client has the id: a retrieve on another node at once must find its home
+    if (id) await a.answerId!(id)
     const usage = a.upstreamProtocol.usageFromBody(json)
     a.onEnd({ usage, aborted: false, firstByteAt, output: outputNeeded(usage, { aborted: false }) ? outputOf(a.upstreamProtocol, json) : undefined })
     return { body: text, headers, upstreamDoneAt: firstByteAt }

@@ -5,7 +5,7 @@ import type { UsageTap } from '../../protocols/types'
  * A Responses stream's usage tap that also hands on the response's id, from `response.created` (the first event),
  * once: the gateway remembers where a stored response lives while the client still reads it.
  */
-export function responseIdTap(tap: UsageTap, onId: (id: string) => void): UsageTap {
+export function responseIdTap(tap: UsageTap, onId: (id: string) => unknown): UsageTap {
   let seen = false
   return {
     push(ev: SseEvent): boolean {

@@ -12,11 +12,12 @@ export type { ResponseHome } from '../../coord/response-home-types'
  */
 export function createResponseRegistry(cache: ResponseHomes, options: Pick<OptionStore, 'get'>) {
   return {
-    remember(responseId: string, candidate: RouteCandidate, userId: number, model: string): void {
-      if (!isResponseId(responseId)) return
+    /** settles once the home is written where every node reads it (never rejects) */
+    remember(responseId: string, candidate: RouteCandidate, userId: number, model: string): Promise<void> {
+      if (!isResponseId(responseId)) return Promise.resolve()
       const home: ResponseHome = { channelId: candidate.channel.id, keyFp: keyFingerprint(candidate.key), userId, model }
       const ttlMs = options.get<number>('ResponsesStoreTtlSeconds') * 1000
-      cache.set(responseId, home, ttlMs, options.get<number>('ResponsesStoreMaxEntries'))
+      return cache.set(responseId, home, ttlMs, options.get<number>('ResponsesStoreMaxEntries'))
     },
     find: (responseId: string): Promise<ResponseHome | undefined> => (isResponseId(responseId) ? cache.get(responseId).catch(() => undefined) : Promise.resolve(undefined)),
     forget: (responseId: string): void => cache.delete(responseId),

@@ -18,7 +18,7 @@ export function previousResponseHome(responses: ResponseRegistry | undefined, pr
 }
 
 /** For a Responses request that stores its answer (`store` is not false): remember where the answer lives, once its id is known. */
-export function storedResponse(responses: ResponseRegistry | undefined, input: RelayInput, candidate: RouteCandidate, model: string): ((id: string) => void) | undefined {
+export function storedResponse(responses: ResponseRegistry | undefined, input: RelayInput, candidate: RouteCandidate, model: string): ((id: string) => Promise<void>) | undefined {
   if (!responses || input.protocol !== 'openai-responses' || input.body.member('store') === false) return undefined
   return (id) => responses.remember(id, candidate, input.user.id, model)
 }
