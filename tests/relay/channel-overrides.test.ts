@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstreams'
-import { hasProxies, startHttpProxy, type ProxyServer } from '../helpers/proxy-servers'
+import { hasProxies, SOCKS_PROXY_EGRESS, startHttpProxy, startSocksProxy, type ProxyServer } from '../helpers/proxy-servers'
 import { startRelayEnv, UPSTREAM_KEY, type RelayEnv } from '../helpers/relay-env'
 
 /**
@@ -137,8 +137,11 @@ describe('status code mapping', () => {
 
 describe.skipIf(!hasProxies())('channel proxy', () => {
   let proxy: ProxyServer
-  beforeAll(async () => (proxy = await startHttpProxy()))
-  afterAll(() => proxy.stop())
+  let socks: ProxyServer
+  beforeAll(async () => {
+    ;[proxy, socks] = await Promise.all([startHttpProxy(), startSocksProxy()])
+  })
+  afterAll(() => Promise.all([proxy.stop(), socks.stop()]))
 
   test('a channel with an HTTP proxy reaches the upstream through it (its Via header); the others go direct', async () => {
     await env.addChannel({ type: 1, models: 'ov-proxy', setting: json({ proxy: proxy.url }) })
@@ -148,5 +151,22 @@ describe.skipIf(!hasProxies())('channel proxy', () => {
     const [proxied, direct] = env.upstream.requests
     expect(proxied!.headers.via).toContain('tinyproxy')
     expect(direct!.headers.via).toBeUndefined()
+  })
+
+  test('a channel with a SOCKS5 proxy reaches the upstream through it (the connection comes from the proxy’s egress address), streamed and not', async () => {
+    await env.addChannel({ type: 1, models: 'ov-socks', setting: json({ proxy: socks.url }) })
+    await env.addChannel({ type: 1, models: 'ov-socks-direct' })
+    const before = env.upstream.requests.length
+    const answer = await openai.chat.completions.create({ model: 'ov-socks', messages: [{ role: 'user', content: 'hi' }] })
+    expect(answer.choices[0]!.message.content).toBeTruthy()
+    const stream = await openai.chat.completions.create({ model: 'ov-socks', messages: [{ role: 'user', content: 'hi' }], stream: true })
+    let text = ''
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+    expect(text).toBeTruthy()
+    await openai.chat.completions.create({ model: 'ov-socks-direct', messages: [{ role: 'user', content: 'hi' }] })
+    const [plain, streamed, direct] = env.upstream.requests.slice(before)
+    expect([plain!.model, streamed!.model, direct!.model]).toEqual(['ov-socks', 'ov-socks', 'ov-socks-direct'])
+    expect([plain!.peer, streamed!.peer]).toEqual([SOCKS_PROXY_EGRESS, SOCKS_PROXY_EGRESS])
+    expect(direct!.peer).toBe('127.0.0.1')
   })
 })

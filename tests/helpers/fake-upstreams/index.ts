@@ -176,7 +176,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     return new Response(body, { status: 200, headers })
   }
 
-  async function handle(req: Request): Promise<Response> {
+  async function handle(req: Request, server: { requestIP(req: Request): { address: string } | null }): Promise<Response> {
     const url = new URL(req.url)
     const text = await req.text()
     let parsed: unknown
@@ -192,6 +192,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     const rec: RecordedRequest = {
       method: req.method, path: served ?? url.pathname, query: Object.fromEntries(url.searchParams),
       headers: received, body: text, json: parsed, completed: false, aborted: false, at: Date.now(),
+      peer: server.requestIP(req)?.address,
     }
     requests.push(rec)
     req.signal.addEventListener('abort', () => markAborted(rec))

@@ -11,6 +11,8 @@ export interface RecordedRequest {
   query: Record<string, string>
   /** header names lowercased */
   headers: Record<string, string>
+  /** the address the connection came from (a proxy's egress address when a channel dials through one) */
+  peer?: string
   /** raw body text, exactly as received */
   body: string
   /** parsed JSON body, or undefined when the body was empty or not JSON */
