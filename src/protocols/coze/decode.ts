@@ -2,6 +2,7 @@ import { converted, newId, tokenCount, type Converted, type FinishReason, type I
 import type { SseEvent } from '../sse.ts'
 import { eventJson, jsonBody, rec, str } from '../shared.ts'
 import type { StreamDecoder, UsageTap, WireError } from '../types.ts'
+import { TextBlocks } from '../text-blocks.ts'
 
 const STOP: FinishReason = { unified: 'stop' }
 
@@ -37,12 +38,10 @@ export function parseError(status: number, body: unknown): WireError {
  */
 export class CozeStreamDecoder implements StreamDecoder {
   private started = false
-  private open: 'text' | 'reasoning' | undefined
-  private done = false
-  private usage: Usage | undefined
+  private blocks = new TextBlocks()
 
   push(ev: SseEvent): StreamEvent[] {
-    if (this.done) return []
+    if (this.blocks.done) return []
     const d = eventJson(ev)
     if (!d) return []
     const out: StreamEvent[] = []
@@ -53,13 +52,13 @@ export class CozeStreamDecoder implements StreamDecoder {
     switch (ev.event) {
       case 'conversation.message.delta':
         if (d.type !== undefined && d.type !== 'answer') break
-        this.delta('reasoning', str(d.reasoning_content) ?? '', out)
-        this.delta('text', str(d.content) ?? '', out)
+        this.blocks.delta('reasoning', str(d.reasoning_content) ?? '', out)
+        this.blocks.delta('text', str(d.content) ?? '', out)
         break
       case 'conversation.chat.completed':
-        this.usage = usageFromCoze(d.usage)
-        out.push({ type: 'usage', usage: this.usage })
-        this.finish(out)
+        this.blocks.usage = usageFromCoze(d.usage)
+        out.push({ type: 'usage', usage: this.blocks.usage })
+        this.blocks.finish(out)
         break
       case 'conversation.chat.failed':
         this.fail(rec(d.last_error), out)
@@ -72,35 +71,14 @@ export class CozeStreamDecoder implements StreamDecoder {
   }
 
   end(): StreamEvent[] {
-    if (this.done) return []
+    if (this.blocks.done) return []
     const out: StreamEvent[] = []
-    this.finish(out)
+    this.blocks.finish(out)
     return out
   }
 
-  private delta(kind: 'text' | 'reasoning', delta: string, out: StreamEvent[]): void {
-    if (delta === '') return
-    if (this.open !== kind) {
-      this.close(out)
-      this.open = kind
-      out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', id: `${kind}-0` })
-    }
-    out.push({ type: kind === 'text' ? 'text-delta' : 'reasoning-delta', id: `${kind}-0`, delta })
-  }
-
-  private close(out: StreamEvent[]): void {
-    if (this.open) out.push({ type: this.open === 'text' ? 'text-end' : 'reasoning-end', id: `${this.open}-0` })
-    this.open = undefined
-  }
-
-  private finish(out: StreamEvent[]): void {
-    this.close(out)
-    this.done = true
-    out.push({ type: 'finish', reason: STOP, ...(this.usage ? { usage: this.usage } : {}) })
-  }
-
   private fail(error: Record<string, unknown>, out: StreamEvent[]): void {
-    this.done = true
+    this.blocks.done = true
     out.push({ type: 'error', error: { status: 502, code: error.code === undefined ? undefined : String(error.code), message: str(error.msg) ?? 'Coze reported an error' } })
   }
 }

@@ -2,6 +2,7 @@ import { converted, newId, tokenCount, type Converted, type FinishReason, type I
 import type { SseEvent } from '../sse.ts'
 import { eventJson, jsonBody, rec, str } from '../shared.ts'
 import type { StreamDecoder, UsageTap, WireError } from '../types.ts'
+import { TextBlocks } from '../text-blocks.ts'
 
 const STOP: FinishReason = { unified: 'stop' }
 
@@ -37,12 +38,10 @@ export function parseError(status: number, body: unknown): WireError {
  */
 export class DifyStreamDecoder implements StreamDecoder {
   private started = false
-  private textOpen = false
-  private done = false
-  private usage: Usage | undefined
+  private blocks = new TextBlocks()
 
   push(ev: SseEvent): StreamEvent[] {
-    if (this.done) return []
+    if (this.blocks.done) return []
     const d = eventJson(ev)
     if (!d) return []
     const out: StreamEvent[] = []
@@ -54,15 +53,15 @@ export class DifyStreamDecoder implements StreamDecoder {
       case 'message':
       case 'agent_message':
       case 'message_replace':
-        this.text(str(d.answer) ?? '', out)
+        this.blocks.delta('text', str(d.answer) ?? '', out)
         break
       case 'message_end':
-        this.usage = usageFromDify(rec(d.metadata).usage)
-        out.push({ type: 'usage', usage: this.usage })
-        this.finish(out)
+        this.blocks.usage = usageFromDify(rec(d.metadata).usage)
+        out.push({ type: 'usage', usage: this.blocks.usage })
+        this.blocks.finish(out)
         break
       case 'error':
-        this.done = true
+        this.blocks.done = true
         out.push({ type: 'error', error: { status: typeof d.status === 'number' ? d.status : 502, code: str(d.code), message: str(d.message) ?? 'Dify reported an error' } })
         break
     }
@@ -70,27 +69,12 @@ export class DifyStreamDecoder implements StreamDecoder {
   }
 
   end(): StreamEvent[] {
-    if (this.done) return []
+    if (this.blocks.done) return []
     const out: StreamEvent[] = []
-    this.finish(out)
+    this.blocks.finish(out)
     return out
   }
 
-  private text(delta: string, out: StreamEvent[]): void {
-    if (delta === '') return
-    if (!this.textOpen) {
-      this.textOpen = true
-      out.push({ type: 'text-start', id: 'text-0' })
-    }
-    out.push({ type: 'text-delta', id: 'text-0', delta })
-  }
-
-  private finish(out: StreamEvent[]): void {
-    if (this.textOpen) out.push({ type: 'text-end', id: 'text-0' })
-    this.textOpen = false
-    this.done = true
-    out.push({ type: 'finish', reason: STOP, ...(this.usage ? { usage: this.usage } : {}) })
-  }
 }
 
 /** Usage of a passthrough-free Dify stream: the `message_end` event's. */

@@ -2,6 +2,7 @@ import { converted, emptyUsage, newId, tokenCount, type Converted, type FinishRe
 import type { SseEvent } from '../sse.ts'
 import { eventJson, jsonBody, rec, str } from '../shared.ts'
 import type { StreamDecoder, UsageTap, WireError } from '../types.ts'
+import { TextBlocks } from '../text-blocks.ts'
 
 const STOP: FinishReason = { unified: 'stop' }
 
@@ -61,12 +62,10 @@ function choicesStatus(frame: Record<string, unknown>): unknown {
  */
 export class SparkStreamDecoder implements StreamDecoder {
   private started = false
-  private open: 'text' | 'reasoning' | undefined
-  private done = false
-  private usage: Usage | undefined
+  private blocks = new TextBlocks()
 
   push(ev: SseEvent): StreamEvent[] {
-    if (this.done) return []
+    if (this.blocks.done) return []
     const frame = eventJson(ev)
     if (!frame) return []
     const out: StreamEvent[] = []
@@ -76,50 +75,30 @@ export class SparkStreamDecoder implements StreamDecoder {
     }
     const error = frameError(frame)
     if (error) {
-      this.done = true
+      this.blocks.done = true
       out.push({ type: 'error', error })
       return out
     }
     for (const item of textItems(frame)) {
-      this.delta('reasoning', str(item.reasoning_content) ?? '', out)
-      this.delta('text', str(item.content) ?? '', out)
+      this.blocks.delta('reasoning', str(item.reasoning_content) ?? '', out)
+      this.blocks.delta('text', str(item.content) ?? '', out)
     }
     const usage = usageOfFrame(frame)
     if (usage) {
-      this.usage = usage
+      this.blocks.usage = usage
       out.push({ type: 'usage', usage })
     }
-    if (choicesStatus(frame) === 2) this.finish(out)
+    if (choicesStatus(frame) === 2) this.blocks.finish(out)
     return out
   }
 
   end(): StreamEvent[] {
-    if (this.done) return []
+    if (this.blocks.done) return []
     const out: StreamEvent[] = []
-    this.finish(out)
+    this.blocks.finish(out)
     return out
   }
 
-  private delta(kind: 'text' | 'reasoning', delta: string, out: StreamEvent[]): void {
-    if (delta === '') return
-    if (this.open !== kind) {
-      this.close(out)
-      this.open = kind
-      out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', id: `${kind}-0` })
-    }
-    out.push({ type: kind === 'text' ? 'text-delta' : 'reasoning-delta', id: `${kind}-0`, delta })
-  }
-
-  private close(out: StreamEvent[]): void {
-    if (this.open) out.push({ type: this.open === 'text' ? 'text-end' : 'reasoning-end', id: `${this.open}-0` })
-    this.open = undefined
-  }
-
-  private finish(out: StreamEvent[]): void {
-    this.close(out)
-    this.done = true
-    out.push({ type: 'finish', reason: STOP, ...(this.usage ? { usage: this.usage } : {}) })
-  }
 }
 
 /** Usage of a Spark stream: its last frame's. */
