@@ -13,6 +13,9 @@ const stretches = new WeakMap<Reservation, number>()
  */
 export async function topUp(deps: { repos: Pick<Repos, 'quota'> }, r: Reservation, input: { userId: number; tokenId: number }, usage: Usage): Promise<boolean> {
   if (r.settled) return false
+  // a plan pays this one: the wallet's hold cannot grow it (the plan's settlement would never give that back), so
+  // it runs within what the plan reserved and ends there (topping up a plan's take is not built)
+  if (r.plan) return r.reserved - (quotaFor(r.price, usage, r.quotaPerUnit) + r.fee) > 0
   let stretch = stretches.get(r)
   if (stretch === undefined) stretches.set(r, (stretch = r.reserved))
   const spent = quotaFor(r.price, usage, r.quotaPerUnit) + r.fee
