@@ -37,6 +37,8 @@ export interface Reservation {
   reserved: number
   /** the database's record of the reservation, where it keeps one (PostgreSQL); settlement ends it */
   hold?: number
+  /** a running reservation's first size, what it is topped up by again as it runs (metering/top-up.ts) */
+  stretch?: number
   /** the held plan that pays for the request, when one does (the wallet is untouched then) */
   plan?: PlanHold
   /** the wallet pays, and this covering plan answers for what the wallet cannot at settlement */

@@ -3,9 +3,6 @@ import type { Usage } from '../ir'
 import { quotaFor } from './prices'
 import type { Reservation } from './reserve'
 
-/** The headroom each reservation started with: what it is topped up by again as it runs. */
-const stretches = new WeakMap<Reservation, number>()
-
 /**
  * A running reservation (a realtime session) against its usage so far: once what is left of it falls under half
  * its first size, it is topped up to the cost so far plus that size again, in its own hold. False when the balances
@@ -16,8 +13,7 @@ export async function topUp(deps: { repos: Pick<Repos, 'quota'> }, r: Reservatio
   // a plan pays this one: the wallet's hold cannot grow it (the plan's settlement would never give that back), so
   // it runs within what the plan reserved and ends there (topping up a plan's take is not built)
   if (r.plan) return r.reserved - (quotaFor(r.price, usage, r.quotaPerUnit) + r.fee) > 0
-  let stretch = stretches.get(r)
-  if (stretch === undefined) stretches.set(r, (stretch = r.reserved))
+  const stretch = (r.stretch ??= r.reserved)
   const spent = quotaFor(r.price, usage, r.quotaPerUnit) + r.fee
   if (stretch === 0 || r.reserved - spent >= stretch / 2) return true
   const amount = spent + stretch - r.reserved
