@@ -21,10 +21,20 @@ export function useDom(url = 'http://127.0.0.1:3000/'): { window: Window } {
     await holder.window.happyDOM.close()
     for (const [name, descriptor] of saved) {
       if (descriptor) Object.defineProperty(globalThis, name, descriptor)
+      else if (name in FRAME_FALLBACKS) Object.defineProperty(globalThis, name, { value: FRAME_FALLBACKS[name], configurable: true, writable: true })
       else delete (globalThis as Record<string, unknown>)[name]
     }
   })
   return holder
+}
+
+/**
+ * Left in place of the window's frame functions: Preact's effects wait for a frame with a 100 ms timer that cancels
+ * it, and a timer still pending when a file's window is gone called `cancelAnimationFrame` that no longer existed.
+ */
+const FRAME_FALLBACKS: Record<string, unknown> = {
+  requestAnimationFrame: (callback: (time: number) => void) => setTimeout(() => callback(performance.now()), 0),
+  cancelAnimationFrame: (handle: ReturnType<typeof setTimeout>) => clearTimeout(handle),
 }
 
 /** Let Preact flush renders and effects (and resolved promises) before asserting. */
