@@ -9,6 +9,10 @@ export interface ProviderTest {
   supported: boolean
   ok: boolean
   message: string
+  /** why a test failed, stable for the console to word: the provider refused the key, answered an HTTP error, or could not be reached */
+  code?: 'provider_refused' | 'provider_status' | 'provider_unreachable'
+  /** the provider's HTTP status, with `provider_status` */
+  status?: number
 }
 
 const notConfigured = (provider: string) => new PaymentError('provider_disabled', `${provider} payments are not set up on this instance`, 'provider')
@@ -26,7 +30,7 @@ export async function testProvider(deps: PaymentDeps, provider: 'epay' | 'stripe
       const balance = await (await stripeClient(settings.secret, deps.fetch)).balance.retrieve()
       return { supported: true, ok: true, message: `Stripe accepted the key (${balance.livemode ? 'live' : 'test'} mode)` }
     } catch (error) {
-      return { supported: true, ok: false, message: `Stripe refused: ${(error as Error).message}` }
+      return { supported: true, ok: false, code: 'provider_refused', message: `Stripe refused: ${(error as Error).message}` }
     }
   }
   const settings = await creemSettings(deps)
@@ -34,8 +38,8 @@ export async function testProvider(deps: PaymentDeps, provider: 'epay' | 'stripe
   try {
     const response = await deps.fetch(`${creemBase(settings.testMode)}/v1/products/search?page_number=1&page_size=1`, { headers: { 'x-api-key': settings.apiKey }, signal: AbortSignal.timeout(20_000) })
     await response.body?.cancel()
-    return response.ok ? { supported: true, ok: true, message: `Creem accepted the key (${settings.testMode ? 'test' : 'live'} mode)` } : { supported: true, ok: false, message: `Creem answered ${response.status}` }
+    return response.ok ? { supported: true, ok: true, message: `Creem accepted the key (${settings.testMode ? 'test' : 'live'} mode)` } : { supported: true, ok: false, code: response.status === 401 || response.status === 403 ? 'provider_refused' : 'provider_status', status: response.status, message: `Creem answered ${response.status}` }
   } catch (error) {
-    return { supported: true, ok: false, message: `Creem could not be reached: ${(error as Error).message}` }
+    return { supported: true, ok: false, code: 'provider_unreachable', message: `Creem could not be reached: ${(error as Error).message}` }
   }
 }

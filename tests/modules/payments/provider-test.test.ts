@@ -30,9 +30,9 @@ test('a key the provider refuses reads as a failed test; an unknown provider is 
   try {
     const stripe = await probe('stripe')
     expect(stripe.status).toBe(200)
-    expect(stripe.body.data).toMatchObject({ ok: false })
+    expect(stripe.body.data).toMatchObject({ ok: false, code: 'provider_refused' })
     expect(stripe.body.data.message).toContain('Stripe refused')
-    expect((await probe('creem')).body.data).toMatchObject({ ok: false, message: 'Creem answered 403' })
+    expect((await probe('creem')).body.data).toMatchObject({ ok: false, code: 'provider_refused', status: 403, message: 'Creem answered 403' })
   } finally {
     w.stripe.apiKey = stripeKey
     w.creem.apiKey = creemKey

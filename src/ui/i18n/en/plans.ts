@@ -79,5 +79,8 @@ export const plans = {
   'plans.providerTest.button': 'Test the saved keys',
   'plans.providerTest.ok': 'The provider accepted the saved keys.',
   'plans.providerTest.failed': 'Test failed: {reason}',
+  'plans.providerTest.refused': 'the provider refused the saved key',
+  'plans.providerTest.status': 'the provider answered HTTP {status}',
+  'plans.providerTest.unreachable': 'the provider could not be reached (check the network or PROVIDER_ENDPOINTS)',
   'plans.providerTest.none': 'EPay has no API call that checks the merchant key without a payment: make a 0.01 order to test it.',
 }

@@ -81,5 +81,8 @@ export const plans: Record<keyof typeof en, string> = {
   'plans.providerTest.button': '测试已保存的密钥',
   'plans.providerTest.ok': '支付渠道接受了已保存的密钥。',
   'plans.providerTest.failed': '测试失败：{reason}',
+  'plans.providerTest.refused': '支付渠道拒绝了已保存的密钥',
+  'plans.providerTest.status': '支付渠道返回 HTTP {status}',
+  'plans.providerTest.unreachable': '无法连接支付渠道（请检查网络或 PROVIDER_ENDPOINTS）',
   'plans.providerTest.none': '易支付没有不付款就能校验商户密钥的接口：可下一笔 0.01 的订单来测试。',
 }
