@@ -22,16 +22,40 @@ interface Text {
   title: string
   /** with `{{value}}` where each of `values` goes, in order (new-api's content format) */
   content: string
+  /** the event's figures as numbers and names (the webhook's `values`) */
   values: (string | number)[]
+  /** the same as a person reads them (amounts in the instance's money format); `values` when absent */
+  shown?: string[]
+}
+
+/** How an amount of quota reads: US$ when `DisplayInCurrencyEnabled` is on (at `QuotaPerUnit`), else quota units. */
+interface MoneyFormat {
+  inCurrency: boolean
+  quotaPerUnit: number
+}
+
+function amount(quota: number, money: MoneyFormat, zh: boolean): string {
+  if (money.inCurrency && money.quotaPerUnit > 0) return `US$${(quota / money.quotaPerUnit).toFixed(2)}`
+  return zh ? `${quota} 额度` : `${quota} quota`
 }
 
 /** English and Chinese: a mail carries both (the gateway does not know a reader's language when the event fires). */
-function texts(event: NotifyEvent, system: string): { en: Text; zh: Text } {
+function texts(event: NotifyEvent, system: string, money: MoneyFormat): { en: Text; zh: Text } {
   switch (event.kind) {
     case 'quota_low':
       return {
-        en: { title: `${system}: your balance is low`, content: 'Your balance is {{value}} quota, below your warning threshold of {{value}}. Top up to keep your requests served.', values: [event.quota, event.threshold] },
-        zh: { title: `${system}：余额不足`, content: '你的余额为 {{value}}，已低于预警阈值 {{value}}。请及时充值，以免请求被拒绝。', values: [event.quota, event.threshold] },
+        en: {
+          title: `${system}: your balance is low`,
+          content: 'Your balance is {{value}}, below your warning threshold of {{value}}. Top up to keep your requests served.',
+          values: [event.quota, event.threshold],
+          shown: [amount(event.quota, money, false), amount(event.threshold, money, false)],
+        },
+        zh: {
+          title: `${system}：余额不足`,
+          content: '你的余额为 {{value}}，已低于预警阈值 {{value}}。请及时充值，以免请求被拒绝。',
+          values: [event.quota, event.threshold],
+          shown: [amount(event.quota, money, true), amount(event.threshold, money, true)],
+        },
       }
     case 'channel_disabled':
       return {
@@ -51,16 +75,16 @@ function texts(event: NotifyEvent, system: string): { en: Text; zh: Text } {
   }
 }
 
-const fill = (text: Text) => text.values.reduce<string>((content, value) => content.replace('{{value}}', String(value)), text.content)
+const fill = (text: Text) => (text.shown ?? text.values).reduce<string>((content, value) => content.replace('{{value}}', String(value)), text.content)
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-export function webhookPayload(event: NotifyEvent, system: string, nowSeconds: number): WebhookPayload {
-  const { en } = texts(event, system)
+export function webhookPayload(event: NotifyEvent, system: string, nowSeconds: number, money: MoneyFormat): WebhookPayload {
+  const { en } = texts(event, system, money)
   return { type: WIRE_TYPE[event.kind], title: en.title, content: fill(en), values: en.values, timestamp: nowSeconds }
 }
 
-export function notifyMail(to: string, event: NotifyEvent, system: string): MailMessage {
-  const { en, zh } = texts(event, system)
+export function notifyMail(to: string, event: NotifyEvent, system: string, money: MoneyFormat): MailMessage {
+  const { en, zh } = texts(event, system, money)
   const lines = [fill(en), fill(zh)]
   return {
     to,

@@ -87,18 +87,19 @@ export function createNotifier(pieces: NotifierPieces) {
   /** Send to one recipient, as their settings say; throws why it was not sent. */
   const sendTo = async (recipient: Recipient, event: NotifyEvent, retryDelaysMs = pieces.retryDelaysMs): Promise<void> => {
     const system = pieces.options.get<string>('SystemName')
+    const money = { inCurrency: pieces.options.get<boolean>('DisplayInCurrencyEnabled') === true, quotaPerUnit: Number(pieces.options.get<number>('QuotaPerUnit')) }
     const settings = recipient.settings
     if (settings?.notifyType === 'webhook') {
       if (!settings.webhookUrl) throw new Error('no webhook URL set')
       const secret = settings.webhookSecret ? await box.decrypt(settings.webhookSecret) : ''
-      await deliverWebhook({ fetch: pieces.outbound.fetch, retryDelaysMs }, settings.webhookUrl, secret, webhookPayload(event, system, Math.floor(Date.now() / 1000)))
+      await deliverWebhook({ fetch: pieces.outbound.fetch, retryDelaysMs }, settings.webhookUrl, secret, webhookPayload(event, system, Math.floor(Date.now() / 1000), money))
       return
     }
     const to = settings?.notificationEmail || recipient.email
     if (!to) throw new GatewayError(400, 'notify_no_address', 'no e-mail address to send to: set notification_email or the account\'s e-mail', undefined, undefined, { code: 'notify_no_address' })
     const mailer = pieces.mailer()
     if (!mailer.configured()) throw mailNotConfigured()
-    await mailer.send(notifyMail(to, event, system))
+    await mailer.send(notifyMail(to, event, system, money))
   }
 
   const deliver = async (recipients: Recipient[], event: NotifyEvent): Promise<void> => {
