@@ -13,6 +13,7 @@ const options = [
   { key: 'LogRetentionDays', type: 'integer', value: 0, description: 'delete usage logs older than this many days' },
   { key: 'LogConsumeEnabled', type: 'boolean', value: true, description: 'write a usage log row for every relay request' },
   { key: 'ModelRatio', type: 'json', value: {}, description: 'model → input price ratio' },
+  { key: 'QuotaRemindThreshold', type: 'integer', value: 1000000, description: 'a user whose balance falls below this is notified' },
   { key: 'ShinyNewOption', type: 'integer', value: 7, description: 'something the backend added later' },
 ]
 const puts: { key: string; value: unknown }[] = []
@@ -105,6 +106,12 @@ test('each section sends only its changed keys, typed, checks before sending and
   byRole(container, 'button', 'Save log settings').click()
   await until(() => container.querySelectorAll('[role="alert"]').length > 1)
   expect([...container.querySelectorAll('[role="alert"]')].map((el) => el.textContent)).toContain('the disk is read-only')
+
+  // the low-balance warning sits with the registration quotas, in our words, its US$ beside the units
+  const warning = byLabel(container, 'Low-balance warning') as HTMLInputElement
+  expect(warning.value).toBe('1000000')
+  expect(warning.closest('section')?.textContent).toContain('$2.00')
+  expect(container.textContent).not.toContain('QuotaRemindThreshold')
 
   // an option this page has no section for yet still shows, by its key
   expect((byLabel(container, 'ShinyNewOption') as HTMLInputElement).value).toBe('7')

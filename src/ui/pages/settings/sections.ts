@@ -32,6 +32,9 @@ export const SECTIONS: readonly SettingSection[] = [
       { key: 'QuotaForInviter', min: 0, quota: true },
       { key: 'QuotaForInviterMaxInvitees', min: 0 },
       { key: 'QuotaForInvitee', min: 0, quota: true },
+      // when a user is told their balance is low (their own threshold wins), and how often any notice may come
+      { key: 'QuotaRemindThreshold', min: 0, quota: true },
+      { key: 'NotifyLimitPerHour', min: 1 },
     ],
   },
   {
